@@ -1,0 +1,102 @@
+"""The one error type of dehlanote, with the stable codes of NOTATION.md."""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: every stable error code, as NOTATION.md lists them
+CODES: tuple[str, ...] = (
+    "syntax", "bad-card", "bad-tag", "unknown-rules", "duplicate-card", "hand-size",
+    "not-in-hand", "revoke", "needless-correction", "trick-size", "trick-number",
+    "wrong-leader", "incomplete-deal", "deal-number", "wrong-dealer", "missing-trump",
+    "wrong-announcer", "trump-mismatch", "tens-mismatch", "result-mismatch", "after-match",
+    "encoding",
+)
+
+
+class DpnError(Exception):
+    """A problem in a record: a stable ``code``, a sentence for a card player, and where.
+
+    ``line`` and ``column`` are 1-based positions in the file of the token at fault (for
+    ``encoding``, ``column`` is 1 and ``offset`` holds the byte offset). ``deal`` and
+    ``trick`` are the deal and trick numbers the error belongs to, when it belongs to one.
+    ``source_line`` is the text of the offending line, when known, for a caret display.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        line: int = 0,
+        column: int = 0,
+        *,
+        deal: int | None = None,
+        trick: int | None = None,
+        source_line: str | None = None,
+        path: str | None = None,
+        offset: int | None = None,
+    ) -> None:
+        if code not in CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.line = line
+        self.column = column
+        self.deal = deal
+        self.trick = trick
+        self.source_line = source_line
+        self.path = path
+        self.offset = offset
+
+    def __str__(self) -> str:
+        where = f"{self.path or '<string>'}:{self.line}:{self.column}"
+        return f"{where}: {self.code}: {self.message}"
+
+    def __repr__(self) -> str:
+        return (f"DpnError({self.code!r}, {self.message!r}, line={self.line}, "
+                f"column={self.column}, deal={self.deal}, trick={self.trick})")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DpnError):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def key(self) -> tuple[Any, ...]:
+        """What identifies the error: position, code and message."""
+        return (self.line, self.column, self.code, self.message, self.deal, self.trick)
+
+    def with_context(self, *, path: str | None = None, source_line: str | None = None,
+                     deal: int | None = None, trick: int | None = None) -> "DpnError":
+        """A copy with the file path, the source line, deal or trick filled in."""
+        return DpnError(
+            self.code, self.message, self.line, self.column,
+            deal=self.deal if deal is None else deal,
+            trick=self.trick if trick is None else trick,
+            source_line=self.source_line if source_line is None else source_line,
+            path=self.path if path is None else path,
+            offset=self.offset,
+        )
+
+    def caret(self) -> str:
+        """The offending source line with a caret under the column ('' if unknown)."""
+        if self.source_line is None or self.column < 1:
+            return ""
+        text = self.source_line.rstrip("\r\n")
+        # keep tabs so the caret lines up under them in a terminal
+        pad = "".join("\t" if ch == "\t" else " " for ch in text[: self.column - 1])
+        return f"{text}\n{pad}^"
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as NOTATION.md's JSON ``error`` object."""
+        return {
+            "code": self.code,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+            "deal": self.deal,
+            "trick": self.trick,
+        }

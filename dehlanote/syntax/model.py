@@ -1,0 +1,157 @@
+"""The frozen data model of a DPN record: what was written, with where it was written.
+
+It knows no rules: a ``Deal`` holds the tricks as written, and whether they are legal is
+the replayer's business. Every node carries the 1-based ``line`` and ``column`` of its
+first token so that any error can point at the token at fault.
+
+The nodes are ``NamedTuple``s rather than frozen dataclasses: they are just as immutable
+and several times cheaper to build, which matters when an archive holds millions of plays.
+Cards are canonical strings (``"10H"``, ``"AS"``); see :mod:`dehlanote.syntax.cards`.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from ..errors import DpnError
+
+
+class Word(NamedTuple):
+    """A small located value: a seat, a number, a side."""
+
+    value: object
+    line: int
+    column: int
+
+
+class CardRef(NamedTuple):
+    """A card written somewhere that is not a play: in ``hands``, withdrawn, drawn."""
+
+    card: str
+    line: int
+    column: int
+
+
+class Tag(NamedTuple):
+    """``[Name "value"]``."""
+
+    name: str
+    value: str
+    line: int
+    column: int
+    comments: tuple[str, ...] = ()
+
+
+class Play(NamedTuple):
+    """One card played to a trick, with the cards withdrawn before it (``-X``)."""
+
+    card: str
+    line: int
+    column: int
+    withdrawn: tuple[CardRef, ...] = ()
+    glyph: Optional[str] = None
+    comments: tuple[str, ...] = ()
+
+
+class Trick(NamedTuple):
+    """``N X: c c c c``: the number as written, the leader if written, the plays in order."""
+
+    number: int
+    line: int
+    column: int
+    plays: tuple[Play, ...]
+    leader: Optional[Word] = None
+    comments: tuple[str, ...] = ()
+
+
+class Hand(NamedTuple):
+    """One seat's cards in a ``hands`` line; ``split`` is how many stand before ``|``."""
+
+    seat: str
+    cards: tuple[CardRef, ...]
+    line: int
+    column: int
+    split: Optional[int] = None
+    comments: tuple[str, ...] = ()
+
+
+class Trump(NamedTuple):
+    """``trump S by X at N closed`` or ``trump drawn CARD``."""
+
+    line: int
+    column: int
+    suit: Optional[Word] = None       # value: suit letter
+    by: Optional[Word] = None         # value: seat
+    at: Optional[Word] = None         # value: trick number
+    closed: bool = False
+    drawn: Optional[CardRef] = None
+    comments: tuple[str, ...] = ()
+
+
+class Misdeal(NamedTuple):
+    """A ``misdeal`` line: one voided deal before this one."""
+
+    line: int
+    column: int
+    comments: tuple[str, ...] = ()
+
+
+class Tens(NamedTuple):
+    """``tens AC 3 BD 1``: the claimed split, as (side, count) pairs in written order."""
+
+    counts: tuple[tuple[Word, Word], ...]
+    line: int
+    column: int
+    comments: tuple[str, ...] = ()
+
+
+class Deal(NamedTuple):
+    """One deal as written."""
+
+    line: int
+    column: int
+    number: Optional[Word] = None     # value: int
+    dealer: Optional[Word] = None     # value: seat
+    misdeals: tuple[Misdeal, ...] = ()
+    hands: Optional[tuple[Hand, ...]] = None
+    trump: Optional[Trump] = None
+    tricks: tuple[Trick, ...] = ()
+    tens: Optional[Tens] = None
+    comments: tuple[str, ...] = ()
+
+
+class Game(NamedTuple):
+    """A game: its tags and deals, or, when it could not be read, the syntax errors.
+
+    ``errors`` holds what the reader found (a syntax error stops the game, so a game with
+    a ``syntax`` or ``bad-card`` error has no deals beyond what was read before it; a
+    repeated tag is reported without stopping). ``comments`` are those before the first
+    element of the game.
+    """
+
+    tags: tuple[Tag, ...]
+    deals: tuple[Deal, ...]
+    line: int
+    column: int
+    comments: tuple[str, ...] = ()
+    errors: tuple[DpnError, ...] = ()
+    source: Optional[str] = None      # the game's text, kept only when asked for
+
+    def tag(self, name: str, default: Optional[str] = None) -> Optional[str]:
+        """The value of the first tag called ``name`` (names match exactly)."""
+        for tag in self.tags:
+            if tag.name == name:
+                return tag.value
+        return default
+
+    def tag_node(self, name: str) -> Optional[Tag]:
+        """The first tag node called ``name``, or None."""
+        for tag in self.tags:
+            if tag.name == name:
+                return tag
+        return None
+
+    @property
+    def ok(self) -> bool:
+        """True when the reader found nothing wrong (the rules are not checked here)."""
+        return not self.errors
