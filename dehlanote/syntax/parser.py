@@ -1,0 +1,545 @@
+"""Parsing DPN text into the data model, with errors a card player can read.
+
+The grammar is ``dehlanote/grammar.lark`` (LALR, contextual lexer), loaded once from the
+installed package. Lark builds the model directly through an inline transformer, so no
+parse tree is made. No Lark exception leaves this module: every failure becomes a
+:class:`~dehlanote.errors.DpnError` with a stable code.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Optional, Union
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from ..errors import DpnError
+from .cards import CARD_SPELLINGS, GLYPHS, SUIT_SPELLINGS
+from .model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
+from .reader import Chunk, Source, split_games
+
+__all__ = ["parse_string", "parse_path", "iter_games", "iter_path", "parse_chunk"]
+
+_UNESCAPE = re.compile(r'\\(["\\])')
+
+
+class _Builder(Transformer):
+    """Builds model nodes as Lark reduces rules (used inline: no tree is built).
+
+    ``lo`` and ``co`` shift positions from the chunk being parsed to the file: every line
+    moves down by ``lo``; columns on the chunk's first line move right by ``co``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(visit_tokens=False)
+        self.lo = 0
+        self.co = 0
+        self.comments: list[Token] = []
+        self.errors: list[DpnError] = []
+
+    def reset(self, lo: int, co: int) -> None:
+        self.lo, self.co = lo, co
+        self.comments = []
+        self.errors = []
+
+    def on_comment(self, token: Token) -> Token:
+        self.comments.append(token)
+        return token
+
+    # -- positions ---------------------------------------------------------------------
+    def _pos(self, tok: Token) -> tuple[int, int]:
+        line = tok.line
+        return line + self.lo, tok.column + (self.co if line == 1 else 0)
+
+    def _word(self, tok: Token, value: object) -> Word:
+        line = tok.line
+        return Word(value, line + self.lo, tok.column + (self.co if line == 1 else 0))
+
+    def _card(self, tok: Token) -> tuple[str, Optional[str]]:
+        text = str(tok)
+        card = CARD_SPELLINGS.get(text)
+        if card is not None:
+            return card, None
+        for glyph in GLYPHS:
+            if text.endswith(glyph):
+                return CARD_SPELLINGS[text[: -len(glyph)]], glyph
+        raise AssertionError(f"lexer gave a card it cannot read: {text!r}")  # pragma: no cover
+
+    def _plain_card(self, tok: Token) -> CardRef:
+        card, glyph = self._card(tok)
+        line, column = self._pos(tok)
+        if glyph is not None:
+            self.errors.append(DpnError(
+                "syntax", f"a glyph ({glyph}) may follow only a card played to a trick",
+                line, column + len(str(tok)) - len(glyph)))
+        return CardRef(card, line, column)
+
+    # -- rules ---------------------------------------------------------------------------
+    def play(self, children: list[Token]) -> Play:
+        tok = children[-1]
+        card, glyph = self._card(tok)
+        line = tok.line
+        column = tok.column + (self.co if line == 1 else 0)
+        if len(children) == 1:
+            return Play(card, line + self.lo, column, (), glyph)
+        withdrawn = tuple(CardRef(CARD_SPELLINGS[str(w)[1:]], *self._pos(w)) for w in children[:-1])
+        return Play(card, line + self.lo, column, withdrawn, glyph)
+
+    def trick(self, children: list[Any]) -> Trick:
+        num = children[0]
+        line, column = self._pos(num)
+        second = children[1]
+        if type(second) is Token:
+            return Trick(int(num), line, column, tuple(children[2:]), self._word(second, str(second)))
+        return Trick(int(num), line, column, tuple(children[1:]))
+
+    def tens(self, children: list[Token]) -> Tens:
+        kw, s1, n1, s2, n2 = children
+        counts = ((self._word(s1, str(s1)), self._word(n1, int(n1))),
+                  (self._word(s2, str(s2)), self._word(n2, int(n2))))
+        return Tens(counts, *self._pos(kw))
+
+    def trump_suit(self, children: list[Token]) -> Trump:
+        kw = children[0]
+        suit = self._word(children[1], SUIT_SPELLINGS[str(children[1])])
+        by = at = None
+        closed = False
+        i = 2
+        while i < len(children):
+            tok = children[i]
+            kind = tok.type
+            if kind == "BY":
+                by = self._word(children[i + 1], str(children[i + 1]))
+                i += 2
+            elif kind == "AT":
+                at = self._word(children[i + 1], int(children[i + 1]))
+                i += 2
+            else:  # CLOSED
+                closed = True
+                i += 1
+        return Trump(*self._pos(kw), suit=suit, by=by, at=at, closed=closed)
+
+    def trump_drawn(self, children: list[Token]) -> Trump:
+        kw, _drawn, card = children
+        return Trump(*self._pos(kw), drawn=self._plain_card(card))
+
+    def hand(self, children: list[Token]) -> Hand:
+        seat = children[0]
+        cards: list[CardRef] = []
+        split = None
+        for tok in children[1:]:
+            if tok.type == "PIPE":
+                split = len(cards)
+            else:
+                cards.append(self._plain_card(tok))
+        line, column = self._pos(seat)
+        return Hand(str(seat), tuple(cards), line, column, split)
+
+    def hands(self, children: list[Any]) -> tuple[Hand, ...]:
+        return tuple(children[1:])
+
+    def misdeal(self, children: list[Token]) -> Misdeal:
+        return Misdeal(*self._pos(children[0]))
+
+    def deal(self, children: list[Any]) -> Deal:
+        kw = children[0]
+        number = dealer = trump = tens = hands = None
+        misdeals: list[Misdeal] = []
+        tricks: list[Trick] = []
+        i = 1
+        n = len(children)
+        while i < n:
+            item = children[i]
+            kind = type(item)
+            if kind is Trick:
+                tricks.append(item)
+            elif kind is Token:
+                if item.type == "INT":
+                    number = self._word(item, int(item))
+                else:  # DEALER SEAT
+                    i += 1
+                    dealer = self._word(children[i], str(children[i]))
+            elif kind is Misdeal:
+                misdeals.append(item)
+            elif kind is Trump:
+                trump = item
+            elif kind is Tens:
+                tens = item
+            else:
+                hands = item
+            i += 1
+        line, column = self._pos(kw)
+        return Deal(line, column, number, dealer, tuple(misdeals), hands, trump, tuple(tricks), tens)
+
+    def tag(self, children: list[Token]) -> Tag:
+        bracket, name, value = children
+        text = _UNESCAPE.sub(r"\1", str(value)[1:-1])
+        return Tag(str(name), text, *self._pos(bracket))
+
+    def untagged_game(self, children: list[Deal]) -> Game:
+        first = children[0]
+        return Game((), tuple(children), first.line, first.column)
+
+    def tagged_game(self, children: list[Any]) -> Game:
+        tags = [c for c in children if type(c) is Tag]
+        deals = tuple(c for c in children if type(c) is Deal)
+        seen: set[str] = set()
+        for tag in tags:
+            key = tag.name.lower()
+            if key in seen:
+                self.errors.append(DpnError(
+                    "bad-tag", f'the tag "{tag.name}" is given twice in this game; keep one',
+                    tag.line, tag.column))
+            seen.add(key)
+        return Game(tuple(tags), deals, tags[0].line, tags[0].column)
+
+    def start(self, children: list[Game]) -> list[Game]:
+        return children
+
+
+@lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("dehlanote").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+class _Parser:
+    """A Lark LALR parser with its builder; one per thread of use."""
+
+    def __init__(self) -> None:
+        self.builder = _Builder()
+        self.lark = Lark(
+            _grammar(), parser="lalr", lexer="contextual", transformer=self.builder,
+            lexer_callbacks={"COMMENT": self.builder.on_comment}, cache=False,
+        )
+
+    def parse(self, chunk: Chunk) -> list[Game]:
+        """Parse one chunk of text; raises DpnError (positions in the file)."""
+        b = self.builder
+        b.reset(chunk.line - 1, chunk.column - 1)
+        try:
+            games = self.lark.parse(chunk.text)
+        except UnexpectedInput as exc:
+            raise _translate(exc, chunk) from None
+        if b.comments:
+            games = [_attach_comments(g, [(*b._pos(c), str(c)[1:-1]) for c in b.comments])
+                     for g in games]
+            # comments before the first game's first element belong to that game
+        if b.errors:
+            errors = sorted(b.errors, key=lambda e: (e.line, e.column))
+            games = [g._replace(errors=tuple(e for e in errors if _inside(e, g, games)))
+                     for g in games]
+        return games
+
+
+def _inside(error: DpnError, game: Game, games: list[Game]) -> bool:
+    """Whether an error position falls in ``game`` (games are in file order)."""
+    idx = games.index(game)
+    start = (game.line, game.column)
+    end = (games[idx + 1].line, games[idx + 1].column) if idx + 1 < len(games) else (1 << 60, 0)
+    return start <= (error.line, error.column) < end or (idx == 0 and (error.line, error.column) < start)
+
+
+_parser: Optional[_Parser] = None
+
+
+def _get_parser() -> _Parser:
+    global _parser
+    if _parser is None:
+        _parser = _Parser()
+    return _parser
+
+
+# ---- comments ------------------------------------------------------------------------
+
+def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
+    """Attach each comment to the element it follows (or to the game, before any)."""
+    anchors: list[tuple[tuple[int, int], tuple]] = []
+    for i, tag in enumerate(game.tags):
+        anchors.append(((tag.line, tag.column), ("tag", i)))
+    for d, deal in enumerate(game.deals):
+        anchors.append(((deal.line, deal.column), ("deal", d)))
+        for m, mis in enumerate(deal.misdeals):
+            anchors.append(((mis.line, mis.column), ("misdeal", d, m)))
+        for h, hand in enumerate(deal.hands or ()):
+            anchors.append(((hand.line, hand.column), ("hand", d, h)))
+        if deal.trump is not None:
+            anchors.append(((deal.trump.line, deal.trump.column), ("trump", d)))
+        for t, trick in enumerate(deal.tricks):
+            anchors.append(((trick.line, trick.column), ("trick", d, t)))
+            for p, play in enumerate(trick.plays):
+                first = play.withdrawn[0] if play.withdrawn else play
+                anchors.append(((first.line, first.column), ("play", d, t, p)))
+        if deal.tens is not None:
+            anchors.append(((deal.tens.line, deal.tens.column), ("tens", d)))
+    anchors.sort(key=lambda a: a[0])
+    keys = [a[0] for a in anchors]
+    found: dict[tuple, list[str]] = {}
+    for line, column, text in comments:
+        i = bisect.bisect_left(keys, (line, column)) - 1
+        target = anchors[i][1] if i >= 0 else ("game",)
+        found.setdefault(target, []).append(text)
+
+    def add(node: Any, key: tuple) -> Any:
+        extra = found.get(key)
+        return node._replace(comments=node.comments + tuple(extra)) if extra else node
+
+    tags = tuple(add(t, ("tag", i)) for i, t in enumerate(game.tags))
+    deals = []
+    for d, deal in enumerate(game.deals):
+        tricks = []
+        for t, trick in enumerate(deal.tricks):
+            plays = tuple(add(p, ("play", d, t, i)) for i, p in enumerate(trick.plays))
+            tricks.append(add(trick._replace(plays=plays), ("trick", d, t)))
+        hands = deal.hands
+        if hands is not None:
+            hands = tuple(add(h, ("hand", d, i)) for i, h in enumerate(hands))
+        deal = deal._replace(
+            misdeals=tuple(add(m, ("misdeal", d, i)) for i, m in enumerate(deal.misdeals)),
+            hands=hands,
+            trump=add(deal.trump, ("trump", d)) if deal.trump is not None else None,
+            tricks=tuple(tricks),
+            tens=add(deal.tens, ("tens", d)) if deal.tens is not None else None,
+        )
+        deals.append(add(deal, ("deal", d)))
+    return add(game._replace(tags=tags, deals=tuple(deals)), ("game",))
+
+
+# ---- errors --------------------------------------------------------------------------
+
+_WORD = re.compile(r'[^\s\[\]{}"]+')
+_CARDLIKE = re.compile(r"-?[0-9A-Za-z]{1,3}[SHDCshdc♠♥♦♣♤♡♢♧][!?]*|-?(?:10|[2-9AKQJTakqjt])[A-Za-z][!?]*")
+_PREV_WORD = re.compile(r'([^\s\[\]{}"]+)\s*(?:\{[^}]*\}\s*)*$')
+
+_DESCRIBE = {
+    "CARD": "a card", "WITHDRAWN": "a card", "INT": "a number", "SEAT": "a seat (A B C D)",
+    "SIDE": "a side (AC or BD)", "SUIT": "a trump suit (S H D C)", "DEAL": "deal",
+    "DEALER": "dealer", "MISDEAL": "misdeal", "HANDS": "hands", "TRUMP": "trump",
+    "BY": "by", "AT": "at", "CLOSED": "closed", "DRAWN": "drawn", "TENS": "tens",
+    "LSQB": "a tag", "NAME": "a tag name", "STRING": 'a tag value in double quotes',
+    "RSQB": "]", "COLON": ":", "PIPE": "|", "$END": "the end of the file",
+}
+_ORDER = ["CARD", "INT", "SEAT", "SIDE", "SUIT", "NAME", "STRING", "RSQB", "COLON", "DEALER",
+          "BY", "AT", "CLOSED", "DRAWN", "PIPE", "MISDEAL", "HANDS", "TRUMP", "TENS", "DEAL",
+          "LSQB", "$END"]
+_KEYWORDS = {"DEAL", "DEALER", "MISDEAL", "HANDS", "TRUMP", "BY", "AT", "CLOSED", "DRAWN", "TENS"}
+
+
+def _expected_words(expected: Iterable[str], before: str) -> str:
+    names = {"RSQB" if e in ("RSQB", "__ANON_0") else e for e in expected}
+    names = {"COLON" if e.startswith("__ANON") or e == "COLON" else e for e in names}
+    ordered = [n for n in _ORDER if n in names]
+    words: list[str] = []
+    for n in ordered:
+        if n == "INT":
+            prev = before.lower()
+            if prev == "deal":
+                text = "a deal number"
+            elif prev == "at":
+                text = "the number of the trick where trump was set"
+            elif prev in ("ac", "bd", "ace", "bdf"):
+                text = "the number of tens"
+            else:
+                text = "a trick number"
+        elif n in _KEYWORDS:
+            text = f"'{_DESCRIBE[n]}'"
+        else:
+            text = _DESCRIBE.get(n, n.lower())
+        if text not in words:
+            words.append(text)
+    if not words:
+        return "something else"
+    if len(words) > 3:
+        words = words[:3]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _card_problem(word: str) -> str:
+    bare = word.lstrip("-").rstrip("!?")
+    suit = bare[-1:]
+    rank = bare[:-1]
+    if suit not in SUIT_SPELLINGS:
+        return f'"{word}" is not a card: suits are S H D C (or ♠ ♥ ♦ ♣)'
+    if rank in ("1",):
+        return f'"{word}" is not a card: a ten is written 10 or T'
+    return f'"{word}" is not a card: ranks are A K Q J 10 9 8 7 6 5 4 3 2'
+
+
+def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
+    """Turn a Lark error into a DpnError a card player can read."""
+    text = chunk.text
+    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
+        exc_pos = len(text)
+        expected = exc.expected
+        line = text.count("\n") + 1
+        column = len(text) - text.rfind("\n")
+    elif isinstance(exc, UnexpectedEOF):
+        exc_pos = len(text)
+        expected = exc.expected
+        line = text.count("\n") + 1
+        column = len(text) - text.rfind("\n")
+    elif isinstance(exc, UnexpectedToken):
+        exc_pos = exc.token.start_pos if exc.token.start_pos is not None else 0
+        expected = exc.expected
+        line, column = exc.line, exc.column
+    else:
+        assert isinstance(exc, UnexpectedCharacters)
+        exc_pos = exc.pos_in_stream
+        expected = exc.allowed or set()
+        line, column = exc.line, exc.column
+    file_line = line + chunk.line - 1
+    file_col = column + (chunk.column - 1 if line == 1 else 0)
+    line_start = text.rfind("\n", 0, exc_pos) + 1
+    line_end = text.find("\n", exc_pos)
+    source_line = text[line_start: len(text) if line_end < 0 else line_end]
+    if line == 1 and chunk.column > 1:
+        source_line = " " * (chunk.column - 1) + source_line
+
+    m = _WORD.match(text, exc_pos)
+    word = m.group(0) if m else text[exc_pos: exc_pos + 1]
+    prev = _PREV_WORD.search(text, 0, exc_pos)
+    before = prev.group(1) if prev else ""
+    expected = set(expected)
+    in_tag = bool(expected & {"NAME", "STRING", "RSQB", "__ANON_0"}) and "CARD" not in expected
+
+    def err(code: str, message: str) -> DpnError:
+        return DpnError(code, message, file_line, file_col, source_line=source_line)
+
+    if exc_pos >= len(text) or word == "":
+        what = _expected_words(expected, before)
+        if in_tag:
+            return err("bad-tag", f"the tag is not finished: expected {what} before the end of the file")
+        return err("syntax", f"the record ends too soon: expected {what}")
+    first = text[exc_pos]
+    if first == "{":
+        return err("syntax", "this comment is never closed: a { needs a matching }")
+    if first == "\ufffd":
+        return err("syntax", "this character is not UTF-8 text")
+    if in_tag or (first == '"' and "STRING" in expected) or (before == "[" and first != "["):
+        if first == '"':
+            return err("bad-tag", "the tag value is never closed: it needs a closing \" on the same line")
+        if "NAME" in expected:
+            return err("bad-tag", f'"{word}" is not a tag name: a tag is [Name "value"] with a name of letters and digits')
+        if "STRING" in expected:
+            return err("bad-tag", f'the tag value must be in double quotes: [Name "value"], found {word}')
+        return err("bad-tag", f'the tag is not closed: expected ] after the value, found {word}')
+    if first == "[" and "LSQB" not in expected:
+        return err("syntax", f"a tag cannot stand here: expected {_expected_words(expected, before)}")
+    if "CARD" in expected and _CARDLIKE.fullmatch(word) and CARD_SPELLINGS.get(word.lstrip("-").rstrip("!?")) is None:
+        return err("bad-card", _card_problem(word))
+    if "CARD" in expected and word.startswith("-") and CARD_SPELLINGS.get(word[1:].rstrip("!?")):
+        return err("syntax", f'"{word}": a withdrawn card takes no glyph and must be followed by the card played instead')
+    if first == "-" and "CARD" in expected:
+        return err("syntax", f'"{word}": a withdrawn card is written -X, a minus sign right before a card')
+    what = _expected_words(expected, before)
+    if word.lower() == "trump" and "TRUMP" not in expected:
+        return err("syntax", f"the trump line must come before the first trick: expected {what}")
+    if word.lower() == "hands" and "HANDS" not in expected:
+        return err("syntax", f"the hands must come before trump and the tricks: expected {what}")
+    if CARD_SPELLINGS.get(word.rstrip("!?")) and "CARD" not in expected:
+        return err("syntax", f"expected {what}, found the card {word}")
+    if len(word.rstrip(":")) == 1 and word[0] in "abcdef" and "SEAT" in expected:
+        return err("syntax", f"seats are written in capitals: expected {what}, found {word}")
+    shown = word if len(word) <= 30 else word[:27] + "..."
+    return err("syntax", f'expected {what}, found "{shown}"')
+
+
+# ---- public API ----------------------------------------------------------------------
+
+def parse_chunk(chunk: Chunk, *, keep_source: bool = False) -> list[Game]:
+    """Parse the text of one game (as cut by the reader); errors go into the games."""
+    encoding = [
+        DpnError("encoding",
+                 f"byte 0x{p.byte:02X} at byte offset {p.offset} is not UTF-8: save the file as UTF-8",
+                 p.line, p.column, offset=p.offset)
+        for p in chunk.encoding_errors
+    ]
+    try:
+        games = _get_parser().parse(chunk)
+    except DpnError as error:
+        games = [_broken_game(chunk, error, encoding)]
+    else:
+        if encoding:
+            first = games[0] if games else Game((), (), chunk.line, chunk.column)
+            games = [first._replace(errors=tuple(encoding) + first.errors)] + games[1:]
+    if keep_source and games:
+        games = [g._replace(source=chunk.text) for g in games]
+        if chunk.column > 1:
+            games = [g._replace(source=" " * (chunk.column - 1) + chunk.text) for g in games]
+    return games
+
+
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+_FIRST = re.compile(r"\S")
+
+
+def _broken_game(chunk: Chunk, error: DpnError, encoding: list[DpnError]) -> Game:
+    """The game of a chunk that did not parse: its tags as far as they can be read."""
+    text = chunk.text
+    deal_at = re.search(r"(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])", text)
+    head = text[: deal_at.start()] if deal_at else text
+    tags = []
+    for m in _TAG.finditer(head):
+        line = chunk.line + text.count("\n", 0, m.start())
+        nl = text.rfind("\n", 0, m.start())
+        column = m.start() - nl + (chunk.column - 1 if nl < 0 else 0)
+        tags.append(Tag(m.group(1), _UNESCAPE.sub(r"\1", m.group(2)), line, column))
+    first = _FIRST.search(text)
+    line, column = chunk.line, chunk.column
+    if first is not None:
+        line += text.count("\n", 0, first.start())
+        nl = text.rfind("\n", 0, first.start())
+        column = first.start() - nl + (chunk.column - 1 if nl < 0 else 0)
+    errors = list(encoding)
+    if not any((e.line, e.column) == (error.line, error.column) for e in encoding):
+        errors.append(error)
+    return Game(tuple(tags), (), line, column, errors=tuple(errors))
+
+
+def iter_games(source: Source, *, keep_source: bool = False) -> Iterator[Game]:
+    """Games one at a time from a string or a text or binary stream.
+
+    Only one game's text is in memory at a time. A game that cannot be read is yielded
+    with its errors (and no deals); reading goes on with the next game.
+    """
+    for chunk in split_games(source):
+        yield from parse_chunk(chunk, keep_source=keep_source)
+
+
+def iter_path(path: Union[str, Path], *, keep_source: bool = False) -> Iterator[Game]:
+    """Games one at a time from a file (read as UTF-8; raises OSError if unreadable)."""
+    with open(path, "rb") as stream:
+        yield from iter_games(stream, keep_source=keep_source)
+
+
+def parse_string(text: str, *, strict: bool = False, keep_source: bool = False) -> list[Game]:
+    """All games of a text. With ``strict``, raise the first error found instead.
+
+    Raises:
+        DpnError: in strict mode, the first syntax error.
+    """
+    games = list(iter_games(text, keep_source=keep_source))
+    if strict:
+        for game in games:
+            if game.errors:
+                raise game.errors[0]
+    return games
+
+
+def parse_path(path: Union[str, Path], *, strict: bool = False, keep_source: bool = False) -> list[Game]:
+    """All games of a file; see :func:`parse_string`.
+
+    Raises:
+        OSError: the file cannot be read.
+        DpnError: in strict mode, the first syntax error.
+    """
+    games = list(iter_path(path, keep_source=keep_source))
+    if strict:
+        for game in games:
+            if game.errors:
+                raise game.errors[0]
+    return games

@@ -1,0 +1,215 @@
+"""Reading text into games: decoding, splitting a stream at game boundaries.
+
+A file is read in blocks that end at a newline, decoded as UTF-8 (bytes that are not
+UTF-8 become ``encoding`` errors with their byte offset, and U+FFFD in the text), and cut
+into games with a small scanner that knows just enough of the notation to find where a
+game starts: at a ``[`` tag that comes after a ``deal`` of the current game, outside
+comments and tag values. Only one game's text (plus one block) is ever held in memory.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import IO, Iterator, NamedTuple, Union
+
+BLOCK = 1 << 20  # bytes or characters read at a time
+
+# what the splitter must see: comment and tag-value openers, tags, and the deal keyword
+_SCAN = re.compile(r'[{"\[]|(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])')
+_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_SURROGATE = re.compile("[\udc80-\udcff]")
+
+
+class Chunk(NamedTuple):
+    """The text of one game and where it starts in the file (1-based line and column)."""
+
+    text: str
+    line: int
+    column: int
+    encoding_errors: tuple["EncodingProblem", ...] = ()
+
+
+class EncodingProblem(NamedTuple):
+    """A byte that is not UTF-8: its position in the decoded text and in the file."""
+
+    line: int
+    column: int
+    offset: int   # byte offset in the file, 0-based
+    byte: int
+
+
+@dataclass
+class _Decoder:
+    """Decodes newline-terminated blocks of bytes, noting bytes that are not UTF-8."""
+
+    problems: list[EncodingProblem] = field(default_factory=list)
+    byte_offset: int = 0
+    line: int = 1          # line at the start of the next block
+    first: bool = True
+
+    def decode(self, data: bytes) -> str:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = self._decode_badly(data)
+        if self.first:
+            self.first = False
+            if text.startswith("\ufeff"):
+                text = text[1:]
+        self.byte_offset += len(data)
+        self.line += text.count("\n")
+        return text
+
+    def _decode_badly(self, data: bytes) -> str:
+        raw = data.decode("utf-8", "surrogateescape")
+        line_start = 0
+        line = self.line
+        scanned = 0
+        prefix_bytes = 0
+        for m in _SURROGATE.finditer(raw):
+            i = m.start()
+            line += raw.count("\n", scanned, i)
+            nl = raw.rfind("\n", 0, i)
+            line_start = nl + 1
+            prefix_bytes += len(raw[scanned:i].encode("utf-8", "surrogateescape"))
+            scanned = i + 1
+            column = i - line_start + 1
+            if self.first and line == 1:
+                column -= raw.startswith("\ufeff")
+            self.problems.append(EncodingProblem(
+                line, column, self.byte_offset + prefix_bytes, ord(raw[i]) - 0xDC00))
+            prefix_bytes += 1
+        return _SURROGATE.sub("\ufffd", raw)
+
+
+Source = Union[str, IO[str], IO[bytes]]
+
+
+def _blocks(source: Source, decoder: _Decoder) -> Iterator[str]:
+    """Decoded text blocks, each ending at a newline except perhaps the last."""
+    if isinstance(source, str):
+        if source.startswith("\ufeff"):
+            source = source[1:]
+        yield source
+        return
+    pending = b"" if _is_binary(source) else ""
+    binary = isinstance(pending, bytes)
+    newline = b"\n" if binary else "\n"
+    while True:
+        data = source.read(BLOCK)
+        if not data:
+            break
+        pending += data
+        cut = pending.rfind(newline)
+        if cut < 0:
+            continue  # a very long line: keep reading until it ends
+        block, pending = pending[: cut + 1], pending[cut + 1:]
+        yield decoder.decode(block) if binary else _strip_bom(block, decoder)
+    if pending:
+        yield decoder.decode(pending) if binary else _strip_bom(pending, decoder)
+
+
+def _strip_bom(text: str, decoder: _Decoder) -> str:
+    if decoder.first:
+        decoder.first = False
+        if text.startswith("\ufeff"):
+            return text[1:]
+    return text
+
+
+def _is_binary(stream: IO) -> bool:
+    mode = getattr(stream, "mode", "")
+    if isinstance(mode, str) and "b" in mode:
+        return True
+    import io
+    return isinstance(stream, (io.BufferedIOBase, io.RawIOBase))
+
+
+def split_games(source: Source) -> Iterator[Chunk]:
+    """Cut a text, or a text or binary stream, into the chunks of text of its games.
+
+    The cut falls at a ``[`` that opens a tag after the current game's first ``deal``
+    keyword; comments (``{...}``, which may span lines) and tag values are skipped.
+    """
+    decoder = _Decoder()
+    blocks = _blocks(source, decoder)
+    buf = ""
+    pos = 0            # scanning position in buf
+    start = 0          # start of the current game in buf
+    line, column = 1, 1   # position of buf[start] in the file
+    seen_deal = False
+    eof = False
+
+    def more() -> bool:
+        nonlocal buf, eof
+        for block in blocks:
+            buf += block
+            return True
+        eof = True
+        return False
+
+    def emit(end: int) -> Chunk:
+        nonlocal line, column, start
+        text = buf[start:end]
+        chunk_line, chunk_col = line, column
+        newlines = text.count("\n")
+        if newlines:
+            line += newlines
+            column = len(text) - text.rfind("\n")
+        else:
+            column += len(text)
+        start = end
+        problems: tuple[EncodingProblem, ...] = ()
+        if decoder.problems:
+            keep, mine = [], []
+            for p in decoder.problems:
+                (mine if (p.line, p.column) < (line, column) else keep).append(p)
+            decoder.problems[:] = keep
+            problems = tuple(mine)
+        return Chunk(text, chunk_line, chunk_col, problems)
+
+    more()
+    while True:
+        m = _SCAN.search(buf, pos)
+        if m is None:
+            pos = len(buf)
+            if eof or not more():
+                break
+            continue
+        ch = buf[m.start()]
+        if ch == "{":
+            close = buf.find("}", m.end())
+            while close < 0 and not eof and more():
+                close = buf.find("}", m.end())
+            if close < 0:
+                pos = len(buf)   # an unclosed comment runs to the end of the file
+                continue
+            pos = close + 1
+        elif ch == '"':
+            s = _STRING.match(buf, m.start())
+            if s is not None:
+                pos = s.end()
+            else:
+                nl = buf.find("\n", m.end())
+                pos = len(buf) if nl < 0 else nl
+        elif ch == "[":
+            if seen_deal:
+                chunk = emit(m.start())
+                if chunk.text.strip():
+                    yield chunk
+                seen_deal = False
+                # forget what was emitted so one game at a time stays in memory
+                buf = buf[start:]
+                pos = m.end() - m.start()
+                start = 0
+                continue
+            pos = m.end()
+        else:
+            seen_deal = True
+            pos = m.end()
+        if start > BLOCK:
+            buf, pos, start = buf[start:], pos - start, 0
+    chunk = emit(len(buf))
+    if chunk.text.strip() or chunk.encoding_errors:
+        yield chunk
