@@ -26,6 +26,10 @@ from .reader import Chunk, Source, split_games
 __all__ = ["parse_string", "parse_path", "iter_games", "iter_path", "parse_chunk"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
+#: the tags that mean something (NOTATION.md), by lowercase name: their names are read in any
+#: case and kept in this spelling, so that ``game.tag("Rules")`` finds ``[rules "pagat"]``
+_TAG_NAMES = {name.lower(): name for name in (
+    "Event", "Site", "Date", "Round", "Annotator", "A", "B", "C", "D", "E", "F", "Rules", "Kots", "Result")}
 
 
 class _Builder(Transformer):
@@ -179,7 +183,8 @@ class _Builder(Transformer):
     def tag(self, children: list[Token]) -> Tag:
         bracket, name, value = children
         text = _UNESCAPE.sub(r"\1", str(value)[1:-1])
-        return Tag(str(name), text, *self._pos(bracket))
+        name = str(name)
+        return Tag(_TAG_NAMES.get(name.lower(), name), text, *self._pos(bracket))
 
     def untagged_game(self, children: list[Deal]) -> Game:
         first = children[0]
@@ -314,6 +319,8 @@ def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
 _WORD = re.compile(r'[^\s\[\]{}"]+')
 _CARDLIKE = re.compile(r"-?[0-9A-Za-z]{1,3}[SHDCshdc♠♥♦♣♤♡♢♧][!?]*|-?(?:10|[2-9AKQJTakqjt])[A-Za-z][!?]*")
 _PREV_WORD = re.compile(r'([^\s\[\]{}"]+)\s*(?:\{[^}]*\}\s*)*$')
+_CARD_RUN = re.compile(r"(?:(?:10|[2-9AKQJTakqjt])[SHDCshdc♠♥♦♣♤♡♢♧](?:!!|\?\?|!\?|\?!|!|\?)?){2,}")
+_NAME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9_]*$")
 
 _DESCRIBE = {
     "CARD": "a card", "WITHDRAWN": "a card", "INT": "a number", "SEAT": "a seat (A B C D)",
@@ -321,17 +328,30 @@ _DESCRIBE = {
     "DEALER": "dealer", "MISDEAL": "misdeal", "HANDS": "hands", "TRUMP": "trump",
     "BY": "by", "AT": "at", "CLOSED": "closed", "DRAWN": "drawn", "TENS": "tens",
     "LSQB": "a tag", "NAME": "a tag name", "STRING": 'a tag value in double quotes',
-    "RSQB": "]", "COLON": ":", "PIPE": "|", "$END": "the end of the file",
+    "RSQB": "']'", "COLON": "':' after the seat", "PIPE": "'|'", "$END": "the end of the file",
 }
 _ORDER = ["CARD", "INT", "SEAT", "SIDE", "SUIT", "NAME", "STRING", "RSQB", "COLON", "DEALER",
           "BY", "AT", "CLOSED", "DRAWN", "PIPE", "MISDEAL", "HANDS", "TRUMP", "TENS", "DEAL",
           "LSQB", "$END"]
 _KEYWORDS = {"DEAL", "DEALER", "MISDEAL", "HANDS", "TRUMP", "BY", "AT", "CLOSED", "DRAWN", "TENS"}
+#: terminals that can only be expected between two elements (a deal line, a trick, ...)
+_BOUNDARY = {"TENS", "DEAL", "LSQB", "TRUMP", "HANDS", "MISDEAL"}
 
 
-def _expected_words(expected: Iterable[str], before: str) -> str:
-    names = {"RSQB" if e in ("RSQB", "__ANON_0") else e for e in expected}
-    names = {"COLON" if e.startswith("__ANON") or e == "COLON" else e for e in names}
+def _normalise_expected(expected: Iterable[str]) -> set[str]:
+    """Lark's names of the expected terminals, with its anonymous ones named."""
+    names = set()
+    for e in expected:
+        if e in ("RSQB", "__ANON_0") or e == "]":
+            names.add("RSQB")
+        elif e.startswith("__ANON") or e in ("COLON", ":"):
+            names.add("COLON")
+        else:
+            names.add(e)
+    return names
+
+
+def _expected_words(names: set[str], before: str) -> str:
     ordered = [n for n in _ORDER if n in names]
     words: list[str] = []
     for n in ordered:
@@ -341,14 +361,14 @@ def _expected_words(expected: Iterable[str], before: str) -> str:
                 text = "a deal number"
             elif prev == "at":
                 text = "the number of the trick where trump was set"
-            elif prev in ("ac", "bd", "ace", "bdf"):
+            elif prev in ("ac", "bd", "ace", "bdf") and "CARD" not in names:
                 text = "the number of tens"
             else:
                 text = "a trick number"
         elif n in _KEYWORDS:
             text = f"'{_DESCRIBE[n]}'"
         else:
-            text = _DESCRIBE.get(n, n.lower())
+            text = _DESCRIBE[n]
         if text not in words:
             words.append(text)
     if not words:
@@ -369,81 +389,104 @@ def _card_problem(word: str) -> str:
     return f'"{word}" is not a card: ranks are A K Q J 10 9 8 7 6 5 4 3 2'
 
 
+def _position(text: str, index: int) -> tuple[int, int]:
+    """1-based line and column in ``text`` of the character at ``index``."""
+    return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
+
+
 def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
-    """Turn a Lark error into a DpnError a card player can read."""
+    """Turn a Lark error into a DpnError a card player can read.
+
+    Positions point at the token at fault; when something is missing at the end of a game
+    (the text stops, or the next game's tags begin), just after the game's last token.
+    """
     text = chunk.text
-    if isinstance(exc, UnexpectedToken) and exc.token.type == "$END":
-        exc_pos = len(text)
+    if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
+        at = len(text.rstrip())
         expected = exc.expected
-        line = text.count("\n") + 1
-        column = len(text) - text.rfind("\n")
-    elif isinstance(exc, UnexpectedEOF):
-        exc_pos = len(text)
-        expected = exc.expected
-        line = text.count("\n") + 1
-        column = len(text) - text.rfind("\n")
     elif isinstance(exc, UnexpectedToken):
-        exc_pos = exc.token.start_pos if exc.token.start_pos is not None else 0
+        at = exc.token.start_pos if exc.token.start_pos is not None else 0
         expected = exc.expected
-        line, column = exc.line, exc.column
     else:
         assert isinstance(exc, UnexpectedCharacters)
-        exc_pos = exc.pos_in_stream
+        at = exc.pos_in_stream
         expected = exc.allowed or set()
-        line, column = exc.line, exc.column
-    file_line = line + chunk.line - 1
-    file_col = column + (chunk.column - 1 if line == 1 else 0)
-    line_start = text.rfind("\n", 0, exc_pos) + 1
-    line_end = text.find("\n", exc_pos)
-    source_line = text[line_start: len(text) if line_end < 0 else line_end]
-    if line == 1 and chunk.column > 1:
-        source_line = " " * (chunk.column - 1) + source_line
-
-    m = _WORD.match(text, exc_pos)
-    word = m.group(0) if m else text[exc_pos: exc_pos + 1]
-    prev = _PREV_WORD.search(text, 0, exc_pos)
+    names = _normalise_expected(expected)
+    m = _WORD.match(text, at)
+    word = m.group(0) if m else text[at: at + 1]
+    prev = _PREV_WORD.search(text, 0, at)
     before = prev.group(1) if prev else ""
-    expected = set(expected)
-    in_tag = bool(expected & {"NAME", "STRING", "RSQB", "__ANON_0"}) and "CARD" not in expected
+    in_tag = bool(names & {"NAME", "STRING", "RSQB"}) and "CARD" not in names
 
-    def err(code: str, message: str) -> DpnError:
-        return DpnError(code, message, file_line, file_col, source_line=source_line)
+    def err(code: str, message: str, index: int = at) -> DpnError:
+        line, column = _position(text, index)
+        line_start = text.rfind("\n", 0, index) + 1
+        line_end = text.find("\n", index)
+        source_line = text[line_start: len(text) if line_end < 0 else line_end]
+        if line == 1 and chunk.column > 1:
+            source_line = " " * (chunk.column - 1) + source_line
+            column += chunk.column - 1
+        return DpnError(code, message, line + chunk.line - 1, column, source_line=source_line)
 
-    if exc_pos >= len(text) or word == "":
-        what = _expected_words(expected, before)
+    what = _expected_words(names, before)
+    if at >= len(text.rstrip()):
         if in_tag:
             return err("bad-tag", f"the tag is not finished: expected {what} before the end of the file")
-        return err("syntax", f"the record ends too soon: expected {what}")
-    first = text[exc_pos]
+        if chunk.last:
+            return err("syntax", f"the record ends too soon: expected {what}")
+        return err("syntax", f"the game breaks off before the next game's tags: expected {what}")
+    first = text[at]
     if first == "{":
         return err("syntax", "this comment is never closed: a { needs a matching }")
     if first == "\ufffd":
         return err("syntax", "this character is not UTF-8 text")
-    if in_tag or (first == '"' and "STRING" in expected) or (before == "[" and first != "["):
-        if first == '"':
-            return err("bad-tag", "the tag value is never closed: it needs a closing \" on the same line")
-        if "NAME" in expected:
-            return err("bad-tag", f'"{word}" is not a tag name: a tag is [Name "value"] with a name of letters and digits')
-        if "STRING" in expected:
-            return err("bad-tag", f'the tag value must be in double quotes: [Name "value"], found {word}')
-        return err("bad-tag", f'the tag is not closed: expected ] after the value, found {word}')
-    if first == "[" and "LSQB" not in expected:
-        return err("syntax", f"a tag cannot stand here: expected {_expected_words(expected, before)}")
-    if "CARD" in expected and _CARDLIKE.fullmatch(word) and CARD_SPELLINGS.get(word.lstrip("-").rstrip("!?")) is None:
+    if in_tag or (before == "[" and first != "["):
+        if "NAME" in names:
+            if first == '"':
+                return err("bad-tag", 'the tag has no name: a tag is [Name "value"]')
+            return err("bad-tag", f'"{word}" is not a tag name: a tag name is letters, digits and _, starting with a letter')
+        if "STRING" in names:
+            if first == '"':
+                return err("bad-tag", "the tag value is never closed: it needs a closing \" on the same line")
+            if at > 0 and not text[at - 1].isspace():
+                name = _NAME_TAIL.search(text, 0, at)
+                if name is not None:
+                    return err("bad-tag", f'"{name.group(0)}{word}" is not a tag name: a tag name is letters, digits and _, starting with a letter',
+                               name.start())
+            return err("bad-tag", f'the tag value must be in double quotes: [Name "value"], found "{word}"')
+        gap = len(text[:at].rstrip())
+        if "\n" in text[gap:at]:
+            return err("bad-tag", "the tag is not closed: expected ']' after the value", gap)
+        return err("bad-tag", f"the tag is not closed: expected ']' after the value, found \"{word}\"")
+    if first == "[" and "LSQB" not in names:
+        return err("syntax", f"a tag cannot stand here: expected {what}")
+    bare = word.lstrip("-").rstrip("!?")
+    if "CARD" in names and _CARDLIKE.fullmatch(word) and CARD_SPELLINGS.get(bare) is None:
         return err("bad-card", _card_problem(word))
-    if "CARD" in expected and word.startswith("-") and CARD_SPELLINGS.get(word[1:].rstrip("!?")):
+    if first in "!?":
+        start = at
+        while start > 0 and not text[start - 1].isspace() and text[start - 1] not in '[]{}"':
+            start -= 1
+        if start < at:
+            shown = _WORD.match(text, start).group(0)
+            return err("syntax", f'"{shown}": a glyph is one of ! ? !! ?? !? ?!, right after the card', start)
+        return err("syntax", f'"{word}": a glyph goes right after its card, with no space between')
+    if "CARD" in names and word.startswith("-") and CARD_SPELLINGS.get(bare):
         return err("syntax", f'"{word}": a withdrawn card takes no glyph and must be followed by the card played instead')
-    if first == "-" and "CARD" in expected:
+    if first == "-" and "CARD" in names:
         return err("syntax", f'"{word}": a withdrawn card is written -X, a minus sign right before a card')
-    what = _expected_words(expected, before)
-    if word.lower() == "trump" and "TRUMP" not in expected:
-        return err("syntax", f"the trump line must come before the first trick: expected {what}")
-    if word.lower() == "hands" and "HANDS" not in expected:
-        return err("syntax", f"the hands must come before trump and the tricks: expected {what}")
-    if CARD_SPELLINGS.get(word.rstrip("!?")) and "CARD" not in expected:
+    boundary = bool(names & _BOUNDARY) or {"INT", "CARD"} <= names
+    if boundary and word.lower() == "trump" and "TRUMP" not in names:
+        return err("syntax", f"the trump line must come after the hands and before the first trick: expected {what}")
+    if boundary and word.lower() == "hands" and "HANDS" not in names:
+        return err("syntax", f"one hands line per deal, right after the deal line, before trump and the tricks: expected {what}")
+    if "CARD" in names and (CARD_SPELLINGS.get(word[:2]) or CARD_SPELLINGS.get(word[:3])) \
+            and _CARD_RUN.fullmatch(word):
+        return err("syntax", f'"{word}": put a space between two cards')
+    if CARD_SPELLINGS.get(word.rstrip("!?")) and "CARD" not in names:
         return err("syntax", f"expected {what}, found the card {word}")
-    if len(word.rstrip(":")) == 1 and word[0] in "abcdef" and "SEAT" in expected:
-        return err("syntax", f"seats are written in capitals: expected {what}, found {word}")
+    if len(word.rstrip(":")) == 1 and word[0] in "abcdef" and "SEAT" in names:
+        return err("syntax", f'seats are written in capitals: expected {what}, found "{word}"')
     shown = word if len(word) <= 30 else word[:27] + "..."
     return err("syntax", f'expected {what}, found "{shown}"')
 
@@ -487,7 +530,8 @@ def _broken_game(chunk: Chunk, error: DpnError, encoding: list[DpnError]) -> Gam
         line = chunk.line + text.count("\n", 0, m.start())
         nl = text.rfind("\n", 0, m.start())
         column = m.start() - nl + (chunk.column - 1 if nl < 0 else 0)
-        tags.append(Tag(m.group(1), _UNESCAPE.sub(r"\1", m.group(2)), line, column))
+        name = m.group(1)
+        tags.append(Tag(_TAG_NAMES.get(name.lower(), name), _UNESCAPE.sub(r"\1", m.group(2)), line, column))
     first = _FIRST.search(text)
     line, column = chunk.line, chunk.column
     if first is not None:

@@ -28,6 +28,7 @@ class Chunk(NamedTuple):
     line: int
     column: int
     encoding_errors: tuple["EncodingProblem", ...] = ()
+    last: bool = True      # False when a tag of the next game follows right after the text
 
 
 class EncodingProblem(NamedTuple):
@@ -149,7 +150,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
         eof = True
         return False
 
-    def emit(end: int) -> Chunk:
+    def emit(end: int, last: bool) -> Chunk:
         nonlocal line, column, start
         text = buf[start:end]
         chunk_line, chunk_col = line, column
@@ -167,7 +168,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 (mine if (p.line, p.column) < (line, column) else keep).append(p)
             decoder.problems[:] = keep
             problems = tuple(mine)
-        return Chunk(text, chunk_line, chunk_col, problems)
+        return Chunk(text, chunk_line, chunk_col, problems, last)
 
     more()
     while True:
@@ -195,7 +196,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 pos = len(buf) if nl < 0 else nl
         elif ch == "[":
             if seen_deal:
-                chunk = emit(m.start())
+                chunk = emit(m.start(), False)
                 if chunk.text.strip():
                     yield chunk
                 seen_deal = False
@@ -210,6 +211,6 @@ def split_games(source: Source) -> Iterator[Chunk]:
             pos = m.end()
         if start > BLOCK:
             buf, pos, start = buf[start:], pos - start, 0
-    chunk = emit(len(buf))
+    chunk = emit(len(buf), True)
     if chunk.text.strip() or chunk.encoding_errors:
         yield chunk

@@ -1,0 +1,263 @@
+"""JSON (``dpn-json/1``): replayed games as plain data, and back to the model.
+
+The keys of NOTATION.md's JSON core are kept exactly; the extra keys (comments, written
+hands, positions, notes) are documented in ``dpn-json.schema.json`` beside this file.
+:func:`game_from_json` rebuilds the model so that JSON -> DPN gives the canonical text.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any, Iterable, Optional
+
+from ..replay.facts import DealFact, GameFacts, TrickFact
+from ..syntax.cards import seats_for, sides_for
+from ..syntax.model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
+
+FORMAT = "dpn-json/1"
+SEAT_TAGS = "ABCDEF"
+
+
+def _comment(comments: tuple[str, ...]) -> Optional[str]:
+    return " ".join(comments) if comments else None
+
+
+def play_json(p) -> dict[str, Any]:
+    play = p.play
+    return {
+        "seat": p.seat,
+        "card": p.card,
+        "withdrawn": [w.card for w in play.withdrawn],
+        "glyph": play.glyph,
+        "comment": _comment(play.comments),
+        "comments": list(play.comments),
+        "line": play.line,
+        "column": play.column,
+    }
+
+
+def trick_json(t: TrickFact) -> dict[str, Any]:
+    cap = t.capture
+    return {
+        "number": t.number,
+        "leader": t.leader,
+        "plays": [play_json(p) for p in t.plays],
+        "winner": t.winner,
+        "trump": t.trump,
+        "centre": {"cards": t.centre_cards, "tens": list(t.centre_tens)},
+        "capture": None if cap is None else {
+            "by": cap.by, "side": cap.side, "cards": cap.cards, "tens": list(cap.tens), "reason": cap.reason,
+        },
+        "run": t.run,
+        "comments": list(t.trick.comments),
+        "line": t.trick.line,
+    }
+
+
+def _unplayed_trick_json(trick: Trick) -> dict[str, Any]:
+    """A written trick the replay did not reach (after an error)."""
+    return {
+        "number": trick.number,
+        "leader": trick.leader.value if trick.leader else None,
+        "plays": [{"seat": None, "card": p.card, "withdrawn": [w.card for w in p.withdrawn], "glyph": p.glyph,
+                   "comment": _comment(p.comments), "comments": list(p.comments), "line": p.line,
+                   "column": p.column} for p in trick.plays],
+        "winner": None, "trump": None, "centre": None, "capture": None, "run": None,
+        "comments": list(trick.comments), "line": trick.line, "replayed": False,
+    }
+
+
+def deal_json(d: DealFact) -> dict[str, Any]:
+    deal = d.deal
+    tf = d.trump
+    written = deal.trump
+    tricks = [trick_json(t) for t in d.tricks]
+    tricks += [_unplayed_trick_json(t) for t in deal.tricks[len(d.tricks):]]
+    return {
+        "number": d.number,
+        "dealer": d.dealer,
+        "misdeals": d.misdeals,
+        "hands": {seat: list(cards) for seat, cards in d.hands.items()},
+        "trump": None if tf is None else {
+            "suit": tf.suit, "by": tf.by, "trick": tf.trick, "method": tf.method, "drawn": tf.drawn,
+            "closed": tf.closed, "comments": list(written.comments) if written is not None else [],
+        },
+        "tricks": tricks,
+        "tens": dict(d.tens),
+        "tens_cards": {side: list(cards) for side, cards in d.tens_cards.items()},
+        "points": dict(d.points),
+        "winner": d.winner,
+        "kot": None if d.kot is None else {"side": d.kot.side, "reason": d.kot.reason},
+        "streak": None if d.streak is None else {"side": d.streak.side, "length": d.streak.length},
+        "next_dealer": d.next_dealer,
+        "complete": d.complete,
+        "line": deal.line,
+        "comments": list(deal.comments),
+        "misdeal_comments": [list(m.comments) for m in deal.misdeals],
+        "written_hands": None if deal.hands is None else {
+            h.seat: {"cards": [c.card for c in h.cards], "split": h.split, "comments": list(h.comments)}
+            for h in deal.hands
+        },
+        "written_trump": None if written is None else {
+            "suit": written.suit.value if written.suit else None,
+            "by": written.by.value if written.by else None,
+            "at": written.at.value if written.at else None,
+            "closed": written.closed,
+            "drawn": written.drawn.card if written.drawn else None,
+        },
+        "written_tens": None if deal.tens is None else {s.value: c.value for s, c in deal.tens.counts},
+        "tens_comments": list(deal.tens.comments) if deal.tens is not None else [],
+        "notes": list(d.notes),
+    }
+
+
+def game_json(facts: GameFacts) -> dict[str, Any]:
+    """One game as NOTATION.md's JSON ``game`` object."""
+    game = facts.game
+    tags: dict[str, str] = {}
+    tag_comments: dict[str, list[str]] = {}
+    for tag in game.tags:
+        if tag.name not in tags:
+            tags[tag.name] = tag.value
+            if tag.comments:
+                tag_comments[tag.name] = list(tag.comments)
+    rules = facts.rules
+    seats = seats_for(rules.seats) if rules else "ABCD"
+    players = {}
+    for seat in seats:
+        name = game.tag(seat)
+        if name is None:
+            for tag in game.tags:
+                if tag.name.upper() == seat:
+                    name = tag.value
+                    break
+        if name is not None:
+            players[seat] = name
+    deals = [deal_json(d) for d in facts.deals]
+    # deals the replay did not reach are kept as written, so that nothing is lost
+    for deal in game.deals[len(facts.deals):]:
+        deals.append(_written_deal_json(deal))
+    result = facts.result
+    return {
+        "tags": tags,
+        "rules": None if rules is None else {"profile": rules.name, "options": rules.options_dict()},
+        "players": players,
+        "deals": deals,
+        "result": None if result is None else {
+            "winner": result.winner, "kots": dict(result.kots), "finished": result.finished,
+            "points": dict(result.points),
+        },
+        "errors": [e.to_json() | ({"offset": e.offset} if e.offset is not None else {}) for e in facts.errors],
+        "line": game.line,
+        "comments": list(game.comments),
+        "tag_comments": tag_comments,
+        "notes": list(facts.notes),
+        "valid": not facts.errors,
+    }
+
+
+def _written_deal_json(deal: Deal) -> dict[str, Any]:
+    return {
+        "number": deal.number.value if deal.number else None,
+        "dealer": deal.dealer.value if deal.dealer else None,
+        "misdeals": len(deal.misdeals), "hands": {}, "trump": None,
+        "tricks": [_unplayed_trick_json(t) for t in deal.tricks],
+        "tens": {}, "tens_cards": {}, "points": {}, "winner": None, "kot": None, "streak": None,
+        "next_dealer": None, "complete": False, "line": deal.line, "comments": list(deal.comments),
+        "misdeal_comments": [list(m.comments) for m in deal.misdeals], "written_hands": None,
+        "written_trump": None, "written_tens": None, "tens_comments": [], "notes": [],
+    }
+
+
+def document(games: Iterable[GameFacts]) -> dict[str, Any]:
+    """The whole JSON document: ``{"format": "dpn-json/1", "games": [...]}``."""
+    return {"format": FORMAT, "games": [game_json(g) for g in games]}
+
+
+def dumps(doc: Any, *, indent: Optional[int] = 2) -> str:
+    return json.dumps(doc, ensure_ascii=False, indent=indent)
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of ``dpn-json/1`` shipped with the package."""
+    text = resources.files("dehlanote.output").joinpath("dpn-json.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+# ---- back to the model -----------------------------------------------------------------
+
+def _pos(obj: dict[str, Any]) -> tuple[int, int]:
+    return int(obj.get("line") or 0), int(obj.get("column") or 0)
+
+
+def game_from_json(obj: dict[str, Any]) -> Game:
+    """Rebuild a game's model from its JSON (positions where the JSON has them).
+
+    Facts the replay established (numbers, dealers, leaders, trump, tens of complete
+    deals) are written in, as the canonical form does, so that for a valid game
+    ``write_game(game_from_json(json))`` is the canonical text of the record.
+    """
+    tag_comments = obj.get("tag_comments") or {}
+    tags = tuple(Tag(str(k), str(v), 0, 0, tuple(tag_comments.get(k, ()))) for k, v in (obj.get("tags") or {}).items())
+    valid = obj.get("valid", not obj.get("errors"))
+    rules = obj.get("rules") or {}
+    n = 6 if (rules.get("options") or {}).get("six-player") else 4
+    sides = sides_for(n)
+    deals = tuple(_deal_from_json(d, valid, sides) for d in obj.get("deals") or ())
+    return Game(tags, deals, int(obj.get("line") or 0), 0, tuple(obj.get("comments") or ()))
+
+
+def _deal_from_json(d: dict[str, Any], valid: bool, sides: tuple[str, str]) -> Deal:
+    line = int(d.get("line") or 0)
+    w = lambda v: Word(v, line, 0)  # noqa: E731
+    hands = None
+    if d.get("written_hands") is not None:
+        hands = tuple(
+            Hand(seat, tuple(CardRef(c, line, 0) for c in h["cards"]), line, 0, h.get("split"),
+                 tuple(h.get("comments") or ()))
+            for seat, h in d["written_hands"].items()
+        )
+    trump = None
+    source = d.get("trump") if valid else None
+    comments = tuple((d.get("trump") or {}).get("comments") or ())
+    if source is not None and (source.get("suit") or source.get("drawn")):
+        if source.get("drawn"):
+            trump = Trump(line, 0, drawn=CardRef(source["drawn"], line, 0), comments=comments)
+        else:
+            trump = Trump(line, 0, suit=w(source["suit"]), by=w(source["by"]) if source.get("by") else None,
+                          at=w(source["trick"]) if source.get("trick") is not None else None,
+                          closed=bool(source.get("closed")), comments=comments)
+    elif d.get("written_trump"):
+        wt = d["written_trump"]
+        if wt.get("drawn"):
+            trump = Trump(line, 0, drawn=CardRef(wt["drawn"], line, 0), comments=comments)
+        else:
+            trump = Trump(line, 0, suit=w(wt["suit"]), by=w(wt["by"]) if wt.get("by") else None,
+                          at=w(wt["at"]) if wt.get("at") is not None else None, closed=bool(wt.get("closed")),
+                          comments=comments)
+    tricks = []
+    for t in d.get("tricks") or ():
+        plays = tuple(
+            Play(p["card"], int(p.get("line") or 0), int(p.get("column") or 0),
+                 tuple(CardRef(c, 0, 0) for c in p.get("withdrawn") or ()), p.get("glyph"),
+                 tuple(p.get("comments") or ([p["comment"]] if p.get("comment") else [])))
+            for p in t.get("plays") or ()
+        )
+        leader = w(t["leader"]) if t.get("leader") else None
+        tricks.append(Trick(int(t["number"]), int(t.get("line") or 0), 0, plays, leader,
+                            tuple(t.get("comments") or ())))
+    tens = None
+    tens_comments = tuple(d.get("tens_comments") or ())
+    if valid and d.get("complete") and d.get("tens"):
+        tens = Tens(tuple((w(s), w(d["tens"][s])) for s in sides if s in d["tens"]), line, 0, tens_comments)
+    elif d.get("written_tens"):
+        tens = Tens(tuple((w(s), w(c)) for s, c in d["written_tens"].items()), line, 0, tens_comments)
+    misdeal_comments = d.get("misdeal_comments") or [[] for _ in range(int(d.get("misdeals") or 0))]
+    return Deal(
+        line, 0,
+        number=w(d["number"]) if d.get("number") is not None else None,
+        dealer=w(d["dealer"]) if d.get("dealer") else None,
+        misdeals=tuple(Misdeal(line, 0, tuple(c)) for c in misdeal_comments),
+        hands=hands, trump=trump, tricks=tuple(tricks), tens=tens, comments=tuple(d.get("comments") or ()),
+    )

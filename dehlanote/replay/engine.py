@@ -1,0 +1,762 @@
+"""The replayer: pure step functions over immutable states, match -> deal -> trick -> play.
+
+``start_match`` makes a :class:`MatchState`; ``start_deal`` a :class:`DealState` from a
+written deal; ``play_trick`` checks one written trick card by card and returns the next
+state with the trick's facts; ``finish_deal`` scores the deal and returns the next match
+state. Nothing is mutated: each step returns new values, so a stepper can keep every
+state and walk back. The engine reads the profile's parameters and never its name.
+
+Hands are kept as integers with two bits per card (a count of 0 to 3, for up to three
+decks), so holding, removing and "has this suit" are single integer operations.
+
+When the record has no ``hands`` for a seat, its hand is what it plays; whether a card
+that did not follow suit was a revoke is then decided at the end of the deal (did the
+player later play the suit led?), and the error still points at the revoking card.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from ..errors import DpnError
+from ..rules.profile import Rules
+from ..syntax.cards import CARD_INDEX, DECK, STRENGTH, SUITS, seats_for, sides_for
+from ..syntax.model import CardRef, Deal, Play, Trick
+from .facts import Capture, DealFact, Kot, PlayFact, Streak, TrickFact, TrumpFact
+
+SHIFT: dict[str, int] = {card: 2 * i for card, i in CARD_INDEX.items()}
+SUIT_MASK: dict[str, int] = {
+    s: sum(3 << (2 * CARD_INDEX[c]) for c in DECK if c[-1] == s) for s in SUITS
+}
+SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+
+
+def _count(hand: int, card: str) -> int:
+    return (hand >> SHIFT[card]) & 3
+
+
+def _cards_of(hand: int) -> tuple[str, ...]:
+    out = []
+    for card in DECK:
+        out.extend([card] * ((hand >> SHIFT[card]) & 3))
+    return tuple(out)
+
+
+def _is_ten(card: str) -> bool:
+    return card[0] == "1"
+
+
+class Pending(NamedTuple):
+    """A check that needs the whole deal (hands not written): decided by later plays."""
+
+    kind: str            # revoke | withdrawn
+    seat: int
+    suit: Optional[str]  # the suit led (None: the withdrawn card was a lead)
+    index: int           # trick index (0-based) where it happened
+    card: str            # the card played (revoke) or withdrawn
+    line: int
+    column: int
+    trick: int           # trick number, for the error
+
+
+class MatchState(NamedTuple):
+    rules: Rules
+    deals_seen: int = 0
+    dealer: Optional[int] = None        # dealer of the next deal, when the rules give it
+    dealer_reason: str = ""
+    streak_side: Optional[int] = None
+    streak_len: int = 0
+    kots: tuple[int, int] = (0, 0)
+    points: tuple[int, int] = (0, 0)
+    finished: bool = False
+    winner: Optional[int] = None
+    prev_winner: Optional[int] = None
+    known: bool = True                  # False once a deal's outcome could not be told
+    ended_at: int = 0                   # the deal that ended the match
+
+
+class DealState(NamedTuple):
+    rules: Rules
+    number: int
+    dealer: int
+    leader: int
+    tricks_done: int = 0
+    trump: Optional[str] = None         # the suit in force now
+    trump_fact: Optional[TrumpFact] = None
+    hidden: Optional[str] = None        # closed trump before its reveal
+    trump_unknown: bool = False         # announced trump the record does not state
+    phase: bool = False                 # first-void-five: still on the first five cards
+    explicit: tuple[bool, ...] = ()
+    hands: tuple[int, ...] = ()         # remaining cards of the seats whose hands are written
+    five: Optional[tuple[int, ...]] = None
+    dealt: tuple[int, ...] = ()
+    played: int = 0
+    centre: tuple[str, ...] = ()
+    last_winner: Optional[int] = None
+    run: int = 0
+    pile_cards: tuple[int, int] = (0, 0)
+    pile_tens: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    pile_tricks: tuple[int, int] = (0, 0)
+    phase_cards: tuple[str, ...] = ()
+    pending: tuple[Pending, ...] = ()
+    tricks: tuple[TrickFact, ...] = ()
+    errors: tuple[DpnError, ...] = ()
+    notes: tuple[str, ...] = ()
+    broken: bool = False                # the deal cannot be followed further
+    deal: Optional[Deal] = None         # the written deal
+
+
+def _err(code: str, message: str, node, deal: Optional[int], trick: Optional[int] = None) -> DpnError:
+    return DpnError(code, message, node.line, node.column, deal=deal, trick=trick)
+
+
+# ---- match ---------------------------------------------------------------------------
+
+def start_match(rules: Rules) -> MatchState:
+    """The state before the first deal."""
+    return MatchState(rules)
+
+
+def _infer_dealer(deal: Deal, rules: Rules, seats: str) -> Optional[int]:
+    n = rules.seats
+    t = deal.trump
+    if t is not None and t.by is not None and t.by.value in seats:
+        offset = {"announce": 1, "partner": 2, "closed": 1}.get(rules.trump)
+        if offset is not None:
+            return (seats.index(t.by.value) - offset) % n
+    if deal.tricks and deal.tricks[0].leader is not None and deal.tricks[0].leader.value in seats:
+        return (seats.index(deal.tricks[0].leader.value) - 1) % n
+    return None
+
+
+def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list[DpnError]]:
+    """Set up a written deal: numbering, dealer, hands, trump. None if it cannot be played.
+
+    Returns the deal state (or None when the deal cannot be replayed: after the end of the
+    match, or with no way to tell the dealer) and the errors found so far.
+    """
+    rules = match.rules
+    n = rules.seats
+    seats = seats_for(n)
+    number = match.deals_seen + 1
+    errors: list[DpnError] = []
+    if deal.number is not None and deal.number.value != number:
+        errors.append(_err("deal-number", f"this is deal {number} of the game, not deal {deal.number.value}",
+                           deal.number, number))
+    if match.finished:
+        errors.append(_err("after-match", f"the match was over after deal {match.ended_at}: no deal may follow it",
+                           deal, number))
+        return None, errors
+
+    stated = None
+    if deal.dealer is not None:
+        if deal.dealer.value in seats:
+            stated = seats.index(deal.dealer.value)
+        else:
+            errors.append(_err("wrong-dealer", f"{deal.dealer.value} is not a seat at this {n}-player table",
+                               deal.dealer, number))
+    dealer = match.dealer
+    if dealer is None:
+        if match.deals_seen == 0 and deal.dealer is None:
+            errors.append(_err("wrong-dealer", "the first deal of a game must name its dealer: deal 1 dealer X",
+                               deal, number))
+        dealer = stated if stated is not None else _infer_dealer(deal, rules, seats)
+        if dealer is None:
+            return None, errors
+    elif stated is not None and stated != dealer:
+        errors.append(_err("wrong-dealer", f"the dealer of deal {number} is {seats[dealer]}"
+                           f"{match.dealer_reason}, not {seats[stated]}", deal.dealer, number))
+
+    explicit = [False] * n
+    hands = [0] * n
+    five: list[int] = [0] * n
+    has_split = [False] * n
+    if deal.hands:
+        deck = 0
+        seen: set[str] = set()
+        for hand in deal.hands:
+            if hand.seat not in seats:
+                errors.append(_err("hand-size", f"there is no seat {hand.seat} at this {n}-player table",
+                                   hand, number))
+                continue
+            if hand.seat in seen:
+                errors.append(_err("hand-size", f"{hand.seat}'s hand is given twice", hand, number))
+                continue
+            seen.add(hand.seat)
+            s = seats.index(hand.seat)
+            ok = True
+            held = 0
+            first = 0
+            for i, ref in enumerate(hand.cards):
+                if _count(deck, ref.card) >= rules.decks:
+                    errors.append(_err("duplicate-card", f"{ref.card} is dealt twice: "
+                                       + ("there is only one of each card" if rules.decks == 1
+                                          else f"there are only {rules.decks} of each card"), ref, number))
+                    ok = False
+                    continue
+                deck += 1 << SHIFT[ref.card]
+                held += 1 << SHIFT[ref.card]
+                if hand.split is not None and i < hand.split:
+                    first += 1 << SHIFT[ref.card]
+            if len(hand.cards) != rules.hand_size:
+                errors.append(_err("hand-size", f"{hand.seat}'s hand has {len(hand.cards)} cards; "
+                                   f"each player is dealt {rules.hand_size}", hand, number))
+                ok = False
+            if hand.split is not None and hand.split != 5:
+                errors.append(_err("hand-size", f"the | in {hand.seat}'s hand must stand after the first "
+                                   f"five cards dealt, not after {hand.split}", hand, number))
+            elif hand.split is not None:
+                five[s] = first
+                has_split[s] = True
+            if ok:
+                explicit[s] = True
+                hands[s] = held
+
+    # trump
+    method = rules.trump
+    t = deal.trump
+    trump = hidden = None
+    trump_fact = None
+    unknown = False
+    if method in ("announce", "partner", "closed"):
+        announcer = (dealer + (2 if method == "partner" else 1)) % n
+        who = "the dealer's partner" if method == "partner" else "the dealer's right"
+        if t is None or t.suit is None:
+            if t is None:
+                errors.append(_err("missing-trump", f"deal {number} has no trump line: {who} "
+                                   f"({seats[announcer]}) sets trump before play, e.g. "
+                                   f"trump H by {seats[announcer]}", deal, number))
+            else:
+                errors.append(_err("trump-mismatch", "trump is not drawn in this game: "
+                                   f"{who} ({seats[announcer]}) sets it", t, number))
+            unknown = True
+        else:
+            if t.by is not None and t.by.value != seats[announcer]:
+                errors.append(_err("wrong-announcer", f"trump is set by {who}, {seats[announcer]}, "
+                                   f"not {t.by.value}", t.by, number))
+            suit = t.suit.value
+            if method == "closed":
+                hidden = suit
+                trump_fact = TrumpFact(suit, seats[announcer], None, method, closed=True)
+            else:
+                if t.at is not None:
+                    errors.append(_err("trump-mismatch", "trump is announced before play here, so "
+                                       f"'at {t.at.value}' does not apply", t.at, number))
+                if t.closed:
+                    errors.append(_err("trump-mismatch", "trump is announced openly in this game, "
+                                       "not closed", t, number))
+                trump = suit
+                trump_fact = TrumpFact(suit, seats[announcer], None, method)
+
+    phase = method == "first-void-five"
+    five_t: Optional[tuple[int, ...]] = None
+    notes: list[str] = []
+    if phase:
+        if all(has_split[s] for s in range(n) if explicit[s]) and any(explicit):
+            five_t = tuple(five)
+        if not all(explicit[s] and has_split[s] for s in range(n)):
+            notes.append("following suit in the five-card phase could not be checked for every "
+                         "player: it needs hands with the | after the first five cards")
+
+    state = DealState(
+        rules, number, dealer, (dealer + 1) % n, trump=trump, trump_fact=trump_fact, hidden=hidden,
+        trump_unknown=unknown, phase=phase, explicit=tuple(explicit), hands=tuple(hands),
+        five=five_t, dealt=tuple(hands), notes=tuple(notes), deal=deal,
+    )
+    return state, errors
+
+
+# ---- tricks --------------------------------------------------------------------------
+
+def play_trick(state: DealState, trick: Trick) -> DealState:
+    """Check one written trick against the rules and return the state after it.
+
+    Errors go into the returned state's ``errors``. A trick that cannot be followed (the
+    wrong number of cards, a winner that hangs on a trump the record does not state)
+    marks the deal broken; later tricks are then not replayed.
+    """
+    if state.broken:
+        return state
+    rules = state.rules
+    n = rules.seats
+    seats = seats_for(n)
+    deal_no = state.number
+    expected = state.tricks_done + 1
+    errors: list[DpnError] = []
+    if expected > rules.tricks_per_deal:
+        return state._replace(broken=True, errors=state.errors + (_err(
+            "trick-number", f"a deal has only {rules.tricks_per_deal} tricks", trick, deal_no, trick.number),))
+    if trick.number != expected:
+        errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {trick.number}",
+                           trick, deal_no, expected))
+    leader = state.leader
+    if trick.leader is not None and trick.leader.value != seats[leader]:
+        why = "the dealer's right leads the first trick" if expected == 1 else "the winner of the last trick leads"
+        errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
+                           f"not {trick.leader.value}", trick.leader, deal_no, expected))
+    plays = trick.plays
+    if len(plays) != n:
+        errors.append(_err("trick-size", f"trick {expected} has {len(plays)} cards; each of the {n} "
+                           "players plays one", trick, deal_no, expected))
+        return state._replace(broken=True, errors=state.errors + tuple(errors))
+
+    explicit = state.explicit
+    hands = list(state.hands)
+    five = list(state.five) if state.five is not None else None
+    in_phase = state.phase
+    played = state.played
+    trump = state.trump
+    trump_fact = state.trump_fact
+    hidden = state.hidden
+    method = rules.trump
+    pending = list(state.pending)
+    index = state.tricks_done
+    decks = rules.decks
+    led = plays[0].card[-1]
+    facts = []
+    for k, play in enumerate(plays):
+        seat = (leader + k) % n
+        card = play.card
+        suit = card[-1]
+        if play.withdrawn:
+            _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors, expected)
+        shift = SHIFT[card]
+        if (played >> shift) & 3 >= decks:
+            errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal",
+                                   play.line, play.column, deal=deal_no, trick=expected))
+        else:
+            played += 1 << shift
+            if explicit[seat]:
+                phase_hand = in_phase and five is not None
+                holding = five[seat] if phase_hand else hands[seat]
+                if not (holding >> shift) & 3:
+                    where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 else "in the hand"
+                    errors.append(DpnError("not-in-hand", f"{seats[seat]} plays {card}, which is not {where} "
+                                           f"of {seats[seat]}", play.line, play.column, deal=deal_no, trick=expected))
+                else:
+                    if k and suit != led and holding & SUIT_MASK[led]:
+                        errors.append(DpnError("revoke", f"{seats[seat]} must follow suit ({SUIT_WORD[led]} led) "
+                                               f"and holds {_one_of(holding, led)}, but plays {card}",
+                                               play.line, play.column, deal=deal_no, trick=expected))
+                    hands[seat] -= 1 << shift
+                    if phase_hand:
+                        five[seat] -= 1 << shift
+            elif k and suit != led and not in_phase:
+                pending.append(Pending("revoke", seat, led, index, card, play.line, play.column, expected))
+        if k and suit != led:
+            if trump_fact is None and method in ("first-void", "first-void-five") and not state.trump_unknown:
+                trump = suit
+                trump_fact = TrumpFact(suit, seats[seat], expected, method)
+            elif method == "closed" and trump is None and trump_fact is not None \
+                    and trump_fact.trick is None and seats[seat] == trump_fact.by:
+                trump = hidden
+                trump_fact = trump_fact._replace(trick=expected)
+        facts.append(PlayFact(seats[seat], card, play))
+
+    # the winner: highest trump, else highest card of the suit led; of equals the first
+    best = 0
+    best_card = plays[0].card
+    unknown_trump = state.trump_unknown or (method == "closed" and trump is None
+                                            and trump_fact is not None and trump_fact.trick == expected)
+    for k in range(1, n):
+        c = plays[k].card
+        if c[-1] == best_card[-1]:
+            if STRENGTH[c] > STRENGTH[best_card]:
+                best, best_card = k, c
+        elif c[-1] == trump and trump is not None:
+            best, best_card = k, c
+        elif unknown_trump:
+            return state._replace(broken=True, errors=state.errors + tuple(errors), notes=state.notes + (
+                f"deal {deal_no} could not be followed from trick {expected}: its winner depends on a "
+                "trump suit the record does not give",))
+    winner = (leader + best) % n
+    side = winner % 2
+    sides = sides_for(n)
+    cards = tuple(p.card for p in plays)
+    last = expected == rules.tricks_per_deal
+    pile_cards = list(state.pile_cards)
+    pile_tens = list(state.pile_tens)
+    pile_tricks = list(state.pile_tricks)
+    capture = None
+    if rules.capture == "immediate":
+        centre: tuple[str, ...] = ()
+        run = state.run + 1 if state.last_winner == winner else 1
+        tens = tuple(c for c in cards if _is_ten(c))
+        capture = Capture(seats[winner], sides[side], n, tens, "trick")
+        pile_cards[side] += n
+        pile_tens[side] += tens
+        pile_tricks[side] += 1
+    else:
+        centre = state.centre + cards
+        run = state.run + 1 if state.last_winner == winner else 1
+        reason = None
+        if run == 2:
+            reason = "two-in-a-row"
+            run = 0
+        elif last:
+            reason = "last-trick"
+        if reason is not None:
+            tens = tuple(c for c in centre if _is_ten(c))
+            capture = Capture(seats[winner], sides[side], len(centre), tens, reason)
+            pile_cards[side] += len(centre)
+            pile_tens[side] += tens
+            pile_tricks[side] += len(centre) // n
+            centre = ()
+    fact = TrickFact(expected, seats[leader], tuple(facts), seats[winner], trump, len(centre),
+                     tuple(c for c in centre if _is_ten(c)), capture, run, trick)
+
+    phase_cards = state.phase_cards
+    trump_unknown = state.trump_unknown
+    if in_phase:
+        phase_cards += cards
+        if trump_fact is not None or expected == 5:
+            in_phase = False
+            if trump_fact is None:
+                trump, trump_fact, problem = _drawn_trump(state, phase_cards)
+                if problem is not None:
+                    errors.append(problem)
+                trump_unknown = trump is None
+    return state._replace(
+        leader=winner, tricks_done=expected, trump=trump, trump_fact=trump_fact, phase=in_phase,
+        hands=tuple(hands), five=tuple(five) if five is not None else None, played=played,
+        centre=centre, last_winner=winner, run=run, pile_cards=tuple(pile_cards),
+        pile_tens=(pile_tens[0], pile_tens[1]), pile_tricks=tuple(pile_tricks),
+        phase_cards=phase_cards, pending=tuple(pending), tricks=state.tricks + (fact,),
+        errors=state.errors + tuple(errors) if errors else state.errors, trump_unknown=trump_unknown,
+    )
+
+
+def _one_of(hand: int, suit: str) -> str:
+    cards = [c for c in DECK if c[-1] == suit and (hand >> SHIFT[c]) & 3]
+    return cards[0] if len(cards) == 1 else f"{len(cards)} {SUIT_WORD[suit]} ({' '.join(cards)})"
+
+
+def _drawn_trump(state: DealState, phase_cards: tuple[str, ...]):
+    """Trump after five followed opening tricks: the card the record says was drawn.
+
+    Returns (suit or None, TrumpFact or None, error or None).
+    """
+    deal = state.deal
+    t = deal.trump if deal is not None else None
+    if t is None or t.drawn is None:
+        node = t if t is not None else deal
+        code = "missing-trump" if t is None else "trump-mismatch"
+        return None, None, _err(code, "every player followed suit in the five opening tricks, so a card "
+                                "drawn from them sets trump: the record needs trump drawn CARD", node,
+                                state.number)
+    card = t.drawn.card
+    fact = TrumpFact(card[-1], None, 6, state.rules.trump, drawn=card)
+    if card not in phase_cards:
+        return card[-1], fact, _err("trump-mismatch", f"the drawn card must come from the five opening "
+                                    f"tricks, and {card} was not played in them", t.drawn, state.number)
+    return card[-1], fact, None
+
+
+def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, hands: list[int],
+                     five: Optional[list[int]], in_phase: bool, pending: list[Pending],
+                     errors: list[DpnError], trick_no: int) -> None:
+    seats = seats_for(state.rules.seats)
+    for w in play.withdrawn:
+        card = w.card
+        if state.explicit[seat]:
+            full = hands[seat]
+            if not (full >> SHIFT[card]) & 3:
+                errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card}, which is not in "
+                                       f"{seats[seat]}'s hand", w.line, w.column, deal=state.number, trick=trick_no))
+                continue
+            holding = five[seat] if in_phase and five is not None else full
+            if not (holding >> SHIFT[card]) & 3:
+                continue  # not among the first five: really illegal
+            if k == 0 or card[-1] == led or not holding & SUIT_MASK[led]:
+                errors.append(DpnError("needless-correction", _needless(card, k, led, seats[seat]),
+                                       w.line, w.column, deal=state.number, trick=trick_no))
+        elif not in_phase:
+            pending.append(Pending("withdrawn", seat, led if k else None, state.tricks_done, card,
+                                   w.line, w.column, trick_no))
+
+
+def _needless(card: str, k: int, led: str, seat: str) -> str:
+    if k == 0:
+        return f"{card} was a legal lead: any card may lead, so nothing needed correcting"
+    if card[-1] == led:
+        return f"{card} followed suit and was legal: nothing needed correcting"
+    return f"{card} was legal: {seat} had no {SUIT_WORD[led]}, so nothing needed correcting"
+
+
+# ---- end of deal ---------------------------------------------------------------------
+
+def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
+    """Decide the deferred checks of seats whose hands come from the play."""
+    if not state.pending:
+        return []
+    seats = seats_for(state.rules.seats)
+    # for each seat and suit, the tricks where that seat played that suit; and the cards played
+    played_at: dict[tuple[int, str], list[int]] = {}
+    card_at: dict[tuple[int, str], list[int]] = {}
+    for i, fact in enumerate(state.tricks):
+        for p in fact.plays:
+            s = seats.index(p.seat)
+            played_at.setdefault((s, p.card[-1]), []).append(i)
+            card_at.setdefault((s, p.card), []).append(i)
+    errors = []
+    for item in state.pending:
+        if item.kind == "revoke":
+            later = [i for i in played_at.get((item.seat, item.suit), []) if i > item.index]
+            if later:
+                shown = state.tricks[later[0]].number
+                errors.append(DpnError("revoke", f"{seats[item.seat]} must follow suit ({SUIT_WORD[item.suit]} led) "
+                                       f"but plays {item.card}; {seats[item.seat]} still held {SUIT_WORD[item.suit]} "
+                                       f"(played in trick {shown})", item.line, item.column,
+                                       deal=state.number, trick=item.trick))
+        else:  # withdrawn
+            later = [i for i in card_at.get((item.seat, item.card), []) if i > item.index]
+            if not later:
+                if complete:
+                    errors.append(DpnError("not-in-hand", f"{seats[item.seat]} withdraws {item.card} but never "
+                                           f"plays it: it was not in {seats[item.seat]}'s hand", item.line,
+                                           item.column, deal=state.number, trick=item.trick))
+                continue
+            held_led = item.suit is not None and any(
+                i >= item.index for i in played_at.get((item.seat, item.suit), []))
+            if item.suit is None or item.card[-1] == item.suit or not held_led:
+                if item.suit is None or item.card[-1] == item.suit or complete:
+                    errors.append(DpnError("needless-correction",
+                                           _needless(item.card, 0 if item.suit is None else 1, item.suit or "S",
+                                                     seats[item.seat]),
+                                           item.line, item.column, deal=state.number, trick=item.trick))
+    return errors
+
+
+def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
+    """Compare a trump line with what the play established (trump set by play or revealed)."""
+    rules = state.rules
+    t = state.deal.trump if state.deal is not None else None
+    method = rules.trump
+    if t is None or method in ("announce", "partner"):
+        return []
+    errors = []
+    fact = state.trump_fact
+    n = state.number
+    if method == "closed":
+        if t.at is not None and fact is not None:
+            if fact.trick is None and complete:
+                errors.append(_err("trump-mismatch", f"the setter ({fact.by}) never failed to follow suit, "
+                                   f"so trump was never revealed (not at trick {t.at.value})", t.at, n))
+            elif fact.trick is not None and fact.trick != t.at.value:
+                errors.append(_err("trump-mismatch", f"trump was revealed at trick {fact.trick}, when {fact.by} "
+                                   f"first could not follow suit, not at trick {t.at.value}", t.at, n))
+        return errors
+    # first-void and first-void-five
+    if t.drawn is not None:
+        if method != "first-void-five":
+            errors.append(_err("trump-mismatch", "trump is never drawn in this game: the first player unable "
+                               "to follow suit sets it", t, n))
+        elif fact is not None and fact.drawn is None:
+            errors.append(_err("trump-mismatch", f"trump was set at trick {fact.trick} by {fact.by}, who could "
+                               f"not follow suit, so no card was drawn", t, n))
+        return errors
+    if t.closed:
+        errors.append(_err("trump-mismatch", "trump is not closed in this game", t, n))
+    if fact is None:
+        if complete:
+            errors.append(_err("trump-mismatch", "every player followed suit all deal, so no trump was set",
+                               t.suit or t, n))
+        return errors
+    if fact.drawn is not None:
+        return errors  # reported when the drawn card was needed
+    if t.suit is not None and t.suit.value != fact.suit:
+        errors.append(_err("trump-mismatch", f"trump was set to {SUIT_WORD[fact.suit]} by {fact.by}'s "
+                           f"{_void_card(state, fact)} at trick {fact.trick}, not {SUIT_WORD[t.suit.value]}",
+                           t.suit, n))
+    if t.by is not None and t.by.value != fact.by:
+        errors.append(_err("wrong-announcer", f"trump was set by {fact.by}, the first player unable to follow "
+                           f"suit, not {t.by.value}", t.by, n))
+    if t.at is not None and t.at.value != fact.trick:
+        errors.append(_err("trump-mismatch", f"trump was set at trick {fact.trick}, not at trick {t.at.value}",
+                           t.at, n))
+    return errors
+
+
+def _void_card(state: DealState, fact: TrumpFact) -> str:
+    for p in state.tricks[fact.trick - 1].plays:
+        if p.seat == fact.by and p.card[-1] == fact.suit:
+            return p.card
+    return "card"
+
+
+def _score(rules: Rules, state: DealState, dealing: int) -> tuple[Optional[int], Optional[Kot], dict]:
+    """The deal's winning side (index), its kot, and the side totals the profile counts."""
+    sides = sides_for(rules.seats)
+    tens = (len(state.pile_tens[0]), len(state.pile_tens[1]))
+    if rules.score == "points":
+        a = 2 * tens[0] + state.pile_cards[0] - tens[0]
+        b = 2 * tens[1] + state.pile_cards[1] - tens[1]
+        extra = {sides[0]: a, sides[1]: b}
+    elif rules.score == "tricks":
+        a, b = state.pile_tricks
+        extra = {sides[0]: a, sides[1]: b}
+    else:
+        a, b = tens
+        extra = {}
+    total = a + b
+    if 2 * a > total:
+        winner: Optional[int] = 0
+    elif 2 * b > total:
+        winner = 1
+    else:
+        winner = None if rules.level == "none" else 1 - dealing
+    kot = None
+    if rules.score == "tricks":
+        for s in (0, 1):
+            if state.pile_tricks[s] == rules.tricks_per_deal:
+                kot, winner = Kot(sides[s], "all-tricks"), s
+    else:
+        for s in (0, 1):
+            if tens[s] == rules.total_tens:
+                kot, winner = Kot(sides[s], "all-tens"), s
+    return winner, kot, extra
+
+
+def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, last: bool,
+                unfinished_ok: bool, errors: list[DpnError]) -> tuple[MatchState, DealFact]:
+    """Score a deal (when complete), check its claims and move the match on.
+
+    ``last`` says whether it is the game's last deal and ``unfinished_ok`` whether the
+    record is marked unfinished (``Result "*"``), the only case where it may stop early.
+    Errors found are appended to ``errors``.
+    """
+    rules = match.rules
+    n = rules.seats
+    seats = seats_for(n)
+    sides = sides_for(n)
+    number = match.deals_seen + 1
+    if state is None:
+        # after the match, or a dealer nobody can tell: nothing to score
+        fact = DealFact(number, deal.dealer.value if deal.dealer else None, len(deal.misdeals), {}, None, (),
+                        {}, {}, {}, None, None, None, None, False, deal,
+                        () if match.finished else (f"deal {number} could not be replayed: its dealer is unknown",))
+        return match._replace(deals_seen=number, known=match.finished and match.known, dealer=None), fact
+
+    errors.extend(state.errors)
+    complete = not state.broken and state.tricks_done == rules.tricks_per_deal
+    if not state.broken and state.tricks_done < rules.tricks_per_deal and not (last and unfinished_ok):
+        errors.append(_err("incomplete-deal", f"deal {number} stops after {state.tricks_done} trick"
+                           f"{'s' if state.tricks_done != 1 else ''}; a deal has {rules.tricks_per_deal} "
+                           "(only an unfinished record, Result \"*\", may stop early)", deal, number))
+    errors.extend(_resolve_pending(state, complete))
+    errors.extend(_check_set_trump(state, complete))
+
+    hands: dict[str, tuple[str, ...]] = {}
+    if complete or all(state.explicit):
+        by_seat: dict[str, list[str]] = {s: [] for s in seats[:n]}
+        for t in state.tricks:
+            for p in t.plays:
+                by_seat[p.seat].append(p.card)
+        for s in range(n):
+            if state.explicit[s]:
+                hands[seats[s]] = _cards_of(state.dealt[s])
+            elif complete:
+                hands[seats[s]] = tuple(sorted(by_seat[seats[s]], key=lambda c: CARD_INDEX[c]))
+
+    dealing = state.dealer % 2
+    tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
+    tens_cards = {sides[0]: state.pile_tens[0], sides[1]: state.pile_tens[1]}
+    if not complete:
+        fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
+                        tens_count if state.tricks else {}, tens_cards if state.tricks else {}, {}, None, None,
+                        _streak(match, sides), None, False, deal, state.notes)
+        known = match.known and not state.broken and last
+        return match._replace(deals_seen=number, dealer=None, known=known), fact
+
+    if deal.tens is not None:
+        claimed: dict[str, int] = {}
+        for side_w, count_w in deal.tens.counts:
+            if side_w.value not in sides or side_w.value in claimed:
+                errors.append(_err("tens-mismatch", f"the tens line must name each side once: {sides[0]} "
+                                   f"and {sides[1]}", side_w, number))
+                break
+            claimed[side_w.value] = count_w.value
+        else:
+            if claimed != tens_count:
+                errors.append(_err("tens-mismatch", f"the tens split is {sides[0]} {tens_count[sides[0]]} "
+                                   f"{sides[1]} {tens_count[sides[1]]}, not " + " ".join(
+                                       f"{k} {v}" for k, v in claimed.items()), deal.tens, number))
+
+    winner, kot, extra = _score(rules, state, dealing)
+    streak_side, streak_len = match.streak_side, match.streak_len
+    if winner is not None:
+        if streak_side == winner:
+            streak_len += 1
+        else:
+            streak_side, streak_len = winner, 1
+        if kot is None and rules.streak and streak_len == rules.streak:
+            kot = Kot(sides[winner], "streak")
+    kots = list(match.kots)
+    points = list(match.points)
+    finished = False
+    match_winner = None
+    if winner is not None and rules.match_points:
+        points[winner] += 1
+        if points[winner] >= rules.match_points:
+            finished, match_winner = True, winner
+    if kot is not None:
+        s = sides.index(kot.side)
+        kots[s] += 1
+        if (kot.reason == "all-tens" and rules.all_tens == "match") or (rules.kots and kots[s] >= rules.kots):
+            finished, match_winner = True, s
+    streak = Streak(sides[streak_side], streak_len) if streak_side is not None else None
+
+    # the next dealer
+    right = (state.dealer + 1) % n
+    if finished:
+        next_dealer = None
+        reason = ""
+    elif kot is not None and kot.reason == "all-tens" and rules.dealer_after_all_tens == "partner":
+        if winner == dealing:
+            next_dealer, reason = right, f" (the dealing side took all the tens in deal {number}, so the deal passes right)"
+        else:
+            next_dealer = (state.dealer + 2) % n
+            reason = f" (the other side took all the tens in deal {number}, so the dealer's partner deals)"
+    elif winner is None:
+        dealer_lost = match.prev_winner is not None and match.prev_winner != dealing
+        if rules.level_dealer == "same" or (rules.level_dealer == "previous" and dealer_lost):
+            next_dealer, reason = state.dealer, f" (deal {number} was level and the dealing side lost the deal before, so the same dealer deals again)"
+        else:
+            next_dealer, reason = right, f" (deal {number} was level, so the deal passes right)"
+    elif winner == dealing:
+        next_dealer, reason = right, f" (the dealing side won deal {number}, so the deal passes right)"
+    else:
+        next_dealer, reason = state.dealer, f" (the non-dealing side won deal {number}, so the same dealer deals again)"
+
+    if kot is not None and rules.streak_reset_after_kot and not finished:
+        streak_side, streak_len = None, 0
+    fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
+                    tens_count, tens_cards, extra, sides[winner] if winner is not None else None, kot, streak,
+                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes)
+    new = match._replace(
+        deals_seen=number, dealer=next_dealer, dealer_reason=reason, streak_side=streak_side,
+        streak_len=streak_len, kots=(kots[0], kots[1]), points=(points[0], points[1]), finished=finished,
+        winner=match_winner, prev_winner=winner, ended_at=number if finished else match.ended_at,
+    )
+    return new, fact
+
+
+def _streak(match: MatchState, sides: tuple[str, str]) -> Optional[Streak]:
+    if match.streak_side is None:
+        return None
+    return Streak(sides[match.streak_side], match.streak_len)
+
+
+def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_ok: bool = False
+                ) -> tuple[MatchState, DealFact, list[DpnError]]:
+    """Replay one written deal from a match state: the next state, the facts, the errors."""
+    errors: list[DpnError] = []
+    state, start_errors = start_deal(match, deal)
+    errors.extend(start_errors)
+    if state is not None:
+        for trick in deal.tricks:
+            state = play_trick(state, trick)
+            if state.broken:
+                break
+    match, fact = finish_deal(match, state, deal, last=last, unfinished_ok=unfinished_ok, errors=errors)
+    return match, fact, errors

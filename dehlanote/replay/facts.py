@@ -1,0 +1,101 @@
+"""What a replay establishes: frozen facts per play, trick, deal and game.
+
+These are the replayer's output and the input of every renderer (JSON, annotate, the
+stepper, the canonical writer's filled-in form). They refer back to the model nodes they
+came from, so a renderer can show where each fact was written.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional
+
+from ..errors import DpnError
+from ..rules.profile import Rules
+from ..syntax.model import Deal, Game, Play, Trick
+
+
+class PlayFact(NamedTuple):
+    seat: str
+    card: str
+    play: Play
+
+
+class Capture(NamedTuple):
+    """Cards leaving the centre (or a trick, under immediate capture) for a side's pile."""
+
+    by: str
+    side: str
+    cards: int
+    tens: tuple[str, ...]
+    reason: str          # two-in-a-row | last-trick | trick
+
+
+class TrickFact(NamedTuple):
+    number: int
+    leader: str
+    plays: tuple[PlayFact, ...]
+    winner: str
+    trump: Optional[str]          # the suit in force when the trick was won
+    centre_cards: int             # the centre after this trick
+    centre_tens: tuple[str, ...]
+    capture: Optional[Capture]
+    run: int                      # the winner's count of consecutive wins after this trick
+    trick: Trick
+
+
+class TrumpFact(NamedTuple):
+    suit: Optional[str]
+    by: Optional[str]
+    trick: Optional[int]          # where it was set (first void) or revealed (closed)
+    method: str                   # the profile's trump method
+    drawn: Optional[str] = None   # the card drawn when all five opening tricks were followed
+    closed: bool = False
+
+
+class Kot(NamedTuple):
+    side: str
+    reason: str                   # all-tens | streak | all-tricks
+
+
+class Streak(NamedTuple):
+    side: str
+    length: int
+
+
+class DealFact(NamedTuple):
+    number: int
+    dealer: Optional[str]
+    misdeals: int
+    hands: dict[str, tuple[str, ...]]   # as dealt (empty when unknown)
+    trump: Optional[TrumpFact]
+    tricks: tuple[TrickFact, ...]
+    tens: dict[str, int]                # tens captured per side (complete deals)
+    tens_cards: dict[str, tuple[str, ...]]
+    points: dict[str, int]              # double-sar points, court-piece tricks, or {}
+    winner: Optional[str]
+    kot: Optional[Kot]
+    streak: Optional[Streak]
+    next_dealer: Optional[str]
+    complete: bool
+    deal: Deal
+    notes: tuple[str, ...] = ()
+
+
+class ResultFact(NamedTuple):
+    winner: Optional[str]
+    kots: dict[str, int]
+    finished: bool
+    points: dict[str, int]              # coat: deal wins per side ({} otherwise)
+
+
+class GameFacts(NamedTuple):
+    game: Game
+    rules: Optional[Rules]
+    deals: tuple[DealFact, ...]
+    result: Optional[ResultFact]
+    errors: tuple[DpnError, ...]       # syntax and rule errors, in file order
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors

@@ -1,0 +1,182 @@
+"""Replaying a whole game: its tags, every deal, the match result, all errors found."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Iterator, Optional
+
+from ..errors import DpnError
+from ..rules.profile import Registry, Rules, registry as default_registry
+from ..syntax.cards import seats_for, sides_for
+from ..syntax.model import CardRef, Deal, Game, Tens, Trump, Word
+from .engine import MatchState, replay_deal, start_match
+from .facts import DealFact, GameFacts, ResultFact
+
+_DATE = re.compile(r"(?:\d{4}|\?{4})\.(?:\d{2}|\?\?)\.(?:\d{2}|\?\?)")
+_SYNTAX_CODES = {"syntax", "bad-card", "encoding"}
+
+
+def _sorted(errors: Iterable[DpnError]) -> tuple[DpnError, ...]:
+    unique = dict.fromkeys(errors)
+    return tuple(sorted(unique, key=lambda e: (e.line, e.column)))
+
+
+def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = False) -> GameFacts:
+    """Replay a game under the rules its ``Rules`` tag names, collecting every error.
+
+    In strict mode the first error (in file order) is raised instead.
+
+    Raises:
+        DpnError: in strict mode only.
+    """
+    facts = _replay(game, reg or default_registry())
+    if strict and facts.errors:
+        raise facts.errors[0]
+    return facts
+
+
+def _replay(game: Game, reg: Registry) -> GameFacts:
+    errors: list[DpnError] = list(game.errors)
+    if any(e.code in _SYNTAX_CODES for e in game.errors) and not game.deals:
+        return GameFacts(game, None, (), None, _sorted(errors))
+    rules_tag = game.tag_node("Rules")
+    try:
+        rules = reg.resolve(rules_tag.value if rules_tag is not None else "standard")
+    except DpnError as exc:
+        errors.append(DpnError("unknown-rules", exc.message, rules_tag.line, rules_tag.column))
+        return GameFacts(game, None, (), None, _sorted(errors),
+                         ("the game was not replayed: its rules are unknown",))
+    errors.extend(_check_tags(game, rules))
+    result_tag = game.tag_node("Result")
+    result_value = result_tag.value.strip() if result_tag is not None else None
+    match = start_match(rules)
+    deals: list[DealFact] = []
+    notes: list[str] = []
+    count = len(game.deals)
+    for i, deal in enumerate(game.deals):
+        match, fact, deal_errors = replay_deal(match, deal, last=i == count - 1,
+                                               unfinished_ok=result_value == "*")
+        errors.extend(deal_errors)
+        deals.append(fact)
+        notes.extend(fact.notes)
+    result = _result(match, rules, deals)
+    if result_tag is not None and match.known:
+        problem = _check_result(result_tag, result, rules, match)
+        if problem is not None:
+            errors.append(problem)
+    if result_tag is not None and not match.known:
+        notes.append("the Result tag was not checked: an earlier deal could not be replayed")
+    return GameFacts(game, rules, tuple(deals), result, _sorted(errors), tuple(notes))
+
+
+def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
+    errors = []
+    date = game.tag_node("Date")
+    if date is not None and not _DATE.fullmatch(date.value.strip()):
+        errors.append(DpnError("bad-tag", f'the Date "{date.value[:40]}" should be YYYY.MM.DD, with ?? for '
+                               "unknown parts", date.line, date.column))
+    result = game.tag_node("Result")
+    if result is not None:
+        allowed = (*sides_for(rules.seats), "=", "*")
+        if result.value.strip() not in allowed:
+            errors.append(DpnError("bad-tag", f'the Result "{result.value[:40]}" should be '
+                                   f"{', '.join(allowed[:2])} (the winning side), = (level) or * (unfinished)",
+                                   result.line, result.column))
+    return errors
+
+
+def _result(match: MatchState, rules: Rules, deals: list[DealFact]) -> ResultFact:
+    sides = sides_for(rules.seats)
+    kots = {sides[0]: match.kots[0], sides[1]: match.kots[1]}
+    points = {sides[0]: match.points[0], sides[1]: match.points[1]} if rules.match_points else {}
+    if match.finished:
+        return ResultFact(sides[match.winner], kots, True, points)
+    if rules.kots == 0 and deals and deals[-1].complete and match.known:
+        a, b = match.kots
+        winner = sides[0] if a > b else sides[1] if b > a else None
+        return ResultFact(winner, kots, True, points)
+    return ResultFact(None, kots, False, points)
+
+
+def _check_result(tag, result: ResultFact, rules: Rules, match: MatchState) -> Optional[DpnError]:
+    value = tag.value.strip()
+    sides = sides_for(rules.seats)
+    if value not in (*sides, "=", "*"):
+        return None  # reported as bad-tag
+    def mismatch(message: str) -> DpnError:
+        return DpnError("result-mismatch", message, tag.line, tag.column)
+    if value == "*":
+        if result.finished and rules.kots != 0:
+            return mismatch(f"the match is over ({result.winner} won it in deal {match.ended_at}), "
+                            "but Result says * (unfinished)")
+        return None
+    if value == "=":
+        if rules.kots != 0:
+            return mismatch("this match ends with one side winning, never level: Result = applies only "
+                            "to an open-ended session (kots=0)")
+        if result.finished and result.winner is not None:
+            return mismatch(f"{result.winner} has more kots, so the session is not level")
+        return None
+    if not result.finished:
+        return mismatch(f"the record ends before the match is decided, but Result names {value}")
+    if result.winner != value:
+        if result.winner is None:
+            return mismatch(f"the session is level on kots, but Result names {value}")
+        return mismatch(f"{result.winner} won the match, not {value}")
+    return None
+
+
+def replay_games(games: Iterable[Game], reg: Optional[Registry] = None) -> Iterator[GameFacts]:
+    """Replay games one at a time (lenient: errors are collected in each)."""
+    reg = reg or default_registry()
+    for game in games:
+        yield _replay(game, reg)
+
+
+def explicit(facts: GameFacts) -> Game:
+    """The game with what the replay established written in: deal numbers, dealers,
+    trick leaders, the trump line and the tens of complete deals.
+
+    A game with errors is returned as written: nothing is filled in from a replay that
+    found the record wrong.
+    """
+    game = facts.game
+    if facts.errors or facts.rules is None:
+        return game
+    deals = []
+    for deal, fact in zip(game.deals, facts.deals):
+        deals.append(_explicit_deal(deal, fact, facts.rules))
+    return game._replace(deals=tuple(deals))
+
+
+def _w(value: object, node) -> Word:
+    return Word(value, node.line, node.column)
+
+
+def _explicit_deal(deal: Deal, fact: DealFact, rules: Rules) -> Deal:
+    number = deal.number or _w(fact.number, deal)
+    dealer = deal.dealer or (_w(fact.dealer, deal) if fact.dealer else None)
+    tricks = tuple(
+        t if t.leader is not None else t._replace(leader=_w(tf.leader, t))
+        for t, tf in zip(deal.tricks, fact.tricks)
+    ) + deal.tricks[len(fact.tricks):]
+    trump = deal.trump
+    tf = fact.trump
+    if tf is not None and (tf.suit is not None or tf.drawn is not None):
+        comments = trump.comments if trump is not None else ()
+        line, column = (trump.line, trump.column) if trump is not None else (deal.line, deal.column)
+        if tf.drawn is not None:
+            trump = Trump(line, column, drawn=CardRef(tf.drawn, line, column), comments=comments)
+        else:
+            trump = Trump(line, column, suit=Word(tf.suit, line, column),
+                          by=Word(tf.by, line, column) if tf.by else None,
+                          at=Word(tf.trick, line, column) if tf.trick is not None else None,
+                          closed=tf.closed, comments=comments)
+    tens = deal.tens
+    if fact.complete:
+        # canonical: both sides, in seat order, with the replayed counts (equal to any claim)
+        sides = sides_for(rules.seats)
+        node = tens if tens is not None else deal
+        tens = Tens(tuple((Word(s, node.line, node.column), Word(fact.tens[s], node.line, node.column))
+                          for s in sides), node.line, node.column, tens.comments if tens is not None else ())
+    return deal._replace(number=number, dealer=dealer, tricks=tricks, trump=trump, tens=tens)

@@ -1,0 +1,327 @@
+"""Rule profiles as data: YAML files read with ``yaml.safe_load`` and validated on load.
+
+A profile is a frozen set of parameters the replayer reads; nothing in the engine asks
+for a profile by name. Options (``kots=3``, ``trump=closed``, ``six-player`` ...) are data
+too: each names the parameters it sets. ``Rules`` tags read ``"NAME opt opt=value ..."``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+import yaml
+
+from ..errors import DpnError
+
+TRUMP_METHODS = ("announce", "partner", "first-void", "first-void-five", "closed")
+CAPTURE_MODES = ("centre", "immediate")
+SCORE_MODES = ("tens", "points", "tricks")
+LEVEL_MODES = ("non-dealers", "none")
+ALL_TENS_EFFECTS = ("kot", "match")
+KOT_DEALER = ("rule", "partner")
+LEVEL_DEALER = ("previous", "same", "right")
+
+MAX_PROFILE_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The parameters of one rule system. Every row of RULES.md's table is a value here."""
+
+    name: str = "standard"
+    description: str = ""
+    source: str = ""
+    decisions: tuple[str, ...] = ()
+    seats: int = 4                  # 4 or 6 players, partners alternate
+    decks: int = 1                  # 52-card decks shuffled together
+    trump: str = "announce"         # how trump is set: TRUMP_METHODS
+    capture: str = "centre"         # deferred two-in-a-row centre, or each trick to its winner
+    score: str = "tens"             # what decides a deal: tens, points (tens 2, others 1), tricks
+    level: str = "non-dealers"      # a level split: goes to the non-dealers, or no result
+    all_tens: str = "kot"           # all tens in one deal: a kot, or the match at once
+    streak: int = 7                 # consecutive deal wins for a kot (0: no streak kot)
+    kots: int = 1                   # kots that win the match (0: open-ended session)
+    match_points: int = 0           # deal wins (not consecutive) that win the match (0: off)
+    streak_reset_after_kot: bool = True
+    dealer_after_all_tens: str = "rule"   # rule 7, or pagat's: right / dealer's partner
+    level_dealer: str = "previous"  # on a no-result deal: hukum's rule, same dealer, or right
+    options: tuple[tuple[str, Any], ...] = field(default=())
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return 52 * self.decks // self.seats
+
+    @property
+    def hand_size(self) -> int:
+        return self.tricks_per_deal
+
+    @property
+    def total_tens(self) -> int:
+        return 4 * self.decks
+
+    def options_dict(self) -> dict[str, Any]:
+        return dict(self.options)
+
+    def label(self) -> str:
+        """The profile as a ``Rules`` tag value: ``"pagat kots=3 trump=first-void-five"``."""
+        parts = [self.name]
+        for key, value in self.options:
+            parts.append(key if value is True else f"{key}={value}")
+        return " ".join(parts)
+
+
+_PARAM_TYPES: dict[str, Any] = {
+    "seats": (int, (4, 6)), "decks": (int, (1, 2, 3)), "trump": (str, TRUMP_METHODS),
+    "capture": (str, CAPTURE_MODES), "score": (str, SCORE_MODES), "level": (str, LEVEL_MODES),
+    "all_tens": (str, ALL_TENS_EFFECTS), "streak": (int, range(0, 101)),
+    "kots": (int, range(0, 1001)), "match_points": (int, range(0, 1001)),
+    "streak_reset_after_kot": (bool, (True, False)),
+    "dealer_after_all_tens": (str, KOT_DEALER), "level_dealer": (str, LEVEL_DEALER),
+}
+_TEXT_KEYS = ("name", "description", "source", "decisions", "base", "params")
+
+
+def _fail(origin: str, message: str) -> DpnError:
+    return DpnError("unknown-rules", f"{origin}: {message}", 1, 1)
+
+
+def _check_param(origin: str, key: str, value: Any) -> Any:
+    if key not in _PARAM_TYPES:
+        raise _fail(origin, f"unknown parameter {key!r} (known: {', '.join(sorted(_PARAM_TYPES))})")
+    kind, allowed = _PARAM_TYPES[key]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise _fail(origin, f"{key} must be a whole number, not {value!r:.40}")
+    if kind is not int and not isinstance(value, kind):
+        raise _fail(origin, f"{key} must be {kind.__name__}, not {value!r:.40}")
+    if value not in allowed:
+        shown = f"{allowed.start} to {allowed.stop - 1}" if isinstance(allowed, range) else \
+            ", ".join(str(a) for a in allowed)
+        raise _fail(origin, f"{key} must be one of {shown}, not {value!r:.40}")
+    return value
+
+
+def _validate(rules: Rules, origin: str) -> Rules:
+    if (52 * rules.decks) % rules.seats:
+        raise _fail(origin, f"{rules.decks} deck(s) cannot be dealt evenly to {rules.seats} players")
+    return rules
+
+
+@dataclass(frozen=True)
+class Option:
+    """An option of a ``Rules`` tag: a flag (``coat``) or a key with a value (``kots=3``)."""
+
+    name: str
+    description: str
+    sets: Mapping[str, Any]               # parameters a flag sets
+    param: Optional[str] = None           # the parameter a valued option sets
+    choices: tuple[Any, ...] = ()         # allowed values (empty: any the parameter takes)
+
+
+class Registry:
+    """The known profiles and options: the package's, plus any loaded from YAML files."""
+
+    def __init__(self) -> None:
+        self.profiles: dict[str, Rules] = {}
+        self.options: dict[str, Option] = {}
+
+    # -- loading ---------------------------------------------------------------------------
+    def load_text(self, text: str, origin: str) -> list[Rules]:
+        """Load profiles (and options) from YAML text; ``origin`` names it in errors.
+
+        Raises:
+            DpnError: ``unknown-rules`` naming the file and the key at fault.
+        """
+        if len(text) > MAX_PROFILE_BYTES:
+            raise _fail(origin, "the profile file is too large (over 1 MB)")
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            raise _fail(origin, f"not valid YAML{where}") from None
+        except RecursionError:
+            raise _fail(origin, "the YAML is nested too deeply") from None
+        if data is None:
+            return []
+        if not isinstance(data, dict):
+            raise _fail(origin, "expected a mapping with 'profiles' and/or 'options', or one profile")
+        loaded: list[Rules] = []
+        if "options" in data:
+            self._load_options(data["options"], origin)
+        if "profiles" in data:
+            items = data["profiles"]
+            if not isinstance(items, list):
+                raise _fail(origin, "'profiles' must be a list of profiles")
+        elif "name" in data:
+            items = [data]
+        else:
+            items = []
+        extra = set(data) - {"options", "profiles"} - (set(_TEXT_KEYS) if "name" in data else set())
+        if extra and "name" not in data:
+            raise _fail(origin, f"unknown key {sorted(extra)[0]!r}")
+        for i, item in enumerate(items):
+            loaded.append(self._load_profile(item, f"{origin}: profile {i + 1}"))
+        return loaded
+
+    def load_path(self, path: Union[str, Path]) -> list[Rules]:
+        """Load a YAML profile file. Raises DpnError (unknown-rules) or OSError."""
+        p = Path(path)
+        if p.stat().st_size > MAX_PROFILE_BYTES:
+            raise _fail(str(p), "the profile file is too large (over 1 MB)")
+        return self.load_text(p.read_text(encoding="utf-8"), str(p))
+
+    def _load_profile(self, item: Any, origin: str) -> Rules:
+        if not isinstance(item, dict):
+            raise _fail(origin, "a profile must be a mapping")
+        for key in item:
+            if key not in _TEXT_KEYS:
+                raise _fail(origin, f"unknown key {key!r} (known: {', '.join(_TEXT_KEYS)})")
+        name = item.get("name")
+        if not isinstance(name, str) or not name or " " in name or "=" in name:
+            raise _fail(origin, "'name' must be one word")
+        origin = f"{origin.split(': profile')[0]}: profile {name}"
+        base_name = item.get("base")
+        if base_name is not None:
+            if base_name not in self.profiles:
+                raise _fail(origin, f"base profile {base_name!r} is not known")
+            base = self.profiles[base_name]
+        else:
+            base = Rules()
+        params = item.get("params") or {}
+        if not isinstance(params, dict):
+            raise _fail(origin, "'params' must be a mapping")
+        values = {key: _check_param(origin, str(key), value) for key, value in params.items()}
+        decisions = item.get("decisions", base.decisions if base_name else ())
+        if isinstance(decisions, str):
+            decisions = (decisions,)
+        if not isinstance(decisions, (list, tuple)) or not all(isinstance(d, str) for d in decisions):
+            raise _fail(origin, "'decisions' must be a list of sentences")
+        for key in ("description", "source"):
+            if key in item and not isinstance(item[key], str):
+                raise _fail(origin, f"'{key}' must be text")
+        rules = replace(
+            base, name=name, description=item.get("description", base.description if base_name else ""),
+            source=item.get("source", base.source if base_name else ""),
+            decisions=tuple(decisions), options=(), **values)
+        rules = _validate(rules, origin)
+        self.profiles[name] = rules
+        return rules
+
+    def _load_options(self, data: Any, origin: str) -> None:
+        if not isinstance(data, dict):
+            raise _fail(origin, "'options' must be a mapping of option names")
+        for name, spec in data.items():
+            where = f"{origin}: option {name}"
+            if not isinstance(spec, dict):
+                raise _fail(where, "an option must be a mapping")
+            for key in spec:
+                if key not in ("description", "sets", "param", "choices"):
+                    raise _fail(where, f"unknown key {key!r}")
+            sets = spec.get("sets") or {}
+            if not isinstance(sets, dict):
+                raise _fail(where, "'sets' must be a mapping of parameters")
+            sets = {k: _check_param(where, str(k), v) for k, v in sets.items()}
+            param = spec.get("param")
+            if param is not None and param not in _PARAM_TYPES:
+                raise _fail(where, f"unknown parameter {param!r}")
+            choices = spec.get("choices") or ()
+            if not isinstance(choices, (list, tuple)):
+                raise _fail(where, "'choices' must be a list")
+            if param is not None:
+                for c in choices:
+                    _check_param(where, param, c)
+            self.options[str(name)] = Option(str(name), str(spec.get("description", "")), sets, param,
+                                             tuple(choices))
+
+    # -- lookup ------------------------------------------------------------------------------
+    def resolve(self, label: str) -> Rules:
+        """The rules a ``Rules`` tag value names: ``"hukum streak=5"``.
+
+        Raises:
+            DpnError: ``unknown-rules`` (position 0; the caller places it) naming what is unknown.
+        """
+        words = label.split()
+        if not words:
+            words = ["standard"]
+        name, *opts = words
+        if name not in self.profiles:
+            known = ", ".join(sorted(self.profiles))
+            raise DpnError("unknown-rules", f'"{name}" is not a known rule profile (known: {known})')
+        rules = self.profiles[name]
+        applied: list[tuple[str, Any]] = []
+        changes: dict[str, Any] = {}
+        for opt in opts:
+            key, eq, raw = opt.partition("=")
+            spec = self.options.get(key)
+            if spec is None:
+                known = ", ".join(sorted(self.options))
+                raise DpnError("unknown-rules", f'"{key}" is not a known option (known: {known})')
+            if spec.param is None:
+                if eq:
+                    raise DpnError("unknown-rules", f'the option "{key}" takes no value')
+                changes.update(spec.sets)
+                applied.append((key, True))
+                continue
+            if not eq or not raw:
+                raise DpnError("unknown-rules", f'the option "{key}" needs a value: {key}=...')
+            kind = _PARAM_TYPES[spec.param][0]
+            value: Any = raw
+            if kind is int:
+                if not raw.isdigit() or len(raw) > 6:
+                    raise DpnError("unknown-rules", f'{key} needs a whole number, not "{raw[:20]}"')
+                value = int(raw)
+            if spec.choices and value not in spec.choices:
+                allowed = ", ".join(str(c) for c in spec.choices)
+                raise DpnError("unknown-rules", f'{key}={raw[:20]} is not allowed (allowed: {allowed})')
+            try:
+                _check_param(key, spec.param, value)
+            except DpnError as exc:
+                raise DpnError("unknown-rules", exc.message) from None
+            changes[spec.param] = value
+            changes.update(spec.sets)
+            applied.append((key, value))
+        if not changes and not applied:
+            return rules
+        try:
+            return _validate(replace(rules, options=tuple(applied), **changes), label)
+        except DpnError as exc:
+            raise DpnError("unknown-rules", exc.message) from None
+
+
+def default_registry() -> Registry:
+    """A registry with the package's profiles and options (read from the YAML files)."""
+    reg = Registry()
+    folder = resources.files("dehlanote.rules").joinpath("profiles")
+    options = folder.joinpath("options.yaml")
+    reg.load_text(options.read_text(encoding="utf-8"), "options.yaml")
+    for name in ("standard", "pagat", "hukum"):
+        f = folder.joinpath(f"{name}.yaml")
+        reg.load_text(f.read_text(encoding="utf-8"), f"{name}.yaml")
+    return reg
+
+
+_DEFAULT: Optional[Registry] = None
+
+
+def registry() -> Registry:
+    """The shared default registry (loaded once)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = default_registry()
+    return _DEFAULT
+
+
+def rules_from_tag(value: Optional[str], reg: Optional[Registry] = None) -> Rules:
+    """The rules a game's ``Rules`` tag names (``standard`` when absent).
+
+    Raises:
+        DpnError: ``unknown-rules``.
+    """
+    return (reg or registry()).resolve(value or "standard")
+
+
+def param_names() -> list[str]:
+    return [f.name for f in fields(Rules) if f.name in _PARAM_TYPES]
