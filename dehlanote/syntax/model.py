@@ -136,6 +136,15 @@ class Game(NamedTuple):
     comments: tuple[str, ...] = ()
     errors: tuple[DpnError, ...] = ()
     source: Optional[str] = None      # the game's text, kept only when asked for
+    source_line: int = 0              # the file line where ``source`` starts
+
+    def line_text(self, line: int) -> Optional[str]:
+        """The text of file line ``line`` when it lies in the kept source, else None."""
+        if self.source is None or line < self.source_line:
+            return None
+        lines = self.source.split("\n")
+        i = line - self.source_line
+        return lines[i].rstrip("\r") if i < len(lines) else None
 
     def tag(self, name: str, default: Optional[str] = None) -> Optional[str]:
         """The value of the first tag called ``name`` (names match exactly)."""

@@ -510,9 +510,8 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False) -> list[Game]:
             first = games[0] if games else Game((), (), chunk.line, chunk.column)
             games = [first._replace(errors=tuple(encoding) + first.errors)] + games[1:]
     if keep_source and games:
-        games = [g._replace(source=chunk.text) for g in games]
-        if chunk.column > 1:
-            games = [g._replace(source=" " * (chunk.column - 1) + chunk.text) for g in games]
+        text = " " * (chunk.column - 1) + chunk.text if chunk.column > 1 else chunk.text
+        games = [g._replace(source=text, source_line=chunk.line) for g in games]
     return games
 
 
