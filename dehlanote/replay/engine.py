@@ -20,7 +20,7 @@ from typing import NamedTuple, Optional
 
 from ..errors import DpnError
 from ..rules.profile import Rules
-from ..syntax.cards import CARD_INDEX, DECK, STRENGTH, SUITS, seats_for, sides_for
+from ..syntax.cards import CARD_INDEX, DECK, STRENGTH, SUITS, TENS, seats_for, sides_for
 from ..syntax.model import CardRef, Deal, Play, Trick
 from .facts import Capture, DealFact, Kot, PlayFact, Streak, TrickFact, TrumpFact
 
@@ -29,6 +29,8 @@ SUIT_MASK: dict[str, int] = {
     s: sum(3 << (2 * CARD_INDEX[c]) for c in DECK if c[-1] == s) for s in SUITS
 }
 SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+_SEATS = {4: seats_for(4), 6: seats_for(6)}
+_SIDES = {4: sides_for(4), 6: sides_for(6)}
 
 
 def _count(hand: int, card: str) -> int:
@@ -42,8 +44,7 @@ def _cards_of(hand: int) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _is_ten(card: str) -> bool:
-    return card[0] == "1"
+SUIT_NUMBER = {s: i for i, s in enumerate(SUITS)}
 
 
 class Pending(NamedTuple):
@@ -99,6 +100,7 @@ class DealState(NamedTuple):
     pile_tricks: tuple[int, int] = (0, 0)
     phase_cards: tuple[str, ...] = ()
     pending: tuple[Pending, ...] = ()
+    suit_last: tuple[int, ...] = ()      # per seat*4+suit: the last trick index it was played
     tricks: tuple[TrickFact, ...] = ()
     errors: tuple[DpnError, ...] = ()
     notes: tuple[str, ...] = ()
@@ -261,7 +263,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     state = DealState(
         rules, number, dealer, (dealer + 1) % n, trump=trump, trump_fact=trump_fact, hidden=hidden,
         trump_unknown=unknown, phase=phase, explicit=tuple(explicit), hands=tuple(hands),
-        five=five_t, dealt=tuple(hands), notes=tuple(notes), deal=deal,
+        five=five_t, dealt=tuple(hands), notes=tuple(notes), deal=deal, suit_last=(-1,) * (4 * n),
     )
     return state, errors
 
@@ -279,7 +281,7 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
         return state
     rules = state.rules
     n = rules.seats
-    seats = seats_for(n)
+    seats = _SEATS[n]
     deal_no = state.number
     expected = state.tricks_done + 1
     errors: list[DpnError] = []
@@ -307,19 +309,21 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
     played = state.played
     trump = state.trump
     trump_fact = state.trump_fact
-    hidden = state.hidden
     method = rules.trump
-    pending = list(state.pending)
+    pending = state.pending
     index = state.tricks_done
     decks = rules.decks
+    suit_last = list(state.suit_last)
     led = plays[0].card[-1]
+    seat = leader
+    best = 0
+    best_card = plays[0].card
     facts = []
     for k, play in enumerate(plays):
-        seat = (leader + k) % n
         card = play.card
         suit = card[-1]
         if play.withdrawn:
-            _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors, expected)
+            pending = _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors, expected)
         shift = SHIFT[card]
         if (played >> shift) & 3 >= decks:
             errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal",
@@ -342,20 +346,23 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
                     if phase_hand:
                         five[seat] -= 1 << shift
             elif k and suit != led and not in_phase:
-                pending.append(Pending("revoke", seat, led, index, card, play.line, play.column, expected))
-        if k and suit != led:
-            if trump_fact is None and method in ("first-void", "first-void-five") and not state.trump_unknown:
-                trump = suit
-                trump_fact = TrumpFact(suit, seats[seat], expected, method)
-            elif method == "closed" and trump is None and trump_fact is not None \
-                    and trump_fact.trick is None and seats[seat] == trump_fact.by:
-                trump = hidden
-                trump_fact = trump_fact._replace(trick=expected)
+                pending += (Pending("revoke", seat, led, index, card, play.line, play.column, expected),)
+        suit_last[seat * 4 + SUIT_NUMBER[suit]] = index
+        if k:
+            if suit != led:
+                if trump_fact is None and method in ("first-void", "first-void-five") and not state.trump_unknown:
+                    trump = suit
+                    trump_fact = TrumpFact(suit, seats[seat], expected, method)
+                elif method == "closed" and trump is None and trump_fact is not None \
+                        and trump_fact.trick is None and seats[seat] == trump_fact.by:
+                    trump = state.hidden
+                    trump_fact = trump_fact._replace(trick=expected)
         facts.append(PlayFact(seats[seat], card, play))
+        seat += 1
+        if seat == n:
+            seat = 0
 
-    # the winner: highest trump, else highest card of the suit led; of equals the first
-    best = 0
-    best_card = plays[0].card
+    # the winner: highest trump, else highest card of the suit led; of equal cards the first
     unknown_trump = state.trump_unknown or (method == "closed" and trump is None
                                             and trump_fact is not None and trump_fact.trick == expected)
     for k in range(1, n):
@@ -371,24 +378,21 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
                 "trump suit the record does not give",))
     winner = (leader + best) % n
     side = winner % 2
-    sides = sides_for(n)
-    cards = tuple(p.card for p in plays)
+    cards = [p.card for p in plays]
     last = expected == rules.tricks_per_deal
-    pile_cards = list(state.pile_cards)
-    pile_tens = list(state.pile_tens)
-    pile_tricks = list(state.pile_tricks)
+    pile_cards = state.pile_cards
+    pile_tens = state.pile_tens
+    pile_tricks = state.pile_tricks
     capture = None
+    run = state.run + 1 if state.last_winner == winner else 1
     if rules.capture == "immediate":
         centre: tuple[str, ...] = ()
-        run = state.run + 1 if state.last_winner == winner else 1
-        tens = tuple(c for c in cards if _is_ten(c))
-        capture = Capture(seats[winner], sides[side], n, tens, "trick")
-        pile_cards[side] += n
-        pile_tens[side] += tens
-        pile_tricks[side] += 1
+        centre_tens: tuple[str, ...] = ()
+        moved = n
+        tens = tuple([c for c in cards if c in TENS])
+        capture = Capture(seats[winner], _SIDES[n][side], n, tens, "trick")
     else:
-        centre = state.centre + cards
-        run = state.run + 1 if state.last_winner == winner else 1
+        centre = state.centre + tuple(cards)
         reason = None
         if run == 2:
             reason = "two-in-a-row"
@@ -396,19 +400,29 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
         elif last:
             reason = "last-trick"
         if reason is not None:
-            tens = tuple(c for c in centre if _is_ten(c))
-            capture = Capture(seats[winner], sides[side], len(centre), tens, reason)
-            pile_cards[side] += len(centre)
-            pile_tens[side] += tens
-            pile_tricks[side] += len(centre) // n
+            tens = tuple([c for c in centre if c in TENS])
+            moved = len(centre)
+            capture = Capture(seats[winner], _SIDES[n][side], moved, tens, reason)
             centre = ()
+            centre_tens = ()
+        else:
+            centre_tens = tuple([c for c in centre if c in TENS])
+    if capture is not None:
+        if side:
+            pile_cards = (pile_cards[0], pile_cards[1] + moved)
+            pile_tens = (pile_tens[0], pile_tens[1] + tens)
+            pile_tricks = (pile_tricks[0], pile_tricks[1] + moved // n)
+        else:
+            pile_cards = (pile_cards[0] + moved, pile_cards[1])
+            pile_tens = (pile_tens[0] + tens, pile_tens[1])
+            pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
     fact = TrickFact(expected, seats[leader], tuple(facts), seats[winner], trump, len(centre),
-                     tuple(c for c in centre if _is_ten(c)), capture, run, trick)
+                     centre_tens, capture, run, trick)
 
     phase_cards = state.phase_cards
     trump_unknown = state.trump_unknown
     if in_phase:
-        phase_cards += cards
+        phase_cards += tuple(cards)
         if trump_fact is not None or expected == 5:
             in_phase = False
             if trump_fact is None:
@@ -416,13 +430,12 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
                 if problem is not None:
                     errors.append(problem)
                 trump_unknown = trump is None
-    return state._replace(
-        leader=winner, tricks_done=expected, trump=trump, trump_fact=trump_fact, phase=in_phase,
-        hands=tuple(hands), five=tuple(five) if five is not None else None, played=played,
-        centre=centre, last_winner=winner, run=run, pile_cards=tuple(pile_cards),
-        pile_tens=(pile_tens[0], pile_tens[1]), pile_tricks=tuple(pile_tricks),
-        phase_cards=phase_cards, pending=tuple(pending), tricks=state.tricks + (fact,),
-        errors=state.errors + tuple(errors) if errors else state.errors, trump_unknown=trump_unknown,
+    return DealState(
+        rules, state.number, state.dealer, winner, expected, trump, trump_fact, state.hidden, trump_unknown,
+        in_phase, explicit, tuple(hands), tuple(five) if five is not None else None, state.dealt, played,
+        centre, winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending, tuple(suit_last),
+        state.tricks + (fact,), state.errors + tuple(errors) if errors else state.errors, state.notes,
+        False, state.deal,
     )
 
 
@@ -453,8 +466,8 @@ def _drawn_trump(state: DealState, phase_cards: tuple[str, ...]):
 
 
 def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, hands: list[int],
-                     five: Optional[list[int]], in_phase: bool, pending: list[Pending],
-                     errors: list[DpnError], trick_no: int) -> None:
+                     five: Optional[list[int]], in_phase: bool, pending: tuple[Pending, ...],
+                     errors: list[DpnError], trick_no: int) -> tuple[Pending, ...]:
     seats = seats_for(state.rules.seats)
     for w in play.withdrawn:
         card = w.card
@@ -471,8 +484,9 @@ def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, 
                 errors.append(DpnError("needless-correction", _needless(card, k, led, seats[seat]),
                                        w.line, w.column, deal=state.number, trick=trick_no))
         elif not in_phase:
-            pending.append(Pending("withdrawn", seat, led if k else None, state.tricks_done, card,
-                                   w.line, w.column, trick_no))
+            pending += (Pending("withdrawn", seat, led if k else None, state.tricks_done, card,
+                                w.line, w.column, trick_no),)
+    return pending
 
 
 def _needless(card: str, k: int, led: str, seat: str) -> str:
@@ -489,42 +503,45 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
     """Decide the deferred checks of seats whose hands come from the play."""
     if not state.pending:
         return []
-    seats = seats_for(state.rules.seats)
-    # for each seat and suit, the tricks where that seat played that suit; and the cards played
-    played_at: dict[tuple[int, str], list[int]] = {}
-    card_at: dict[tuple[int, str], list[int]] = {}
-    for i, fact in enumerate(state.tricks):
-        for p in fact.plays:
-            s = seats.index(p.seat)
-            played_at.setdefault((s, p.card[-1]), []).append(i)
-            card_at.setdefault((s, p.card), []).append(i)
+    seats = _SEATS[state.rules.seats]
     errors = []
     for item in state.pending:
         if item.kind == "revoke":
-            later = [i for i in played_at.get((item.seat, item.suit), []) if i > item.index]
-            if later:
-                shown = state.tricks[later[0]].number
+            if state.suit_last[item.seat * 4 + SUIT_NUMBER[item.suit]] > item.index:
+                shown = _first_later(state, item.seat, item.index, lambda c: c[-1] == item.suit)
                 errors.append(DpnError("revoke", f"{seats[item.seat]} must follow suit ({SUIT_WORD[item.suit]} led) "
                                        f"but plays {item.card}; {seats[item.seat]} still held {SUIT_WORD[item.suit]} "
                                        f"(played in trick {shown})", item.line, item.column,
                                        deal=state.number, trick=item.trick))
-        else:  # withdrawn
-            later = [i for i in card_at.get((item.seat, item.card), []) if i > item.index]
-            if not later:
-                if complete:
-                    errors.append(DpnError("not-in-hand", f"{seats[item.seat]} withdraws {item.card} but never "
-                                           f"plays it: it was not in {seats[item.seat]}'s hand", item.line,
-                                           item.column, deal=state.number, trick=item.trick))
-                continue
-            held_led = item.suit is not None and any(
-                i >= item.index for i in played_at.get((item.seat, item.suit), []))
-            if item.suit is None or item.card[-1] == item.suit or not held_led:
-                if item.suit is None or item.card[-1] == item.suit or complete:
-                    errors.append(DpnError("needless-correction",
-                                           _needless(item.card, 0 if item.suit is None else 1, item.suit or "S",
-                                                     seats[item.seat]),
-                                           item.line, item.column, deal=state.number, trick=item.trick))
+            continue
+        # a withdrawn card stays in the hand, so the player must play it later
+        if _first_later(state, item.seat, item.index, lambda c: c == item.card) is None:
+            if complete:
+                errors.append(DpnError("not-in-hand", f"{seats[item.seat]} withdraws {item.card} but never "
+                                       f"plays it: it was not in {seats[item.seat]}'s hand", item.line,
+                                       item.column, deal=state.number, trick=item.trick))
+            continue
+        if item.suit is None or item.card[-1] == item.suit:
+            legal = True
+        else:  # illegal only if the player still held the suit led (this card or a later one)
+            legal = _first_later(state, item.seat, item.index - 1, lambda c: c[-1] == item.suit) is None
+            legal = legal and complete
+        if legal:
+            errors.append(DpnError("needless-correction",
+                                   _needless(item.card, 0 if item.suit is None else 1, item.suit or "S",
+                                             seats[item.seat]),
+                                   item.line, item.column, deal=state.number, trick=item.trick))
     return errors
+
+
+def _first_later(state: DealState, seat: int, index: int, match) -> Optional[int]:
+    """The number of the first trick after ``index`` where ``seat`` played a matching card."""
+    name = _SEATS[state.rules.seats][seat]
+    for fact in state.tricks[index + 1:]:
+        for p in fact.plays:
+            if p.seat == name and match(p.card):
+                return fact.number
+    return None
 
 
 def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
