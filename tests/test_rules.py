@@ -1,0 +1,186 @@
+"""Rules tests for the standard profile, named after RULES.md's numbered rules.
+
+Each table row is a small record (unfinished, ``Result "*"``, so it may stop early) and
+the facts the rule says must follow: trick winners, what lies in the centre, captures.
+Whole-deal rules (scoring, streaks, dealers) are checked on generated matches, against
+the rule text itself rather than against another implementation.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dehlanote.playout import generate_match
+from dehlanote.replay import replay_game
+from dehlanote.syntax import parse_string
+
+HEAD = '[Event "rules test"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n'
+
+
+def replay(body: str, head: str = HEAD):
+    games = parse_string(head + body)
+    assert len(games) == 1
+    return replay_game(games[0])
+
+
+def tricks_of(facts):
+    return [
+        (t.winner, t.centre_cards,
+         None if t.capture is None else (t.capture.by, t.capture.cards, tuple(sorted(t.capture.tens)), t.capture.reason))
+        for t in facts.deals[0].tricks
+    ]
+
+
+# ---- rule 3: play -------------------------------------------------------------------------
+
+RULE3 = [
+    ("highest card of the suit led wins", " 1 A: 2H KH 3H 4H\n", "B"),
+    ("a trump beats the suit led", " 1 A: AH 2D 3H 4H\n", "B"),
+    ("the highest trump wins", " 1 A: AH 2D 3D 4H\n", "C"),
+    ("an off-suit card that is not trump never wins", " 1 A: 2H AS 3H 4C\n", "C"),
+    ("no duty to trump or to beat: a discard is legal", " 1 A: AH 2S 3H 4H\n", "A"),
+]
+
+
+@pytest.mark.parametrize("name,body,winner", RULE3, ids=[r[0] for r in RULE3])
+def test_rule_3_play(name, body, winner):
+    facts = replay(body)
+    assert facts.errors == ()
+    assert facts.deals[0].tricks[0].winner == winner
+
+
+def test_rule_3_follow_suit_is_checked_from_later_play():
+    # B discards a spade on a heart lead, then plays a heart in trick 2: a revoke at 2S
+    facts = replay(" 1 A: AH 2S 3H 4H\n 2 A: KH 5H 6H 7H\n")
+    assert [(e.code, e.line, e.column) for e in facts.errors] == [("revoke", 6, 10)]
+
+
+def test_rule_3_follow_suit_with_hands_written():
+    hands = ("hands A: AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\n"
+             "      B: AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H\n"
+             "      C: AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D\n"
+             "      D: AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C\n")
+    head = '[Result "*"]\ndeal 1 dealer D\n' + hands + "trump D by A\n"
+    ok = replay(" 1 A: AS AH AD AC\n", head)
+    assert ok.errors == () and ok.deals[0].tricks[0].winner == "C"
+    bad = replay(" 1 A: AS AH AD 2H\n", head)
+    assert [(e.code, e.line, e.column) for e in bad.errors] == [("not-in-hand", 8, 16)]
+
+
+# ---- rule 4: the centre -------------------------------------------------------------------
+
+RULE4 = [
+    ("two in a row by the same player sweeps the whole centre (seeds' worked example)",
+     " 1 A: AH 10H 3H 7H\n 2 A: AS QS 2S 10S\n",
+     [("A", 4, None), ("A", 0, ("A", 8, ("10H", "10S"), "two-in-a-row"))]),
+    ("partners winning in turn do not combine",
+     " 1 A: AH 10H 3H 7H\n 2 A: 2S QS AS 10S\n",
+     [("A", 4, None), ("C", 8, None)]),
+    ("a sweep restarts the count: the third win stays, the fourth sweeps",
+     " 1 A: AH 2H 3H 4H\n 2 A: KH 5H 6H 7H\n 3 A: QH 8H 9H 10H\n 4 A: AS 2S 3S 4S\n",
+     [("A", 4, None), ("A", 0, ("A", 8, (), "two-in-a-row")), ("A", 4, None),
+      ("A", 0, ("A", 8, ("10H",), "two-in-a-row"))]),
+    ("another player's win in between restarts the count",
+     " 1 A: AH 2H 3H 4H\n 2 A: 5H KH 6H 7H\n 3 B: 10H 8H AS 9H\n",
+     [("A", 4, None), ("B", 8, None), ("B", 0, ("B", 12, ("10H",), "two-in-a-row"))]),
+    ("a lone trick holding a ten does not make the ten yours",
+     " 1 A: AH 10H 3H 7H\n 2 A: 2S AS 3S 4S\n 3 B: KS 10S 5S 6S\n",
+     [("A", 4, None), ("B", 8, None), ("B", 0, ("B", 12, ("10H", "10S"), "two-in-a-row"))]),
+]
+
+
+@pytest.mark.parametrize("name,body,expected", RULE4, ids=[r[0] for r in RULE4])
+def test_rule_4_centre(name, body, expected):
+    facts = replay(body)
+    assert facts.errors == ()
+    assert tricks_of(facts) == expected
+
+
+# ---- whole deals and matches, on generated records ---------------------------------------
+
+def _matches(count: int, **kw):
+    rng = random.Random(20261129)
+    for _ in range(count):
+        text, _facts = generate_match(rng, "standard", None, max_deals=40, **kw)
+        facts = replay_game(parse_string(text)[0])
+        assert facts.errors == (), [str(e) for e in facts.errors]
+        yield facts
+
+
+def test_rule_4_last_trick_takes_what_is_left_and_every_card_is_captured():
+    for facts in _matches(20):
+        for deal in facts.deals:
+            last = deal.tricks[-1]
+            assert last.centre_cards == 0 and last.capture is not None
+            if last.capture.reason == "last-trick":
+                assert deal.tricks[-2].winner != last.winner or deal.tricks[-2].capture is not None
+            moved = sum(t.capture.cards for t in deal.tricks if t.capture)
+            assert moved == 52
+            assert sum(deal.tens.values()) == 4
+
+
+def test_rule_5_scoring():
+    seen = set()
+    for facts in _matches(30):
+        for deal in facts.deals:
+            dealing = "AC" if deal.dealer in "AC" else "BD"
+            other = "BD" if dealing == "AC" else "AC"
+            split = deal.tens[dealing], deal.tens[other]
+            if 4 in split:
+                assert deal.kot is not None and deal.kot.reason == "all-tens"
+                assert deal.winner == (dealing if split[0] == 4 else other)
+                seen.add("kot")
+            elif 3 in split:
+                assert deal.winner == (dealing if split[0] == 3 else other)
+                seen.add("3-1")
+            else:
+                assert split == (2, 2) and deal.winner == other  # the dealing side needs 3
+                seen.add("2-2")
+    assert seen == {"kot", "3-1", "2-2"}
+
+
+def test_rule_6_seven_straight_deal_wins_are_a_kot():
+    streak_kots = 0
+    for facts in _matches(40, bias=0.5):
+        run = None
+        for deal in facts.deals:
+            run = (deal.winner, run[1] + 1) if run and run[0] == deal.winner else (deal.winner, 1)
+            assert (deal.streak.side, deal.streak.length) == run
+            if deal.kot is not None and deal.kot.reason == "streak":
+                assert run[1] == 7
+                streak_kots += 1
+    assert streak_kots > 0
+
+
+def test_rule_7_next_dealer_and_rule_8_one_kot_ends_the_match():
+    for facts in _matches(30):
+        deals = facts.deals
+        for deal, following in zip(deals, deals[1:]):
+            dealing = "AC" if deal.dealer in "AC" else "BD"
+            right = "ABCD"[("ABCD".index(deal.dealer) + 1) % 4]
+            assert deal.next_dealer == (right if deal.winner == dealing else deal.dealer)
+            assert following.dealer == deal.next_dealer
+            assert deal.kot is None
+        assert deals[-1].kot is not None and deals[-1].next_dealer is None
+        assert facts.result.finished and facts.result.winner == deals[-1].kot.side
+
+
+# ---- rule 9: irregularities ---------------------------------------------------------------
+
+def test_rule_9_misdeal_does_not_count_as_a_deal():
+    facts = replay(" 1 A: AH 2H 3H 4H\n", '[Result "*"]\ndeal 1 dealer D\nmisdeal\nmisdeal\ntrump D by A\n')
+    assert facts.errors == () and facts.deals[0].number == 1 and facts.deals[0].misdeals == 2
+
+
+def test_rule_9_a_corrected_illegal_card_is_accepted():
+    # B first put down 2S on a heart lead while holding hearts, took it back, played 3H
+    facts = replay(" 1 A: AH -2S 3H 4H 5H\n 2 A: KH 6H 7H 8H\n 3 A: 2S QS 9H 10S\n")
+    assert facts.errors == ()
+    assert facts.deals[0].tricks[0].plays[1].card == "3H"
+
+
+def test_rule_9_withdrawing_a_legal_card_is_needless():
+    facts = replay(" 1 A: AH -3H 2H 4H 5H\n 2 A: KH 3H 6H 7H\n")
+    assert [(e.code, e.line, e.column) for e in facts.errors] == [("needless-correction", 6, 10)]
