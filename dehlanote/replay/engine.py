@@ -514,6 +514,12 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
                                        f"(played in trick {shown})", item.line, item.column,
                                        deal=state.number, trick=item.trick))
             continue
+        # a lead, or a card of the suit led, was legal whatever the hand held
+        if item.suit is None or item.card[-1] == item.suit:
+            errors.append(DpnError("needless-correction", _needless(item.card, 0 if item.suit is None else 1,
+                                                                    item.suit or "S", seats[item.seat]),
+                                   item.line, item.column, deal=state.number, trick=item.trick))
+            continue
         # a withdrawn card stays in the hand, so the player must play it later
         if _first_later(state, item.seat, item.index, lambda c: c == item.card) is None:
             if complete:
@@ -521,15 +527,9 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
                                        f"plays it: it was not in {seats[item.seat]}'s hand", item.line,
                                        item.column, deal=state.number, trick=item.trick))
             continue
-        if item.suit is None or item.card[-1] == item.suit:
-            legal = True
-        else:  # illegal only if the player still held the suit led (this card or a later one)
-            legal = _first_later(state, item.seat, item.index - 1, lambda c: c[-1] == item.suit) is None
-            legal = legal and complete
-        if legal:
-            errors.append(DpnError("needless-correction",
-                                   _needless(item.card, 0 if item.suit is None else 1, item.suit or "S",
-                                             seats[item.seat]),
+        # illegal only if the player still held the suit led (the replacement or a later card)
+        if complete and _first_later(state, item.seat, item.index - 1, lambda c: c[-1] == item.suit) is None:
+            errors.append(DpnError("needless-correction", _needless(item.card, 1, item.suit, seats[item.seat]),
                                    item.line, item.column, deal=state.number, trick=item.trick))
     return errors
 

@@ -1,0 +1,145 @@
+"""Every error code of NOTATION.md comes from at least one invalid record, at the right place."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from dehlanote import CODES
+from dehlanote.playout import generate_match
+from dehlanote.replay import replay_game
+from dehlanote.syntax import parse_string
+
+HEAD = '[Event "errors"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n'   # lines 1-5
+HANDS = ("hands A: AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\n"
+         "      B: AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H\n"
+         "      C: AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D\n"
+         "      D: AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C\n")
+
+# (code, record, line, column) — the first error of the record
+SMALL = [
+    ("syntax", HEAD + " 1 A: AH 10H 3H 7H tens\n", 6, 24),  # just after the last token
+    ("bad-card", HEAD + " 1 A: AH 1H 3H 7H\n", 6, 10),
+    ("bad-tag", '[Event "x"]\n[Event "y"]\ndeal 1 dealer D\ntrump D by A\n', 2, 1),
+    ("bad-tag", '[Date "27/11/2026"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A\n', 1, 1),
+    ("unknown-rules", '[Rules "bridge"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A\n', 1, 1),
+    ("unknown-rules", '[Rules "standard kots=x"]\n[Result "*"]\ndeal 1 dealer D\n', 1, 1),
+    ("duplicate-card", HEAD + " 1 A: AH 2H 3H 4H\n 2 A: KH AH 5H 6H\n", 7, 10),
+    ("hand-size", '[Result "*"]\ndeal 1 dealer D\nhands A: AS KS\ntrump D by A\n', 3, 7),
+    ("not-in-hand", '[Result "*"]\ndeal 1 dealer D\n' + HANDS + "trump D by A\n 1 A: AH AS AD AC\n", 8, 7),
+    ("revoke", HEAD + " 1 A: AH 2S 3H 4H\n 2 A: KH 5H 6H 7H\n", 6, 10),
+    ("revoke", '[Result "*"]\ndeal 1 dealer D\n' + HANDS.replace(" 2S", " 2X").replace(" 2H", " 2S").replace(" 2X", " 2H")
+     + "trump D by A\n 1 A: AS KH? AD AC\n", 8, 10),
+    ("needless-correction", HEAD + " 1 A: AH -3H 2H 4H 5H\n", 6, 10),
+    ("trick-size", HEAD + " 1 A: AH 2H 3H\n", 6, 2),
+    ("trick-number", HEAD + " 1 A: AH 2H 3H 4H\n 3 A: KH 5H 6H 7H\n", 7, 2),
+    ("wrong-leader", HEAD + " 1 B: AH 2H 3H 4H\n", 6, 4),
+    ("incomplete-deal", '[Event "x"]\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 2H 3H 4H\n', 2, 1),
+    ("deal-number", '[Result "*"]\ndeal 2 dealer D\ntrump D by A\n', 2, 6),
+    ("wrong-dealer", '[Result "*"]\ndeal 1\ntrump D by A\n', 2, 1),
+    ("missing-trump", '[Result "*"]\ndeal 1 dealer D\n 1 A: AH 2H 3H 4H\n', 2, 1),
+    ("wrong-announcer", '[Result "*"]\ndeal 1 dealer D\ntrump D by B\n', 3, 12),
+    ("trump-mismatch", '[Result "*"]\ndeal 1 dealer D\ntrump D by A at 3\n', 3, 17),
+    ("trump-mismatch", '[Rules "hukum"]\n[Result "*"]\ndeal 1 dealer D\ntrump S by B at 1\n'
+                       " 1 A: AH 2D 3H 4H\n", 4, 7),
+    ("result-mismatch", '[Result "AC"]\ndeal 1 dealer D\ntrump D by A\n', 1, 1),
+    ("encoding", b'[Event "caf\xe9"]\n'.decode("latin-1"), None, None),  # bytes case below
+]
+
+
+def first_error(text: str):
+    games = parse_string(text)
+    errors = [e for g in games for e in replay_game(g).errors]
+    assert errors, "expected an error"
+    return errors[0]
+
+
+@pytest.mark.parametrize("code,text,line,column", [r for r in SMALL if r[0] != "encoding"],
+                         ids=[f"{r[0]}-{i}" for i, r in enumerate(SMALL) if r[0] != "encoding"])
+def test_error_code_at_its_token(code, text, line, column):
+    error = first_error(text)
+    assert (error.code, error.line, error.column) == (code, line, column), str(error)
+    assert error.message and "CARD" not in error.message and "__" not in error.message
+
+
+def test_encoding_error_names_the_byte_offset():
+    from dehlanote.syntax import iter_games
+    import io
+    games = list(iter_games(io.BytesIO(b'[Event "caf\xe9"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A\n')))
+    error = replay_game(games[0]).errors[0]
+    assert (error.code, error.line, error.column, error.offset) == ("encoding", 1, 12, 11)
+    assert "11" in error.message
+
+
+# ---- whole-match errors, on a generated match ----------------------------------------------
+
+def _match(seed: int = 7, **kw):
+    text, facts = generate_match(random.Random(seed), "standard", None, max_deals=40, **kw)
+    assert replay_game(parse_string(text)[0]).errors == ()
+    return text, facts
+
+
+def _line_col(text: str, index: int) -> tuple[int, int]:
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def test_wrong_dealer_on_a_later_deal():
+    text, facts = _match()
+    assert len(facts["deals"]) > 1
+    second = [m for m in re.finditer(r"^deal 2 dealer ([A-D])", text, re.M)][0]
+    wrong = "ABCD"[("ABCD".index(second.group(1)) + 1) % 4]
+    bad = text[: second.start(1)] + wrong + text[second.end(1):]
+    error = first_error(bad)
+    assert (error.code, *_line_col(bad, second.start(1))) == ("wrong-dealer", error.line, error.column)
+    assert error.deal == 2
+
+
+def test_tens_mismatch():
+    text, _ = _match()
+    m = re.search(r"^tens AC (\d) BD (\d)", text, re.M)
+    a, b = int(m.group(1)), int(m.group(2))
+    bad = text[: m.start()] + f"tens AC {b} BD {a}" + text[m.end():]
+    if a == b:
+        bad = text[: m.start()] + f"tens AC {a + 1} BD {b - 1}" + text[m.end():]
+    error = first_error(bad)
+    assert (error.code, error.line, error.column) == ("tens-mismatch", *_line_col(bad, m.start()))
+
+
+def test_result_mismatch_and_after_match():
+    text, facts = _match()
+    winner = facts["result"]["winner"]
+    loser = "BD" if winner == "AC" else "AC"
+    bad = text.replace(f'[Result "{winner}"]', f'[Result "{loser}"]')
+    error = first_error(bad)
+    assert error.code == "result-mismatch" and error.line == _line_col(bad, bad.index("[Result"))[0]
+    # a deal after the kot that ended the match
+    extra = text.rstrip("\n") + "\n\ndeal\n"
+    error = first_error(extra)
+    assert (error.code, error.line) == ("after-match", extra.count("\n"))
+
+
+def test_every_code_has_a_record():
+    covered = {r[0] for r in SMALL} | {"wrong-dealer", "tens-mismatch", "result-mismatch", "after-match"}
+    assert covered == set(CODES)
+
+
+def test_errors_in_one_game_do_not_stop_the_next():
+    good, _ = _match(3)
+    text = HEAD + " 1 B: AH 2H 3H 4H\n\n" + good + "\n" + HEAD + " 1 A: AH 2H 3H\n"
+    games = parse_string(text)
+    results = [replay_game(g) for g in games]
+    assert [[e.code for e in r.errors] for r in results] == [["wrong-leader"], [], ["trick-size"]]
+
+
+def test_all_errors_are_collected_and_strict_mode_raises_the_first():
+    from dehlanote import DpnError
+    text = HEAD + " 1 B: AH 2H 3H 4H\n 3 A: KH 5H 6H 7H\n"
+    game = parse_string(text)[0]
+    codes = [e.code for e in replay_game(game).errors]
+    assert codes == ["wrong-leader", "trick-number"]
+    with pytest.raises(DpnError) as info:
+        replay_game(game, strict=True)
+    assert info.value.code == "wrong-leader"
