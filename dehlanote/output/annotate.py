@@ -1,0 +1,508 @@
+"""What a reader of a record wants to know trick by trick, derived from the replay facts.
+
+Nothing here draws anything: it turns :class:`~dehlanote.replay.facts.DealFact` into
+sentences in the profile's own terms (a sweep under the centre rule, an immediate capture
+under hukum, the trump reveal of a closed-trump deal), follows every ten from the trick it
+was played in to the pile it ended in, and computes the table as it stood after each card
+(for the stepper). :func:`annotated_game` writes those facts into a record as ``{}``
+comments, which keeps the record valid DPN. Rich rendering is in :mod:`.render`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterator, NamedTuple, Optional
+
+from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrickFact, TrumpFact
+from ..rules.profile import Rules
+from ..syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
+from ..syntax.model import Game
+
+__all__ = [
+    "TenStory", "TrickNote", "Snapshot", "ten_stories", "trick_notes", "trump_text", "capture_text",
+    "deal_result_text", "deal_heading", "snapshots", "annotated_game", "seat_layout", "Stepper",
+]
+
+
+# ---- the tens ------------------------------------------------------------------------------
+
+class TenStory(NamedTuple):
+    """One ten of a deal: the trick it fell in, who won that trick, where it ended up."""
+
+    card: str
+    trick: int                    # the trick the ten was played in
+    won_by: str                   # the winner of that trick
+    won_side: str
+    taken_by: Optional[str]       # the seat whose capture took it (None: still in the centre)
+    taken_side: Optional[str]
+    taken_at: Optional[int]       # the trick of that capture
+
+    @property
+    def crossed(self) -> bool:
+        """True when the ten was won in a trick by one side but swept by the other."""
+        return self.taken_side is not None and self.taken_side != self.won_side
+
+
+def ten_stories(deal: DealFact, seats: int = 4) -> list[TenStory]:
+    """Every ten played in the deal, in playing order, with where it ended up."""
+    pending: list[tuple[str, int, str]] = []      # tens in the centre: (card, trick, winner)
+    stories: list[TenStory] = []
+    for t in deal.tricks:
+        for p in t.plays:
+            if p.card.startswith("10"):
+                pending.append((p.card, t.number, t.winner))
+        cap = t.capture
+        if cap is None:
+            continue
+        taken = Counter(cap.tens)
+        keep = []
+        for card, number, winner in pending:
+            if taken[card] > 0:
+                taken[card] -= 1
+                stories.append(TenStory(card, number, winner, side_of(winner, seats), cap.by, cap.side, t.number))
+            else:
+                keep.append((card, number, winner))
+        pending = keep
+    for card, number, winner in pending:
+        stories.append(TenStory(card, number, winner, side_of(winner, seats), None, None, None))
+    stories.sort(key=lambda s: (s.trick, s.taken_at or 0))
+    return stories
+
+
+# ---- per trick -------------------------------------------------------------------------------
+
+class TrickNote(NamedTuple):
+    """A trick as the annotation shows it."""
+
+    fact: TrickFact
+    tens_after: dict[str, int]          # tens captured by each side after this trick
+    crossed: tuple[TenStory, ...]       # tens this trick's capture took from the other side's trick
+    lost: tuple[TenStory, ...]          # tens won in this trick that the other side swept later
+    trump_event: Optional[str]          # "trump set", "trump revealed", "trump drawn" at this trick
+
+
+def _trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
+    if tf is None or tf.trick is None:
+        return None
+    if tf.drawn is not None:
+        # the drawn card's suit is trump from trick tf.trick: the draw follows the trick before
+        if trick.number == tf.trick - 1:
+            return f"all five followed: {tf.drawn} drawn, {SUIT_NAMES[tf.drawn[-1]]} are trump"
+        return None
+    if trick.number != tf.trick or tf.suit is None:
+        return None
+    suit = SUIT_NAMES[tf.suit]
+    if tf.closed or tf.method == "closed":
+        return f"{tf.by} cannot follow: trump revealed, {suit}"
+    return f"{tf.by} cannot follow: trump set, {suit}"
+
+
+def trick_notes(deal: DealFact, rules: Rules) -> list[TrickNote]:
+    """The deal's tricks with the running ten count and the tens that changed sides."""
+    stories = ten_stories(deal, rules.seats)
+    sides = sides_for(rules.seats)
+    tens = {s: 0 for s in sides}
+    notes = []
+    for t in deal.tricks:
+        if t.capture is not None:
+            tens[t.capture.side] = tens.get(t.capture.side, 0) + len(t.capture.tens)
+        crossed = tuple(s for s in stories if s.taken_at == t.number and s.crossed)
+        lost = tuple(s for s in stories if s.trick == t.number and s.crossed)
+        notes.append(TrickNote(t, dict(tens), crossed, lost, _trump_event(t, deal.trump)))
+    return notes
+
+
+# ---- sentences -------------------------------------------------------------------------------
+
+def suit_word(suit: Optional[str]) -> str:
+    return SUIT_NAMES.get(suit or "", "none")
+
+
+def trump_text(tf: Optional[TrumpFact]) -> str:
+    """How trump was set in the deal, in the profile's terms."""
+    if tf is None:
+        return "trump unknown"
+    if tf.drawn is not None:
+        return (f"trump {suit_word(tf.drawn[-1])}: all five opening tricks were followed, "
+                f"{tf.drawn} drawn (trump from trick {tf.trick})")
+    if tf.suit is None:
+        if tf.method in ("first-void", "first-void-five"):
+            return "no trump: every player followed suit"
+        return "trump unknown"
+    suit = suit_word(tf.suit)
+    if tf.closed or tf.method == "closed":
+        if tf.trick is None:
+            return f"trump {suit}, chosen in secret by {tf.by}, never revealed"
+        return f"trump {suit}, chosen in secret by {tf.by}, revealed at trick {tf.trick}"
+    if tf.method in ("first-void", "first-void-five"):
+        return f"trump {suit}, set by {tf.by}'s first void at trick {tf.trick}"
+    if tf.method == "partner":
+        return f"trump {suit}, announced by {tf.by} (the dealer's partner)"
+    return f"trump {suit}, announced by {tf.by}"
+
+
+def capture_text(cap: Optional[Capture]) -> str:
+    """``A sweeps 8 cards (two in a row): 10H 10S``; ``B takes the trick``."""
+    if cap is None:
+        return ""
+    tens = (": " + " ".join(cap.tens)) if cap.tens else ""
+    if cap.reason == "trick":
+        return f"{cap.by} takes the trick{tens}"
+    if cap.reason == "last-trick":
+        return f"{cap.by} takes the last {cap.cards} cards (last trick){tens}"
+    return f"{cap.by} sweeps {cap.cards} cards (two in a row){tens}"
+
+
+def deal_heading(deal: DealFact) -> str:
+    """``Deal 1 · dealer D · trump diamonds, announced by A``."""
+    parts = [f"Deal {deal.number}"]
+    if deal.dealer:
+        parts.append(f"dealer {deal.dealer}")
+    if deal.misdeals:
+        parts.append(f"{deal.misdeals} misdeal{'s' if deal.misdeals != 1 else ''} before it")
+    parts.append(trump_text(deal.trump))
+    return " · ".join(parts)
+
+
+def _split(tens: dict[str, int], sides: tuple[str, str]) -> str:
+    return f"{sides[0]} {tens.get(sides[0], 0)} {sides[1]} {tens.get(sides[1], 0)}"
+
+
+def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None) -> list[str]:
+    """The deal's outcome: who won it and why, the streak, the next dealer (or the match end)."""
+    sides = sides_for(rules.seats)
+    if not deal.complete:
+        n = len(deal.tricks)
+        return [f"the deal stops after {n} trick{'s' if n != 1 else ''}: no result"]
+    lines = []
+    split = _split(deal.tens, sides)
+    dealing = side_of(deal.dealer, rules.seats) if deal.dealer else None
+    if deal.kot is not None:
+        why = {"all-tens": f"all {rules.total_tens} tens", "streak": f"{rules.streak} deals in a row",
+               "all-tricks": "every trick"}.get(deal.kot.reason, deal.kot.reason)
+        word = "sirr" if deal.kot.reason == "all-tens" and rules.all_tens == "match" else "a kot"
+        lines.append(f"{deal.kot.side} makes {word}: {why} (tens {split})")
+    elif deal.winner is None:
+        lines.append(f"no result: tens {split}, streaks unchanged")
+    elif rules.score == "points":
+        pts = _split(deal.points, sides)
+        lines.append(f"{deal.winner} wins the deal on points ({pts}; tens {split})")
+    elif rules.score == "tricks":
+        lines.append(f"{deal.winner} wins the deal with {deal.points.get(deal.winner, 0)} tricks "
+                     f"(tricks {_split(deal.points, sides)})")
+    else:
+        mine = deal.tens.get(deal.winner, 0)
+        other = sum(v for k, v in deal.tens.items() if k != deal.winner)
+        if mine == other:
+            lines.append(f"{deal.winner} wins the deal on a level split ({split}): "
+                         f"the dealing side {dealing} needed more")
+        else:
+            lines.append(f"{deal.winner} wins the deal with {mine} tens ({split})")
+    if deal.streak is not None:
+        lines.append(f"streak: {deal.streak.side} {deal.streak.length}")
+    else:
+        lines.append("streak: none")
+    if deal.next_dealer is not None:
+        lines.append(f"next dealer: {deal.next_dealer}")
+    elif facts is not None and facts.result is not None and facts.result.finished:
+        winner = facts.result.winner
+        lines.append(f"match over: {winner} wins" if winner else "match over: level")
+    return lines
+
+
+# ---- the table after each card, for the stepper -----------------------------------------------
+
+class Snapshot(NamedTuple):
+    """The table after ``played`` cards of a deal (0: dealt, nothing played)."""
+
+    deal: DealFact
+    played: int
+    trick: Optional[TrickFact]          # the trick in progress or just completed
+    shown: tuple[PlayFact, ...]         # its cards on the table so far
+    complete: bool                      # the shown trick is complete (winner decided)
+    hands: dict[str, tuple[str, ...]]   # cards still held (known ones), grouped S H D C
+    unknown: dict[str, int]             # cards held that the record does not name
+    centre_cards: int
+    centre_tens: tuple[str, ...]
+    piles: dict[str, int]               # captured cards per side
+    pile_tens: dict[str, tuple[str, ...]]
+    trump: Optional[str]                # the suit in force, as the players know it
+    run: Optional[tuple[str, int]]      # (seat, consecutive wins) after the last complete trick
+    capture: Optional[Capture]          # what the trick just completed captured
+    event: Optional[str]                # trump set / revealed at this step
+
+
+def seat_layout(n: int) -> dict[str, str]:
+    """Where each seat sits: playing order goes anticlockwise from A at the bottom."""
+    if n == 6:
+        return {"A": "S", "B": "SE", "C": "NE", "D": "N", "E": "NW", "F": "SW"}
+    return {"A": "S", "B": "E", "C": "N", "D": "W"}
+
+
+def _dealt(deal: DealFact, rules: Rules) -> tuple[dict[str, list[str]], dict[str, int]]:
+    """Each seat's dealt hand as far as known, and how many of its cards are unknown."""
+    seats = seats_for(rules.seats)[: rules.seats]
+    plays: dict[str, list[str]] = {s: [] for s in seats}
+    for t in deal.tricks:
+        for p in t.plays:
+            plays.setdefault(p.seat, []).append(p.card)
+    hands: dict[str, list[str]] = {}
+    unknown: dict[str, int] = {}
+    for s in seats:
+        if s in deal.hands:
+            hands[s] = list(deal.hands[s])
+            unknown[s] = 0
+        else:
+            hands[s] = list(plays[s])
+            unknown[s] = max(0, rules.hand_size - len(plays[s]))
+    return hands, unknown
+
+
+def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
+    """The table after 0, 1, 2 … cards of the deal, one snapshot per card played."""
+    sides = sides_for(rules.seats)
+    dealt, unknown = _dealt(deal, rules)
+    held = {s: list(c) for s, c in dealt.items()}
+    tf = deal.trump
+    open_trump = tf is not None and tf.method in ("announce", "partner") and not tf.closed
+    trump = tf.suit if open_trump and tf is not None else None
+    piles = {s: 0 for s in sides}
+    pile_tens: dict[str, tuple[str, ...]] = {s: () for s in sides}
+    centre_cards, centre_tens = 0, ()
+    run: Optional[tuple[str, int]] = None
+
+    def grouped() -> dict[str, tuple[str, ...]]:
+        return {s: tuple(sorted(c, key=sort_key)) for s, c in held.items()}
+
+    out = [Snapshot(deal, 0, None, (), False, grouped(), dict(unknown), 0, (), dict(piles), dict(pile_tens),
+                    trump, None, None, None)]
+    played = 0
+    for t in deal.tricks:
+        for k, p in enumerate(t.plays):
+            played += 1
+            if p.card in held.get(p.seat, []):
+                held[p.seat].remove(p.card)
+            event = None
+            if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
+                    and tf.by == p.seat and not open_trump):
+                trump = tf.suit
+                event = _trump_event(t, tf)
+            done = k == len(t.plays) - 1
+            capture = None
+            if done:
+                centre_cards, centre_tens = t.centre_cards, t.centre_tens
+                capture = t.capture
+                if capture is not None:
+                    piles[capture.side] = piles.get(capture.side, 0) + capture.cards
+                    pile_tens[capture.side] = pile_tens.get(capture.side, ()) + capture.tens
+                run = (t.winner, t.run)
+                if t.trump is not None:
+                    trump = t.trump
+                if event is None and tf is not None and tf.drawn is not None:
+                    event = _trump_event(t, tf)
+                    if event is not None:
+                        trump = tf.drawn[-1]
+            out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
+                                centre_cards, centre_tens, dict(piles), dict(pile_tens), trump, run,
+                                capture, event))
+    return out
+
+
+# ---- the record with the facts as comments ------------------------------------------------------
+
+def _clean(text: str) -> str:
+    return text.replace("}", ")").replace("{", "(")
+
+
+def trick_comment(note: TrickNote, rules: Rules) -> str:
+    """What ``annotate --format dpn`` writes after a trick."""
+    t = note.fact
+    sides = sides_for(rules.seats)
+    parts = [f"{t.winner} wins"]
+    if note.trump_event:
+        parts.append(note.trump_event)
+    if t.capture is not None:
+        parts.append(capture_text(t.capture))
+    if rules.capture == "centre":
+        centre = f"centre {t.centre_cards}"
+        if t.centre_tens:
+            centre += " with " + " ".join(t.centre_tens)
+        parts.append(centre)
+    for s in note.crossed:
+        parts.append(f"{s.card} was won by {s.won_by} ({s.won_side}) in trick {s.trick} "
+                     f"but {s.taken_by} swept it to {s.taken_side}")
+    parts.append("tens " + _split(note.tens_after, sides))
+    return _clean("; ".join(parts))
+
+
+def annotated_game(facts: GameFacts) -> Game:
+    """The record with the replay's facts added as ``{}`` comments (still valid DPN).
+
+    Trick comments follow each trick's last card, the deal's trump at its head and the
+    result after its ``tens`` line (or its last trick when there is none).
+    """
+    from ..replay import explicit
+
+    game = explicit(facts)
+    rules = facts.rules
+    if rules is None:
+        return game
+    deals = list(game.deals)
+    for i, fact in enumerate(facts.deals):
+        if i >= len(deals):
+            break
+        deal = deals[i]
+        notes = trick_notes(fact, rules)
+        tricks = list(deal.tricks)
+        for j, note in enumerate(notes):
+            if j >= len(tricks) or not tricks[j].plays:
+                continue
+            trick = tricks[j]
+            last = trick.plays[-1]
+            last = last._replace(comments=last.comments + (trick_comment(note, rules),))
+            tricks[j] = trick._replace(plays=trick.plays[:-1] + (last,))
+        head = _clean(f"dealer {fact.dealer}; {trump_text(fact.trump)}") if fact.dealer else \
+            _clean(trump_text(fact.trump))
+        result = _clean("; ".join(deal_result_text(fact, rules, facts if i == len(facts.deals) - 1 else None)))
+        deal = deal._replace(comments=deal.comments + (head,), tricks=tuple(tricks))
+        if deal.tens is not None:
+            deal = deal._replace(tens=deal.tens._replace(comments=deal.tens.comments + (result,)))
+        elif deal.tricks:
+            trick = deal.tricks[-1]
+            last = trick.plays[-1]
+            last = last._replace(comments=last.comments + (result,))
+            deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=trick.plays[:-1] + (last,)),))
+        deals[i] = deal
+    return game._replace(deals=tuple(deals))
+
+
+def iter_stories(facts: GameFacts) -> Iterator[tuple[DealFact, list[TenStory]]]:
+    """Each deal of a game with its tens' stories."""
+    seats = facts.rules.seats if facts.rules else 4
+    for deal in facts.deals:
+        yield deal, ten_stories(deal, seats)
+
+
+# ---- moving through a game, card by card -------------------------------------------------------
+
+class Stepper:
+    """A position in a game's deals (deal index, cards played) and the moves of the stepper.
+
+    Every move returns False when there is nowhere to go, and leaves the position as it was.
+    Snapshots are computed per deal when first needed.
+    """
+
+    def __init__(self, deals: "list[DealFact] | tuple[DealFact, ...]", rules: Rules) -> None:
+        if not deals:
+            raise ValueError("a stepper needs at least one replayed deal")
+        self.deals = tuple(deals)
+        self.rules = rules
+        self.deal = 0
+        self.played = 0
+        self._snaps: dict[int, list[Snapshot]] = {}
+
+    # -- what is shown ------------------------------------------------------------------------
+    def snaps(self, deal: Optional[int] = None) -> list[Snapshot]:
+        i = self.deal if deal is None else deal
+        if i not in self._snaps:
+            self._snaps[i] = snapshots(self.deals[i], self.rules)
+        return self._snaps[i]
+
+    @property
+    def snap(self) -> Snapshot:
+        return self.snaps()[self.played]
+
+    def last(self, deal: Optional[int] = None) -> int:
+        return len(self.snaps(deal)) - 1
+
+    def ends(self, deal: Optional[int] = None) -> list[int]:
+        """Cards played at the end of each trick: ``[0, 4, 8, …]`` (index = trick number)."""
+        out = [0]
+        for t in self.deals[self.deal if deal is None else deal].tricks:
+            out.append(out[-1] + len(t.plays))
+        return out
+
+    def where(self) -> str:
+        """``Deal 2 of 5 · trick 3 of 13 · card 2 of 4``."""
+        d = self.deals[self.deal]
+        parts = [f"Deal {d.number} of {self.deals[-1].number}" if len(self.deals) > 1 else f"Deal {d.number}"]
+        snap = self.snap
+        total = len(d.tricks)
+        if snap.trick is None:
+            parts.append(f"before trick 1 of {total}")
+        else:
+            parts.append(f"trick {snap.trick.number} of {total}")
+            parts.append(f"card {len(snap.shown)} of {len(snap.trick.plays)}")
+        return " · ".join(parts)
+
+    # -- moves ----------------------------------------------------------------------------------
+    def _go(self, deal: int, played: int) -> bool:
+        if (deal, played) == (self.deal, self.played):
+            return False
+        self.deal, self.played = deal, played
+        return True
+
+    def next_card(self) -> bool:
+        if self.played < self.last():
+            return self._go(self.deal, self.played + 1)
+        if self.deal + 1 < len(self.deals):
+            return self._go(self.deal + 1, 0)
+        return False
+
+    def prev_card(self) -> bool:
+        if self.played > 0:
+            return self._go(self.deal, self.played - 1)
+        if self.deal > 0:
+            return self._go(self.deal - 1, self.last(self.deal - 1))
+        return False
+
+    def next_trick(self) -> bool:
+        for end in self.ends():
+            if end > self.played:
+                return self._go(self.deal, end)
+        if self.deal + 1 < len(self.deals):
+            return self._go(self.deal + 1, 0)
+        return False
+
+    def prev_trick(self) -> bool:
+        before = [end for end in self.ends() if end < self.played]
+        if before:
+            return self._go(self.deal, before[-1])
+        if self.deal > 0:
+            return self._go(self.deal - 1, self.ends(self.deal - 1)[-1])
+        return False
+
+    def next_deal(self) -> bool:
+        return self.deal + 1 < len(self.deals) and self._go(self.deal + 1, 0)
+
+    def prev_deal(self) -> bool:
+        if self.played > 0:
+            return self._go(self.deal, 0)
+        return self.deal > 0 and self._go(self.deal - 1, 0)
+
+    def start(self) -> bool:
+        return self._go(self.deal, 0)
+
+    def end(self) -> bool:
+        return self._go(self.deal, self.last())
+
+    def jump(self, trick: int) -> bool:
+        """To the end of trick ``trick`` of this deal (False if the deal has no such trick)."""
+        ends = self.ends()
+        if not 1 <= trick < len(ends):
+            return False
+        self._go(self.deal, ends[trick])
+        return True
+
+    def goto(self, deal_number: Optional[int] = None, trick: Optional[int] = None) -> bool:
+        """To deal ``deal_number`` (as numbered in the record), at the end of ``trick``."""
+        if deal_number is not None:
+            for i, d in enumerate(self.deals):
+                if d.number == deal_number:
+                    self.deal, self.played = i, 0
+                    break
+            else:
+                return False
+        if trick is not None:
+            return self.jump(trick)
+        return True
