@@ -231,9 +231,10 @@ class _Parser:
         except UnexpectedInput as exc:
             raise _translate(exc, chunk) from None
         if b.comments:
-            games = [_attach_comments(g, [(*b._pos(c), str(c)[1:-1]) for c in b.comments])
-                     for g in games]
-            # comments before the first game's first element belong to that game
+            # comments before the first game's first element belong to that game; a comment
+            # that spans lines of a CRLF file keeps plain newlines, as every other text does
+            comments = [(*b._pos(c), str(c)[1:-1].replace("\r\n", "\n")) for c in b.comments]
+            games = [_attach_comments(g, comments) for g in games]
         if b.errors:
             errors = sorted(b.errors, key=lambda e: (e.line, e.column))
             games = [g._replace(errors=tuple(e for e in errors if _inside(e, g, games)))
@@ -317,7 +318,9 @@ def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
 # ---- errors --------------------------------------------------------------------------
 
 _WORD = re.compile(r'[^\s\[\]{}"]+')
-_CARDLIKE = re.compile(r"-?[0-9A-Za-z]{1,3}[SHDCshdc♠♥♦♣♤♡♢♧][!?]*|-?(?:10|[2-9AKQJTakqjt])[A-Za-z][!?]*")
+#: what a player meant as a card: a number or one letter then a suit, or a rank then a letter
+_CARDLIKE = re.compile(r"-?(?:[0-9]{1,3}|[A-Za-z])[SHDCshdc♠♥♦♣♤♡♢♧][!?]*|-?(?:10|[2-9AKQJTakqjt])[A-Za-z][!?]*")
+_KEYWORD_WORDS = {"deal", "dealer", "misdeal", "hands", "trump", "by", "at", "closed", "drawn", "tens"}
 _PREV_WORD = re.compile(r'([^\s\[\]{}"]+)\s*(?:\{[^}]*\}\s*)*$')
 _CARD_RUN = re.compile(r"(?:(?:10|[2-9AKQJTakqjt])[SHDCshdc♠♥♦♣♤♡♢♧](?:!!|\?\?|!\?|\?!|!|\?)?){2,}")
 _NAME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9_]*$")
@@ -461,8 +464,11 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
     if first == "[" and "LSQB" not in names:
         return err("syntax", f"a tag cannot stand here: expected {what}")
     bare = word.lstrip("-").rstrip("!?")
-    if "CARD" in names and _CARDLIKE.fullmatch(word) and CARD_SPELLINGS.get(bare) is None:
+    if "CARD" in names and _CARDLIKE.fullmatch(word) and CARD_SPELLINGS.get(bare) is None \
+            and word.lower() not in _KEYWORD_WORDS:
         return err("bad-card", _card_problem(word))
+    if "CARD" in names and before.startswith("-") and CARD_SPELLINGS.get(before[1:]):
+        return err("syntax", f'"{before}" must be followed by the card played instead, found "{word}"')
     if first in "!?":
         start = at
         while start > 0 and not text[start - 1].isspace() and text[start - 1] not in '[]{}"':
