@@ -230,6 +230,7 @@ class Snapshot(NamedTuple):
     run: Optional[tuple[str, int]]      # (seat, consecutive wins) after the last complete trick
     capture: Optional[Capture]          # what the trick just completed captured
     event: Optional[str]                # trump set / revealed at this step
+    crossed: tuple["TenStory", ...] = ()  # tens that capture took from a trick the other side won
 
 
 def seat_layout(n: int) -> dict[str, str]:
@@ -277,6 +278,7 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
     out = [Snapshot(deal, 0, None, (), False, grouped(), dict(unknown), 0, (), dict(piles), dict(pile_tens),
                     trump, None, None, None)]
     played = 0
+    notes = {n.fact.number: n for n in trick_notes(deal, rules)}
     for t in deal.tricks:
         for k, p in enumerate(t.plays):
             played += 1
@@ -304,7 +306,7 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
                         trump = tf.drawn[-1]
             out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
                                 centre_cards, centre_tens, dict(piles), dict(pile_tens), trump, run,
-                                capture, event))
+                                capture, event, notes[t.number].crossed if done else ()))
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterable, Optional
 
 from rich import box
+from rich.align import Align
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.panel import Panel
@@ -119,7 +120,14 @@ def _trick_cards(plays: tuple[PlayFact, ...], winner: str, symbols: bool, marks:
         out.append_text(card_text(p.card, symbols, style=style.strip()))
         if win:
             out.append("*", style="bold")
+        if p.card in marks:
+            out.append(_cross_mark(symbols), style="bold yellow")
     return out
+
+
+def _cross_mark(symbols: bool) -> str:
+    """The mark of a ten won in a trick by one side but swept by the other."""
+    return "†" if symbols else "!"
 
 
 def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, *,
@@ -130,15 +138,15 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     notes = trick_notes(deal, rules)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
     table.add_column("#", justify="right")
-    table.add_column("lead")
+    table.add_column("lead", min_width=4)
     table.add_column("cards (winner *)", no_wrap=True)
-    table.add_column("won")
+    table.add_column("won", min_width=3)
     if centre_rule:
-        table.add_column("centre", justify="right")
-    table.add_column("capture" if centre_rule else "taken")
-    table.add_column(f"tens {sides[0]}", justify="right")
-    table.add_column(f"tens {sides[1]}", justify="right")
-    table.add_column("note")
+        table.add_column("centre\nafter", justify="right", no_wrap=True)
+    table.add_column("capture" if centre_rule else "taken", ratio=1)
+    table.add_column(f"tens\n{sides[0]}", justify="right", min_width=4)
+    table.add_column(f"tens\n{sides[1]}", justify="right", min_width=4)
+    footnotes: list[Text] = []
     for note in notes:
         t = note.fact
         marks = {s.card for s in note.lost}
@@ -156,28 +164,28 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
             c = t.capture
             if c.reason == "trick":
                 cap.append(f"{c.by} → {c.side}")
+            elif c.reason == "last-trick":
+                cap.append(f"{c.by} takes last {c.cards} → {c.side}")
             else:
-                word = "last trick" if c.reason == "last-trick" else "sweep"
-                cap.append(f"{c.by} {word} {c.cards} → {c.side}")
-            if c.tens:
+                cap.append(f"{c.by} sweeps {c.cards} → {c.side}")
+            crossed = {s.card for s in note.crossed}
+            for ten in c.tens:
                 cap.append(" ")
-                crossed = {s.card for s in note.crossed}
-                for i, ten in enumerate(c.tens):
-                    if i:
-                        cap.append(" ")
-                    cap.append_text(card_text(ten, symbols, style="bold reverse" if ten in crossed else "bold"))
+                cap.append_text(card_text(ten, symbols, style="bold"))
+                if ten in crossed:
+                    cap.append(_cross_mark(symbols), style="bold yellow")
         row.append(cap)
         row += [str(note.tens_after.get(sides[0], 0)), str(note.tens_after.get(sides[1], 0))]
-        remarks = []
-        if note.trump_event:
-            remarks.append(note.trump_event)
-        for s in note.crossed:
-            remarks.append(f"{s.card} swept from {s.won_side} (won by {s.won_by} in trick {s.trick})")
-        for s in note.lost:
-            if s.taken_at != t.number:
-                remarks.append(f"{s.card} won here, swept by {s.taken_side} at trick {s.taken_at}")
-        row.append(Text("; ".join(remarks), style="yellow" if remarks else ""))
         table.add_row(*row)
+        if note.trump_event:
+            footnotes.append(Text(f"trick {t.number}: {_short_event(note, symbols)}", style="magenta"))
+        for s in note.crossed:
+            text = Text(f"trick {t.number}: ", style="yellow")
+            text.append_text(card_text(s.card, symbols, style="bold"))
+            text.append(_cross_mark(symbols), style="bold yellow")
+            text.append(f" won by {s.won_by} ({s.won_side}) in trick {s.trick}, swept by {s.taken_by} "
+                        f"to {s.taken_side}", style="yellow")
+            footnotes.append(text)
     heading = Text(deal_heading(deal), style="bold")
     result = deal_result_text(deal, rules, facts)
     lines = [heading, Padding(table, (0, 0, 0, 2))]
@@ -186,15 +194,24 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     for extra in result[1:]:
         footer.append(" · " + extra)
     lines.append(footer)
-    crossed = [s for s in ten_stories(deal, rules.seats) if s.crossed]
-    if crossed:
-        text = Text("  tens that changed sides: ", style="yellow")
-        text.append("; ".join(f"{s.card} won by {s.won_by} ({s.won_side}) in trick {s.trick}, swept by "
-                              f"{s.taken_by} to {s.taken_side} in trick {s.taken_at}" for s in crossed))
-        lines.append(text)
-    elif centre_rule and deal.complete:
+    for text in footnotes:
+        lines.append(Text("  ").append_text(text))
+    if centre_rule and deal.complete and not any(s.crossed for s in ten_stories(deal, rules.seats)):
         lines.append(Text("  every ten ended with the side that won its trick", style="dim"))
     return Group(*lines)
+
+
+def _short_event(note, symbols: bool) -> str:
+    """A trump event in a few words: ``trump ♣ set by A``."""
+    tf_event = note.trump_event or ""
+    t = note.fact
+    if "drawn" in tf_event:
+        return tf_event.split(": ", 1)[-1]
+    suit = t.trump
+    shown = (SUIT_SYMBOLS[suit] if symbols else suit) if suit else "?"
+    seat = tf_event.split(" ", 1)[0]
+    verb = "revealed" if "revealed" in tf_event else "set"
+    return f"trump {shown} {verb} by {seat}"
 
 
 def game_heading(facts: GameFacts, index: int) -> Text:
@@ -294,23 +311,40 @@ def _seat_title(seat: str, snap: Snapshot, names: dict[str, str], n: int) -> Tex
     if snap.deal.dealer == seat:
         out.append(" dealer", style="cyan")
     t = snap.trick
-    if t is not None and not snap.complete and snap.shown and len(snap.shown) < len(t.plays):
+    if t is not None and not snap.complete and len(snap.shown) < len(t.plays):
         if t.plays[len(snap.shown)].seat == seat:
-            out.append(" ◀ to play" if True else "", style="bold yellow")
+            out.append(" ◀ to play", style="bold yellow")
+    elif snap.complete and t is not None and t.winner == seat and snap.played < _deal_cards(snap):
+        out.append(" ◀ leads next", style="bold yellow")
+    elif snap.trick is None and snap.deal.tricks and snap.deal.tricks[0].leader == seat:
+        out.append(" ◀ leads", style="bold yellow")
     return out
 
 
+def _deal_cards(snap: Snapshot) -> int:
+    return sum(len(t.plays) for t in snap.deal.tricks)
+
+
 def _seat_box(seat: str, snap: Snapshot, names: dict[str, str], n: int, symbols: bool) -> RenderableType:
-    body = Text()
-    body.append_text(_seat_title(seat, snap, names, n))
+    body = _seat_title(seat, snap, names, n)
     body.append("\n")
-    body.append_text(hand_lines(snap.hands.get(seat, ()), symbols, snap.unknown.get(seat, 0)
-                                if snap.played == 0 else _unknown_left(snap, seat)))
+    body.append_text(hand_lines(snap.hands.get(seat, ()), symbols, snap.unknown.get(seat, 0)))
     return body
 
 
-def _unknown_left(snap: Snapshot, seat: str) -> int:
-    return snap.unknown.get(seat, 0)
+def _capture_rich(cap, symbols: bool) -> Text:
+    """A capture in words, its tens as cards."""
+    out = Text()
+    if cap.reason == "trick":
+        out.append(f"{cap.by} takes the trick")
+    elif cap.reason == "last-trick":
+        out.append(f"{cap.by} takes the last {cap.cards} cards")
+    else:
+        out.append(f"{cap.by} sweeps {cap.cards} cards (two in a row)")
+    if cap.tens:
+        out.append(" with ")
+        out.append_text(cards_text(cap.tens, symbols))
+    return out
 
 
 def _trick_box(snap: Snapshot, n: int, symbols: bool) -> RenderableType:
@@ -339,59 +373,59 @@ def _trick_box(snap: Snapshot, n: int, symbols: bool) -> RenderableType:
         grid.add_row(Text(""), at("N"), Text(""))
         grid.add_row(at("W"), Text(""), at("E"))
         grid.add_row(Text(""), at("S"), Text(""))
-    if t is None:
-        title = "no card played yet"
-    else:
-        title = f"trick {t.number} · {t.leader} leads"
-    caption = Text()
+    title = "no card played yet" if t is None else f"trick {t.number} · {t.leader} leads"
+    caption = Text(justify="center")
     if t is not None and snap.complete:
         caption.append(f"{t.winner} wins", style="bold")
         if snap.capture is not None:
-            caption.append(" · " + capture_text(snap.capture))
+            caption.append("\n")
+            caption.append_text(_capture_rich(snap.capture, symbols))
+        for story in snap.crossed:
+            caption.append("\n")
+            caption.append_text(card_text(story.card, symbols, style="bold"))
+            caption.append(f" was won by {story.won_by} ({story.won_side}) in trick {story.trick}",
+                           style="yellow")
     if snap.event:
         if caption:
             caption.append("\n")
         caption.append(snap.event, style="bold magenta")
-    return Panel(Group(grid, caption) if caption else grid, title=title, box=box.ROUNDED, padding=(0, 1),
-                 width=46)
+    body: RenderableType = Align.center(grid)
+    if caption:
+        body = Group(body, caption)
+    return Panel(body, title=title, box=box.ROUNDED, padding=(0, 1), width=40)
+
+
+def _pile(count: int, tens: tuple[str, ...], symbols: bool) -> Text:
+    out = Text(f"{count} card{'s' if count != 1 else ''}")
+    if tens:
+        out.append(", tens ")
+        out.append_text(cards_text(tens, symbols))
+    return out
 
 
 def _info(snap: Snapshot, rules: Rules, symbols: bool) -> RenderableType:
+    """Trump, dealer and the run on the left; the centre and the captured piles on the right."""
     sides = sides_for(rules.seats)
-    table = Table.grid(padding=(0, 2))
-    table.add_column(style="bold", no_wrap=True)
-    table.add_column()
+    left = Table.grid(padding=(0, 2))
+    left.add_column(style="bold", no_wrap=True)
+    left.add_column()
+    tf = snap.deal.trump
     trump = Text()
     if snap.trump is not None:
         trump.append_text(suit_text(snap.trump, symbols))
-    elif snap.deal.trump is not None and snap.deal.trump.suit is not None and (
-            snap.deal.trump.closed or snap.deal.trump.method == "closed"):
-        trump.append("closed: chosen in secret, not revealed yet")
+        how = trump_text(tf) if tf is not None else ""
+        if how.startswith("trump "):
+            how = how[len("trump "):]
+        if tf is not None and tf.suit == snap.trump and ", " in how:
+            trump.append(", " + how.split(", ", 1)[1], style="dim")
+    elif tf is not None and tf.suit is not None and (tf.closed or tf.method == "closed"):
+        trump.append(f"closed: chosen in secret by {tf.by}, not revealed yet")
     elif rules.trump in ("first-void", "first-void-five"):
         trump.append("none yet: the first player unable to follow sets it")
     else:
         trump.append("none")
-    tf = snap.deal.trump
-    if snap.trump is not None and tf is not None:
-        trump.append(Text(f"  ({trump_text(tf)})", style="dim"))
-    table.add_row("Trump", trump)
-    table.add_row("Dealer", Text(str(snap.deal.dealer or "?")))
-    if rules.capture == "centre":
-        centre = Text(f"{snap.centre_cards} card{'s' if snap.centre_cards != 1 else ''}")
-        if snap.centre_tens:
-            centre.append(", tens ")
-            centre.append_text(cards_text(snap.centre_tens, symbols))
-        table.add_row("Centre", centre)
-    else:
-        table.add_row("Centre", Text("none: each trick goes straight to its winner (immediate capture)"))
-    for side in sides:
-        pile = Text(f"{snap.piles.get(side, 0)} cards")
-        tens = snap.pile_tens.get(side, ())
-        pile.append(f", {len(tens)} ten{'s' if len(tens) != 1 else ''}")
-        if tens:
-            pile.append(" ")
-            pile.append_text(cards_text(tens, symbols))
-        table.add_row(f"{side} pile", pile)
+    left.add_row("Trump", trump)
+    left.add_row("Dealer", Text(str(snap.deal.dealer or "?")))
     if rules.capture == "centre":
         if snap.run is None:
             run = Text("—")
@@ -399,9 +433,22 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool) -> RenderableType:
             run = Text(f"{snap.run[0]} just swept: the count starts again")
         else:
             run = Text(f"{snap.run[0]} has won {snap.run[1]} in a row"
-                       + (" (one more sweeps the centre)" if snap.run[1] == 1 else ""))
-        table.add_row("Run", run)
-    return table
+                       + (": one more sweeps the centre" if snap.run[1] == 1 else ""))
+        left.add_row("Run", run)
+    else:
+        left.add_row("Capture", Text("each trick goes straight to its winner"))
+    right = Table.grid(padding=(0, 2))
+    right.add_column(style="bold", no_wrap=True)
+    right.add_column()
+    if rules.capture == "centre":
+        right.add_row("Centre", _pile(snap.centre_cards, snap.centre_tens, symbols))
+    for side in sides:
+        right.add_row(f"{side} pile", _pile(snap.piles.get(side, 0), snap.pile_tens.get(side, ()), symbols))
+    both = Table.grid(padding=(0, 4))
+    both.add_column()
+    both.add_column()
+    both.add_row(left, right)
+    return both
 
 
 def stepper_screen(snap: Snapshot, rules: Rules, *, names: dict[str, str], where: str,
@@ -429,16 +476,16 @@ def stepper_screen(snap: Snapshot, rules: Rules, *, names: dict[str, str], where
         table.add_row(seat("W"), _trick_box(snap, n, symbols), seat("E"))
         table.add_row(Text(""), seat("S"), Text(""))
     head = Text(where, style="bold")
-    parts: list[RenderableType] = [head, table]
+    parts: list[RenderableType] = [head]
     if help_shown:
-        keys = Table(box=box.SIMPLE, show_edge=False, title="Keys", title_justify="left")
+        keys = Table(box=box.SIMPLE, show_edge=False, title="Keys (? again to close)", title_justify="left")
         keys.add_column("key", style="bold")
         keys.add_column("does")
         for k, v in KEYS:
             keys.add_row(k, v)
         parts.append(keys)
     else:
-        parts.append(_info(snap, rules, symbols))
+        parts += [table, _info(snap, rules, symbols)]
     status = Text()
     if prompt is not None:
         status.append(f"jump to trick: {prompt}", style="bold yellow")

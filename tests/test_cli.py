@@ -1,0 +1,586 @@
+"""The command line, as a user runs it: outputs and exit statuses of every command.
+
+Most tests go through typer's ``CliRunner`` (in process, standard output not a terminal);
+the broken pipe and Ctrl-C cases run the real console script in a subprocess. The
+interactive stepper is tested in a real pseudo-terminal in ``test_replay_tty.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote import iter_games, iter_path, replay_game, write_game
+from dehlanote.cli import app
+from dehlanote.output import jsonout
+from dehlanote.output.annotate import Stepper, snapshots, ten_stories
+from dehlanote.replay import explicit
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+WORKED = DATA / "worked-example.dpn"
+LOOSE = DATA / "loose-style.dpn"
+FIXTURES = sorted(DATA.glob("*.dpn"))
+COMMANDS = ["validate", "json", "fmt", "annotate", "replay", "rules"]
+LOCATION = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<code>[a-z-]+): (?P<msg>.+)$", re.M)
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | bytes | None = None):
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def console_script() -> list[str]:
+    """How to start the real command: the installed script, or the module."""
+    found = shutil.which("dehlanote")
+    return [found] if found else [sys.executable, "-m", "dehlanote.cli"]
+
+
+def broken(tmp_path: Path, name: str = "broken.dpn") -> Path:
+    """The worked example with a wrong leader (trick 3, line 20) and a wrong tens claim (line 31)."""
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace("tens AC 3 BD 1", "tens AC 2 BD 2")
+    text = text.replace(" 3 A: 4S 5S 7S 9S", " 3 B: 4S 5S 7S 9S")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def unreadable_game(tmp_path: Path) -> Path:
+    """A file whose second game has a syntax error (a card that does not exist)."""
+    good = WORKED.read_text(encoding="utf-8")
+    bad = good.replace("[Event \"Worked example\"]", "[Event \"Second\"]").replace(" 5 D: 7D AD 5D 2H",
+                                                                                    " 5 D: 7D AD 5D 1H")
+    path = tmp_path / "two.dpn"
+    path.write_text(good + "\n" + bad, encoding="utf-8")
+    return path
+
+
+# ---- validate --------------------------------------------------------------------------------
+
+def test_validate_valid_files_exit_0_with_a_summary():
+    result = run("validate", *FIXTURES)
+    assert result.exit_code == 0, result.output
+    assert f"{len(FIXTURES)} files" in result.output
+    assert "all valid" in result.output
+    assert not LOCATION.search(result.output)
+
+
+def test_validate_reports_each_error_with_its_line_a_caret_and_exit_1(tmp_path):
+    path = broken(tmp_path)
+    result = run("validate", path)
+    assert result.exit_code == 1
+    found = [(m["line"], m["col"], m["code"]) for m in LOCATION.finditer(result.output)]
+    assert found == [("20", "4", "wrong-leader"), ("31", "1", "tens-mismatch")]
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if ":20:4: wrong-leader:" in line)
+    assert lines[at].startswith(str(path))
+    assert lines[at + 1].strip() == "3 B: 4S 5S 7S 9S"
+    # the caret stands under column 4 of the source line (both indented alike)
+    assert lines[at + 2].index("^") - lines[at + 1].index(" 3 B") == 3
+    assert "1 file, 1 game, 1 deal: 2 errors in 1 file" in result.output
+
+
+def test_validate_plain_output_has_no_colour_codes_when_piped(tmp_path):
+    result = run("validate", broken(tmp_path))
+    assert "\x1b[" not in result.output
+
+
+def test_validate_brief_prints_only_the_error_lines(tmp_path):
+    result = run("validate", "--brief", broken(tmp_path))
+    assert result.exit_code == 1
+    assert "^" not in result.output
+    assert len(LOCATION.findall(result.output)) == 2
+
+
+def test_validate_missing_file_is_one_line_and_the_others_are_still_checked(tmp_path):
+    result = run("validate", tmp_path / "nope.dpn", WORKED)
+    assert result.exit_code == 2
+    assert f"cannot read {tmp_path / 'nope.dpn'}: no such file" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert "2 files, 1 game, 1 deal" in result.stdout
+    assert "1 could not be read" in result.stdout
+
+
+def test_validate_directory_is_unreadable_exit_2(tmp_path):
+    result = run("validate", tmp_path, WORKED)
+    assert result.exit_code == 2
+    assert "is a directory" in result.stderr
+    assert "1 game" in result.stdout
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")
+def test_validate_permission_denied_exit_2(tmp_path):
+    path = tmp_path / "secret.dpn"
+    shutil.copy(WORKED, path)
+    path.chmod(0)
+    try:
+        result = run("validate", path, WORKED)
+    finally:
+        path.chmod(0o644)
+    assert result.exit_code == 2
+    assert "permission denied" in result.stderr
+
+
+def test_validate_invalid_bytes_are_an_encoding_error_not_a_crash(tmp_path):
+    path = tmp_path / "latin1.dpn"
+    path.write_bytes(WORKED.read_bytes().replace(b"Worked example", b"Caf\xe9 example"))
+    result = run("validate", path)
+    assert result.exit_code == 1
+    assert ": encoding: byte 0xE9" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_validate_reads_standard_input():
+    result = run("validate", "-", input=WORKED.read_bytes())
+    assert result.exit_code == 0
+    assert "1 file, 1 game, 1 deal: all valid" in result.output
+
+
+def test_validate_expands_quoted_globs():
+    result = run("validate", str(DATA / "*.dpn"))
+    assert result.exit_code == 0
+    assert f"{len(FIXTURES)} files" in result.output
+
+
+def test_validate_a_glob_matching_nothing_is_unreadable(tmp_path):
+    result = run("validate", str(tmp_path / "*.dpn"))
+    assert result.exit_code == 2
+
+
+def test_validate_json_lists_files_games_and_error_objects(tmp_path):
+    path = broken(tmp_path)
+    result = run("validate", "--format", "json", WORKED, path, tmp_path / "missing.dpn")
+    assert result.exit_code == 2
+    doc = json.loads(result.stdout)
+    files = doc["files"]
+    assert [f["path"] for f in files] == [str(WORKED), str(path), str(tmp_path / "missing.dpn")]
+    assert files[0]["games"] == 1 and files[0]["errors"] == []
+    assert files[2]["unreadable"] == "no such file"
+    errors = files[1]["errors"]
+    assert {e["code"] for e in errors} == {"wrong-leader", "tens-mismatch"}
+    for e in errors:
+        assert set(e) == {"code", "message", "line", "column", "deal", "trick"}
+    leader = next(e for e in errors if e["code"] == "wrong-leader")
+    assert (leader["line"], leader["column"], leader["deal"], leader["trick"]) == (20, 4, 1, 3)
+
+
+def test_validate_json_exit_statuses(tmp_path):
+    assert run("validate", "-f", "json", WORKED).exit_code == 0
+    assert run("validate", "-f", "json", broken(tmp_path)).exit_code == 1
+
+
+def test_validate_usage_errors_exit_2():
+    assert run("validate").exit_code == 2
+    assert run("validate", "--format", "xml", WORKED).exit_code == 2
+    assert run("validate", "-", "-").exit_code == 2
+
+
+def test_validate_bad_rules_file_exit_2(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nparams: {capture: sideways}\n", encoding="utf-8")
+    result = run("validate", "--rules", bad, WORKED)
+    assert result.exit_code == 2
+    assert "unknown-rules" in result.stderr and "capture" in result.stderr
+    assert run("validate", "--rules", tmp_path / "none.yaml", WORKED).exit_code == 2
+
+
+def test_rules_file_profiles_are_used_by_validate(tmp_path):
+    extra = tmp_path / "club.yaml"
+    extra.write_text("name: club\nbase: standard\ndescription: Our club.\nparams: {streak: 5}\n", encoding="utf-8")
+    record = tmp_path / "club.dpn"
+    record.write_text(WORKED.read_text(encoding="utf-8").replace('[Rules "standard"]', '[Rules "club"]'),
+                      encoding="utf-8")
+    assert run("validate", record).exit_code == 1          # unknown-rules without the file
+    assert run("validate", "--rules", extra, record).exit_code == 0
+
+
+# ---- json ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_json_validates_against_the_schema(path):
+    result = run("json", path)
+    assert result.exit_code == 0
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, jsonout.schema())
+    assert doc["format"] == "dpn-json/1"
+    assert all(g["errors"] == [] for g in doc["games"])
+
+
+def test_json_is_written_game_by_game_as_jsonout_would(tmp_path):
+    path = unreadable_game(tmp_path)
+    expected = jsonout.dumps(jsonout.document(replay_game(g) for g in iter_path(path))) + "\n"
+    result = run("json", path)
+    assert result.stdout == expected
+    compact = run("json", "--compact", path)
+    assert json.loads(compact.stdout) == json.loads(expected)
+    assert len(compact.stdout.splitlines()) == 1
+    empty = tmp_path / "empty.dpn"
+    empty.write_text("", encoding="utf-8")
+    assert run("json", empty).stdout == jsonout.dumps(jsonout.document([])) + "\n"
+
+
+def test_json_keeps_a_broken_game_with_its_errors_and_exits_1(tmp_path):
+    result = run("json", unreadable_game(tmp_path))
+    assert result.exit_code == 1
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, jsonout.schema())
+    assert len(doc["games"]) == 2
+    first, second = doc["games"]
+    assert first["errors"] == []
+    assert [e["code"] for e in second["errors"]] == ["bad-card"]
+    assert second["tags"]["Event"] == "Second"
+
+
+def test_json_rule_errors_are_in_errors(tmp_path):
+    result = run("json", broken(tmp_path))
+    assert result.exit_code == 1
+    game = json.loads(result.stdout)["games"][0]
+    assert {e["code"] for e in game["errors"]} == {"wrong-leader", "tens-mismatch"}
+
+
+def test_json_output_file(tmp_path):
+    out = tmp_path / "out.json"
+    result = run("json", WORKED, "-o", out)
+    assert result.exit_code == 0
+    assert result.stdout == ""
+    assert json.loads(out.read_text(encoding="utf-8"))["games"][0]["tags"]["Event"] == "Worked example"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]       # no temporary file left
+
+
+def test_json_unreadable_input_writes_nothing(tmp_path):
+    out = tmp_path / "out.json"
+    result = run("json", tmp_path / "missing.dpn", "-o", out)
+    assert result.exit_code == 2
+    assert "no such file" in result.stderr
+    assert not out.exists()
+    assert run("json", tmp_path).exit_code == 2
+
+
+def test_json_from_standard_input():
+    result = run("json", "-", input=WORKED.read_bytes())
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["games"][0]["deals"][0]["tens"] == {"AC": 3, "BD": 1}
+
+
+# ---- fmt -------------------------------------------------------------------------------------
+
+def test_fmt_writes_the_canonical_form(tmp_path):
+    result = run("fmt", LOOSE)
+    assert result.exit_code == 0
+    games = list(iter_path(LOOSE))
+    expected = "\n".join(write_game(explicit(replay_game(g))) for g in games)
+    assert result.stdout == expected
+    again = tmp_path / "canonical.dpn"
+    again.write_text(result.stdout, encoding="utf-8")
+    assert run("fmt", again).stdout == result.stdout          # idempotent
+    assert run("fmt", "--check", again).exit_code == 0
+
+
+def test_fmt_check_lists_the_files_that_are_not_canonical(tmp_path):
+    canonical = tmp_path / "canonical.dpn"
+    canonical.write_text(run("fmt", LOOSE).stdout, encoding="utf-8")
+    result = run("fmt", "--check", LOOSE, canonical)
+    assert result.exit_code == 1
+    assert f"would reformat {LOOSE}" in result.stdout
+    assert f"would reformat {canonical}" not in result.stdout
+    assert "1 file would be reformatted, 1 already canonical" in result.stdout
+    assert LOOSE.read_text(encoding="utf-8").startswith("{Written at the table")   # untouched
+
+
+def test_fmt_check_standard_input():
+    assert run("fmt", "--check", "-", input=LOOSE.read_bytes()).exit_code == 1
+    canonical = run("fmt", LOOSE).stdout
+    assert run("fmt", "--check", "-", input=canonical.encode("utf-8")).exit_code == 0
+
+
+def test_fmt_write_rewrites_in_place(tmp_path):
+    path = tmp_path / "loose.dpn"
+    shutil.copy(LOOSE, path)
+    path.chmod(0o640)
+    result = run("fmt", "--write", path)
+    assert result.exit_code == 0
+    assert f"reformatted {path}" in result.stdout
+    assert path.read_text(encoding="utf-8") == run("fmt", LOOSE).stdout
+    assert (path.stat().st_mode & 0o777) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["loose.dpn"]
+    again = run("fmt", "--write", path)
+    assert "0 files reformatted, 1 already canonical" in again.stdout
+
+
+def test_fmt_write_leaves_a_file_with_errors_untouched(tmp_path):
+    path = broken(tmp_path)
+    before = path.read_bytes()
+    result = run("fmt", "--write", path)
+    assert result.exit_code == 1
+    assert path.read_bytes() == before
+    assert "left untouched: 2 errors" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.dpn"]
+
+
+def test_fmt_keeps_a_game_that_cannot_be_read_as_written(tmp_path):
+    path = unreadable_game(tmp_path)
+    result = run("fmt", path)
+    assert result.exit_code == 1
+    assert " 5 D: 7D AD 5D 1H" in result.stdout           # the broken game, unchanged
+    assert result.stdout.count("[Event") == 2
+
+
+def test_fmt_usage_errors(tmp_path):
+    assert run("fmt", "--check", "--write", LOOSE).exit_code == 2
+    assert run("fmt", "--write", "-", input=b"").exit_code == 2
+    assert run("fmt", tmp_path / "missing.dpn").exit_code == 2
+
+
+# ---- rules -----------------------------------------------------------------------------------
+
+def test_rules_lists_profiles_and_options():
+    result = run("rules")
+    assert result.exit_code == 0
+    for name in ("standard", "pagat", "hukum", "kots=N", "streak=3|5|7", "double-sar", "coat", "six-player",
+                 "court-piece"):
+        assert name in result.stdout
+    # one line per profile
+    assert len([line for line in result.stdout.splitlines() if line.startswith("hukum ")]) == 1
+
+
+def test_rules_name_shows_parameters_source_and_decisions():
+    result = run("rules", "hukum")
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "seed 004" in out
+    assert re.search(r"capture\s+immediate", out)
+    assert "Decisions" in out and "first void" in out
+
+
+def test_rules_with_options_and_unknown_names():
+    result = run("rules", "pagat kots=3 trump=first-void-five")
+    assert result.exit_code == 0
+    assert re.search(r"kots\s+3", result.stdout)
+    assert re.search(r"trump\s+first-void-five", result.stdout)
+    bad = run("rules", "poker")
+    assert bad.exit_code == 2
+    assert "not a known rule profile" in bad.stderr
+
+
+def test_rules_lists_profiles_of_a_rules_file(tmp_path):
+    extra = tmp_path / "club.yaml"
+    extra.write_text("name: club\nbase: standard\ndescription: Our club's rules.\nparams: {streak: 5}\n",
+                     encoding="utf-8")
+    result = run("rules", "--rules", extra)
+    assert "club" in result.stdout and "Our club's rules." in result.stdout
+    shown = run("rules", "club", "--rules", extra)
+    assert re.search(r"streak\s+5", shown.stdout)
+
+
+# ---- annotate --------------------------------------------------------------------------------
+
+def test_annotate_shows_each_trick_with_centre_captures_and_tens():
+    result = run("annotate", "--letters", WORKED)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Deal 1 · dealer D · trump diamonds, announced by A" in out
+    assert re.search(r"^\s+2\s+A\s+AS\* QS 2S 10S\s+A\s+0\s+A sweeps 8 → AC 10H 10S\s+2\s+0", out, re.M)
+    assert re.search(r"^\s+7\s+C\s+8S 10D\*! KS JS\s+D\s+12 \(10D\)", out, re.M)    # the marked ten
+    assert "trick 9: 10D! won by D (BD) in trick 7, swept by A to AC" in out
+    assert "D takes last 4 → BD" in out
+    assert "AC wins the deal with 3 tens (AC 3 BD 1) · streak: AC 1 · next dealer: D" in out
+
+
+def test_annotate_speaks_hukum_closed_and_first_void_terms():
+    hukum = run("annotate", "--letters", DATA / "hukum.dpn").stdout
+    assert "set by D's first void at trick 3" in hukum
+    assert "taken" in hukum and "centre" not in hukum            # immediate capture: no centre
+    assert "no result: tens AC 2 BD 2, streaks unchanged" in hukum
+    assert "trick 3: trump S set by D" in hukum
+    closed = run("annotate", "--letters", DATA / "closed-trump.dpn").stdout
+    assert "chosen in secret by A, revealed at trick 7" in closed
+    assert "trick 7: trump C revealed by A" in closed
+    five = run("annotate", "--letters", DATA / "first-void-five.dpn").stdout
+    assert "set by A's first void at trick 1" in five
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_annotate_dpn_is_valid_dpn_with_the_same_facts(path, tmp_path):
+    result = run("annotate", "--format", "dpn", path)
+    assert result.exit_code == 0
+    out = tmp_path / "annotated.dpn"
+    out.write_text(result.stdout, encoding="utf-8")
+    assert run("validate", out).exit_code == 0
+    original = [replay_game(g) for g in iter_path(path)]
+    annotated = [replay_game(g) for g in iter_path(out)]
+    assert len(original) == len(annotated)
+    for a, b in zip(original, annotated):
+        assert b.errors == ()
+        assert [(d.tens, d.winner, d.next_dealer) for d in a.deals] == \
+            [(d.tens, d.winner, d.next_dealer) for d in b.deals]
+        assert a.result == b.result
+    assert "{A wins; A sweeps 8 cards (two in a row): 10H 10S" in run("annotate", "-f", "dpn", WORKED).stdout
+
+
+def test_annotate_dpn_comments_say_the_facts():
+    out = run("annotate", "-f", "dpn", WORKED).stdout
+    assert "{dealer D; trump diamonds, announced by A}" in out
+    assert "10D was won by D (BD) in trick 7 but A swept it to AC" in out
+    assert "{AC wins the deal with 3 tens (AC 3 BD 1); streak: AC 1; next dealer: D}" in out
+
+
+def test_annotate_invalid_file_lists_errors_and_exits_1(tmp_path):
+    result = run("annotate", broken(tmp_path))
+    assert result.exit_code == 1
+    assert "2 errors:" in result.stdout
+    assert ":20:4: wrong-leader:" in result.stdout
+    assert run("annotate", tmp_path / "missing.dpn").exit_code == 2
+
+
+# ---- replay (plain) --------------------------------------------------------------------------
+
+def test_replay_plain_prints_every_step():
+    result = run("replay", WORKED)                 # not a terminal: plain text
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "Deal 1 · dealer D · trump diamonds, announced by A" in out
+    assert "  A: S A K 4  H A J 9 6  D A Q J 9  C Q 5" in out
+    assert " trick 2, A leads" in out
+    assert "  A plays AS (leads)" in out
+    assert "  A wins trick 2; A sweeps 8 cards (two in a row): 10H 10S" in out
+    assert "AC pile 8 cards, tens 10H 10S" in out
+    assert out.count(" plays ") == 52
+
+
+def test_replay_plain_deal_and_trick_limit_the_output():
+    result = run("replay", "--plain", "--deal", "1", "--trick", "9", WORKED)
+    assert result.exit_code == 0
+    assert " trick 9, A leads" in result.stdout
+    assert result.stdout.count(" plays ") == 4
+    second = run("replay", "--deal", "2", LOOSE)
+    assert "Deal 2" in second.stdout and "Deal 1 " not in second.stdout
+
+
+def test_replay_bad_positions_exit_2():
+    assert run("replay", "--trick", "14", WORKED).exit_code == 2
+    assert run("replay", "--deal", "3", WORKED).exit_code == 2
+    assert run("replay", "--game", "2", WORKED).exit_code == 2
+    assert run("replay", "-", input=b"").exit_code == 2
+
+
+# ---- the stepper's model ---------------------------------------------------------------------
+
+def test_snapshots_hands_are_dealt_minus_played():
+    facts = replay_game(next(iter_path(WORKED)))
+    deal = facts.deals[0]
+    snaps = snapshots(deal, facts.rules)
+    assert len(snaps) == 53
+    assert snaps[0].hands["A"] == ("AS", "KS", "4S", "AH", "JH", "9H", "6H", "AD", "QD", "JD", "9D", "QC", "5C")
+    played: dict[str, list[str]] = {s: [] for s in "ABCD"}
+    for snap in snaps[1:]:
+        p = snap.shown[-1]
+        played[p.seat].append(p.card)
+        for seat in "ABCD":
+            assert sorted(snap.hands[seat]) == sorted(set(deal.hands[seat]) - set(played[seat]))
+    end = snaps[-1]
+    assert sum(end.piles.values()) == 52 and end.centre_cards == 0
+    assert {s: len(t) for s, t in end.pile_tens.items()} == deal.tens
+    two = snaps[8]                                   # after trick 2: A swept 8 cards with two tens
+    assert two.complete and two.capture.cards == 8 and two.pile_tens["AC"] == ("10H", "10S")
+    mid = snaps[26]                                  # trick 7, second card: the centre of trick 6
+    assert not mid.complete and mid.centre_cards == 8 and [p.card for p in mid.shown] == ["8S", "10D"]
+
+
+def test_ten_stories_find_the_ten_that_changed_sides():
+    facts = replay_game(next(iter_path(WORKED)))
+    crossed = [s for s in ten_stories(facts.deals[0]) if s.crossed]
+    assert [(s.card, s.trick, s.won_by, s.taken_by, s.taken_side, s.taken_at) for s in crossed] == \
+        [("10D", 7, "D", "A", "AC", 9)]
+
+
+def test_stepper_moves():
+    facts = replay_game(next(iter_path(LOOSE)))
+    st = Stepper(facts.deals, facts.rules)
+    assert not st.prev_card() and not st.prev_trick()
+    assert st.next_card() and st.played == 1
+    assert st.next_trick() and st.played == 4
+    assert st.next_trick() and st.played == 8
+    assert st.prev_trick() and st.played == 4
+    assert st.jump(13) and st.played == 52 and st.snap.trick.number == 13
+    assert not st.jump(14)
+    assert st.next_card() and (st.deal, st.played) == (1, 0)
+    assert st.prev_card() and (st.deal, st.played) == (0, 52)
+    assert st.next_deal() and st.deal == 1 and not st.next_deal()
+    assert st.end() and not st.next_card()
+    assert st.prev_deal() and (st.deal, st.played) == (1, 0)
+    assert st.prev_deal() and (st.deal, st.played) == (0, 0)
+    assert st.goto(2, 5) and (st.deal, st.played) == (1, 20)
+    assert "Deal 2 of 2 · trick 5 of 13 · card 4 of 4" == st.where()
+
+
+# ---- help, version, no tracebacks ------------------------------------------------------------
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help_with_an_example(command):
+    result = run(command, "--help")
+    assert result.exit_code == 0
+    assert "Example: dehlanote " + command in result.stdout
+
+
+def test_version_and_top_help():
+    assert run("--version").stdout.strip() == "dehlanote 0.1.0"
+    top = run("--help").stdout
+    for command in COMMANDS:
+        assert command in top
+
+
+def big_file(tmp_path: Path, games: int = 120) -> Path:
+    """A file of many generated matches."""
+    import random
+
+    from dehlanote.playout import generate_match
+
+    path = tmp_path / "big.dpn"
+    rng = random.Random(7)
+    with open(path, "w", encoding="utf-8") as f:
+        for _ in range(games):
+            f.write(generate_match(rng)[0] + "\n")
+    return path
+
+
+def test_broken_pipe_exits_quietly(tmp_path):
+    path = big_file(tmp_path)
+    for command in (["json"], ["fmt"], ["annotate"], ["replay", "--plain"]):
+        proc = subprocess.run(" ".join(console_script() + command + [str(path)]) + " | head -n 3",
+                              shell=True, capture_output=True, text=True, timeout=120)
+        assert len(proc.stdout.splitlines()) == 3
+        assert proc.stderr == "", (command, proc.stderr)
+
+
+def test_ctrl_c_exits_quietly(tmp_path):
+    path = big_file(tmp_path, 400)
+    proc = subprocess.Popen(console_script() + ["annotate", str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    assert proc.stdout.readline()                    # it is running: past the imports
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert b"Traceback" not in err
+    assert proc.returncode == 130
+
+
+def test_unreadable_file_in_a_subprocess_has_no_traceback(tmp_path):
+    proc = subprocess.run(console_script() + ["validate", str(tmp_path / "missing.dpn"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.count("cannot read") == 2
