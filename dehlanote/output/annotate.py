@@ -280,11 +280,11 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
     played = 0
     notes = {n.fact.number: n for n in trick_notes(deal, rules)}
     for t in deal.tricks:
+        event = None                    # a trump set or revealed stays shown to the trick's end
         for k, p in enumerate(t.plays):
             played += 1
             if p.card in held.get(p.seat, []):
                 held[p.seat].remove(p.card)
-            event = None
             if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
                     and tf.by == p.seat and not open_trump):
                 trump = tf.suit

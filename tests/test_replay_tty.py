@@ -1,0 +1,143 @@
+"""The interactive stepper in a real pseudo-terminal (pexpect): keys in, screen out.
+
+Each test runs ``dehlanote replay`` under ``sh -c`` in a pty, with ``stty -g`` before and
+after, so that it can check that the terminal modes are exactly as they were once the
+stepper has quit (by q, by Ctrl-C), and that the alternate screen was left and the cursor
+shown again.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+DATA = Path(__file__).resolve().parent / "data"
+WORKED = DATA / "worked-example.dpn"
+LOOSE = DATA / "loose-style.dpn"
+HUKUM = DATA / "hukum.dpn"
+
+RIGHT, LEFT, DOWN, UP = "\x1b[C", "\x1b[D", "\x1b[B", "\x1b[A"
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
+
+
+def command() -> str:
+    found = shutil.which("dehlanote")
+    return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m dehlanote.cli"
+
+
+class Session:
+    """``dehlanote replay ARGS`` in a 40x120 pty, with the tty modes saved before and after."""
+
+    def __init__(self, tmp_path: Path, *args: str) -> None:
+        self.before = tmp_path / "stty-before"
+        self.after = tmp_path / "stty-after"
+        line = " ".join(shlex.quote(str(a)) for a in args)
+        script = (f"trap : INT; stty -g > {shlex.quote(str(self.before))}; {command()} replay {line}; "
+                  f'echo "EXIT=$?"; stty -g > {shlex.quote(str(self.after))}')
+        env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
+        env.pop("NO_COLOR", None)
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
+        self.child = pexpect.spawn("/bin/sh", ["-c", script], env=env, dimensions=(40, 120),
+                                   encoding="utf-8", timeout=30)
+
+    def expect(self, *texts: str) -> None:
+        for text in texts:
+            self.child.expect_exact(text)
+
+    def key(self, keys: str, *then: str) -> None:
+        self.child.send(keys)
+        self.expect(*then)
+
+    def finish(self) -> tuple[int, str]:
+        """Wait for the end; the exit status and everything printed after the keys."""
+        self.child.expect(r"EXIT=(\d+)")
+        status = int(self.child.match.group(1))
+        tail = self.child.before
+        self.child.expect(pexpect.EOF)
+        self.child.close()
+        return status, tail
+
+    def restored(self) -> bool:
+        return self.before.read_text() == self.after.read_text() and self.before.read_text().strip() != ""
+
+
+def test_keys_step_through_cards_tricks_and_jumps(tmp_path):
+    s = Session(tmp_path, WORKED)
+    s.expect("Deal 1 · before trick 1 of 13", "Centre", "0 cards", "AC pile")
+    s.key("n", "trick 1 of 13 · card 1 of 4", "trick 1 · A leads")
+    s.key("N", "trick 1 of 13 · card 4 of 4", "A wins", "4 cards, tens ")
+    s.key(DOWN, "trick 2 of 13 · card 4 of 4", "A sweeps 8 cards (two in a row)", "A just swept")
+    s.key(RIGHT, "trick 3 of 13 · card 1 of 4")
+    s.key(LEFT, "trick 2 of 13 · card 4 of 4")
+    s.key("p", "trick 2 of 13 · card 3 of 4")
+    s.key(UP, "trick 1 of 13 · card 4 of 4")
+    s.key("t9\r", "trick 9 of 13 · card 4 of 4", "A sweeps 20 cards (two in a row)",
+          " was won by D (BD) in trick 7", "28 cards, tens ")
+    s.key("?", "Keys (? again to close)", "jump to the end of trick 7")
+    s.key("?", "trick 9 · A leads")
+    s.key("t99\r", "this deal has no trick 99")
+    s.key("G", "trick 13 of 13 · card 4 of 4", "D takes the last 4 cards")
+    s.key("q")
+    status, tail = s.finish()
+    assert status == 0
+    assert "\x1b[?1049l" in tail            # left the alternate screen
+    assert "\x1b[?25h" in tail              # cursor shown again
+    assert "Traceback" not in tail
+    assert s.restored()
+
+
+def test_deals_and_start_position(tmp_path):
+    s = Session(tmp_path, "--deal", "1", "--trick", "4", LOOSE)
+    s.expect("Deal 1 of 2 · trick 4 of 13 · card 4 of 4")
+    s.key("]", "Deal 2 of 2 · before trick 1 of 13")
+    s.key("[", "Deal 1 of 2 · before trick 1 of 13")
+    s.key("G", "Deal 1 of 2 · trick 13 of 13 · card 4 of 4")
+    s.key("n", "Deal 2 of 2 · before trick 1 of 13")
+    s.key("p", "Deal 1 of 2 · trick 13 of 13 · card 4 of 4")
+    s.key("q")
+    status, _ = s.finish()
+    assert status == 0
+    assert s.restored()
+
+
+def test_hukum_shows_immediate_capture_and_trump_set_by_a_void(tmp_path):
+    s = Session(tmp_path, HUKUM)
+    s.expect("none yet: the first player unable to follow sets it", "each trick goes straight to its winner")
+    s.key("t3\r", "trick 3 of 13", "takes the trick", "cannot follow: trump set, spades")
+    s.key("q")
+    status, _ = s.finish()
+    assert status == 0
+    assert s.restored()
+
+
+def test_ctrl_c_quits_and_restores_the_terminal(tmp_path):
+    s = Session(tmp_path, WORKED)
+    s.expect("before trick 1 of 13")
+    s.key("nn", "card 2 of 4")
+    s.child.sendintr()
+    status, tail = s.finish()
+    assert status == 0
+    assert "Traceback" not in tail
+    assert "\x1b[?1049l" in tail
+    assert s.restored()
+
+
+def test_not_a_terminal_prints_plain_steps(tmp_path):
+    """Standard output piped (standard input still the pty): the plain text, no screen."""
+    out = tmp_path / "out.txt"
+    child = pexpect.spawn("/bin/sh", ["-c", f"{command()} replay {shlex.quote(str(WORKED))} > {out}; echo EXIT=$?"],
+                          encoding="utf-8", timeout=30)
+    child.expect(r"EXIT=(\d+)")
+    assert child.match.group(1) == "0"
+    text = out.read_text(encoding="utf-8")
+    assert "\x1b[" not in text
+    assert "A wins trick 2; A sweeps 8 cards (two in a row): 10H 10S" in text
