@@ -8,6 +8,7 @@ too: each names the parameters it sets. ``Rules`` tags read ``"NAME opt opt=valu
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
@@ -303,15 +304,10 @@ def default_registry() -> Registry:
     return reg
 
 
-_DEFAULT: Optional[Registry] = None
-
-
+@lru_cache(maxsize=1)
 def registry() -> Registry:
     """The shared default registry (loaded once)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = default_registry()
-    return _DEFAULT
+    return default_registry()
 
 
 def rules_from_tag(value: Optional[str], reg: Optional[Registry] = None) -> Rules:
