@@ -22,6 +22,7 @@ from ..errors import DpnError
 from .cards import CARD_SPELLINGS, GLYPHS, SUIT_SPELLINGS
 from .model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
 from .reader import Chunk, Source, split_games
+from .fast import parse_fast, paused_gc
 
 __all__ = ["parse_string", "parse_path", "iter_games", "iter_path", "parse_chunk"]
 
@@ -499,8 +500,18 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
 
 # ---- public API ----------------------------------------------------------------------
 
-def parse_chunk(chunk: Chunk, *, keep_source: bool = False) -> list[Game]:
-    """Parse the text of one game (as cut by the reader); errors go into the games."""
+def parse_chunk(chunk: Chunk, *, keep_source: bool = False, fast: bool = True) -> list[Game]:
+    """Parse the text of one game (as cut by the reader); errors go into the games.
+
+    The common shapes are read by the regular-expression fast path (:mod:`.fast`), which
+    makes the same model; everything else, and every error, by Lark (``fast=False``: Lark only).
+    """
+    games = parse_fast(chunk) if fast else None
+    if games is not None:
+        if keep_source and games:
+            text = " " * (chunk.column - 1) + chunk.text if chunk.column > 1 else chunk.text
+            games = [g._replace(source=text, source_line=chunk.line) for g in games]
+        return games
     encoding = [
         DpnError("encoding",
                  f"byte 0x{p.byte:02X} at byte offset {p.offset} is not UTF-8: save the file as UTF-8",
@@ -571,7 +582,8 @@ def parse_string(text: str, *, strict: bool = False, keep_source: bool = False) 
     Raises:
         DpnError: in strict mode, the first syntax error.
     """
-    games = list(iter_games(text, keep_source=keep_source))
+    with paused_gc():   # the games pile up: spare the collector rescanning them
+        games = list(iter_games(text, keep_source=keep_source))
     if strict:
         for game in games:
             if game.errors:
@@ -586,7 +598,8 @@ def parse_path(path: Union[str, Path], *, strict: bool = False, keep_source: boo
         OSError: the file cannot be read.
         DpnError: in strict mode, the first syntax error.
     """
-    games = list(iter_path(path, keep_source=keep_source))
+    with paused_gc():
+        games = list(iter_path(path, keep_source=keep_source))
     if strict:
         for game in games:
             if game.errors:
