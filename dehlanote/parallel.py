@@ -1,0 +1,228 @@
+"""Checking a record on several cores: games in batches to worker processes, results in order.
+
+The parent process reads the input once and cuts it at game boundaries
+(:func:`dehlanote.syntax.reader.split_games`); batches of games go to a
+:class:`concurrent.futures.ProcessPoolExecutor`; each worker parses and replays its games
+and sends back one small :class:`GameReport` per game (its errors, with their positions in
+the file and the text of their line, and its counts). Reports come back in the order of
+the input, and ``jobs=1`` runs the very same code in the calling process, so the output of
+``dehlanote validate --jobs N`` is that of ``--jobs 1`` whatever ``N``.
+
+Memory stays flat: at most ``2 * jobs + 2`` batches are in flight, whatever the size of the
+input. The command line calls::
+
+    for report in validate_parallel(path_or_stream, jobs, registry_files=[rules_yaml]):
+        ...
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
+
+from .errors import DpnError
+from .replay.game import replay_game
+from .rules.profile import Registry, default_registry, registry
+from .syntax.model import Game
+from .syntax.parser import parse_chunk
+from .syntax.reader import Chunk, split_games
+
+__all__ = ["GameReport", "check_chunks", "load_registry", "validate_parallel", "validate_serial",
+           "validate_path", "batches"]
+
+PathOrStream = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
+
+#: the text of about this many characters goes to a worker at a time (some 1,000 deals)
+BATCH_CHARS = 1 << 18
+
+
+def _rebuild_error(code: str, message: str, line: int, column: int, deal: Optional[int],
+                   trick: Optional[int], source_line: Optional[str], path: Optional[str],
+                   offset: Optional[int]) -> DpnError:
+    return DpnError(code, message, line, column, deal=deal, trick=trick, source_line=source_line,
+                    path=path, offset=offset)
+
+
+def _error_state(e: DpnError) -> tuple:
+    return (e.code, e.message, e.line, e.column, e.deal, e.trick, e.source_line, e.path, e.offset)
+
+
+def _rebuild_report(index: int, line: int, column: int, deals: int, errors: tuple) -> "GameReport":
+    return GameReport(index, line, column, deals, tuple(_rebuild_error(*e) for e in errors))
+
+
+class GameReport(NamedTuple):
+    """What checking one game found.
+
+    ``index`` is the game's place in the input (0-based), ``line`` and ``column`` where it
+    starts, ``deals`` how many deals were read, ``errors`` every error (syntax and rules) in
+    file order, each with its position in the file and ``source_line`` (the text of its line,
+    for a caret) filled in, and ``path`` when a name was given.
+    """
+
+    index: int
+    line: int
+    column: int
+    deals: int
+    errors: tuple[DpnError, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def __reduce__(self):
+        # DpnError's constructor takes more than its message, so exceptions do not pickle
+        # by themselves; a report travels as plain tuples
+        return (_rebuild_report, (self.index, self.line, self.column, self.deals,
+                                  tuple(_error_state(e) for e in self.errors)))
+
+
+def load_registry(registry_files: Sequence[Union[str, "os.PathLike[str]"]] = ()) -> Registry:
+    """The package's rule profiles plus those of ``registry_files`` (YAML, as ``--rules``).
+
+    Raises:
+        DpnError: ``unknown-rules`` when a file is not a valid profile file.
+        OSError: a file cannot be read.
+    """
+    if not registry_files:
+        return registry()
+    reg = default_registry()
+    for path in registry_files:
+        reg.load_path(path)
+    return reg
+
+
+def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameReport:
+    facts = replay_game(game, reg)
+    errors = facts.errors
+    if errors:
+        errors = tuple(e.with_context(path=name, source_line=game.line_text(e.line)) for e in errors)
+    return GameReport(index, game.line, game.column, len(game.deals), errors)
+
+
+def check_chunks(chunks: Iterable[Chunk], reg: Optional[Registry] = None, *, name: Optional[str] = None,
+                 first_index: int = 0) -> list[GameReport]:
+    """Parse and replay the games of ``chunks``: one report per game, in order."""
+    reg = reg or registry()
+    out: list[GameReport] = []
+    index = first_index
+    for chunk in chunks:
+        for game in parse_chunk(chunk, keep_source=True):
+            out.append(_report(index, game, reg, name))
+            index += 1
+    return out
+
+
+def batches(chunks: Iterable[Chunk], size: int = BATCH_CHARS) -> Iterator[list[Chunk]]:
+    """Group chunks into lists of about ``size`` characters of text."""
+    batch: list[Chunk] = []
+    chars = 0
+    for chunk in chunks:
+        batch.append(chunk)
+        chars += len(chunk.text)
+        if chars >= size:
+            yield batch
+            batch, chars = [], 0
+    if batch:
+        yield batch
+
+
+@contextmanager
+def _opened(source: PathOrStream) -> Iterator[Union[IO[bytes], IO[str]]]:
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as stream:
+            yield stream
+    else:
+        yield source
+
+
+# ---- the worker side -------------------------------------------------------------------
+
+_worker_registry: Optional[Registry] = None
+
+
+def _init_worker(registry_files: tuple[str, ...]) -> None:
+    global _worker_registry
+    _worker_registry = load_registry(registry_files)
+    from .syntax.parser import _get_parser
+    _get_parser()           # build the Lark parser now, then keep it (and all else) out of gc scans
+    gc.collect()
+    gc.freeze()
+
+
+def _check_batch(batch: list[Chunk], name: Optional[str]) -> list[GameReport]:
+    # no pause of the collector here: the games of a batch die one by one, and pausing it
+    # measured no faster (it pays only where parsed games pile up, see parse_path)
+    return check_chunks(batch, _worker_registry, name=name)
+
+
+# ---- the public entry points ------------------------------------------------------------
+
+def validate_serial(source: PathOrStream, registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
+                    name: Optional[str] = None) -> Iterator[GameReport]:
+    """Check every game in this process, one at a time (``validate_parallel`` with one job)."""
+    reg = load_registry(registry_files)
+    index = 0
+    with _opened(source) as stream:
+        for chunk in split_games(stream):
+            for report in check_chunks((chunk,), reg, name=name, first_index=index):
+                index += 1
+                yield report
+
+
+def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
+                      registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
+                      name: Optional[str] = None, batch_chars: int = BATCH_CHARS) -> Iterator[GameReport]:
+    """Check every game of a file or stream on ``jobs`` processes; reports in input order.
+
+    Args:
+        source: a path, or a binary or text stream (``sys.stdin.buffer`` for ``-``).
+        jobs: worker processes; ``None`` or ``0``: one per core; ``1``: no pool, this process.
+        registry_files: YAML profile files loaded as ``--rules`` loads them (in every worker).
+        name: the path to put in each error (``DpnError.path``), e.g. ``"<stdin>"``.
+        batch_chars: characters of text sent to a worker at a time.
+
+    Yields:
+        One :class:`GameReport` per game, in the order of the input; the same reports,
+        error for error, whatever ``jobs`` is.
+
+    Raises:
+        OSError: the input cannot be read (raised where reading fails).
+        DpnError: ``unknown-rules`` when a registry file is not a valid profile file.
+    """
+    jobs = jobs or os.cpu_count() or 1
+    files = tuple(os.fspath(f) for f in registry_files)
+    if name is None and isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+    if jobs <= 1:
+        yield from validate_serial(source, files, name=name)
+        return
+    load_registry(files)    # fail here, once, on a bad profile file
+    window = 2 * jobs + 2
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(files,))
+    pending: deque[Future] = deque()
+    index = 0
+    try:
+        with _opened(source) as stream:
+            for batch in batches(split_games(stream), batch_chars):
+                pending.append(pool.submit(_check_batch, batch, name))
+                while len(pending) >= window:
+                    for report in pending.popleft().result():
+                        yield report._replace(index=index)
+                        index += 1
+        while pending:
+            for report in pending.popleft().result():
+                yield report._replace(index=index)
+                index += 1
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def validate_path(path: Union[str, Path], jobs: Optional[int] = None, **kwargs) -> list[GameReport]:
+    """All reports of a file at once (small files; see :func:`validate_parallel`)."""
+    return list(validate_parallel(path, jobs, **kwargs))
