@@ -88,6 +88,7 @@ class Rules:
 
     @property
     def tens_total(self) -> int:
+        """Tens in play: 4, or 12 with three decks."""
         return 4 * self.decks
 
 
@@ -144,7 +145,7 @@ def make_rules(profile: str = "standard", options: Optional[dict] = None) -> Rul
         coat=coat,
         double_sar=bool(opts.get("double-sar")),
         court_piece=bool(opts.get("court-piece")),
-        tricks=len(DECK) * (3 if players == 6 else 1) // players,
+        tricks=len(DECK) * (3 if players == 6 else 1) // players,   # 13, or 26 with six
         side_of={s: (sides[0] if s in sides[0] else sides[1]) for s in seats},
         next_seat={s: seats[(i + 1) % players] for i, s in enumerate(seats)},
         partner={s: seats[(i + 2) % players] for i, s in enumerate(seats)},
