@@ -1,0 +1,152 @@
+"""Replayed archives as Parquet: one row per card played, with its trick's and deal's facts.
+
+Needs the ``parquet`` extra (``pip install 'dehlanote[parquet]'``, which brings pyarrow).
+The file is written in row groups of ``batch_rows`` plays as the archive streams by, so
+memory stays flat whatever the archive's size. Query it with anything that reads Parquet::
+
+    import duckdb
+    duckdb.sql("select seat, count(*) from 'plays.parquet' where card like '10%' and capture_side is not null group by 1")
+
+Columns (:data:`SCHEMA`): ``game`` (index of the game in its file, 0-based), ``source`` (the
+file), ``rules``, ``deal`` (number), ``dealer``, ``trump`` (the suit in force for this trick,
+null before it is set), ``trick`` (number), ``leader``, ``position`` (0 for the lead),
+``seat``, ``card`` (canonical: ``10H``), ``suit``, ``withdrawn`` (cards taken back before
+it), ``winner`` (of the trick), ``centre_cards`` (after the trick), ``capture_by``,
+``capture_side``, ``capture_cards``, ``capture_tens``, ``capture_reason`` (null when the
+trick captured nothing), ``deal_winner`` (side, null for no result), ``tens`` (a map side ->
+tens captured in the deal), ``game_errors`` (errors in the game: 0 means a valid record),
+``line`` and ``column`` (of the card in the file).
+
+Games are replayed leniently: the plays of a game with errors are written as far as the
+replay could follow them, and ``game_errors`` says so.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO, Iterable, NamedTuple, Optional, Sequence, Union
+
+try:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+except ImportError as exc:  # pragma: no cover - exercised only without the extra
+    raise ImportError("dehlanote.parquet needs pyarrow: pip install 'dehlanote[parquet]'") from exc
+
+from .parallel import load_registry
+from .replay.facts import GameFacts
+from .replay.game import replay_game
+from .rules.profile import Registry
+from .syntax.parser import parse_chunk
+from .syntax.reader import Chunk, split_games
+
+__all__ = ["SCHEMA", "ExportSummary", "export_parquet", "write_chunks", "facts_rows"]
+
+_STR = pa.string()
+SCHEMA = pa.schema([
+    ("game", pa.int64()), ("source", _STR), ("rules", _STR),
+    ("deal", pa.int32()), ("dealer", _STR), ("trump", _STR),
+    ("trick", pa.int16()), ("leader", _STR), ("position", pa.int8()), ("seat", _STR),
+    ("card", _STR), ("suit", _STR), ("withdrawn", pa.list_(_STR)),
+    ("winner", _STR), ("centre_cards", pa.int16()),
+    ("capture_by", _STR), ("capture_side", _STR), ("capture_cards", pa.int16()),
+    ("capture_tens", pa.list_(_STR)), ("capture_reason", _STR),
+    ("deal_winner", _STR), ("tens", pa.map_(_STR, pa.int8())),
+    ("game_errors", pa.int32()), ("line", pa.int32()), ("column", pa.int32()),
+])
+_NAMES = SCHEMA.names
+
+#: plays per row group (and per batch held in memory)
+BATCH_ROWS = 1 << 16
+
+
+class ExportSummary(NamedTuple):
+    """What an export wrote."""
+
+    path: str
+    games: int
+    deals: int
+    rows: int
+    errors: int          # errors found in the games (they are exported as far as replayed)
+
+
+def facts_rows(facts: GameFacts, game: int, source: Optional[str], columns: dict[str, list]) -> int:
+    """Append the rows of one replayed game to ``columns`` (name -> list); returns the count."""
+    rules = facts.rules.label() if facts.rules is not None else None
+    errors = len(facts.errors)
+    rows = 0
+    c = columns
+    for deal in facts.deals:
+        tens = list(deal.tens.items()) if deal.tens else None
+        for trick in deal.tricks:
+            cap = trick.capture
+            cap_by, cap_side, cap_cards, cap_tens, cap_reason = (
+                (None, None, None, None, None) if cap is None
+                else (cap.by, cap.side, cap.cards, list(cap.tens), cap.reason))
+            for position, play in enumerate(trick.plays):
+                node = play.play
+                c["game"].append(game); c["source"].append(source); c["rules"].append(rules)
+                c["deal"].append(deal.number); c["dealer"].append(deal.dealer); c["trump"].append(trick.trump)
+                c["trick"].append(trick.number); c["leader"].append(trick.leader)
+                c["position"].append(position); c["seat"].append(play.seat)
+                c["card"].append(play.card); c["suit"].append(play.card[-1])
+                c["withdrawn"].append([w.card for w in node.withdrawn])
+                c["winner"].append(trick.winner); c["centre_cards"].append(trick.centre_cards)
+                c["capture_by"].append(cap_by); c["capture_side"].append(cap_side)
+                c["capture_cards"].append(cap_cards); c["capture_tens"].append(cap_tens)
+                c["capture_reason"].append(cap_reason)
+                c["deal_winner"].append(deal.winner); c["tens"].append(tens)
+                c["game_errors"].append(errors); c["line"].append(node.line); c["column"].append(node.column)
+                rows += 1
+    return rows
+
+
+def _empty() -> dict[str, list]:
+    return {name: [] for name in _NAMES}
+
+
+def write_chunks(chunks: Iterable[Chunk], writer: "pq.ParquetWriter", reg: Registry, *,
+                 source: Optional[str] = None, first_game: int = 0,
+                 batch_rows: int = BATCH_ROWS) -> tuple[int, int, int, int]:
+    """Parse, replay and write the games of ``chunks``: (games, deals, rows, errors)."""
+    columns = _empty()
+    games = deals = rows = errors = 0
+    pending = 0
+    for chunk in chunks:
+        for game in parse_chunk(chunk):
+            facts = replay_game(game, reg)
+            pending += facts_rows(facts, first_game + games, source, columns)
+            games += 1
+            deals += len(game.deals)
+            errors += len(facts.errors)
+            if pending >= batch_rows:
+                writer.write_batch(pa.record_batch(columns, schema=SCHEMA))
+                rows += pending
+                columns, pending = _empty(), 0
+    if pending:
+        writer.write_batch(pa.record_batch(columns, schema=SCHEMA))
+        rows += pending
+    return games, deals, rows, errors
+
+
+def export_parquet(source: Union[str, "os.PathLike[str]", IO[bytes], IO[str]], dest: Union[str, "os.PathLike[str]"],
+                   registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
+                   name: Optional[str] = None, compression: str = "zstd",
+                   batch_rows: int = BATCH_ROWS) -> ExportSummary:
+    """Replay every game of ``source`` and write one row per play to the Parquet file ``dest``.
+
+    ``name`` fills the ``source`` column (default: the path, or None for a stream).
+
+    Raises:
+        OSError: ``source`` cannot be read or ``dest`` written.
+        DpnError: ``unknown-rules`` for a bad registry file.
+    """
+    reg = load_registry(registry_files)
+    if name is None and isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+    with pq.ParquetWriter(os.fspath(dest), SCHEMA, compression=compression) as writer:
+        if isinstance(source, (str, os.PathLike)):
+            with open(source, "rb") as stream:
+                counts = write_chunks(split_games(stream), writer, reg, source=name, batch_rows=batch_rows)
+        else:
+            counts = write_chunks(split_games(source), writer, reg, source=name, batch_rows=batch_rows)
+    return ExportSummary(os.fspath(dest), *counts)
