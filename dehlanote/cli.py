@@ -67,7 +67,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    rich_markup_mode=None,
+    rich_markup_mode="markdown",
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -223,18 +223,22 @@ def _plural(n: int, word: str) -> str:
 
 
 @contextmanager
-def _progress(total: int, enabled: bool):
-    """A progress bar on standard error, or nothing."""
+def _progress(total: int, enabled: bool) -> Iterator[tuple[Callable[[Optional[str]], None], Optional[Console]]]:
+    """A progress bar on standard error (or nothing), and the console that prints above it.
+
+    Anything printed to the terminal while the bar is drawn must go through that console
+    (rich consoles write past a redirected ``sys.stdout``), else lines land on the bar.
+    """
     if not enabled:
-        yield lambda path: None
+        yield (lambda path: None), None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     progress = Progress(
         TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.description}"),
-        console=Console(stderr=True), transient=True,
-        redirect_stdout=sys.stdout.isatty(), redirect_stderr=False,
+        console=Console(stderr=True, highlight=False), transient=True,
+        redirect_stdout=False, redirect_stderr=False,
     )
     task = progress.add_task("", total=total)
     with progress:
@@ -243,12 +247,12 @@ def _progress(total: int, enabled: bool):
                 progress.advance(task)
             else:
                 progress.update(task, description=escape(path))
-        yield advance
+        yield advance, progress.console
 
 
 @app.command()
 def validate(
-    files: list[str] = typer.Argument(..., metavar="FILE...",
+    files: list[str] = typer.Argument(..., metavar="FILE",
                                       help="DPN files or glob patterns; - reads standard input."),
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f",
                                         help="text: one line per error with the source line and a "
@@ -259,9 +263,9 @@ def validate(
                                                  "terminal, from 4 files)."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """Check records: every card, trick, deal and claim, under each game's rules.
+    """Check records against their rules and list every error.
 
-    Prints path:line:col: code: message for each error, then a summary.
+    Every card, trick, deal and claim is checked under each game's rules. Prints path:line:col: code: message for each error, then a summary.
     Exit status: 0 all valid, 1 some invalid, 2 usage or an unreadable file.
 
     Example: dehlanote validate samples/*.dpn
@@ -270,7 +274,7 @@ def validate(
     specs = _expand(files)
     if specs.count(STDIN) > 1:
         raise _fail("standard input (-) can be read only once")
-    out = _out(soft_wrap=True)
+    out = stdout_console = _out(soft_wrap=True)
     err_console = _err()
     as_json = format is OutputFormat.json
     show = progress if progress is not None else (sys.stderr.isatty() and len(specs) >= PROGRESS_MIN_FILES)
@@ -282,7 +286,11 @@ def validate(
         else:
             out.print(error_text(err, err.path or ""))
 
-    with _progress(len(specs), show) as step:
+    with _progress(len(specs), show) as (step, above):
+        if above is not None:
+            err_console = above
+            if sys.stdout.isatty():
+                out = above     # the same terminal: print above the bar
         for spec in specs:
             step(spec)
             report = check_file(spec, reg, None if as_json else print_error, keep=as_json)
@@ -294,7 +302,7 @@ def validate(
     if as_json:
         _emit(jsonout.dumps({"files": [r.json() for r in reports]}) + "\n")
     else:
-        _summary(out, reports)
+        _summary(stdout_console, reports)
     raise typer.Exit(_status(reports))
 
 
@@ -414,9 +422,9 @@ def json_command(
     compact: bool = typer.Option(False, "--compact", help="One line, no indentation."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """Convert a record to JSON (dpn-json/1), every game with its replayed facts and errors.
+    """Convert a record to JSON (dpn-json/1).
 
-    A game with errors is still written, with its errors in "errors".
+    Every game is written with its replayed facts and its errors. A game with errors is still written, with its errors in "errors".
     Exit status: 0, or 1 when a game has errors, 2 when the file cannot be read.
 
     Example: dehlanote json samples/worked-example.dpn -o worked.json
@@ -477,15 +485,17 @@ def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[
 
 @app.command()
 def fmt(
-    files: list[str] = typer.Argument(..., metavar="FILE...", help="DPN files; - reads standard input."),
+    files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files; - reads standard input."),
     check: bool = typer.Option(False, "--check", help="Write nothing; list the files that are not canonical "
                                                      "and exit 1 if there are any."),
     write: bool = typer.Option(False, "--write", "-w", help="Rewrite each file in place (not files whose "
                                                            "games have errors)."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """Write records in canonical DPN: known tags first, one trick per line, dealers, leaders,
-    trump and tens filled in from the replay. Comments and glyphs are kept.
+    """Write records in canonical DPN.
+
+    Known tags first, one trick per line, dealers, leaders, trump and tens filled in from
+    the replay; comments and glyphs are kept.
 
     Without options the canonical text goes to standard output.
     Exit status: 0, 1 when a game has errors (or with --check, a file is not canonical),
@@ -589,11 +599,13 @@ class _Keep(Exception):
 
 @app.command("rules")
 def rules_command(
-    name: Optional[str] = typer.Argument(None, metavar="[NAME]",
+    name: Optional[str] = typer.Argument(None, metavar="NAME",
                                          help='A profile, optionally with options: "pagat kots=3".'),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """List the rule profiles and options, or show one profile: its parameters, source and decisions.
+    """List the rule profiles and options, or show one.
+
+    With NAME: the profile's parameters, its source and the decisions taken for it.
 
     Example: dehlanote rules hukum
     """
@@ -621,9 +633,11 @@ def annotate(
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """Show each deal trick by trick: cards (the winner's marked *), the winner, the centre,
-    each capture with the tens it moved, the running ten count; the tens won in a trick by
-    one side but swept by the other are marked. Then each deal's result, streak and next dealer.
+    """Show each deal trick by trick.
+
+    For each trick: the cards (the winner's marked *), the winner, the centre, each capture
+    with the tens it moved, the running ten count; a ten won in a trick by one side but
+    swept by the other is marked. Then each deal's result, streak and next dealer.
 
     Exit status: as validate.
 
@@ -695,8 +709,10 @@ def replay(
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """Step through a game card by card and trick by trick, forward and back: the four hands,
-    the trick, the centre pile, each side's captured pile and tens, trump, dealer, the run.
+    """Step through a game in the terminal, card by card.
+
+    Forward and back by card, trick and deal: the four hands, the trick, the centre pile,
+    each side's captured pile and tens, trump, dealer, the run of consecutive wins.
 
     Keys: → n / ← p card, ↓ N / ↑ P trick, ] [ deal, t then a number: trick, ? help, q quit.
     When standard output is not a terminal (or with --plain) the steps are printed as text;

@@ -242,13 +242,41 @@ def game_result_text(facts: GameFacts) -> Text:
 
 # ---- rules -----------------------------------------------------------------------------------
 
-def first_sentence(text: str) -> str:
+def first_sentence(text: str, limit: int = 100) -> str:
+    """A description cut to one line: its first sentence, or as many of its clauses as fit."""
     text = " ".join(text.split())
-    for end in (". ", "; "):
-        i = text.find(end)
-        if 0 < i < 110:
-            return text[: i + 1].rstrip(";") if end == ". " else text[:i]
-    return text if len(text) <= 110 else text[:107] + "…"
+    end = text.find(". ")
+    if 0 < end <= limit:
+        return text[: end + 1]
+    clauses = text.split("; ")
+    out = clauses[0]
+    for clause in clauses[1:]:
+        if len(out) + 2 + len(clause) > limit:
+            break
+        out += "; " + clause
+    if out.count("(") > out.count(")"):
+        out = out[: out.rfind(" (")]
+    if len(out) > limit:
+        out = out[: limit - 1].rsplit(" ", 1)[0] + "…"
+    return out
+
+
+#: what each parameter of a profile means, for ``rules NAME``
+PARAM_HELP = {
+    "seats": "players at the table (partners sit opposite)",
+    "decks": "52-card decks shuffled together",
+    "trump": "how trump is set: announce, partner, first-void, first-void-five, closed",
+    "capture": "centre: two tricks in a row sweep the centre; immediate: each trick to its winner",
+    "score": "what decides a deal: tens, points (tens 2, other cards 1) or tricks",
+    "level": "a level split goes to the non-dealers, or is no result (none)",
+    "all_tens": "all the tens in one deal: a kot, or the match at once",
+    "streak": "consecutive deal wins that make a kot (0: none)",
+    "kots": "kots that win the match (0: an open-ended session)",
+    "match_points": "deals won (not in a row) that win the match (0: off)",
+    "streak_reset_after_kot": "both sides' runs restart after a kot",
+    "dealer_after_all_tens": "after an all-tens kot: rule 7, or the dealer's partner deals",
+    "level_dealer": "who deals after a no-result deal",
+}
 
 
 def rules_listing(reg: Registry) -> RenderableType:
@@ -257,14 +285,14 @@ def rules_listing(reg: Registry) -> RenderableType:
     profiles.add_column("profile", style="bold", no_wrap=True)
     profiles.add_column("what it is")
     for name, rules in reg.profiles.items():
-        profiles.add_row(name, Text(first_sentence(rules.description)))
+        profiles.add_row(name, Text(first_sentence(rules.description), no_wrap=True, overflow="ellipsis"))
     options = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     options.add_column("option", style="bold", no_wrap=True)
     options.add_column("what it does")
     for name, opt in reg.options.items():
-        options.add_row(_option_usage(opt), Text(first_sentence(opt.description)))
-    hint = Text('Use them in a record\'s Rules tag: [Rules "pagat kots=3 trump=first-void-five"]. '
-                "`dehlanote rules NAME` shows one profile.", style="dim")
+        options.add_row(_short_usage(opt), Text(first_sentence(opt.description), no_wrap=True, overflow="ellipsis"))
+    hint = Text('In a record: [Rules "pagat kots=3 trump=first-void-five"]. One profile: dehlanote rules NAME',
+                style="dim")
     return Group(Text("Rule profiles", style="bold underline"), profiles, Text(""),
                  Text("Options", style="bold underline"), options, Text(""), hint)
 
@@ -277,13 +305,19 @@ def _option_usage(opt: Option) -> str:
     return f"{opt.name}=N"
 
 
+def _short_usage(opt: Option) -> str:
+    usage = _option_usage(opt)
+    return usage if len(usage) <= 24 else f"{opt.name}=METHOD"
+
+
 def profile_view(rules: Rules, label: str) -> RenderableType:
     """A profile's description, source, parameters and decisions."""
     params = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-    params.add_column("parameter", style="bold")
-    params.add_column("value")
+    params.add_column("parameter", style="bold", no_wrap=True)
+    params.add_column("value", no_wrap=True)
+    params.add_column("meaning", style="dim")
     for name in param_names():
-        params.add_row(name, str(getattr(rules, name)))
+        params.add_row(name, str(getattr(rules, name)), PARAM_HELP.get(name, ""))
     parts: list[RenderableType] = [Text(label, style="bold underline")]
     if rules.description:
         parts.append(Text(rules.description))
@@ -292,11 +326,15 @@ def profile_view(rules: Rules, label: str) -> RenderableType:
     if rules.options:
         parts.append(Text("Options applied: ", style="bold").append(
             ", ".join(k if v is True else f"{k}={v}" for k, v in rules.options)))
-    parts += [Text(""), Text("Parameters", style="bold"), params]
+    parts += [Text(""), params]
     if rules.decisions:
-        parts.append(Text("Decisions", style="bold"))
+        decisions = Table.grid(padding=(0, 1))
+        decisions.add_column(no_wrap=True)
+        decisions.add_column()
         for d in rules.decisions:
-            parts.append(Text("  • " + d))
+            decisions.add_row("•", Text(d))
+        parts += [Text(""), Text("Decisions (where the sources are silent or ambiguous)", style="bold"),
+                  decisions]
     return Group(*parts)
 
 
