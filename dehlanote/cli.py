@@ -515,6 +515,7 @@ def fmt(
     out = _out(soft_wrap=True)
     reports: list[FileReport] = []
     changed: list[str] = []
+    wrote = False           # games already written: the next file's first game needs a blank line
     for spec in specs:
         report = FileReport(_name(spec))
         reports.append(report)
@@ -525,7 +526,8 @@ def fmt(
                     changed.append(report.path)
             else:
                 for piece in _canonical_pieces(spec, reg, report):
-                    _emit(piece)
+                    _emit(("\n" if wrote and not report.games - 1 else "") + piece)
+                    wrote = True
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise

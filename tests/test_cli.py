@@ -14,14 +14,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-from dehlanote import iter_games, iter_path, replay_game, write_game
+from dehlanote import iter_path, replay_game, write_game
 from dehlanote.cli import app
 from dehlanote.output import jsonout
 from dehlanote.output.annotate import Stepper, snapshots, ten_stories
@@ -289,6 +288,15 @@ def test_fmt_writes_the_canonical_form(tmp_path):
     again.write_text(result.stdout, encoding="utf-8")
     assert run("fmt", again).stdout == result.stdout          # idempotent
     assert run("fmt", "--check", again).exit_code == 0
+
+
+def test_fmt_of_several_files_is_one_canonical_stream(tmp_path):
+    result = run("fmt", WORKED, DATA / "hukum.dpn")
+    assert result.exit_code == 0
+    both = tmp_path / "both.dpn"
+    both.write_text(result.stdout, encoding="utf-8")
+    assert run("fmt", "--check", both).exit_code == 0
+    assert len([replay_game(g) for g in iter_path(both)]) == 2
 
 
 def test_fmt_check_lists_the_files_that_are_not_canonical(tmp_path):

@@ -11,7 +11,7 @@ comments, which keeps the record valid DPN. Rich rendering is in :mod:`.render`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterator, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrickFact, TrumpFact
 from ..rules.profile import Rules
@@ -376,13 +376,6 @@ def annotated_game(facts: GameFacts) -> Game:
             deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=trick.plays[:-1] + (last,)),))
         deals[i] = deal
     return game._replace(deals=tuple(deals))
-
-
-def iter_stories(facts: GameFacts) -> Iterator[tuple[DealFact, list[TenStory]]]:
-    """Each deal of a game with its tens' stories."""
-    seats = facts.rules.seats if facts.rules else 4
-    for deal in facts.deals:
-        yield deal, ten_stories(deal, seats)
 
 
 # ---- moving through a game, card by card -------------------------------------------------------

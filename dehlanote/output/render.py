@@ -27,7 +27,6 @@ from .annotate import (
 )
 
 RED_SUITS = "HD"
-SUIT_LETTERS = {s: s for s in SUITS}
 
 #: the keys of the stepper, as the help screen lists them
 KEYS = (
@@ -470,8 +469,8 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool) -> RenderableType:
         elif snap.run[1] == 0:
             run = Text(f"{snap.run[0]} just swept: the count starts again")
         else:
-            run = Text(f"{snap.run[0]} has won {snap.run[1]} in a row"
-                       + (": one more sweeps the centre" if snap.run[1] == 1 else ""))
+            run = Text(f"{snap.run[0]} {snap.run[1]} in a row"
+                       + (", one more sweeps the centre" if snap.run[1] == 1 else ""))
         left.add_row("Run", run)
     else:
         left.add_row("Capture", Text("each trick goes straight to its winner"))
