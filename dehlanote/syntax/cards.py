@@ -7,6 +7,8 @@ A card's canonical spelling is rank then suit letter, uppercase, with ``10`` for
 
 from __future__ import annotations
 
+import sys
+
 SUITS = "SHDC"  # canonical suit order: spades, hearts, diamonds, clubs
 RANKS = "AKQJ" + "T98765432"  # high to low; T is written 10
 RANK_NAMES = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
@@ -47,6 +49,12 @@ TENS: frozenset[str] = frozenset(card for card in DECK if card.startswith("10"))
 #: the regular expression (without anchors) of one card spelling
 CARD_PATTERN = r"(?:10|[2-9AKQJTakqjt])[SHDCshdc♠♥♦♣♤♡♢♧]"
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
+#: the regular expression of the inside of a tag value: no ``"``, ``\`` or newline, except
+#: ``\`` and a character. Written as an unrolled loop, possessive where Python has it
+#: (3.11): ``(?:[^"\\\n]|\\.)*`` kept backtracking state for every character, 120 bytes
+#: each, so that a tag value of a megabyte took 240 MB to read.
+STRING_BODY = (r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+' if sys.version_info >= (3, 11)
+               else r'[^"\\\n]*(?:\\.[^"\\\n]*)*')
 
 SEATS4 = "ABCD"
 SEATS6 = "ABCDEF"

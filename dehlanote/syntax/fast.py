@@ -30,7 +30,7 @@ import re
 from contextlib import contextmanager
 from typing import Callable, Iterator, Optional
 
-from .cards import CARD_SPELLINGS, SUIT_SPELLINGS
+from .cards import CARD_SPELLINGS, STRING_BODY, SUIT_SPELLINGS
 from .model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
 from .reader import Chunk
 
@@ -87,7 +87,7 @@ _TENS: Matcher = re.compile(
     rf"{_W}*({_kw('tens')}){_W}+({_SIDE}){_W}+({_INT}){_W}+({_SIDE}){_W}+({_INT}){_W}*").fullmatch
 # a tag, with the whitespace before it (any, as Lark's WS: the tag block may span lines)
 _TAG: Matcher = re.compile(
-    r'[\s\ufeff]*(\[)[\s\ufeff]*([A-Za-z][A-Za-z0-9_]*)[\s\ufeff]*"((?:[^"\\\n]|\\.)*)"[\s\ufeff]*\]').match
+    r'[\s\ufeff]*(\[)[\s\ufeff]*([A-Za-z][A-Za-z0-9_]*)[\s\ufeff]*"(' + STRING_BODY + r')"[\s\ufeff]*\]').match
 _LINE_END: Matcher = re.compile(r"[ \t\r]*(?:\n|\Z)").match
 _UNESCAPE = re.compile(r'\\(["\\])')
 

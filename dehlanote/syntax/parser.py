@@ -19,7 +19,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from ..errors import DpnError
-from .cards import CARD_SPELLINGS, GLYPHS, SUIT_SPELLINGS
+from .cards import CARD_SPELLINGS, GLYPHS, STRING_BODY, SUIT_SPELLINGS
 from .model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
 from .reader import Chunk, Source, split_games
 from .fast import parse_fast, paused_gc
@@ -210,7 +210,9 @@ class _Builder(Transformer):
 
 @lru_cache(maxsize=1)
 def _grammar() -> str:
-    return resources.files("dehlanote").joinpath("grammar.lark").read_text(encoding="utf-8")
+    text = resources.files("dehlanote").joinpath("grammar.lark").read_text(encoding="utf-8")
+    # the tag value's loops made possessive where Python allows it (see cards.STRING_BODY)
+    return text.replace(r'/"[^"\\\n]*(?:\\.[^"\\\n]*)*"/', f'/"{STRING_BODY}"/')
 
 
 class _Parser:
@@ -322,9 +324,58 @@ _WORD = re.compile(r'[^\s\[\]{}"]+')
 #: what a player meant as a card: a number or one letter then a suit, or a rank then a letter
 _CARDLIKE = re.compile(r"-?(?:[0-9]{1,3}|[A-Za-z])[SHDCshdc♠♥♦♣♤♡♢♧][!?]*|-?(?:10|[2-9AKQJTakqjt])[A-Za-z][!?]*")
 _KEYWORD_WORDS = {"deal", "dealer", "misdeal", "hands", "trump", "by", "at", "closed", "drawn", "tens"}
-_PREV_WORD = re.compile(r'([^\s\[\]{}"]+)\s*(?:\{[^}]*\}\s*)*$')
 _CARD_RUN = re.compile(r"(?:(?:10|[2-9AKQJTakqjt])[SHDCshdc♠♥♦♣♤♡♢♧](?:!!|\?\?|!\?|\?!|!|\?)?){2,}")
-_NAME_TAIL = re.compile(r"[A-Za-z][A-Za-z0-9_]*$")
+# runs scanned backwards from an error (see _run_back)
+_SPACES = re.compile(r"\s*")
+_WORD_CHARS = re.compile(r'[^\s\[\]{}"]*')
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_]*")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def _run_back(chars: "re.Pattern[str]", text: str, i: int, limit: int = 1 << 62) -> int:
+    """Where the run of ``chars`` (a pattern ``[...]*``) that ends at ``i`` starts (scanning
+    back at most about ``limit`` characters).
+
+    Reversed slices are matched forwards: a pattern anchored with ``$`` and searched from the
+    start of the text retries at every position of every run it passes, which took time
+    quadratic in the length of a long tag value or comment before a syntax error.
+    """
+    start = i
+    while i > 0 and start - i < limit:
+        lo = max(0, i - 4096)
+        piece = text[lo:i][::-1]
+        n = chars.match(piece).end()
+        i -= n
+        if n < len(piece):
+            break
+    return i
+
+
+def _previous_word(text: str, at: int) -> str:
+    """The word before ``at``, past spaces and comments ('' when something else stands
+    there). Only its last 64 characters: more than any word it is compared with."""
+    i = at
+    while True:
+        i = _run_back(_SPACES, text, i)
+        if i > 0 and text[i - 1] == "}":
+            opening = text.find("{", text.rfind("}", 0, i - 1) + 1, i - 1)
+            if opening < 0:
+                return ""
+            i = opening
+            continue
+        break
+    return text[max(_run_back(_WORD_CHARS, text, i, 64), i - 64): i]
+
+
+def _name_tail(text: str, at: int) -> Optional[int]:
+    """Where the tag name that runs into ``at`` starts (letters, digits and _, from a letter)."""
+    m = _LETTER.search(text, _run_back(_NAME_CHARS, text, at), at)
+    return m.start() if m is not None else None
+
+
+def _clip(word: str, size: int = 30) -> str:
+    """A word as a message shows it: a long one cut short."""
+    return word if len(word) <= size else word[: size - 3] + "..."
 
 _DESCRIBE = {
     "CARD": "a card", "WITHDRAWN": "a card", "INT": "a number", "SEAT": "a seat (A B C D)",
@@ -418,8 +469,8 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
     names = _normalise_expected(expected)
     m = _WORD.match(text, at)
     word = m.group(0) if m else text[at: at + 1]
-    prev = _PREV_WORD.search(text, 0, at)
-    before = prev.group(1) if prev else ""
+    before = _previous_word(text, at)
+    shown = _clip(word)
     in_tag = bool(names & {"NAME", "STRING", "RSQB"}) and "CARD" not in names
 
     def err(code: str, message: str, index: int = at) -> DpnError:
@@ -448,20 +499,20 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
         if "NAME" in names:
             if first == '"':
                 return err("bad-tag", 'the tag has no name: a tag is [Name "value"]')
-            return err("bad-tag", f'"{word}" is not a tag name: a tag name is letters, digits and _, starting with a letter')
+            return err("bad-tag", f'"{shown}" is not a tag name: a tag name is letters, digits and _, starting with a letter')
         if "STRING" in names:
             if first == '"':
                 return err("bad-tag", "the tag value is never closed: it needs a closing \" on the same line")
             if at > 0 and not text[at - 1].isspace():
-                name = _NAME_TAIL.search(text, 0, at)
+                name = _name_tail(text, at)
                 if name is not None:
-                    return err("bad-tag", f'"{name.group(0)}{word}" is not a tag name: a tag name is letters, digits and _, starting with a letter',
-                               name.start())
-            return err("bad-tag", f'the tag value must be in double quotes: [Name "value"], found "{word}"')
+                    return err("bad-tag", f'"{_clip(text[name:at] + word)}" is not a tag name: a tag name is letters, digits and _, starting with a letter',
+                               name)
+            return err("bad-tag", f'the tag value must be in double quotes: [Name "value"], found "{shown}"')
         gap = len(text[:at].rstrip())
         if "\n" in text[gap:at]:
             return err("bad-tag", "the tag is not closed: expected ']' after the value", gap)
-        return err("bad-tag", f"the tag is not closed: expected ']' after the value, found \"{word}\"")
+        return err("bad-tag", f"the tag is not closed: expected ']' after the value, found \"{shown}\"")
     if first == "[" and "LSQB" not in names:
         return err("syntax", f"a tag cannot stand here: expected {what}")
     bare = word.lstrip("-").rstrip("!?")
@@ -469,32 +520,31 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
             and word.lower() not in _KEYWORD_WORDS:
         return err("bad-card", _card_problem(word))
     if "CARD" in names and before.startswith("-") and CARD_SPELLINGS.get(before[1:]):
-        return err("syntax", f'"{before}" must be followed by the card played instead, found "{word}"')
+        return err("syntax", f'"{before}" must be followed by the card played instead, found "{shown}"')
     if first in "!?":
         start = at
         while start > 0 and not text[start - 1].isspace() and text[start - 1] not in '[]{}"':
             start -= 1
         if start < at:
-            shown = _WORD.match(text, start).group(0)
-            return err("syntax", f'"{shown}": a glyph is one of ! ? !! ?? !? ?!, right after the card', start)
-        return err("syntax", f'"{word}": a glyph goes right after its card, with no space between')
+            glued = _clip(_WORD.match(text, start).group(0))
+            return err("syntax", f'"{glued}": a glyph is one of ! ? !! ?? !? ?!, right after the card', start)
+        return err("syntax", f'"{shown}": a glyph goes right after its card, with no space between')
     if "CARD" in names and word.startswith("-") and CARD_SPELLINGS.get(bare):
-        return err("syntax", f'"{word}": a withdrawn card takes no glyph and must be followed by the card played instead')
+        return err("syntax", f'"{shown}": a withdrawn card takes no glyph and must be followed by the card played instead')
     if first == "-" and "CARD" in names:
-        return err("syntax", f'"{word}": a withdrawn card is written -X, a minus sign right before a card')
+        return err("syntax", f'"{shown}": a withdrawn card is written -X, a minus sign right before a card')
     boundary = bool(names & _BOUNDARY) or {"INT", "CARD"} <= names
     if boundary and word.lower() == "trump" and "TRUMP" not in names:
         return err("syntax", f"the trump line must come after the hands and before the first trick: expected {what}")
     if boundary and word.lower() == "hands" and "HANDS" not in names:
         return err("syntax", f"one hands line per deal, right after the deal line, before trump and the tricks: expected {what}")
     if "CARD" in names and (CARD_SPELLINGS.get(word[:2]) or CARD_SPELLINGS.get(word[:3])) \
-            and _CARD_RUN.fullmatch(word):
-        return err("syntax", f'"{word}": put a space between two cards')
+            and len(word) <= 200 and _CARD_RUN.fullmatch(word):
+        return err("syntax", f'"{shown}": put a space between two cards')
     if CARD_SPELLINGS.get(word.rstrip("!?")) and "CARD" not in names:
-        return err("syntax", f"expected {what}, found the card {word}")
+        return err("syntax", f"expected {what}, found the card {shown}")
     if len(word.rstrip(":")) == 1 and word[0] in "abcdef" and "SEAT" in names:
-        return err("syntax", f'seats are written in capitals: expected {what}, found "{word}"')
-    shown = word if len(word) <= 30 else word[:27] + "..."
+        return err("syntax", f'seats are written in capitals: expected {what}, found "{shown}"')
     return err("syntax", f'expected {what}, found "{shown}"')
 
 
@@ -532,7 +582,7 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, fast: bool = True) -
     return games
 
 
-_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"((?:[^"\\\n]|\\.)*)"\s*\]')
+_TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"(' + STRING_BODY + r')"\s*\]')
 _FIRST = re.compile(r"\S")
 
 

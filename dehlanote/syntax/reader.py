@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import IO, Iterator, NamedTuple, Union
 
+from .cards import STRING_BODY
+
 BLOCK = 1 << 20  # bytes or characters read at a time
 
 # what the splitter must see: comment and tag-value openers, tags, and the deal keyword
@@ -20,7 +22,7 @@ _SCAN = re.compile(r'[{"\[]|(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])')
 # after a game's first deal only comments, tag values and the next tag matter: a plain
 # character class, which the regex engine scans several times faster than _SCAN
 _SCAN_BODY = re.compile(r'[{"\[]')
-_STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
+_STRING = re.compile(f'"{STRING_BODY}"')
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
 
