@@ -228,3 +228,25 @@ def test_mutated_records(base: int, mutations: list[tuple[str, int, int]]) -> No
     text = mutate(BASES[base], mutations)
     for chunk in split_games(text):
         compare(chunk)
+
+
+# ---- the collector -------------------------------------------------------------------
+
+def test_paused_gc_restores_the_collector() -> None:
+    import gc
+
+    from dehlanote.syntax.fast import paused_gc
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError):
+        with paused_gc():
+            assert not gc.isenabled()
+            raise RuntimeError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with paused_gc():
+            pass
+        assert not gc.isenabled()       # left as it was found
+    finally:
+        gc.enable()

@@ -1,0 +1,236 @@
+"""Benchmark: parse, parse + replay and ``dehlanote validate`` in deals/s, MB/s and peak RSS.
+
+    python benchmarks/bench.py                      # 20,000 deals and a file 10x that
+    python benchmarks/bench.py --big-mb 1000        # also a ~1 GB archive (written in /tmp)
+    python benchmarks/bench.py --deals 2000 --scale 3 --repeat 1   # a quick look
+
+The corpus is made by ``benchmarks/make_corpus.py`` (seeded random legal matches in the
+writer's layout, so the same arguments give the same file) and kept in
+``benchmarks/out/bench-<deals>-<seed>.dpn``. The larger files repeat it (``--scale``
+times, or up to ``--big-mb`` MB in ``--tmp``): every game is still a legal record, and
+repeating keeps making them cheap (generating costs ~700 deals/s).
+
+Every measurement runs in a fresh Python process that reads the file as a stream, and
+reports its wall time, its CPU time and its peak resident memory
+(``resource.getrusage(...).ru_maxrss``); with ``--repeat N`` the median of N runs is kept.
+Rates are given per wall second and per CPU second: on a shared machine the CPU figure is
+the steadier one. Not part of the test suite.
+
+What is measured:
+  parse        split + parse (fast path, Lark for the rest), one game at a time
+  parse-lark   the same with Lark only (the baseline; base size only, with --lark)
+  replay       split + parse + replay, one game at a time (what validate does)
+  validate     ``dehlanote validate --brief FILE`` end to end (skipped without the CLI)
+  jobs N       :func:`dehlanote.parallel.validate_parallel` with N processes (peak RSS is
+               the parent's and the largest worker's)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+
+# ---- one measurement, in its own process ---------------------------------------------
+
+def _measure(kind: str, path: str, jobs: int) -> dict:
+    """Run one measurement in this (fresh) process; returns deals, times and peak RSS."""
+    # imports and the Lark parser are made before the clock starts (the CLI row has them)
+    from dehlanote.parallel import validate_parallel
+    from dehlanote.replay.game import replay_game
+    from dehlanote.rules.profile import registry
+    from dehlanote.syntax.parser import _get_parser, iter_path, parse_chunk
+    from dehlanote.syntax.reader import split_games
+    _get_parser()
+    reg = registry()
+    deals = games = errors = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    if kind in ("parse", "parse-lark"):
+        fast = kind == "parse"
+        with open(path, "rb") as stream:
+            for chunk in split_games(stream):
+                for game in parse_chunk(chunk, fast=fast):
+                    games += 1
+                    deals += len(game.deals)
+                    errors += len(game.errors)
+    elif kind == "replay":
+        for game in iter_path(path):
+            facts = replay_game(game, reg)
+            games += 1
+            deals += len(game.deals)
+            errors += len(facts.errors)
+    elif kind == "jobs":
+        for report in validate_parallel(path, jobs):
+            games += 1
+            deals += report.deals
+            errors += len(report.errors)
+    else:
+        raise SystemExit(f"unknown measurement {kind}")
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return {"games": games, "deals": deals, "errors": errors, "wall": wall,
+            "cpu": cpu + kids.ru_utime + kids.ru_stime,
+            "rss_mb": max(own.ru_maxrss, kids.ru_maxrss) / 1024}
+
+
+def _measure_cli(path: str, extra: list[str]) -> dict:
+    """``dehlanote validate`` in a child process: its wall time, CPU time and peak RSS."""
+    exe = shutil.which("dehlanote")
+    cmd = [exe] if exe else [sys.executable, "-m", "dehlanote.cli"]
+    t0 = time.perf_counter()
+    proc = subprocess.run([*cmd, "validate", "--brief", *extra, path], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True)
+    wall = time.perf_counter() - t0
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode not in (0, 1):
+        return {"skipped": (proc.stderr.strip().splitlines() or ["failed"])[-1][:200]}
+    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    return {"wall": wall, "cpu": kids.ru_utime + kids.ru_stime, "rss_mb": kids.ru_maxrss / 1024,
+            "summary": summary}
+
+
+def _child(kind: str, path: str, jobs: int, extra: list[str]) -> dict:
+    """Run a measurement in a fresh interpreter (so its peak RSS is its own)."""
+    args = [sys.executable, str(Path(__file__).resolve()), "--child", kind, "--file", path,
+            "--jobs-child", str(jobs), "--cli-args", json.dumps(extra)]
+    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        return {"skipped": (proc.stderr.strip().splitlines() or ["failed"])[-1][:200]}
+    return json.loads(proc.stdout)
+
+
+# ---- files ---------------------------------------------------------------------------
+
+def base_corpus(deals: int, seed: int) -> Path:
+    """The seeded corpus of about ``deals`` deals, made once by make_corpus.py."""
+    out = HERE / "out" / f"bench-{deals}-{seed}.dpn"
+    if not out.exists():
+        tmp = out.with_suffix(".part")
+        subprocess.run([sys.executable, str(HERE / "make_corpus.py"), "--deals", str(deals), "--seed", str(seed),
+                        "-o", str(tmp)], check=True)
+        tmp.replace(out)
+    return out
+
+
+def repeated(base: Path, dest: Path, *, times: int = 0, megabytes: int = 0) -> Path:
+    """``base`` written ``times`` times, or until ``megabytes`` MB, into ``dest`` (kept)."""
+    size = base.stat().st_size
+    if megabytes:
+        times = max(1, round(megabytes * 1e6 / size))
+    if dest.exists() and dest.stat().st_size == size * times:
+        return dest
+    data = base.read_bytes()
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    with open(dest, "wb") as out:
+        for _ in range(times):
+            out.write(data)
+    return dest
+
+
+def deal_count(path: Path, base: Path, base_deals: int) -> int:
+    return round(base_deals * path.stat().st_size / base.stat().st_size)
+
+
+# ---- the report ----------------------------------------------------------------------
+
+def run(kind: str, path: Path, repeat: int, jobs: int = 1, extra: list[str] | None = None) -> dict:
+    results = [(_child(kind, str(path), jobs, extra or [])) for _ in range(repeat)]
+    if any("skipped" in r for r in results):
+        return next(r for r in results if "skipped" in r)
+    keep = sorted(results, key=lambda r: r["wall"])[len(results) // 2]
+    keep["rss_mb"] = max(r["rss_mb"] for r in results)
+    return keep
+
+
+def line(label: str, r: dict, deals: int, size: int) -> str:
+    if "skipped" in r:
+        return f"| {label} | skipped: {r['skipped']} | | | | |"
+    mb = size / 1e6
+    return (f"| {label} | {deals / r['wall']:,.0f} | {deals / r['cpu']:,.0f} | {mb / r['wall']:.2f} "
+            f"| {r['wall']:.1f} | {r['rss_mb']:.0f} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=20000, help="deals in the base corpus")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--scale", type=int, default=10, help="the larger file is the corpus this many times")
+    ap.add_argument("--big-mb", type=int, default=0, help="also an archive of about this many MB")
+    ap.add_argument("--tmp", default="/tmp", help="where the larger files are written")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per measurement on the base corpus (median)")
+    ap.add_argument("--jobs", default="1,2", help="process counts for the scaling table")
+    ap.add_argument("--lark", action="store_true", help="also parse with Lark only (slow)")
+    ap.add_argument("--json", help="write the figures to this JSON file")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    ap.add_argument("--file", help=argparse.SUPPRESS)
+    ap.add_argument("--jobs-child", type=int, default=1, help=argparse.SUPPRESS)
+    ap.add_argument("--cli-args", default="[]", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+
+    if args.child:
+        if args.child == "validate":
+            result = _measure_cli(args.file, json.loads(args.cli_args))
+        else:
+            result = _measure(args.child, args.file, args.jobs_child)
+        print(json.dumps(result))
+        return 0
+
+    base = base_corpus(args.deals, args.seed)
+    files = [base]
+    if args.scale > 1:
+        files.append(repeated(base, Path(args.tmp) / f"dehlanote-bench-x{args.scale}.dpn", times=args.scale))
+    if args.big_mb:
+        files.append(repeated(base, Path(args.tmp) / f"dehlanote-bench-{args.big_mb}mb.dpn",
+                              megabytes=args.big_mb))
+    cli_help = subprocess.run([shutil.which("dehlanote") or "dehlanote", "validate", "--help"],
+                              capture_output=True, text=True) if shutil.which("dehlanote") else None
+    cli_jobs = cli_help is not None and "--jobs" in cli_help.stdout
+    figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "files": []}
+    print(f"Python {figures['python']}, {figures['cpus']} cores; median of {args.repeat} runs on the base "
+          "corpus, 1 run on the larger files\n")
+    for path in files:
+        size = path.stat().st_size
+        deals = deal_count(path, base, args.deals)
+        repeat = args.repeat if path == base else 1
+        print(f"### {path.name}: {size / 1e6:,.1f} MB, about {deals:,} deals\n")
+        print("| measurement | deals/s (wall) | deals/s (CPU) | MB/s | seconds | peak RSS MB |")
+        print("|---|---:|---:|---:|---:|---:|")
+        rows = {}
+        kinds = ["parse", *(["parse-lark"] if args.lark and path == base else []), "replay", "validate"]
+        for kind in kinds:
+            r = run(kind, path, repeat)
+            if "deals" in r:
+                deals = r["deals"]
+            rows[kind] = r
+            print(line(kind, r, deals, size), flush=True)
+        if path == base or path == files[1]:
+            for n in [int(j) for j in args.jobs.split(",") if j]:
+                r = run("jobs", path, repeat, jobs=n)
+                rows[f"jobs {n}"] = r
+                print(line(f"validate_parallel jobs={n}", r, deals, size), flush=True)
+                if cli_jobs and n > 1:
+                    r = run("validate", path, repeat, extra=["--jobs", str(n)])
+                    rows[f"validate --jobs {n}"] = r
+                    print(line(f"validate --jobs {n}", r, deals, size), flush=True)
+        print()
+        figures["files"].append({"path": str(path), "bytes": size, "deals": deals, "results": rows})
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
