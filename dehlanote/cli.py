@@ -195,11 +195,48 @@ class FileReport:
         return out
 
 
+#: below this size a file is checked in one process: starting workers would cost more
+PARALLEL_MIN_BYTES = 1 << 20
+
+
+def _parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: FileReport,
+                      on_error: Optional[Callable[[DpnError], None]], keep: bool) -> bool:
+    """Check a large file on ``jobs`` processes (the same errors, in the same order, as one).
+
+    Returns False when the file is better checked in this process (small, or standard input).
+    """
+    if jobs <= 1 or spec == STDIN or os.path.isdir(spec):
+        return False
+    try:
+        if os.path.getsize(spec) < PARALLEL_MIN_BYTES:
+            return False
+    except OSError:
+        return False
+    from .parallel import validate_parallel
+    files = (rules_file,) if rules_file is not None else ()
+    for game_report in validate_parallel(spec, jobs, files, name=report.path):
+        report.games += 1
+        report.deals += game_report.deals
+        for err in game_report.errors:
+            report.count += 1
+            if keep:
+                report.errors.append(err)
+            if on_error is not None:
+                on_error(err)
+    return True
+
+
 def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError], None]] = None,
-               keep: bool = True) -> FileReport:
-    """Replay every game of a file, one at a time; report errors as they are found."""
+               keep: bool = True, jobs: int = 1, rules_file: Optional[Path] = None) -> FileReport:
+    """Replay every game of a file, one at a time; report errors as they are found.
+
+    With ``jobs`` > 1 a large file is split at game boundaries and checked on that many
+    processes; the errors and their order are those of one process.
+    """
     report = FileReport(_name(spec))
     try:
+        if _parallel_reports(spec, jobs, rules_file, report, on_error, keep):
+            return report
         for game in _games(spec):
             facts = replay_game(game, reg)
             report.games += 1
@@ -262,6 +299,10 @@ def validate(
                                             help="A progress bar on standard error (default: on a "
                                                  "terminal, from 4 files)."),
     rules: Optional[Path] = RULES_OPTION,
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N",
+                             help="Worker processes for a large file (from 1 MB), split at game "
+                                  "boundaries; 0 (the default): one per core. The output is the same "
+                                  "as with --jobs 1."),
 ) -> None:
     """Check records against their rules and list every error.
 
@@ -293,7 +334,8 @@ def validate(
                 out = above     # the same terminal: print above the bar
         for spec in specs:
             step(spec)
-            report = check_file(spec, reg, None if as_json else print_error, keep=as_json)
+            report = check_file(spec, reg, None if as_json else print_error, keep=as_json,
+                                jobs=jobs or os.cpu_count() or 1, rules_file=rules)
             if report.unreadable is not None:
                 err_console.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
                                   style="red" if sys.stderr.isatty() else None)

@@ -592,3 +592,32 @@ def test_unreadable_file_in_a_subprocess_has_no_traceback(tmp_path):
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert proc.stderr.count("cannot read") == 2
+
+
+# ---- validate --jobs ------------------------------------------------------------------------
+
+def test_validate_jobs_gives_the_output_of_one_process(tmp_path):
+    """A file over the parallel threshold, with errors in several games, checked on 2 processes."""
+    import random
+
+    from dehlanote.cli import PARALLEL_MIN_BYTES
+    from dehlanote.playout import generate_match
+
+    rng = random.Random(5)
+    texts = []
+    size = 0
+    while size < PARALLEL_MIN_BYTES * 1.2:
+        text, _ = generate_match(rng, "standard", None, max_deals=30)
+        texts.append(text)
+        size += len(text)
+    # break a few games far apart: a wrong leader, a bad card, a wrong tens claim
+    texts[3] = texts[3].replace(" 1 A:", " 1 C:", 1).replace(" 1 B:", " 1 D:", 1)
+    texts[len(texts) // 2] = texts[len(texts) // 2].replace(" 2 ", " 2 11H ", 1)
+    texts[-2] = re.sub(r"tens AC (\d) BD (\d)", lambda m: f"tens AC {m.group(2)} BD {m.group(1)}5", texts[-2], 1)
+    path = tmp_path / "archive.dpn"
+    path.write_text("\n".join(texts))
+    one = runner.invoke(app, ["validate", "--jobs", "1", str(path)])
+    two = runner.invoke(app, ["validate", "--jobs", "2", str(path)])
+    assert one.exit_code == two.exit_code == 1
+    assert one.output == two.output
+    assert one.output.count(": bad-card:") == 1 and "games" in one.output.splitlines()[-1]
