@@ -156,9 +156,8 @@ def parse_fast(chunk: Chunk) -> Optional[list[Game]]:
 def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> Optional[tuple[Deal, ...]]:
     """The deals of the lines after the tags (``first_idx`` is the chunk line of ``lines[0]``;
     ``co`` shifts columns on ``lines[0]`` only), or None for a shape not handled here."""
-    new = _new
-    cards = CARD_TABLE
-    trick4 = _TRICK4
+    new, cards, trick4 = _new, CARD_TABLE, _TRICK4
+    Trick_, Play_, Word_, tricks_seen = Trick, Play, Word, _TRICKS_SEEN   # locals: the hot loop
     deals: list[Deal] = []
     state = -1                   # -1: no deal yet; else the last element's place
     d_line = d_col = 0
@@ -172,18 +171,18 @@ def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> Optiona
         ln += 1
         m = trick4(line)
         if m is not None:
-            if not 0 <= state <= _TRICKS_SEEN:
+            if not 0 <= state <= tricks_seen:
                 return None
-            state = _TRICKS_SEEN
+            state = tricks_seen
             num, seat, c1, c2, c3, c4 = m.groups()
-            r = m.regs
-            tricks.append(new(Trick, (
-                int(num), ln, r[1][0] + off,
-                (new(Play, (cards[c1], ln, r[3][0] + off, (), None, ())),
-                 new(Play, (cards[c2], ln, r[4][0] + off, (), None, ())),
-                 new(Play, (cards[c3], ln, r[5][0] + off, (), None, ())),
-                 new(Play, (cards[c4], ln, r[6][0] + off, (), None, ()))),
-                new(Word, (seat, ln, r[2][0] + off)) if seat is not None else None,
+            _, r1, r2, r3, r4, r5, r6 = m.regs
+            tricks.append(new(Trick_, (
+                int(num), ln, r1[0] + off,
+                (new(Play_, (cards[c1], ln, r3[0] + off, (), None, ())),
+                 new(Play_, (cards[c2], ln, r4[0] + off, (), None, ())),
+                 new(Play_, (cards[c3], ln, r5[0] + off, (), None, ())),
+                 new(Play_, (cards[c4], ln, r6[0] + off, (), None, ()))),
+                new(Word_, (seat, ln, r2[0] + off)) if seat is not None else None,
                 ())))
             off = 1
             continue
