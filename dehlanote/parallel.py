@@ -18,6 +18,7 @@ input. The command line calls::
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -177,7 +178,8 @@ def validate_serial(source: PathOrStream, registry_files: Sequence[Union[str, "o
 
 def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
                       registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
-                      name: Optional[str] = None, batch_chars: int = BATCH_CHARS) -> Iterator[GameReport]:
+                      name: Optional[str] = None, batch_chars: int = BATCH_CHARS,
+                      mp_context: Optional[str] = None) -> Iterator[GameReport]:
     """Check every game of a file or stream on ``jobs`` processes; reports in input order.
 
     Args:
@@ -186,6 +188,8 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
         registry_files: YAML profile files loaded as ``--rules`` loads them (in every worker).
         name: the path to put in each error (``DpnError.path``), e.g. ``"<stdin>"``.
         batch_chars: characters of text sent to a worker at a time.
+        mp_context: how workers start (``"fork"``, ``"forkserver"``, ``"spawn"``); default:
+            the platform's (fork on Linux, the quickest to start).
 
     Yields:
         One :class:`GameReport` per game, in the order of the input; the same reports,
@@ -204,7 +208,9 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
         return
     load_registry(files)    # fail here, once, on a bad profile file
     window = 2 * jobs + 2
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker, initargs=(files,))
+    context = multiprocessing.get_context(mp_context) if mp_context else None
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
+                               initargs=(files,))
     pending: deque[Future] = deque()
     index = 0
     try:

@@ -148,3 +148,8 @@ def test_batches_keep_every_chunk_in_order(archive: Path) -> None:
 
 def test_validate_path(archive: Path) -> None:
     assert shown(validate_path(archive, 2)) == shown(validate_serial(archive, name=str(archive)))
+
+
+def test_spawned_workers_give_the_same_reports(archive: Path) -> None:
+    assert shown(validate_parallel(archive, 2, mp_context="spawn", batch_chars=20000)) == \
+        shown(validate_parallel(archive, 1))
