@@ -23,6 +23,12 @@ _SCAN = re.compile(r'[{"\[]|(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])')
 # character class, which the regex engine scans several times faster than _SCAN
 _SCAN_BODY = re.compile(r'[{"\[]')
 _STRING = re.compile(f'"{STRING_BODY}"')
+# a line that opens with a whole tag, and one that opens with the deal keyword: the start
+# of another game, which no comment runs over (see split_games)
+_TAG_LINE = re.compile(f'\\n[ \\t\\r\\ufeff]*\\[[ \\t]*[A-Za-z][A-Za-z0-9_]*[ \\t]*"{STRING_BODY}"[ \\t]*\\]')
+_DEAL_LINE = re.compile(r"\n[ \t\r\ufeff]*[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
+_DEAL_NEXT = re.compile(r"[\s\ufeff]*[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
+_BLANK = re.compile(r"[\s\ufeff]*")
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
 
@@ -185,13 +191,34 @@ def split_games(source: Source) -> Iterator[Chunk]:
             continue
         ch = buf[m.start()]
         if ch == "{":
-            close = buf.find("}", m.end())
-            while close < 0 and not eof and more():
-                close = buf.find("}", m.end())
-            if close < 0:
-                pos = len(buf)   # an unclosed comment runs to the end of the file
-                continue
-            pos = close + 1
+            # A comment ends at the next }, but does not run over the start of a game (a
+            # line that opens with a tag, then the deal keyword at the start of a line in
+            # the comment or right after it): a { left open would swallow every game up to
+            # the next comment's } (silently, when that } ends a game), or to the end of the
+            # file. Such a { is left to the parser, which reports it ("this comment is
+            # never closed"), and the games after it are read.
+            look = m.end()
+            tag_end = -1
+            runaway = False
+            while True:
+                close = buf.find("}", look)
+                end = len(buf) if close < 0 else close
+                if tag_end < 0:
+                    tag = _TAG_LINE.search(buf, max(m.end(), look - 1), end)
+                    tag_end = tag.end() if tag is not None else -1
+                if tag_end >= 0 and _DEAL_LINE.search(buf, max(tag_end, look - 1), end):
+                    runaway = True
+                    break
+                if close >= 0:
+                    break
+                look = len(buf)      # search each new block once, not the whole comment again
+                if eof or not more():
+                    break
+            if close >= 0 and tag_end >= 0 and not runaway:
+                while not eof and _BLANK.fullmatch(buf, close + 1) and more():
+                    pass
+                runaway = _DEAL_NEXT.match(buf, close + 1) is not None
+            pos = close + 1 if close >= 0 and not runaway else m.end()
         elif ch == '"':
             s = _STRING.match(buf, m.start())
             if s is not None:
