@@ -271,7 +271,7 @@ class Registry:
             kind = _PARAM_TYPES[spec.param][0]
             value: Any = raw
             if kind is int:
-                if not raw.isdigit() or len(raw) > 6:
+                if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:   # int("²") fails
                     raise DpnError("unknown-rules", f'{key} needs a whole number, not "{raw[:20]}"')
                 value = int(raw)
             if spec.choices and value not in spec.choices:

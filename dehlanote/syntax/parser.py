@@ -75,6 +75,15 @@ class _Builder(Transformer):
                 return CARD_SPELLINGS[text[: -len(glyph)]], glyph
         raise AssertionError(f"lexer gave a card it cannot read: {text!r}")  # pragma: no cover
 
+    def _int(self, tok: Token) -> int:
+        """A number token's value; one of over 9 digits stops the game (a syntax error):
+        no deal, trick or count is that large, and int() refuses over 4,300 digits."""
+        digits = str(tok).lstrip("0")
+        if len(digits) > 9:
+            raise DpnError("syntax", f'"{_clip(str(tok))}" is too large a number: deals, tricks and '
+                           "counts have at most 9 digits", *self._pos(tok))
+        return int(digits or "0")
+
     def _plain_card(self, tok: Token) -> CardRef:
         card, glyph = self._card(tok)
         line, column = self._pos(tok)
@@ -100,13 +109,13 @@ class _Builder(Transformer):
         line, column = self._pos(num)
         second = children[1]
         if type(second) is Token:
-            return Trick(int(num), line, column, tuple(children[2:]), self._word(second, str(second)))
-        return Trick(int(num), line, column, tuple(children[1:]))
+            return Trick(self._int(num), line, column, tuple(children[2:]), self._word(second, str(second)))
+        return Trick(self._int(num), line, column, tuple(children[1:]))
 
     def tens(self, children: list[Token]) -> Tens:
         kw, s1, n1, s2, n2 = children
-        counts = ((self._word(s1, str(s1)), self._word(n1, int(n1))),
-                  (self._word(s2, str(s2)), self._word(n2, int(n2))))
+        counts = ((self._word(s1, str(s1)), self._word(n1, self._int(n1))),
+                  (self._word(s2, str(s2)), self._word(n2, self._int(n2))))
         return Tens(counts, *self._pos(kw))
 
     def trump_suit(self, children: list[Token]) -> Trump:
@@ -122,7 +131,7 @@ class _Builder(Transformer):
                 by = self._word(children[i + 1], str(children[i + 1]))
                 i += 2
             elif kind == "AT":
-                at = self._word(children[i + 1], int(children[i + 1]))
+                at = self._word(children[i + 1], self._int(children[i + 1]))
                 i += 2
             else:  # CLOSED
                 closed = True
@@ -165,7 +174,7 @@ class _Builder(Transformer):
                 tricks.append(item)
             elif kind is Token:
                 if item.type == "INT":
-                    number = self._word(item, int(item))
+                    number = self._word(item, self._int(item))
                 else:  # DEALER SEAT
                     i += 1
                     dealer = self._word(children[i], str(children[i]))
