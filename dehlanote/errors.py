@@ -14,6 +14,16 @@ CODES: tuple[str, ...] = (
 )
 
 
+#: control characters as their visible pictures (one character each, so carets stay aligned):
+#: a record must not move the cursor, clear the screen or retitle the terminal that shows it
+_PICTURES = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421} | {c: 0xFFFD for c in range(0x80, 0xA0)}
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters (but tabs) shown as ␛ ␀ ␍ ... for a terminal."""
+    return text.translate(_PICTURES)
+
+
 class DpnError(Exception):
     """A problem in a record: a stable ``code``, a sentence for a card player, and where.
 
@@ -51,7 +61,7 @@ class DpnError(Exception):
 
     def __str__(self) -> str:
         where = f"{self.path or '<string>'}:{self.line}:{self.column}"
-        return f"{where}: {self.code}: {self.message}"
+        return f"{where}: {self.code}: {printable(self.message)}"
 
     def __repr__(self) -> str:
         return (f"DpnError({self.code!r}, {self.message!r}, line={self.line}, "
@@ -85,7 +95,7 @@ class DpnError(Exception):
         """The offending source line with a caret under the column ('' if unknown)."""
         if self.source_line is None or self.column < 1:
             return ""
-        text = self.source_line.rstrip("\r\n")
+        text = printable(self.source_line.rstrip("\r\n"))
         # keep tabs so the caret lines up under them in a terminal
         pad = "".join("\t" if ch == "\t" else " " for ch in text[: self.column - 1])
         return f"{text}\n{pad}^"

@@ -18,7 +18,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from ..errors import DpnError
+from ..errors import DpnError, printable
 from ..replay.facts import DealFact, GameFacts, PlayFact
 from ..rules.profile import Option, Registry, Rules, param_names
 from ..syntax.cards import SUIT_SYMBOLS, SUITS, seats_for, side_of, sides_for
@@ -96,7 +96,7 @@ def error_text(err: DpnError, path: str) -> Text:
     out.append(f"{path}:{err.line}:{err.column}:", style="bold")
     out.append(" ")
     out.append(f"{err.code}:", style="bold red")
-    out.append(" " + err.message)
+    out.append(" " + printable(err.message))
     caret = err.caret()
     if caret:
         text, _, mark = caret.partition("\n")
@@ -215,13 +215,13 @@ def _short_event(note, symbols: bool) -> str:
 
 def game_heading(facts: GameFacts, index: int) -> Text:
     game = facts.game
-    title = game.tag("Event") or f"Game {index}"
+    title = printable(game.tag("Event") or f"Game {index}")
     out = Text(f"Game {index}: ", style="bold")
     out.append(title, style="bold")
     rules = facts.rules
     if rules is not None:
         out.append(f" · rules {rules.label()}")
-    players = [f"{s} {game.tag(s)}" for s in seats_for(rules.seats if rules else 4) if game.tag(s)]
+    players = [f"{s} {printable(game.tag(s))}" for s in seats_for(rules.seats if rules else 4) if game.tag(s)]
     if players:
         out.append(" · " + ", ".join(players))
     return out
