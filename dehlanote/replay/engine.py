@@ -31,6 +31,19 @@ SUIT_MASK: dict[str, int] = {
 SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _SEATS = {4: seats_for(4), 6: seats_for(6)}
 _SIDES = {4: sides_for(4), 6: sides_for(6)}
+# the seats in playing order from each leader
+_ORDER = {n: tuple(seats[i:] + seats[:i] for i in range(n)) for n, seats in _SEATS.items()}
+
+
+def _revokes(shown, slot: int, seat: str, suit: str, trick: int, errors: list, deal: int):
+    """Report the cards ``seat`` played on ``suit`` led without following, now that it plays one."""
+    for card, line, column, at in shown[slot]:
+        errors.append(DpnError("revoke", f"{seat} must follow suit ({SUIT_WORD[suit]} led) but plays {card}; "
+                               f"{seat} still held {SUIT_WORD[suit]} (played in trick {trick})",
+                               line, column, deal=deal, trick=at))
+    shown = list(shown)
+    shown[slot] = ()
+    return shown
 
 
 def _count(hand: int, card: str) -> int:
@@ -45,6 +58,9 @@ def _cards_of(hand: int) -> tuple[str, ...]:
 
 
 SUIT_NUMBER = {s: i for i, s in enumerate(SUITS)}
+# builds a NamedTuple from a tuple without the Python-level __new__ of the class: the
+# trick step makes a few of these per card, in archives of millions of cards
+_new = tuple.__new__
 
 
 class Pending(NamedTuple):
@@ -100,7 +116,7 @@ class DealState(NamedTuple):
     pile_tricks: tuple[int, int] = (0, 0)
     phase_cards: tuple[str, ...] = ()
     pending: tuple[Pending, ...] = ()
-    suit_last: tuple[int, ...] = ()      # per seat*4+suit: the last trick index it was played
+    shown_out: tuple[tuple, ...] = ()    # per seat*4+suit: cards played on that suit led, not following
     tricks: tuple[TrickFact, ...] = ()
     errors: tuple[DpnError, ...] = ()
     notes: tuple[str, ...] = ()
@@ -251,19 +267,17 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 trump_fact = TrumpFact(suit, seats[announcer], None, method)
 
     phase = method == "first-void-five"
-    five_t: Optional[tuple[int, ...]] = None
+    # the first five cards of each seat whose hand is written with the | (None: not known,
+    # so following suit in the five-card phase is not judged for that seat: no guessing)
+    five_t: Optional[tuple[Optional[int], ...]] = None
     notes: list[str] = []
-    if phase:
-        if all(has_split[s] for s in range(n) if explicit[s]) and any(explicit):
-            five_t = tuple(five)
-        if not all(explicit[s] and has_split[s] for s in range(n)):
-            notes.append("following suit in the five-card phase could not be checked for every "
-                         "player: it needs hands with the | after the first five cards")
+    if phase and any(explicit[s] and has_split[s] for s in range(n)):
+        five_t = tuple(five[s] if explicit[s] and has_split[s] else None for s in range(n))
 
     state = DealState(
         rules, number, dealer, (dealer + 1) % n, trump=trump, trump_fact=trump_fact, hidden=hidden,
         trump_unknown=unknown, phase=phase, explicit=tuple(explicit), hands=tuple(hands),
-        five=five_t, dealt=tuple(hands), notes=tuple(notes), deal=deal, suit_last=(-1,) * (4 * n),
+        five=five_t, dealt=tuple(hands), notes=tuple(notes), deal=deal, shown_out=((),) * (4 * n),
     )
     return state, errors
 
@@ -313,12 +327,11 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
     pending = state.pending
     index = state.tricks_done
     decks = rules.decks
-    suit_last = list(state.suit_last)
+    shown = state.shown_out
     led = plays[0].card[-1]
     seat = leader
     best = 0
     best_card = plays[0].card
-    facts = []
     for k, play in enumerate(plays):
         card = play.card
         suit = card[-1]
@@ -331,23 +344,30 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
         else:
             played += 1 << shift
             if explicit[seat]:
-                phase_hand = in_phase and five is not None
+                phase_hand = in_phase and five is not None and five[seat] is not None
                 holding = five[seat] if phase_hand else hands[seat]
                 if not (holding >> shift) & 3:
                     where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 else "in the hand"
                     errors.append(DpnError("not-in-hand", f"{seats[seat]} plays {card}, which is not {where} "
                                            f"of {seats[seat]}", play.line, play.column, deal=deal_no, trick=expected))
                 else:
-                    if k and suit != led and holding & SUIT_MASK[led]:
+                    if k and suit != led and holding & SUIT_MASK[led] and (phase_hand or not in_phase):
                         errors.append(DpnError("revoke", f"{seats[seat]} must follow suit ({SUIT_WORD[led]} led) "
                                                f"and holds {_one_of(holding, led)}, but plays {card}",
                                                play.line, play.column, deal=deal_no, trick=expected))
                     hands[seat] -= 1 << shift
                     if phase_hand:
                         five[seat] -= 1 << shift
-            elif k and suit != led and not in_phase:
-                pending += (Pending("revoke", seat, led, index, card, play.line, play.column, expected),)
-        suit_last[seat * 4 + SUIT_NUMBER[suit]] = index
+            else:
+                # a hand that is not written: a card that did not follow suit was a revoke
+                # if the same player plays the suit led later
+                slot = seat * 4 + SUIT_NUMBER[suit]
+                if shown[slot]:
+                    shown = _revokes(shown, slot, seats[seat], suit, expected, errors, deal_no)
+                if k and suit != led and not in_phase:
+                    if shown is state.shown_out:
+                        shown = list(shown)
+                    shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play.line, play.column, expected),)
         if k:
             if suit != led:
                 if trump_fact is None and method in ("first-void", "first-void-five") and not state.trump_unknown:
@@ -357,7 +377,6 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
                         and trump_fact.trick is None and seats[seat] == trump_fact.by:
                     trump = state.hidden
                     trump_fact = trump_fact._replace(trick=expected)
-        facts.append(PlayFact(seats[seat], card, play))
         seat += 1
         if seat == n:
             seat = 0
@@ -416,27 +435,62 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
             pile_cards = (pile_cards[0] + moved, pile_cards[1])
             pile_tens = (pile_tens[0] + tens, pile_tens[1])
             pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
-    fact = TrickFact(expected, seats[leader], tuple(facts), seats[winner], trump, len(centre),
-                     centre_tens, capture, run, trick)
+    fact = _new(TrickFact, (expected, seats[leader], _ORDER[n][leader], seats[winner], trump, len(centre),
+                            centre_tens, capture, run, trick))
 
     phase_cards = state.phase_cards
     trump_unknown = state.trump_unknown
+    notes = state.notes
     if in_phase:
         phase_cards += tuple(cards)
         if trump_fact is not None or expected == 5:
             in_phase = False
+            notes += _phase_notes(state, state.tricks + (fact,))
             if trump_fact is None:
                 trump, trump_fact, problem = _drawn_trump(state, phase_cards)
                 if problem is not None:
                     errors.append(problem)
                 trump_unknown = trump is None
-    return DealState(
+    return _new(DealState, (
         rules, state.number, state.dealer, winner, expected, trump, trump_fact, state.hidden, trump_unknown,
         in_phase, explicit, tuple(hands), tuple(five) if five is not None else None, state.dealt, played,
-        centre, winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending, tuple(suit_last),
-        state.tricks + (fact,), state.errors + tuple(errors) if errors else state.errors, state.notes,
+        centre, winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown if type(shown) is tuple else tuple(shown),
+        state.tricks + (fact,), state.errors + tuple(errors) if errors else state.errors, notes,
         False, state.deal,
-    )
+    ))
+
+
+def _phase_notes(state: DealState, tricks: tuple[TrickFact, ...]) -> tuple[str, ...]:
+    """What the five-card phase (first-void-five) could not check, said plainly.
+
+    Following suit there is judged on the five cards held, which only a ``hands`` line with
+    the ``|`` gives. For a seat without it, each card that did not follow suit is named
+    (was it a revoke? unknown), and a written hand without the ``|`` cannot show that the
+    cards played came from the first five.
+    """
+    seats = _SEATS[state.rules.seats]
+    five = state.five
+    known = [five is not None and five[s] is not None for s in range(len(seats))]
+    if all(known):
+        return ()
+    notes = []
+    last = tricks[-1].number
+    span = "trick 1" if last == 1 else f"tricks 1-{last}"
+    for t in tricks:
+        led = t.plays[0].card[-1]
+        for p in t.plays[1:]:
+            if p.card[-1] != led and not known[seats.index(p.seat)]:
+                notes.append(f"deal {state.number}, trick {t.number}: {p.seat} did not follow suit "
+                             f"({SUIT_WORD[led]} led) in the five-card phase; whether {p.seat} held "
+                             f"{SUIT_WORD[led]} among the first five cards could not be checked: it needs "
+                             f"{p.seat}'s hand written with the | after the first five cards")
+    unsplit = [seats[s] for s in range(len(seats)) if state.explicit[s] and not known[s]]
+    if unsplit:
+        who = ", ".join(unsplit)
+        notes.append(f"deal {state.number}: that the cards played in the five-card phase ({span}) "
+                     f"came from the first five cards dealt could not be checked for {who}: "
+                     "the hands are written without the | after the first five cards")
+    return tuple(notes)
 
 
 def _one_of(hand: int, suit: str) -> str:
@@ -477,7 +531,7 @@ def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, 
                 errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card}, which is not in "
                                        f"{seats[seat]}'s hand", w.line, w.column, deal=state.number, trick=trick_no))
                 continue
-            holding = five[seat] if in_phase and five is not None else full
+            holding = five[seat] if in_phase and five is not None and five[seat] is not None else full
             if not (holding >> SHIFT[card]) & 3:
                 continue  # not among the first five: really illegal
             if k == 0 or card[-1] == led or not holding & SUIT_MASK[led]:
@@ -506,14 +560,6 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
     seats = _SEATS[state.rules.seats]
     errors = []
     for item in state.pending:
-        if item.kind == "revoke":
-            if state.suit_last[item.seat * 4 + SUIT_NUMBER[item.suit]] > item.index:
-                shown = _first_later(state, item.seat, item.index, lambda c: c[-1] == item.suit)
-                errors.append(DpnError("revoke", f"{seats[item.seat]} must follow suit ({SUIT_WORD[item.suit]} led) "
-                                       f"but plays {item.card}; {seats[item.seat]} still held {SUIT_WORD[item.suit]} "
-                                       f"(played in trick {shown})", item.line, item.column,
-                                       deal=state.number, trick=item.trick))
-            continue
         # a lead, or a card of the suit led, was legal whatever the hand held
         if item.suit is None or item.card[-1] == item.suit:
             errors.append(DpnError("needless-correction", _needless(item.card, 0 if item.suit is None else 1,
@@ -603,7 +649,7 @@ def _void_card(state: DealState, fact: TrumpFact) -> str:
 
 def _score(rules: Rules, state: DealState, dealing: int) -> tuple[Optional[int], Optional[Kot], dict]:
     """The deal's winning side (index), its kot, and the side totals the profile counts."""
-    sides = sides_for(rules.seats)
+    sides = _SIDES[rules.seats]
     tens = (len(state.pile_tens[0]), len(state.pile_tens[1]))
     if rules.score == "points":
         a = 2 * tens[0] + state.pile_cards[0] - tens[0]
@@ -644,8 +690,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     """
     rules = match.rules
     n = rules.seats
-    seats = seats_for(n)
-    sides = sides_for(n)
+    seats = _SEATS[n]
+    sides = _SIDES[n]
     number = match.deals_seen + 1
     if state is None:
         # after the match, or a dealer nobody can tell: nothing to score
@@ -663,17 +709,9 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     errors.extend(_resolve_pending(state, complete))
     errors.extend(_check_set_trump(state, complete))
 
-    hands: dict[str, tuple[str, ...]] = {}
-    if complete or all(state.explicit):
-        by_seat: dict[str, list[str]] = {s: [] for s in seats[:n]}
-        for t in state.tricks:
-            for p in t.plays:
-                by_seat[p.seat].append(p.card)
-        for s in range(n):
-            if state.explicit[s]:
-                hands[seats[s]] = _cards_of(state.dealt[s])
-            elif complete:
-                hands[seats[s]] = tuple(sorted(by_seat[seats[s]], key=lambda c: CARD_INDEX[c]))
+    # the written hands; DealFact.hands adds the played ones of a complete deal on demand
+    hands = {seats[s]: _cards_of(state.dealt[s]) for s in range(n) if state.explicit[s]} \
+        if any(state.explicit) else {}
 
     dealing = state.dealer % 2
     tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
@@ -719,7 +757,9 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     if kot is not None:
         s = sides.index(kot.side)
         kots[s] += 1
-        if (kot.reason == "all-tens" and rules.all_tens == "match") or (rules.kots and kots[s] >= rules.kots):
+        # the sweep kot (all the tens; all the tricks under court-piece) is what all_tens governs
+        sweep = kot.reason != "streak"
+        if (sweep and rules.all_tens == "match") or (rules.kots and kots[s] >= rules.kots):
             finished, match_winner = True, s
     streak = Streak(sides[streak_side], streak_len) if streak_side is not None else None
 
@@ -728,12 +768,13 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     if finished:
         next_dealer = None
         reason = ""
-    elif kot is not None and kot.reason == "all-tens" and rules.dealer_after_all_tens == "partner":
+    elif kot is not None and kot.reason != "streak" and rules.dealer_after_all_tens == "partner":
+        what = "tricks" if kot.reason == "all-tricks" else "tens"
         if winner == dealing:
-            next_dealer, reason = right, f" (the dealing side took all the tens in deal {number}, so the deal passes right)"
+            next_dealer, reason = right, f" (the dealing side took all the {what} in deal {number}, so the deal passes right)"
         else:
             next_dealer = (state.dealer + 2) % n
-            reason = f" (the other side took all the tens in deal {number}, so the dealer's partner deals)"
+            reason = f" (the other side took all the {what} in deal {number}, so the dealer's partner deals)"
     elif winner is None:
         dealer_lost = match.prev_winner is not None and match.prev_winner != dealing
         if rules.level_dealer == "same" or (rules.level_dealer == "previous" and dealer_lost):

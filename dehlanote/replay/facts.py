@@ -33,7 +33,7 @@ class Capture(NamedTuple):
 class TrickFact(NamedTuple):
     number: int
     leader: str
-    plays: tuple[PlayFact, ...]
+    order: str                    # the seats in playing order, from the leader
     winner: str
     trump: Optional[str]          # the suit in force when the trick was won
     centre_cards: int             # the centre after this trick
@@ -41,6 +41,11 @@ class TrickFact(NamedTuple):
     capture: Optional[Capture]
     run: int                      # the winner's count of consecutive wins after this trick
     trick: Trick
+
+    @property
+    def plays(self) -> tuple[PlayFact, ...]:
+        """Each card with the seat that played it (made on demand: bulk checking never asks)."""
+        return tuple(PlayFact(seat, p.card, p) for seat, p in zip(self.order, self.trick.plays))
 
 
 class TrumpFact(NamedTuple):
@@ -66,7 +71,7 @@ class DealFact(NamedTuple):
     number: int
     dealer: Optional[str]
     misdeals: int
-    hands: dict[str, tuple[str, ...]]   # as dealt (empty when unknown)
+    dealt: dict[str, tuple[str, ...]]   # the hands written in the record, as dealt
     trump: Optional[TrumpFact]
     tricks: tuple[TrickFact, ...]
     tens: dict[str, int]                # tens captured per side (complete deals)
@@ -79,6 +84,19 @@ class DealFact(NamedTuple):
     complete: bool
     deal: Deal
     notes: tuple[str, ...] = ()
+
+    @property
+    def hands(self) -> dict[str, tuple[str, ...]]:
+        """The hands as dealt: as written, or for a complete deal what each seat played."""
+        if not self.complete:
+            return dict(self.dealt)
+        played: dict[str, list[str]] = {}
+        for t in self.tricks:
+            for seat, p in zip(t.order, t.trick.plays):
+                played.setdefault(seat, []).append(p.card)
+        from ..syntax.cards import CARD_INDEX
+        return {seat: self.dealt.get(seat) or tuple(sorted(cards, key=CARD_INDEX.__getitem__))
+                for seat, cards in sorted(played.items())}
 
 
 class ResultFact(NamedTuple):

@@ -8,7 +8,7 @@ too: each names the parameters it sets. ``Rules`` tags read ``"NAME opt opt=valu
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
@@ -51,15 +51,15 @@ class Rules:
     level_dealer: str = "previous"  # on a no-result deal: hukum's rule, same dealer, or right
     options: tuple[tuple[str, Any], ...] = field(default=())
 
-    @property
+    @cached_property
     def tricks_per_deal(self) -> int:
         return 52 * self.decks // self.seats
 
-    @property
+    @cached_property
     def hand_size(self) -> int:
         return self.tricks_per_deal
 
-    @property
+    @cached_property
     def total_tens(self) -> int:
         return 4 * self.decks
 
@@ -119,6 +119,13 @@ class Option:
     sets: Mapping[str, Any]               # parameters a flag sets
     param: Optional[str] = None           # the parameter a valued option sets
     choices: tuple[Any, ...] = ()         # allowed values (empty: any the parameter takes)
+    # decisions taken where the sources are silent: always, or by value (trump=closed ...)
+    decisions: tuple[str, ...] = ()
+    value_decisions: Mapping[Any, tuple[str, ...]] = field(default_factory=dict)
+
+    def decisions_for(self, value: Any) -> tuple[str, ...]:
+        """The decisions that apply when the option is used with ``value`` (True for a flag)."""
+        return self.decisions + self.value_decisions.get(value, ())
 
 
 class Registry:
@@ -219,7 +226,7 @@ class Registry:
             if not isinstance(spec, dict):
                 raise _fail(where, "an option must be a mapping")
             for key in spec:
-                if key not in ("description", "sets", "param", "choices"):
+                if key not in ("description", "sets", "param", "choices", "decisions"):
                     raise _fail(where, f"unknown key {key!r}")
             sets = spec.get("sets") or {}
             if not isinstance(sets, dict):
@@ -234,8 +241,27 @@ class Registry:
             if param is not None:
                 for c in choices:
                     _check_param(where, param, c)
+            # decisions: a list (whenever the option is used) or, for a valued option, a
+            # mapping of values to lists
+            raw = spec.get("decisions") or ()
+            always: tuple[str, ...] = ()
+            by_value: dict[Any, tuple[str, ...]] = {}
+            if isinstance(raw, str):
+                raw = [raw]
+            if isinstance(raw, dict) and param is not None:
+                for value, items in raw.items():
+                    _check_param(where, param, value)
+                    items = [items] if isinstance(items, str) else items
+                    if not isinstance(items, list) or not all(isinstance(d, str) for d in items):
+                        raise _fail(where, f"the decisions for {value!r} must be a list of sentences")
+                    by_value[value] = tuple(items)
+            elif isinstance(raw, (list, tuple)) and all(isinstance(d, str) for d in raw):
+                always = tuple(raw)
+            else:
+                raise _fail(where, "'decisions' must be a list of sentences (or, for an option with a "
+                                   "value, a mapping of values to lists)")
             self.options[str(name)] = Option(str(name), str(spec.get("description", "")), sets, param,
-                                             tuple(choices))
+                                             tuple(choices), always, by_value)
 
     # -- lookup ------------------------------------------------------------------------------
     def resolve(self, label: str) -> Rules:
@@ -286,8 +312,16 @@ class Registry:
             applied.append((key, value))
         if not changes and not applied:
             return rules
+        # the options' decisions follow the profile's (each once, labelled with its option)
+        decisions = list(rules.decisions)
+        for key, value in applied:
+            tag = key if value is True else f"{key}={value}"
+            for d in self.options[key].decisions_for(value):
+                if not any(x.endswith(d) for x in decisions):
+                    decisions.append(f"{tag}: {d}")
         try:
-            return _validate(replace(rules, options=tuple(applied), **changes), label)
+            return _validate(replace(rules, options=tuple(applied), decisions=tuple(decisions), **changes),
+                             label)
         except DpnError as exc:
             raise DpnError("unknown-rules", exc.message) from None
 
