@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import IO, Iterator, NamedTuple, Union
+from typing import IO, Iterator, NamedTuple, Optional, Union
 
 from .cards import STRING_BODY
 
@@ -152,6 +152,11 @@ def split_games(source: Source) -> Iterator[Chunk]:
     line, column = 1, 1   # position of buf[start] in the file
     seen_deal = False
     eof = False
+    # what is known of the comments left open, so that a run of { is not searched again
+    # for each of them: none closes after ``open_from`` (at the end of the file), and a
+    # { before ``runaway_before`` runs over the start of a game
+    open_from: Optional[int] = None
+    runaway_before: Optional[int] = None
 
     def more() -> bool:
         nonlocal buf, eof
@@ -197,15 +202,20 @@ def split_games(source: Source) -> Iterator[Chunk]:
             # the next comment's } (silently, when that } ends a game), or to the end of the
             # file. Such a { is left to the parser, which reports it ("this comment is
             # never closed"), and the games after it are read.
+            if (open_from is not None and m.start() >= open_from) or \
+                    (runaway_before is not None and m.start() < runaway_before):
+                pos = m.end()
+                continue
             look = m.end()
-            tag_end = -1
+            tag_end = tag_start = -1
             runaway = False
             while True:
                 close = buf.find("}", look)
                 end = len(buf) if close < 0 else close
                 if tag_end < 0:
                     tag = _TAG_LINE.search(buf, max(m.end(), look - 1), end)
-                    tag_end = tag.end() if tag is not None else -1
+                    if tag is not None:
+                        tag_start, tag_end = tag.start(), tag.end()
                 if tag_end >= 0 and _DEAL_LINE.search(buf, max(tag_end, look - 1), end):
                     runaway = True
                     break
@@ -218,6 +228,10 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 while not eof and _BLANK.fullmatch(buf, close + 1) and more():
                     pass
                 runaway = _DEAL_NEXT.match(buf, close + 1) is not None
+            if close < 0:
+                open_from = m.start()
+            elif runaway:
+                runaway_before = tag_start
             pos = close + 1 if close >= 0 and not runaway else m.end()
         elif ch == '"':
             s = _STRING.match(buf, m.start())
@@ -239,6 +253,10 @@ def split_games(source: Source) -> Iterator[Chunk]:
             seen_deal = True
             pos = m.end()
         if start > BLOCK:
+            if open_from is not None:
+                open_from = max(0, open_from - start)
+            if runaway_before is not None:
+                runaway_before = runaway_before - start if runaway_before > start else None
             buf, pos, start = buf[start:], pos - start, 0
     chunk = emit(len(buf), True)
     if chunk.text.strip() or chunk.encoding_errors:
