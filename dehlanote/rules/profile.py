@@ -89,18 +89,37 @@ def _fail(origin: str, message: str) -> DpnError:
     return DpnError("unknown-rules", f"{origin}: {message}", 1, 1)
 
 
-def _check_param(origin: str, key: str, value: Any) -> Any:
-    if key not in _PARAM_TYPES:
-        raise _fail(origin, f"unknown parameter {key!r} (known: {', '.join(sorted(_PARAM_TYPES))})")
+def _show(value: Any, size: int = 40) -> str:
+    """A short picture of a YAML value or key for a message. Never the whole of a list or a
+    mapping (an anchors bomb makes one of billions of items, and repr() would walk them
+    all), nor the digits of a huge number (str() refuses over 4,300 of them)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, int):
+        text = repr(value) if value.bit_length() <= 128 else f"a number of {value.bit_length()} bits"
+    elif isinstance(value, str):
+        text = repr(value[: size + 1])
+    elif isinstance(value, (list, tuple)):
+        text = f"a list of {len(value)} items"
+    elif isinstance(value, dict):
+        text = f"a mapping of {len(value)} keys"
+    else:
+        text = f"a {type(value).__name__}"
+    return text if len(text) <= size else text[: size - 3] + "..."
+
+
+def _check_param(origin: str, key: Any, value: Any) -> Any:
+    if not isinstance(key, str) or key not in _PARAM_TYPES:
+        raise _fail(origin, f"unknown parameter {_show(key)} (known: {', '.join(sorted(_PARAM_TYPES))})")
     kind, allowed = _PARAM_TYPES[key]
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise _fail(origin, f"{key} must be a whole number, not {value!r:.40}")
+        raise _fail(origin, f"{key} must be a whole number, not {_show(value)}")
     if kind is not int and not isinstance(value, kind):
-        raise _fail(origin, f"{key} must be {kind.__name__}, not {value!r:.40}")
+        raise _fail(origin, f"{key} must be {kind.__name__}, not {_show(value)}")
     if value not in allowed:
         shown = f"{allowed.start} to {allowed.stop - 1}" if isinstance(allowed, range) else \
             ", ".join(str(a) for a in allowed)
-        raise _fail(origin, f"{key} must be one of {shown}, not {value!r:.40}")
+        raise _fail(origin, f"{key} must be one of {shown}, not {_show(value)}")
     return value
 
 
@@ -149,9 +168,13 @@ class Registry:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 1})" if mark is not None else ""
-            raise _fail(origin, f"not valid YAML{where}") from None
+            problem = getattr(exc, "problem", None)
+            raise _fail(origin, f"not valid YAML{where}" + (f": {problem[:200]}" if isinstance(problem, str) else "")) \
+                from None
         except RecursionError:
             raise _fail(origin, "the YAML is nested too deeply") from None
+        except Exception as exc:  # noqa: BLE001 - a value YAML parses but Python cannot build
+            raise _fail(origin, f"not valid YAML: a value cannot be read ({type(exc).__name__})") from None
         if data is None:
             return []
         if not isinstance(data, dict):
@@ -169,7 +192,7 @@ class Registry:
             items = []
         extra = set(data) - {"options", "profiles"} - (set(_TEXT_KEYS) if "name" in data else set())
         if extra and "name" not in data:
-            raise _fail(origin, f"unknown key {sorted(extra)[0]!r}")
+            raise _fail(origin, f"unknown key {min(_show(k) for k in extra)}")
         for i, item in enumerate(items):
             loaded.append(self._load_profile(item, f"{origin}: profile {i + 1}"))
         return loaded
@@ -186,22 +209,22 @@ class Registry:
             raise _fail(origin, "a profile must be a mapping")
         for key in item:
             if key not in _TEXT_KEYS:
-                raise _fail(origin, f"unknown key {key!r} (known: {', '.join(_TEXT_KEYS)})")
+                raise _fail(origin, f"unknown key {_show(key)} (known: {', '.join(_TEXT_KEYS)})")
         name = item.get("name")
         if not isinstance(name, str) or not name or " " in name or "=" in name:
             raise _fail(origin, "'name' must be one word")
         origin = f"{origin.split(': profile')[0]}: profile {name}"
         base_name = item.get("base")
         if base_name is not None:
-            if base_name not in self.profiles:
-                raise _fail(origin, f"base profile {base_name!r} is not known")
+            if not isinstance(base_name, str) or base_name not in self.profiles:
+                raise _fail(origin, f"base profile {_show(base_name)} is not known")
             base = self.profiles[base_name]
         else:
             base = Rules()
         params = item.get("params") or {}
         if not isinstance(params, dict):
             raise _fail(origin, "'params' must be a mapping")
-        values = {key: _check_param(origin, str(key), value) for key, value in params.items()}
+        values = {key: _check_param(origin, key, value) for key, value in params.items()}
         decisions = item.get("decisions", base.decisions if base_name else ())
         if isinstance(decisions, str):
             decisions = (decisions,)
@@ -222,19 +245,23 @@ class Registry:
         if not isinstance(data, dict):
             raise _fail(origin, "'options' must be a mapping of option names")
         for name, spec in data.items():
-            where = f"{origin}: option {name}"
+            if not isinstance(name, str):
+                raise _fail(origin, f"an option's name must be a word, not {_show(name)}")
+            where = f"{origin}: option {_show(name)}"
             if not isinstance(spec, dict):
                 raise _fail(where, "an option must be a mapping")
             for key in spec:
                 if key not in ("description", "sets", "param", "choices", "decisions"):
-                    raise _fail(where, f"unknown key {key!r}")
+                    raise _fail(where, f"unknown key {_show(key)}")
             sets = spec.get("sets") or {}
             if not isinstance(sets, dict):
                 raise _fail(where, "'sets' must be a mapping of parameters")
-            sets = {k: _check_param(where, str(k), v) for k, v in sets.items()}
+            sets = {k: _check_param(where, k, v) for k, v in sets.items()}
             param = spec.get("param")
-            if param is not None and param not in _PARAM_TYPES:
-                raise _fail(where, f"unknown parameter {param!r}")
+            if param is not None and (not isinstance(param, str) or param not in _PARAM_TYPES):
+                raise _fail(where, f"unknown parameter {_show(param)}")
+            if not isinstance(spec.get("description", ""), str):
+                raise _fail(where, "'description' must be text")
             choices = spec.get("choices") or ()
             if not isinstance(choices, (list, tuple)):
                 raise _fail(where, "'choices' must be a list")
@@ -253,7 +280,7 @@ class Registry:
                     _check_param(where, param, value)
                     items = [items] if isinstance(items, str) else items
                     if not isinstance(items, list) or not all(isinstance(d, str) for d in items):
-                        raise _fail(where, f"the decisions for {value!r} must be a list of sentences")
+                        raise _fail(where, f"the decisions for {_show(value)} must be a list of sentences")
                     by_value[value] = tuple(items)
             elif isinstance(raw, (list, tuple)) and all(isinstance(d, str) for d in raw):
                 always = tuple(raw)
