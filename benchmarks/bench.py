@@ -20,7 +20,7 @@ What is measured:
   parse        split + parse (fast path, Lark for the rest), one game at a time
   parse-lark   the same with Lark only (the baseline; base size only, with --lark)
   replay       split + parse + replay, one game at a time (what validate does)
-  validate     ``dehlanote validate --brief FILE`` end to end (skipped without the CLI)
+  validate     ``dehlanote validate --brief [--jobs 1] FILE`` end to end (skipped without the CLI)
   jobs N       :func:`dehlanote.parallel.validate_parallel` with N processes (peak RSS is
                the parent's and the largest worker's)
 """
@@ -211,7 +211,8 @@ def main(argv: list[str] | None = None) -> int:
         rows = {}
         kinds = ["parse", *(["parse-lark"] if args.lark and path == base else []), "replay", "validate"]
         for kind in kinds:
-            r = run(kind, path, repeat)
+            # the CLI checks large files on every core by default: the row is one process
+            r = run(kind, path, repeat, extra=["--jobs", "1"] if kind == "validate" and cli_jobs else None)
             if "deals" in r:
                 deals = r["deals"]
             rows[kind] = r

@@ -54,7 +54,8 @@ class Piece(NamedTuple):
     end: int
     line: int
     column: int
-    first_game: int      # games of the file before this piece
+    first_game: int      # chunks (games, but for a game broken in its tags) before this piece
+    chunks: int          # chunks in this piece
     last: bool           # the piece ends the file
 
 
@@ -113,12 +114,12 @@ def plan_pieces(path: PathLike, piece_bytes: int = PIECE_BYTES) -> list[Piece]:
         games = 0
         for chunk in split_games(stream):
             if games and offset - start >= piece_bytes:
-                pieces.append(Piece(path, start, offset, line, column, first, False))
+                pieces.append(Piece(path, start, offset, line, column, first, games - first, False))
                 start, line, column, first = offset, chunk.line, chunk.column, games
             offset += _byte_length(chunk)
             games += 1
         end = stream.seek(0, io.SEEK_END)
-    pieces.append(Piece(path, start, end, line, column, first, True))
+    pieces.append(Piece(path, start, end, line, column, first, games - first, True))
     return pieces
 
 
@@ -252,4 +253,39 @@ def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: A
         for k, piece in enumerate(plan):
             jobs.append(piece)
             dests.append(os.fspath(out / f"{i:04d}-{stem}-{k:05d}.parquet"))
-    return client.gather(client.map(export_piece, jobs, dests, registry_files=files, pure=False))
+    parts = client.gather(client.map(export_piece, jobs, dests, registry_files=files, pure=False))
+    # a piece numbers its games from the chunks before it; where a chunk held more than one
+    # game (a game broken in its tags, then the next one), the later parts are renumbered
+    shifts = _game_shifts(jobs, parts)
+    redo = [i for i, shift in enumerate(shifts) if shift]
+    if redo:
+        fixed = client.gather(client.map(_shift_games, [parts[i] for i in redo], [shifts[i] for i in redo],
+                                         pure=False))
+        for i, part in zip(redo, fixed):
+            parts[i] = part
+    return parts
+
+
+def _game_shifts(pieces: Sequence[Piece], parts: Sequence[Any]) -> list[int]:
+    """For each piece, how far its game numbers are from the file's (games minus chunks of
+    the pieces before it, in the same file)."""
+    shifts: list[int] = []
+    path, extra = None, 0
+    for piece, part in zip(pieces, parts):
+        if piece.path != path:
+            path, extra = piece.path, 0
+        shifts.append(extra)
+        extra += part.games - piece.chunks
+    return shifts
+
+
+def _shift_games(part: Any, shift: int) -> Any:
+    """Add ``shift`` to the ``game`` column of a part file (rewritten in place)."""
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(part.path)
+    index = table.schema.get_field_index("game")
+    table = table.set_column(index, table.schema.field(index), pc.add(table.column(index), shift))
+    pq.write_table(table, part.path, compression="zstd")
+    return part

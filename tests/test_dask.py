@@ -69,11 +69,9 @@ def test_a_piece_checks_as_the_whole_file_does(files: list[Path]) -> None:
 
 # ---- on a cluster ----------------------------------------------------------------------
 
-distributed = pytest.importorskip("dask.distributed")
-
-
 @pytest.fixture(scope="module")
 def client():
+    distributed = pytest.importorskip("dask.distributed")   # the tests above run without dask
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as c:
         yield c
@@ -121,3 +119,33 @@ def test_export_parquet_files_on_a_cluster(client, files: list[Path], tmp_path: 
     expected = pa.concat_tables(serial)
     assert table.num_rows == expected.num_rows == sum(s.rows for s in parts)
     assert table.to_pylist() == expected.to_pylist()
+
+
+def test_game_numbers_are_shifted_after_a_chunk_of_two_games() -> None:
+    from dehlanote.distributed import Piece, _game_shifts
+    from dehlanote.parquet import ExportSummary
+
+    pieces = [Piece("a", 0, 10, 1, 1, 0, 3, False), Piece("a", 10, 20, 9, 1, 3, 2, False),
+              Piece("a", 20, 30, 19, 1, 5, 2, True), Piece("b", 0, 5, 1, 1, 0, 1, True)]
+    parts = [ExportSummary("p", 4, 0, 0, 0), ExportSummary("p", 2, 0, 0, 0),
+             ExportSummary("p", 2, 0, 0, 0), ExportSummary("p", 1, 0, 0, 0)]
+    assert _game_shifts(pieces, parts) == [0, 1, 1, 0]
+
+
+def test_shift_games_rewrites_the_game_column(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    from dehlanote.distributed import _shift_games
+    from dehlanote.parquet import export_parquet
+
+    text, _ = generate_match(random.Random(9), max_deals=2)
+    path = tmp_path / "g.dpn"
+    path.write_text(text * 2, encoding="utf-8")
+    part = export_parquet(path, tmp_path / "g.parquet")
+    before = pq.read_table(part.path)
+    _shift_games(part, 5)
+    after = pq.read_table(part.path)
+    assert after.column("game").to_pylist() == [g + 5 for g in before.column("game").to_pylist()]
+    assert after.drop_columns(["game"]).equals(before.drop_columns(["game"]))
+    assert after.schema.equals(before.schema)
