@@ -577,18 +577,75 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, fast: bool = True) -
                  p.line, p.column, offset=p.offset)
         for p in chunk.encoding_errors
     ]
-    try:
-        games = _get_parser().parse(chunk)
-    except DpnError as error:
-        games = [_broken_game(chunk, error, encoding)]
-    else:
+    broken: list[Game] = []
+    while True:
+        try:
+            games = _get_parser().parse(chunk)
+        except DpnError as error:
+            cut = _resync(chunk, error)
+            if cut is None:
+                games = [_broken_game(chunk, error, encoding)]
+                break
+            # the game broke off in its tags and another game's tags follow: read that one
+            head, chunk = _split(chunk, cut)
+            mine = [e for e in encoding if (e.line, e.column) < (chunk.line, chunk.column)]
+            encoding = [e for e in encoding if (e.line, e.column) >= (chunk.line, chunk.column)]
+            broken += _sourced([_broken_game(head, error, mine)], head, keep_source)
+            continue
         if encoding:
             first = games[0] if games else Game((), (), chunk.line, chunk.column)
             games = [first._replace(errors=tuple(encoding) + first.errors)] + games[1:]
+        break
+    return broken + _sourced(games, chunk, keep_source)
+
+
+def _sourced(games: list[Game], chunk: Chunk, keep_source: bool) -> list[Game]:
     if keep_source and games:
         text = " " * (chunk.column - 1) + chunk.text if chunk.column > 1 else chunk.text
         games = [g._replace(source=text, source_line=chunk.line) for g in games]
     return games
+
+
+_DEAL_WORD = re.compile(r"(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
+#: a blank line, then a line that opens with a whole tag: where a new game may start
+_GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"'
+                         + STRING_BODY + r'"[ \t]*\])')
+
+
+def _resync(chunk: Chunk, error: DpnError) -> Optional[int]:
+    """Where to read again after a syntax error in a game's tags, or None.
+
+    The reader starts a game at a tag only after a deal, so a game that breaks off in its
+    tags (a truncated record, a tag value never closed) took the next game with it, deals
+    and all, into one broken game. After such an error, a blank line then a line opening
+    with a whole tag starts a new game, when no deal keyword comes before it.
+    """
+    text = chunk.text
+    line_start = 0
+    for _ in range(error.line - chunk.line):
+        line_start = text.find("\n", line_start) + 1
+        if line_start == 0:
+            return None
+    after = text.find("\n", line_start)
+    if after < 0:
+        return None
+    m = _GAME_START.search(text, after)
+    if m is None:
+        return None
+    deal = _DEAL_WORD.search(text, 0, m.end())
+    return m.end() if deal is None else None
+
+
+def _split(chunk: Chunk, cut: int) -> tuple[Chunk, Chunk]:
+    """The chunk cut in two at ``cut`` (which follows a newline)."""
+    text = chunk.text
+    line = chunk.line + text.count("\n", 0, cut)
+    column = cut - text.rfind("\n", 0, cut)
+    head = Chunk(text[:cut], chunk.line, chunk.column,
+                 tuple(p for p in chunk.encoding_errors if (p.line, p.column) < (line, column)), False)
+    tail = Chunk(text[cut:], line, column,
+                 tuple(p for p in chunk.encoding_errors if (p.line, p.column) >= (line, column)), chunk.last)
+    return head, tail
 
 
 _TAG = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s*"(' + STRING_BODY + r')"\s*\]')
