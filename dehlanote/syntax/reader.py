@@ -228,10 +228,10 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 while not eof and _BLANK.fullmatch(buf, close + 1) and more():
                     pass
                 runaway = _DEAL_NEXT.match(buf, close + 1) is not None
-            if close < 0:
-                open_from = m.start()
-            elif runaway:
+            if runaway:
                 runaway_before = tag_start
+            elif close < 0:         # (the whole file was searched)
+                open_from = m.start()
             pos = close + 1 if close >= 0 and not runaway else m.end()
         elif ch == '"':
             s = _STRING.match(buf, m.start())
