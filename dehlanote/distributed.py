@@ -11,8 +11,8 @@
     export_parquet_files(["2025.dpn", "2026.dpn"], "plays/", client)   # one part per piece
 
 How it scales: every file is cut into *pieces* of about ``piece_bytes`` at game boundaries
-(:func:`plan_pieces`, one task per file, a single pass at the splitter's speed, some
-75,000 deals/s), then every piece is parsed and replayed by its own task
+(:func:`plan_pieces`, one task per file, a single pass at the splitter's speed, about
+30 MB/s), then every piece is parsed and replayed by its own task
 (:func:`validate_piece`, :func:`export_piece`): the work spreads over all the cluster's
 cores, so a file of any size takes about ``planning + pieces / cores × time per piece``.
 Workers read the files themselves (a path every worker can open: a shared file system),
