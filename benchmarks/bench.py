@@ -32,7 +32,6 @@ import json
 import os
 import resource
 import shutil
-import statistics
 import subprocess
 import sys
 import time

@@ -9,7 +9,6 @@ plain and the loose style, and on records mutated by Hypothesis.
 
 from __future__ import annotations
 
-import random
 import re
 from pathlib import Path
 
