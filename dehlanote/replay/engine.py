@@ -31,6 +31,7 @@ SUIT_MASK: dict[str, int] = {
 SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 _SEATS = {4: seats_for(4), 6: seats_for(6)}
 _SIDES = {4: sides_for(4), 6: sides_for(6)}
+_NO_SHOWN = {n: ((),) * (4 * n) for n in (4, 6)}
 # the seats in playing order from each leader
 _ORDER = {n: tuple(seats[i:] + seats[:i] for i in range(n)) for n, seats in _SEATS.items()}
 
@@ -94,6 +95,7 @@ class MatchState(NamedTuple):
 
 class DealState(NamedTuple):
     rules: Rules
+    params: tuple                       # (seats, decks, tricks per deal, trump method, immediate capture)
     number: int
     dealer: int
     leader: int
@@ -104,11 +106,13 @@ class DealState(NamedTuple):
     trump_unknown: bool = False         # announced trump the record does not state
     phase: bool = False                 # first-void-five: still on the first five cards
     explicit: tuple[bool, ...] = ()
+    any_explicit: bool = False
     hands: tuple[int, ...] = ()         # remaining cards of the seats whose hands are written
     five: Optional[tuple[int, ...]] = None
     dealt: tuple[int, ...] = ()
     played: int = 0
-    centre: tuple[str, ...] = ()
+    centre: int = 0                     # cards in the centre
+    centre_tens: tuple[str, ...] = ()   # the tens among them
     last_winner: Optional[int] = None
     run: int = 0
     pile_cards: tuple[int, int] = (0, 0)
@@ -155,7 +159,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     """
     rules = match.rules
     n = rules.seats
-    seats = seats_for(n)
+    seats = _SEATS[n]
     number = match.deals_seen + 1
     errors: list[DpnError] = []
     if deal.number is not None and deal.number.value != number:
@@ -274,11 +278,14 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     if phase and any(explicit[s] and has_split[s] for s in range(n)):
         five_t = tuple(five[s] if explicit[s] and has_split[s] else None for s in range(n))
 
-    state = DealState(
-        rules, number, dealer, (dealer + 1) % n, trump=trump, trump_fact=trump_fact, hidden=hidden,
-        trump_unknown=unknown, phase=phase, explicit=tuple(explicit), hands=tuple(hands),
-        five=five_t, dealt=tuple(hands), notes=tuple(notes), deal=deal, shown_out=((),) * (4 * n),
-    )
+    params = (n, rules.decks, rules.tricks_per_deal, method, rules.capture == "immediate")
+    held = tuple(hands)
+    # positional, in DealState's field order (keywords cost more than the whole setup)
+    state = _new(DealState, (
+        rules, params, number, dealer, (dealer + 1) % n, 0, trump, trump_fact, hidden, unknown, phase,
+        tuple(explicit), any(explicit), held, five_t, held, 0, 0, (), None, 0, (0, 0), ((), ()), (0, 0),
+        (), (), _NO_SHOWN[n], (), (), tuple(notes), False, deal,
+    ))
     return state, errors
 
 
@@ -291,51 +298,45 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
     wrong number of cards, a winner that hangs on a trump the record does not state)
     marks the deal broken; later tricks are then not replayed.
     """
-    if state.broken:
+    # one positional unpack: reading NamedTuple fields one by one costs more than the
+    # rules themselves in this step, which runs for every trick of an archive
+    (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
+     explicit, any_explicit, hands, five, dealt, played, centre, centre_tens, last_winner, run,
+     pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown, tricks, old_errors, notes,
+     broken, deal) = state
+    if broken:
         return state
-    rules = state.rules
-    n = rules.seats
+    n, decks, tricks_per_deal, method, immediate = params
     seats = _SEATS[n]
-    deal_no = state.number
-    expected = state.tricks_done + 1
+    number, _line, _column, plays, written_leader, _comments = trick
+    expected = done + 1
     errors: list[DpnError] = []
-    if expected > rules.tricks_per_deal:
-        return state._replace(broken=True, errors=state.errors + (_err(
-            "trick-number", f"a deal has only {rules.tricks_per_deal} tricks", trick, deal_no, trick.number),))
-    if trick.number != expected:
-        errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {trick.number}",
+    if expected > tricks_per_deal:
+        return state._replace(broken=True, errors=old_errors + (_err(
+            "trick-number", f"a deal has only {tricks_per_deal} tricks", trick, deal_no, number),))
+    if number != expected:
+        errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {number}",
                            trick, deal_no, expected))
-    leader = state.leader
-    if trick.leader is not None and trick.leader.value != seats[leader]:
+    if written_leader is not None and written_leader.value != seats[leader]:
         why = "the dealer's right leads the first trick" if expected == 1 else "the winner of the last trick leads"
         errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
-                           f"not {trick.leader.value}", trick.leader, deal_no, expected))
-    plays = trick.plays
+                           f"not {written_leader.value}", written_leader, deal_no, expected))
     if len(plays) != n:
         errors.append(_err("trick-size", f"trick {expected} has {len(plays)} cards; each of the {n} "
                            "players plays one", trick, deal_no, expected))
-        return state._replace(broken=True, errors=state.errors + tuple(errors))
+        return state._replace(broken=True, errors=old_errors + tuple(errors))
 
-    explicit = state.explicit
-    hands = list(state.hands)
-    five = list(state.five) if state.five is not None else None
-    in_phase = state.phase
-    played = state.played
-    trump = state.trump
-    trump_fact = state.trump_fact
-    method = rules.trump
-    pending = state.pending
-    index = state.tricks_done
-    decks = rules.decks
-    shown = state.shown_out
-    led = plays[0].card[-1]
+    # the written hands, when any: the common archive has none, and then this is skipped
+    hands = list(hands) if any_explicit else None
+    five = list(five) if five is not None else None
+    any_shown = any(shown)
+    cards = [play[0] for play in plays]
+    led = cards[0][-1]
     seat = leader
-    best = 0
-    best_card = plays[0].card
     for k, play in enumerate(plays):
-        card = play.card
+        card = play[0]
         suit = card[-1]
-        if play.withdrawn:
+        if play[3]:   # cards withdrawn before this one
             pending = _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors, expected)
         shift = SHIFT[card]
         if (played >> shift) & 3 >= decks:
@@ -343,7 +344,7 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
                                    play.line, play.column, deal=deal_no, trick=expected))
         else:
             played += 1 << shift
-            if explicit[seat]:
+            if hands is not None and explicit[seat]:
                 phase_hand = in_phase and five is not None and five[seat] is not None
                 holding = five[seat] if phase_hand else hands[seat]
                 if not (holding >> shift) & 3:
@@ -358,74 +359,73 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
                     hands[seat] -= 1 << shift
                     if phase_hand:
                         five[seat] -= 1 << shift
-            else:
+            elif any_shown:
                 # a hand that is not written: a card that did not follow suit was a revoke
-                # if the same player plays the suit led later
+                # if the same player plays the suit led later, as now
                 slot = seat * 4 + SUIT_NUMBER[suit]
                 if shown[slot]:
                     shown = _revokes(shown, slot, seats[seat], suit, expected, errors, deal_no)
-                if k and suit != led and not in_phase:
-                    if shown is state.shown_out:
-                        shown = list(shown)
-                    shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play.line, play.column, expected),)
-        if k:
-            if suit != led:
-                if trump_fact is None and method in ("first-void", "first-void-five") and not state.trump_unknown:
+        if suit != led:   # (never the lead)
+            if not in_phase and (hands is None or not explicit[seat]):
+                if type(shown) is tuple:
+                    shown = list(shown)
+                shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play.line, play.column, expected),)
+                any_shown = True
+            if trump_fact is None:
+                if method in ("first-void", "first-void-five") and not trump_unknown:
                     trump = suit
                     trump_fact = TrumpFact(suit, seats[seat], expected, method)
-                elif method == "closed" and trump is None and trump_fact is not None \
-                        and trump_fact.trick is None and seats[seat] == trump_fact.by:
-                    trump = state.hidden
-                    trump_fact = trump_fact._replace(trick=expected)
+            elif trump is None and trump_fact.trick is None and method == "closed" \
+                    and seats[seat] == trump_fact.by:
+                trump = hidden
+                trump_fact = trump_fact._replace(trick=expected)
         seat += 1
         if seat == n:
             seat = 0
 
     # the winner: highest trump, else highest card of the suit led; of equal cards the first
-    unknown_trump = state.trump_unknown or (method == "closed" and trump is None
-                                            and trump_fact is not None and trump_fact.trick == expected)
+    unknown_trump = trump_unknown or (method == "closed" and trump is None
+                                      and trump_fact is not None and trump_fact.trick == expected)
+    best = 0
+    best_card = cards[0]
     for k in range(1, n):
-        c = plays[k].card
+        c = cards[k]
         if c[-1] == best_card[-1]:
             if STRENGTH[c] > STRENGTH[best_card]:
                 best, best_card = k, c
         elif c[-1] == trump and trump is not None:
             best, best_card = k, c
         elif unknown_trump:
-            return state._replace(broken=True, errors=state.errors + tuple(errors), notes=state.notes + (
+            return state._replace(broken=True, errors=old_errors + tuple(errors), notes=notes + (
                 f"deal {deal_no} could not be followed from trick {expected}: its winner depends on a "
                 "trump suit the record does not give",))
     winner = (leader + best) % n
     side = winner % 2
-    cards = [p.card for p in plays]
-    last = expected == rules.tricks_per_deal
-    pile_cards = state.pile_cards
-    pile_tens = state.pile_tens
-    pile_tricks = state.pile_tricks
     capture = None
-    run = state.run + 1 if state.last_winner == winner else 1
-    if rules.capture == "immediate":
-        centre: tuple[str, ...] = ()
-        centre_tens: tuple[str, ...] = ()
+    run = run + 1 if last_winner == winner else 1
+    trick_tens = tuple([c for c in cards if c in TENS]) if TENS.intersection(cards) else ()
+    if immediate:
+        centre = 0
+        centre_tens = ()
         moved = n
-        tens = tuple([c for c in cards if c in TENS])
-        capture = Capture(seats[winner], _SIDES[n][side], n, tens, "trick")
+        tens = trick_tens
+        capture = _new(Capture, (seats[winner], _SIDES[n][side], n, tens, "trick"))
     else:
-        centre = state.centre + tuple(cards)
+        centre += n
+        if trick_tens:
+            centre_tens += trick_tens
         reason = None
         if run == 2:
             reason = "two-in-a-row"
             run = 0
-        elif last:
+        elif expected == tricks_per_deal:
             reason = "last-trick"
         if reason is not None:
-            tens = tuple([c for c in centre if c in TENS])
-            moved = len(centre)
-            capture = Capture(seats[winner], _SIDES[n][side], moved, tens, reason)
-            centre = ()
+            tens = centre_tens
+            moved = centre
+            capture = _new(Capture, (seats[winner], _SIDES[n][side], moved, tens, reason))
+            centre = 0
             centre_tens = ()
-        else:
-            centre_tens = tuple([c for c in centre if c in TENS])
     if capture is not None:
         if side:
             pile_cards = (pile_cards[0], pile_cards[1] + moved)
@@ -435,28 +435,27 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
             pile_cards = (pile_cards[0] + moved, pile_cards[1])
             pile_tens = (pile_tens[0] + tens, pile_tens[1])
             pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
-    fact = _new(TrickFact, (expected, seats[leader], _ORDER[n][leader], seats[winner], trump, len(centre),
+    fact = _new(TrickFact, (expected, seats[leader], _ORDER[n][leader], seats[winner], trump, centre,
                             centre_tens, capture, run, trick))
+    tricks += (fact,)
 
-    phase_cards = state.phase_cards
-    trump_unknown = state.trump_unknown
-    notes = state.notes
     if in_phase:
         phase_cards += tuple(cards)
         if trump_fact is not None or expected == 5:
             in_phase = False
-            notes += _phase_notes(state, state.tricks + (fact,))
+            notes += _phase_notes(state, tricks)
             if trump_fact is None:
                 trump, trump_fact, problem = _drawn_trump(state, phase_cards)
                 if problem is not None:
                     errors.append(problem)
                 trump_unknown = trump is None
     return _new(DealState, (
-        rules, state.number, state.dealer, winner, expected, trump, trump_fact, state.hidden, trump_unknown,
-        in_phase, explicit, tuple(hands), tuple(five) if five is not None else None, state.dealt, played,
-        centre, winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown if type(shown) is tuple else tuple(shown),
-        state.tricks + (fact,), state.errors + tuple(errors) if errors else state.errors, notes,
-        False, state.deal,
+        rules, params, deal_no, dealer, winner, expected, trump, trump_fact, hidden, trump_unknown, in_phase,
+        explicit, any_explicit, tuple(hands) if hands is not None else state.hands,
+        tuple(five) if five is not None else None, dealt, played, centre, centre_tens, winner, run,
+        pile_cards, pile_tens, pile_tricks, phase_cards, pending,
+        shown if type(shown) is tuple else tuple(shown),
+        tricks, old_errors + tuple(errors) if errors else old_errors, notes, False, deal,
     ))
 
 
