@@ -651,6 +651,8 @@ def rules_command(
 
     With NAME: the profile's parameters, its source and the decisions taken for it.
 
+    An option on its own (six-player, trump=closed) is shown on the standard profile.
+
     Example: dehlanote rules hukum
     """
     reg = _registry(rules)
@@ -659,6 +661,10 @@ def rules_command(
         out.print(rules_listing(reg))
         raise typer.Exit(Exit.OK)
     label = " ".join(name.split())
+    first = label.split(" ")[0].partition("=")[0]
+    if first not in reg.profiles and first in reg.options:
+        # an option on its own: show what it does to the default profile
+        label = f"standard {label}"
     try:
         resolved = reg.resolve(label)
     except DpnError as exc:

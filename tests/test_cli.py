@@ -621,3 +621,11 @@ def test_validate_jobs_gives_the_output_of_one_process(tmp_path):
     assert one.exit_code == two.exit_code == 1
     assert one.output == two.output
     assert one.output.count(": bad-card:") == 1 and "games" in one.output.splitlines()[-1]
+
+
+def test_rules_shows_an_option_on_its_own():
+    result = runner.invoke(app, ["rules", "six-player"])
+    assert result.exit_code == 0
+    assert "standard six-player" in result.output and "seats" in result.output
+    bad = runner.invoke(app, ["rules", "seven-player"])
+    assert bad.exit_code == 2

@@ -387,7 +387,7 @@ def _clip(word: str, size: int = 30) -> str:
     return word if len(word) <= size else word[: size - 3] + "..."
 
 _DESCRIBE = {
-    "CARD": "a card", "WITHDRAWN": "a card", "INT": "a number", "SEAT": "a seat (A B C D)",
+    "CARD": "a card", "WITHDRAWN": "a card", "INT": "a number", "SEAT": "a seat (A B C D, or A to F with six players)",
     "SIDE": "a side (AC or BD)", "SUIT": "a trump suit (S H D C)", "DEAL": "deal",
     "DEALER": "dealer", "MISDEAL": "misdeal", "HANDS": "hands", "TRUMP": "trump",
     "BY": "by", "AT": "at", "CLOSED": "closed", "DRAWN": "drawn", "TENS": "tens",
@@ -607,9 +607,10 @@ def _sourced(games: list[Game], chunk: Chunk, keep_source: bool) -> list[Game]:
 
 
 _DEAL_WORD = re.compile(r"(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
-#: a blank line, then a line that opens with a whole tag: where a new game may start
-_GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"'
-                         + STRING_BODY + r'"[ \t]*\])')
+#: a blank line, then a line that opens with a whole tag (comments may come first): where
+#: a new game may start
+_GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=(?:\{[^}]*\}[\s\ufeff]*)*\[[ \t]*[A-Za-z][A-Za-z0-9_]*'
+                         r'[ \t]*"' + STRING_BODY + r'"[ \t]*\])')
 
 
 def _resync(chunk: Chunk, error: DpnError) -> Optional[int]:
@@ -618,7 +619,8 @@ def _resync(chunk: Chunk, error: DpnError) -> Optional[int]:
     The reader starts a game at a tag only after a deal, so a game that breaks off in its
     tags (a truncated record, a tag value never closed) took the next game with it, deals
     and all, into one broken game. After such an error, a blank line then a line opening
-    with a whole tag starts a new game, when no deal keyword comes before it.
+    with a whole tag (comments may come first) starts a new game, when no deal keyword
+    comes before it.
     """
     text = chunk.text
     line_start = 0
