@@ -1,0 +1,215 @@
+"""Fuzzing: mutated records, raw bytes and arbitrary text never crash, hang or lose a game.
+
+Valid records (the samples, and generated matches of every profile in the plain and the
+loose style) are mutated by Hypothesis: tokens and lines deleted, duplicated, swapped and
+corrupted, cards turned into non-cards, numbers made absurd, tricks shuffled, the text cut
+anywhere, unicode and lines of the notation's vocabulary inserted, bytes that are not
+UTF-8 added. For every input the library and the command line either succeed or report
+errors with a code of ``dehlanote.errors.CODES`` at a position inside the input; nothing
+else escapes, exit statuses are 0, 1 or 2 and no traceback is printed.
+
+The harness is ``tests/fuzz/dpnfuzz.py``; ``tests/fuzz/campaign.py`` runs it for as long as
+you like. Here the number of examples is bounded (under a minute in all);
+``DEHLANOTE_FUZZ_EXAMPLES`` multiplies it.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, note, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz"))
+
+import dpnfuzz as F  # noqa: E402
+
+from dehlanote import iter_games, parse_string, replay_game  # noqa: E402
+
+SCALE = float(os.environ.get("DEHLANOTE_FUZZ_EXAMPLES", "1"))
+SEED_NAMES = [name for name, _ in F.seeds()]
+runner = CliRunner()
+
+
+def fuzz_settings(examples: int) -> settings:
+    return settings(max_examples=max(1, int(examples * SCALE)), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                           HealthCheck.filter_too_much])
+
+
+payloads = st.one_of(st.just(""), st.sampled_from(F.UNICODE), st.text(max_size=4),
+                     st.sampled_from(F.NON_CARDS))
+positions = st.integers(min_value=0, max_value=1 << 20)
+text_mutation = st.tuples(st.sampled_from(F.KINDS), positions, positions, payloads)
+byte_mutation = st.tuples(st.sampled_from(F.BYTE_KINDS), positions, positions, st.just(""))
+seed_names = st.sampled_from(SEED_NAMES)
+blocks = st.sampled_from([None, 1, 2, 7, 64, 4096])
+
+
+# ---- the seeds and the mutations themselves ------------------------------------------------
+
+def test_seeds_cover_every_profile_and_both_styles_and_are_valid():
+    names = " ".join(SEED_NAMES)
+    for profile, _options in F.PROFILES:
+        assert f"generated {profile}" in names
+    assert "loose" in names and "plain" in names and "samples/" in names
+    for name, text in F.seeds():
+        games = parse_string(text)
+        assert games, name
+        for game in games:
+            assert replay_game(game).errors == (), name
+
+
+@pytest.mark.parametrize("kind", F.KINDS + F.BYTE_KINDS)
+def test_every_mutation_changes_a_record(kind):
+    text = F.seed_text("samples/worked-example.dpn")
+    changed = 0
+    for i in range(0, 400, 7):
+        mutated = F.apply_bytes(text, [(kind, i * 7919, i * 104729, "")])
+        changed += mutated != text.encode("utf-8")
+    assert changed > 0
+
+
+# ---- what campaigns and hostile inputs found: each stays fixed ------------------------------------
+
+WORKED = F.seed_text("samples/worked-example.dpn")
+FOUND = [
+    # a comment left open, closed by a } in a later game's header: that game vanished
+    WORKED + "\n" + WORKED.replace("{the non-dealing side AC wins the deal; D deals again}", "{ouch") + "\n" + WORKED,
+    # the same, read as one game from a string and as two from a stream (campaign finding)
+    '{\n[s""]{\ndeal\n[}',
+    # numbers beyond int()'s 4,300 digits
+    "deal " + "1" * 5000 + " dealer D\n", "deal 1 dealer D\n" + "9" * 4400 + " A: AH KH QH JH\n",
+    "deal 1 dealer D\ntrump S at " + "0" * 4400 + "1\n",
+    # a Unicode digit that int() refuses in a Rules option
+    '[Rules "pagat kots=²"]\ndeal 1 dealer D\n',
+    # a game cut short in its tags took the next game with it
+    '[Event "a"]\n[Site "the pho\n\n' + WORKED,
+    # control characters in messages
+    '[Date "\x1b[2J"]\ndeal 1 dealer D\n 1 \x1b AH\n',
+    # a long tag value, then an error (time quadratic in the value's length)
+    '[Event "' + "x" * 30_000 + '"]\n?\n',
+]
+
+
+@pytest.mark.parametrize("text", FOUND, ids=lambda t: repr(t[:24]))
+@pytest.mark.parametrize("block", [None, 1, 7, 64])
+def test_what_was_found_stays_fixed(text, block):
+    F.check_library(text, block=block)
+    F.check_fast_path(text)
+
+
+@pytest.mark.parametrize("text", FOUND, ids=lambda t: repr(t[:24]))
+def test_what_was_found_stays_fixed_on_the_command_line(text, tmp_path):
+    path = tmp_path / "found.dpn"
+    path.write_text(text, encoding="utf-8")
+    games = len(parse_string(text))
+    for args in (("validate", "--format", "json"), ("json",), ("fmt",), ("annotate",)):
+        F.check_cli(path, args, runner=runner, expected_games=games if args[0] in ("json", "validate") else None)
+
+
+# ---- the library ------------------------------------------------------------------------------
+
+@fuzz_settings(120)
+@given(name=seed_names, mutations=st.lists(text_mutation, min_size=1, max_size=6), block=blocks)
+def test_mutated_records_give_coded_errors_inside_the_input(name, mutations, block):
+    text = F.apply(F.seed_text(name), mutations)
+    note(repr(text[:2000]))
+    F.check_library(text, block=block)
+
+
+@fuzz_settings(60)
+@given(name=seed_names, mutations=st.lists(text_mutation, min_size=1, max_size=4))
+def test_the_fast_path_reads_mutated_records_as_lark_does(name, mutations):
+    F.check_fast_path(F.apply(F.seed_text(name), mutations))
+
+
+@fuzz_settings(60)
+@given(name=seed_names, mutations=st.lists(st.one_of(text_mutation, byte_mutation), min_size=1, max_size=5),
+       block=st.sampled_from([None, 1, 3, 100]))
+def test_mutated_bytes_give_encoding_errors_with_their_offset(name, mutations, block):
+    data = F.apply_bytes(F.seed_text(name), mutations)
+    note(repr(data[:2000]))
+    F.check_bytes(data, block=block)
+
+
+@fuzz_settings(100)
+@given(text=st.text(max_size=400), block=blocks)
+def test_arbitrary_text(text, block):
+    F.check_library(text, block=block)
+
+
+@fuzz_settings(100)
+@given(data=st.binary(max_size=400))
+def test_arbitrary_bytes(data):
+    F.check_bytes(data, block=5)
+
+
+soup_words = st.sampled_from([
+    "deal", "dealer", "misdeal", "hands", "trump", "by", "at", "closed", "drawn", "tens", "A", "B", "C",
+    "D", "E", "F", "A:", "D:", "AC", "BD", "ACE", "BDF", "S", "h", "♠", "1", "2", "13", "14", "0", "AH",
+    "10S", "td", "-AH", "KH!", "q♡??", "|", "[", "]", '"', "{", "}", "{x}", '[Event "x"]', '[Rules "pagat kots=0"]',
+    '[Rules "nonsense"]', '[Result "BD"]', '[Result "*"]', "\n", "\n\n", "\t", "\r\n", "\ufeff", "\x00",
+])
+
+
+@fuzz_settings(80)
+@given(words=st.lists(soup_words, max_size=80), block=blocks)
+def test_a_soup_of_the_notations_words(words, block):
+    F.check_library(" ".join(words), block=block)
+
+
+@fuzz_settings(25)
+@given(names=st.lists(seed_names, min_size=2, max_size=4),
+       mutations=st.lists(text_mutation, min_size=1, max_size=4), which=st.integers(0, 3))
+def test_a_broken_game_among_good_ones_loses_nothing(names, mutations, which):
+    texts = [F.seed_text(n) for n in names]
+    which %= len(texts)
+    texts[which] = F.apply(texts[which], mutations)
+    text = "\n".join(texts)
+    games = F.check_library(text, block=64)
+    good = [t for i, t in enumerate(texts) if i != which]
+    # every game that was not touched is still read, and read valid (a mutation may also
+    # merge the broken game into its neighbour: then only the neighbour's count is lost)
+    valid = sum(1 for g in parse_string(text) if not replay_game(g).errors)
+    assert games >= len(texts) - 2
+    assert valid >= len(good) - 1
+
+
+# ---- the command line ---------------------------------------------------------------------------
+
+runner = CliRunner()
+
+
+@fuzz_settings(12)
+@given(name=seed_names, mutations=st.lists(st.one_of(text_mutation, text_mutation, byte_mutation),
+                                           min_size=1, max_size=4))
+def test_commands_on_mutated_records_exit_0_1_or_2_without_a_traceback(name, mutations):
+    data = F.apply_bytes(F.seed_text(name), mutations)
+    games = len(list(iter_games(io.BytesIO(data))))
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "record.dpn"
+        path.write_bytes(data)
+        for args in F.CLI_COMMANDS:
+            F.check_cli(path, args, runner=runner,
+                        expected_games=games if args[0] in ("json", "validate") else None)
+        assert path.read_bytes() == data, "a command changed its input"
+
+
+@fuzz_settings(10)
+@given(text=st.text(max_size=200))
+def test_commands_on_arbitrary_text(text):
+    assume(text.strip())
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "record.dpn"
+        path.write_text(text, encoding="utf-8")
+        games = len(parse_string(text))
+        for args in (("validate",), ("validate", "--format", "json"), ("json",), ("fmt",), ("annotate",)):
+            F.check_cli(path, args, runner=runner,
+                        expected_games=games if args[0] in ("json", "validate") else None)

@@ -1,0 +1,386 @@
+"""Hostile input: every case finishes, in time linear in its size and with bounded memory,
+and reports something sensible: the codes are asserted.
+
+Big inputs are generated on the fly in ``tmp_path`` and read by ``tests/fuzz/probe.py`` in a
+fresh process, which streams the file through ``iter_path``, replays every game, builds its
+JSON and its canonical text, and reports the time and the peak resident memory. Times are
+printed for the record (``pytest -s``), never asserted: machines are noisy. Memory is
+asserted against generous bounds relative to the input's size.
+
+In CI the single line is 10 MB; ``DEHLANOTE_HOSTILE_FULL=1`` makes it 100 MB (and the runs of
+repeated tags 100,000 long). Hostile rule profiles (``--rules FILE.yaml``) are here too.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dehlanote import CODES, iter_games, parse_string, replay_game
+from dehlanote.output.jsonout import game_json
+from dehlanote.rules.profile import Registry
+from dehlanote.syntax import reader
+
+ROOT = Path(__file__).resolve().parent.parent
+PROBE = ROOT / "tests" / "fuzz" / "probe.py"
+WORKED = (ROOT / "samples" / "worked-example.dpn").read_bytes()
+FULL = os.environ.get("DEHLANOTE_HOSTILE_FULL") == "1"
+MB = 1 << 20
+LINE_SIZE = (100 if FULL else 10) * MB
+REPEATED_TAGS = 100_000 if FULL else 25_000
+
+
+def probe(path: Path, *extra: str) -> dict:
+    """Read ``path`` in a fresh process; what it found and what it cost."""
+    result = subprocess.run([sys.executable, str(PROBE), str(path), *extra], capture_output=True, text=True,
+                            timeout=1800)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "Traceback" not in result.stderr
+    report = json.loads(result.stdout)
+    size = path.stat().st_size
+    report["size_mb"] = round(size / MB, 2)
+    report["extra_mb"] = round(report["peak_mb"] - report["baseline_mb"], 1)
+    print(f"\n{path.name}: {report['size_mb']} MB in {report['seconds']} s "
+          f"({report['size_mb'] / max(report['seconds'], 1e-6):.2f} MB/s), memory +{report['extra_mb']} MB "
+          f"(peak {report['peak_mb']} MB); {report['games']} games, {report['deals']} deals, {report['codes']}")
+    for code in report["codes"]:
+        assert code in CODES
+    return report
+
+
+def assert_memory(report: dict, per_mb: float, slack_mb: float = 24) -> None:
+    """Peak memory above the baseline stays under ``per_mb`` times the input plus some slack."""
+    bound = per_mb * report["size_mb"] + slack_mb
+    assert report["extra_mb"] <= bound, f"{report['extra_mb']} MB for {report['size_mb']} MB (bound {bound:.0f} MB)"
+
+
+def command(*args: str, timeout: float = 1800) -> subprocess.CompletedProcess:
+    found = shutil.which("dehlanote")
+    argv = [found] if found else [sys.executable, "-m", "dehlanote.cli"]
+    result = subprocess.run([*argv, *args], capture_output=True, timeout=timeout)
+    assert result.returncode in (0, 1, 2), result
+    assert b"Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]
+    return result
+
+
+def write(path: Path, chunks) -> Path:
+    with open(path, "wb") as f:
+        for chunk in chunks:
+            f.write(chunk)
+    return path
+
+
+# ---- bytes that are not UTF-8, and NUL ---------------------------------------------------------
+
+ENCODING_CASES = [
+    # bytes, (line, column, byte offset, byte) of the first encoding error
+    (b'[Event "caf\xe9"]\ndeal 1 dealer D\n', (1, 12, 11, 0xE9)),
+    (b'deal 1 dealer D\n 1 A: AH \x80KH\n', (2, 10, 25, 0x80)),
+    (b'[Event "\xe2\x99"]\n', (1, 9, 8, 0xE2)),                         # a cut multi-byte sequence
+    (b'\xef\xbb\xbf[Event "\xff"]\n', (1, 9, 11, 0xFF)),                 # after a BOM
+    (b'[Event "x"]\n' * 3 + b'\xc0\xaf', (4, 1, 36, 0xC0)),              # an overlong sequence, at the end
+    (b'\xff\xfe[\x00E\x00v\x00', (1, 1, 0, 0xFF)),                          # UTF-16 (Windows "Unicode")
+]
+
+
+@pytest.mark.parametrize("data,first", ENCODING_CASES, ids=lambda v: repr(v)[:30] if isinstance(v, bytes) else "")
+@pytest.mark.parametrize("block", [None, 3])
+def test_undecodable_bytes_are_encoding_errors_naming_the_byte_offset(data, first, block, monkeypatch):
+    if block:
+        monkeypatch.setattr(reader, "BLOCK", block)
+    games = list(iter_games(io.BytesIO(data)))
+    errors = [e for g in games for e in replay_game(g).errors]
+    encoding = [e for e in errors if e.code == "encoding"]
+    assert encoding, errors
+    e = encoding[0]
+    assert (e.line, e.column, e.offset) == first[:3]
+    assert f"byte 0x{first[3]:02X} at byte offset {first[2]}" in e.message
+    assert all(err.code in CODES for err in errors)
+    for g in games:
+        json.dumps(game_json(replay_game(g)))
+
+
+def test_undecodable_bytes_on_the_command_line(tmp_path):
+    path = write(tmp_path / "latin1.dpn", [b'[Event "caf\xe9"]\n', WORKED.split(b"\n", 1)[1]])
+    result = command("validate", "--brief", str(path))
+    assert result.returncode == 1
+    assert f"{path}:1:12: encoding: byte 0xE9 at byte offset 11 is not UTF-8".encode() in result.stdout
+    doc = json.loads(command("json", str(path)).stdout)
+    assert doc["games"][0]["errors"][0]["code"] == "encoding"
+    assert doc["games"][0]["errors"][0]["offset"] == 11
+
+
+def test_a_nul_byte(tmp_path):
+    # in a tag value it is just a character of the value; between tokens it is a syntax error at its place
+    game = parse_string('[Event "a\x00b"]\ndeal 1 dealer D\n')[0]
+    assert game.tag("Event") == "a\x00b" and not game.errors
+    text = WORKED.decode().replace(" 2 A: AS", " 2 A:\x00AS")
+    errors = [e for g in parse_string(text) for e in replay_game(g).errors]
+    assert [(e.code, e.line, e.column) for e in errors] == [("syntax", 19, 6)]
+    assert "\x00" not in str(errors[0])               # shown as ␀, not written to the terminal
+    path = write(tmp_path / "nul.dpn", [text.encode()])
+    result = command("validate", "--brief", str(path))
+    assert result.returncode == 1 and b"\x00" not in result.stdout
+    only = write(tmp_path / "nuls.dpn", [b"\x00" * 100_000])
+    report = probe(only)
+    assert report["codes"] == {"syntax": 1} and report["first"][0]["line"] == 1
+
+
+def test_control_characters_cannot_drive_the_terminal(tmp_path):
+    path = write(tmp_path / "esc.dpn", [b'[Event "\x1b]0;owned\x07"]\n[Date "\x1b[2J"]\ndeal 1 dealer D\n 1 \x1b[31m\n'])
+    for args in (("validate",), ("validate", "--brief"), ("annotate",)):
+        result = command(*args, str(path))
+        assert result.returncode == 1
+        assert b"\x1b" not in result.stdout + result.stderr and b"\x07" not in result.stdout
+
+
+# ---- one huge line ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", ["junk", "tag-value", "tag-value-then-an-error"])
+def test_a_single_huge_line(tmp_path, shape):
+    n = LINE_SIZE
+    if shape == "junk":        # a scraped web page saved as .dpn
+        chunks = [b"<html>", b"x" * (n - 7), b"\n"]
+    else:
+        chunks = [b'[Event "', b"x" * (n - 12), b'"]\n'] + ([b"?\n"] if shape.endswith("error") else [])
+    path = write(tmp_path / f"line-{shape}.dpn", chunks)
+    report = probe(path)
+    if shape == "junk":
+        assert report["codes"] == {"syntax": 1}
+        assert (report["first"][0]["line"], report["first"][0]["column"]) == (1, 1)
+        assert report["largest_message"] < 200         # the word is cut short in the message
+    elif shape == "tag-value":
+        assert report["codes"] == {} and report["games"] == 1
+    else:
+        assert report["codes"] == {"syntax": 1}
+        assert (report["first"][0]["line"], report["first"][0]["column"]) == (2, 1)
+    # the line is held once as bytes and once as text, and little else
+    assert_memory(report, per_mb=6)
+    result = command("validate", "--brief", str(path))
+    assert result.returncode == (0 if shape == "tag-value" else 1)
+
+
+# ---- runs of one character, tags, numbers -----------------------------------------------------------
+
+@pytest.mark.parametrize("char,code", [(b"{", "syntax"), (b"}", "syntax"), (b"[", "bad-tag"), (b'"', "syntax"),
+                                       (b"-", "syntax"), (b"!", "syntax")])
+def test_a_million_of_one_character(tmp_path, char, code):
+    path = write(tmp_path / "run.dpn", [char * 1_000_000])
+    report = probe(path)
+    assert report["codes"] == {code: 1}, report
+    assert report["first"][0]["line"] == 1
+    assert_memory(report, per_mb=10)
+    if char == b"{":
+        assert "never closed" in report["first"][0]["message"]
+
+
+def test_a_hundred_thousand_tags(tmp_path):
+    path = write(tmp_path / "tags.dpn", [b'[T%d "value %d"]\n' % (i, i) for i in range(100_000)]
+                 + [WORKED.split(b"\n\n", 1)[1]])
+    report = probe(path)
+    assert report["games"] == 1 and report["codes"] == {}
+    assert_memory(report, per_mb=60)
+
+
+def test_one_tag_repeated_a_hundred_thousand_times(tmp_path):
+    path = write(tmp_path / "same-tag.dpn", [b'[Event "x"]\n' * REPEATED_TAGS, WORKED.split(b"\n\n", 1)[1]])
+    report = probe(path)
+    # every repetition is reported, at its line; the game is still replayed
+    assert report["games"] == 1 and report["deals"] == 1
+    assert report["codes"] == {"bad-tag": REPEATED_TAGS - 1}
+    assert [e["line"] for e in report["first"]] == [2, 3, 4, 5, 6]
+    assert_memory(report, per_mb=160)
+
+
+def test_a_tag_value_of_a_megabyte(tmp_path):
+    value = b"x" * MB
+    escaped = b'\\"' * (MB // 2)
+    for name, body in (("plain", value), ("escapes", escaped)):
+        path = write(tmp_path / f"tag-{name}.dpn", [b'[Event "', body, b'"]\n', WORKED.split(b"\n", 1)[1]])
+        report = probe(path)
+        assert report["codes"] == {} and report["games"] == 1 and report["deals"] == 1
+        assert_memory(report, per_mb=12)
+        # an error after it is found as fast (the word before an error was searched for in
+        # time quadratic in the length of the runs before it: hours for this file)
+        broken = write(tmp_path / f"tag-{name}-broken.dpn", [b'[Event "', body, b'"]\n[Bad-name "x"]\n'])
+        report = probe(broken)
+        assert report["codes"] == {"bad-tag": 1}
+        assert report["first"][0]["line"] == 2
+
+
+@pytest.mark.parametrize("text,where", [
+    ("deal {} dealer D\n".format("1" * 5000), (1, 6)),
+    ("deal 1 dealer D\n{} A: AH KH QH JH\n".format("9" * 5000), (2, 1)),
+    ("deal 1 dealer D\ntrump S at {}\n".format("0" * 5000 + "12345678901"), (2, 12)),
+    ("deal 1 dealer D\ntens AC {} BD 1\n".format("7" * 10), (2, 9)),
+])
+def test_numbers_too_large_are_syntax_errors(text, where):
+    (game,) = parse_string(text)
+    (error,) = replay_game(game).errors
+    assert error.code == "syntax" and (error.line, error.column) == where
+    assert "too large a number" in error.message and len(error.message) < 120
+
+
+def test_a_trick_of_a_million_cards(tmp_path):
+    path = write(tmp_path / "trick.dpn", [b"deal 1 dealer D\ntrump S\n 1 ", b"AH " * (MB // 3), b"\n"])
+    report = probe(path)
+    assert report["codes"].get("trick-size") == 1
+    # a whole game is held at once: its model, its facts and its JSON, some hundreds of bytes a card
+    assert_memory(report, per_mb=400)
+
+
+# ---- a game of ten thousand deals, and a file of thousands of games ----------------------------------
+
+def ten_thousand_deals() -> bytes:
+    """A pagat session (no end) of 10,000 valid deals: five generated deals over and over,
+    with nothing written that depends on who deals (leaders, announcers, dealers after the
+    first), so every deal is valid whoever deals it."""
+    import random
+
+    from dehlanote.playout import Style, generate_match
+
+    text, _ = generate_match(random.Random(3), "pagat", {"kots": 0},
+                             style=Style(leaders=False, tens=False, result=False), max_deals=5)
+    head, _, body = text.partition("\ndeal ")
+    deals = [d for d in ("deal " + body).split("\n\n") if d.strip()]
+    first = re.match(r"deal \d+ dealer [A-F]\n", deals[0]).group(0)
+    bodies = [re.sub(r" by [A-F]", "", re.sub(r"^deal \d+ dealer [A-F]\n", "", d)) for d in deals]
+    out = [head, "\n", first, bodies[0], "\n"]
+    out += ["\ndeal\n" + bodies[i % len(bodies)] + "\n" for i in range(1, 10_000)]
+    return "".join(out).encode()
+
+
+def test_a_game_of_ten_thousand_deals(tmp_path):
+    path = write(tmp_path / "ten-thousand.dpn", [ten_thousand_deals()])
+    report = probe(path)
+    assert report["games"] == 1 and report["deals"] == 10_000
+    assert report["codes"] == {}
+    # linear, with a large factor: the probe holds the game's whole JSON as Python objects
+    # (the JSON text of this 2 MB record is 94 MB: every play, trick, centre and capture)
+    assert_memory(report, per_mb=400)
+    t = time.perf_counter()
+    result = command("validate", "--brief", str(path))
+    print(f"validate: {time.perf_counter() - t:.1f} s")
+    assert result.returncode == 0 and b"1 game, 10000 deals: all valid" in result.stdout
+
+
+def test_a_large_file_of_many_games_streams_in_flat_memory(tmp_path):
+    count = 400 if not FULL else 8_000
+    path = write(tmp_path / "many.dpn", [WORKED + b"\n"] * count)
+    report = probe(path)
+    assert report["games"] == count and report["codes"] == {}
+    assert report["extra_mb"] <= 32, report       # one game at a time, whatever the size
+
+
+# ---- hostile rule profiles ------------------------------------------------------------------------------
+
+BOMB = """\
+name: bomb
+decisions:
+  - &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+  - &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+  - &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+  - &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+  - &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+  - &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+  - &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+  - &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+  - &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+params:
+  streak: *i
+"""
+
+HOSTILE_PROFILES = {
+    "billion-laughs": (BOMB, "streak must be a whole number, not a list of 9 items"),
+    "billion-laughs-decisions": (BOMB.replace("params:\n  streak: *i\n", ""), "'decisions' must be a list of sentences"),
+    "billion-laughs-option": ("x: &a [1,1,1,1,1,1,1,1,1]\ny: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+                              "z: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\noptions:\n  o:\n    description: *c\n",
+                              "'description' must be text"),
+    "python-object": ('name: evil\ndescription: !!python/object/apply:os.system ["echo owned > {marker}"]\n',
+                      "could not determine a constructor for the tag"),
+    "python-name": ("name: !!python/name:os.system\n", "could not determine a constructor"),
+    "huge-integer": ("name: big\nparams:\n  streak: " + "9" * 5000 + "\n", "a value cannot be read"),
+    "huge-hex-integer": ("name: big\nparams:\n  kots: 0x" + "f" * 4000 + "\n", "not a number of 16000 bits"),
+    "huge-float": ("name: big\nparams:\n  streak: 1.0e+999\n", "streak must be a whole number, not inf"),
+    "wrong-type": ("name: wrong\nparams:\n  seats: four\n", "seats must be a whole number, not 'four'"),
+    "wrong-choice": ("name: wrong\nparams:\n  trump: everything\n", "trump must be one of"),
+    "name-a-list": ("name: [a, b]\n", "'name' must be one word"),
+    "base-a-list": ("name: x\nbase: [standard]\n", "base profile a list of 1 items is not known"),
+    "mixed-keys": ("1: a\nb: c\n", "unknown key"),
+    "param-a-list": ("options:\n  o:\n    param: [streak]\n", "unknown parameter a list of 1 items"),
+    "deep-nesting": ("name: deep\ndescription: " + "[" * 5000 + "]" * 5000 + "\n", "unknown-rules"),
+    "not-yaml": ("name: x\n  - : : [\n", "not valid YAML"),
+    "a-list": ("- a\n- b\n", "expected a mapping"),
+    "too-large": ("name: big\ndescription: " + "x" * (2 * MB) + "\n", "too large"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_PROFILES))
+def test_a_hostile_profile_is_rejected_with_unknown_rules(tmp_path, name):
+    text, expected = HOSTILE_PROFILES[name]
+    marker = tmp_path / "owned"
+    text = text.replace("{marker}", str(marker))
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(text, encoding="utf-8")
+    record = write(tmp_path / "game.dpn", [WORKED])
+    for args in (("rules", "--rules", str(path)), ("validate", "--rules", str(path), str(record))):
+        t = time.perf_counter()
+        result = command(*args, timeout=120)
+        print(f"{name}: {' '.join(args[:1])} in {time.perf_counter() - t:.2f} s")
+        assert result.returncode == 2
+        err = result.stderr.decode()
+        assert "unknown-rules" in err and (expected in err or expected == "unknown-rules"), err
+        assert len(err) < 2000
+    assert not marker.exists()
+
+
+def test_profiles_are_read_with_safe_load_only():
+    uses = set()
+    for path in (ROOT / "dehlanote").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        uses |= {(path.name, m) for m in re.findall(r"\byaml\.(\w+)", text)}
+        assert not re.search(r"\bLoader\s*=|\bunsafe_load\b|\bfull_load\b|\byaml\.load\s*\(", text), path
+        assert not re.search(r"^\s*from\s+yaml\s+import", text, re.M), path
+    assert {m for _, m in uses} <= {"safe_load", "YAMLError"}, uses
+    assert ("profile.py", "safe_load") in uses
+
+
+def test_a_rules_tag_naming_a_path_is_just_an_unknown_profile(tmp_path, monkeypatch):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("name: secret\nparams:\n  streak: 3\n", encoding="utf-8")
+    opened: list[str] = []
+    real_open = open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", spy)
+    monkeypatch.setattr("io.open", spy)
+    for value in (str(secret), "../../../etc/passwd", "/dev/zero", "file:///etc/passwd", "secret.yaml",
+                  "standard " + str(secret), "pagat kots=" + str(secret)):
+        text = f'[Rules "{value}"]\n' + WORKED.decode().split("\n", 1)[1].replace('[Rules "standard"]\n', "")
+        (game,) = parse_string(text)
+        errors = replay_game(game).errors
+        assert [e.code for e in errors] == ["unknown-rules"], (value, errors)
+    assert not any("secret" in f or "passwd" in f or "zero" in f for f in opened), opened
+
+
+def test_a_rules_file_is_read_only_when_given(tmp_path):
+    # the registry reads what it is given and nothing else: no file beside a record is looked for
+    (tmp_path / "standard.yaml").write_text("name: standard\nparams:\n  seats: 6\n", encoding="utf-8")
+    record = write(tmp_path / "game.dpn", [WORKED])
+    result = command("validate", "--brief", str(record))
+    assert result.returncode == 0
+    reg = Registry()
+    with pytest.raises(OSError):
+        reg.load_path(tmp_path / "missing.yaml")

@@ -1,0 +1,301 @@
+"""Nothing lost: in a file of many games where some are broken, every good game is still
+read, replayed and converted, and every broken game is reported with its first line;
+``fmt --write`` never loses data.
+
+The file mixes good records (the samples and generated matches of several profiles) with
+every kind of broken one: a syntax error in a trick, a card that is not a card, unknown
+rules, a replay error, bytes that are not UTF-8, a NUL, a comment left open, a record cut
+short in a trick, and one cut short in its tags. Games in = games out, in the library and
+in ``dehlanote json`` and ``dehlanote validate``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote import iter_games, iter_path, parse_string, replay_game
+from dehlanote import cli as cli_module
+from dehlanote.cli import app
+from dehlanote.playout import Style, generate_match
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+LOOSE = (ROOT / "samples" / "loose-style.dpn").read_text(encoding="utf-8")
+runner = CliRunner()
+
+
+def good_games() -> list[str]:
+    out = [WORKED, LOOSE]
+    for seed, (profile, options, loose) in enumerate([
+        ("standard", None, False), ("pagat", {"kots": 3}, True), ("hukum", None, False),
+        ("standard", {"six-player": True}, True), ("pagat", {"kots": 0}, False),
+    ]):
+        text, _ = generate_match(random.Random(seed), profile, options,
+                                 style=Style(loose=loose, hands=not loose, withdrawn=0.3 * loose), max_deals=2)
+        out.append(text)
+    return out
+
+
+def _break(kind: str, text: str) -> str:
+    """A broken version of a record (each kind stops or fails the game in its own way)."""
+    lines = text.rstrip("\n").split("\n")
+    tricks = [i for i, line in enumerate(lines) if line.strip()[:2].strip().isdigit()]
+    if kind == "syntax-in-a-trick":
+        lines[tricks[3]] += " ZZ"
+    elif kind == "bad-card":
+        lines[tricks[2]] = lines[tricks[2]].rstrip() + " 11H"
+    elif kind == "unknown-rules":
+        lines = [line for line in lines if not line.startswith("[Rules")]
+        lines.insert(1, '[Rules "no-such-rules kots=3"]')
+    elif kind == "replay-error":
+        i = tricks[5]
+        lines[i], lines[i + 1] = lines[i + 1], lines[i]
+    elif kind == "nul":
+        lines[tricks[1]] = lines[tricks[1]].replace(" ", " \x00", 1)
+    elif kind == "comment-left-open":
+        lines[-1] += " {the last word"
+    elif kind == "cut-in-a-trick":      # (and no Result "*", which allows a deal to stop)
+        lines = [line for line in lines[: tricks[6] + 1] if not line.startswith("[Result")]
+        lines[-1] = lines[-1][: len(lines[-1]) // 2]
+    elif kind == "cut-in-the-tags":
+        lines = ['[Event "Cut short"]', '[Site "the pho']
+    elif kind == "encoding":
+        pass    # bytes, below
+    else:
+        raise ValueError(kind)
+    return "\n".join(lines) + "\n"
+
+
+BREAKS = ["syntax-in-a-trick", "bad-card", "unknown-rules", "replay-error", "nul", "comment-left-open",
+          "cut-in-a-trick", "cut-in-the-tags", "encoding"]
+
+
+def mixed_file(tmp_path: Path, order: list) -> tuple[Path, list[dict]]:
+    """Write ``order`` ((good text) or (kind, text)) as one file; what each game is and where it starts."""
+    data = b""
+    entries = []
+    line = 1
+    for item in order:
+        kind, text = item if isinstance(item, tuple) else (None, item)
+        body = _break(kind, text) if kind else text.rstrip("\n") + "\n"
+        raw = body.encode("utf-8")
+        if kind == "encoding":
+            raw = raw.replace(b'"]', b'\xe9"]', 1)        # in the first tag value
+        body_lines = body.split("\n")
+        first = line + next(i for i, l in enumerate(body_lines) if l.strip())
+        head = line + next(i for i, l in enumerate(body_lines) if re.match(r"\s*(\[|deal)", l))
+        if entries and body.lstrip().startswith("{") and entries[-1]["kind"] == "comment-left-open":
+            # the comment left open runs into this game's opening comment, and is closed by
+            # it: valid DPN (a comment may hold a {), and the games are still both there
+            entries[-1]["kind"] = None
+        entries.append({"kind": kind, "first": first, "head": head, "last": line + body.count("\n") - 1,
+                        "deals": len(parse_string(text)[0].deals)})
+        data += raw + b"\n"
+        line += body.count("\n") + 1
+    path = tmp_path / "mixed.dpn"
+    path.write_bytes(data)
+    return path, entries
+
+
+def assert_nothing_lost(path: Path, entries: list[dict]) -> None:
+    games = list(iter_path(path))
+    assert len(games) == len(entries), [g.line for g in games]
+    for game, entry in zip(games, entries):
+        facts = replay_game(game)
+        # a game starts at its first tag or deal; a broken one at its first character
+        assert game.line in (entry["first"], entry["head"]), (entry, game.line)
+        if entry["kind"] is None:
+            assert facts.errors == (), (entry, facts.errors[:2])
+            assert len(facts.deals) == entry["deals"]
+        else:
+            assert facts.errors, entry
+            first = facts.errors[0]
+            assert entry["first"] <= first.line <= entry["last"] + 1, (entry, first)
+
+    # dehlanote json keeps every game, the good ones whole, the broken ones with their errors
+    status = 1 if any(e["kind"] for e in entries) else 0
+    result = runner.invoke(app, ["json", str(path)])
+    assert result.exit_code == status
+    doc = json.loads(result.stdout)
+    assert len(doc["games"]) == len(entries)
+    for g, entry in zip(doc["games"], entries):
+        assert g["line"] in (entry["first"], entry["head"])
+        if entry["kind"] is None:
+            assert g["valid"] and g["errors"] == [] and len(g["deals"]) == entry["deals"]
+            assert all(d["complete"] for d in g["deals"])
+        else:
+            assert not g["valid"] and g["errors"]
+            assert entry["first"] <= g["errors"][0]["line"] <= entry["last"] + 1
+
+    # dehlanote validate counts every game and places every error inside a broken one
+    result = runner.invoke(app, ["validate", "--format", "json", str(path)])
+    assert result.exit_code == status
+    (report,) = json.loads(result.stdout)["files"]
+    assert report["games"] == len(entries)
+    broken = [e for e in entries if e["kind"]]
+    for error in report["errors"]:
+        assert any(e["first"] <= error["line"] <= e["last"] + 1 for e in broken), error
+    for entry in broken:
+        assert any(entry["first"] <= e["line"] <= entry["last"] + 1 for e in report["errors"]), entry
+
+
+def test_a_file_of_good_and_broken_games_loses_none(tmp_path):
+    goods = good_games()
+    order: list = []
+    for i, kind in enumerate(BREAKS):
+        order.append(goods[i % len(goods)])
+        order.append((kind, goods[(i + 1) % len(goods)]))
+    order.append(goods[0])
+    path, entries = mixed_file(tmp_path, order)
+    assert sum(1 for e in entries if e["kind"]) == len(BREAKS)
+    assert_nothing_lost(path, entries)
+
+
+@pytest.mark.parametrize("kind", BREAKS)
+@pytest.mark.parametrize("where", [0, 1, 3])
+def test_one_broken_game_first_in_the_middle_or_last(tmp_path, kind, where):
+    goods = good_games()[:3]
+    order: list = list(goods)
+    order.insert(where, (kind, WORKED))
+    path, entries = mixed_file(tmp_path, order)
+    assert_nothing_lost(path, entries)
+
+
+def test_streams_and_strings_agree_on_a_mixed_file(tmp_path, monkeypatch):
+    from dehlanote.syntax import reader
+
+    path, entries = mixed_file(tmp_path, [good_games()[1], ("comment-left-open", WORKED), WORKED,
+                                          ("cut-in-the-tags", WORKED), LOOSE])
+    whole = [g._replace(source=None) for g in iter_games(io.BytesIO(path.read_bytes()))]
+    monkeypatch.setattr(reader, "BLOCK", 5)
+    small = [g._replace(source=None) for g in iter_games(io.BytesIO(path.read_bytes()))]
+    assert whole == small and len(whole) == len(entries)
+
+
+def test_a_comment_left_open_swallows_no_game():
+    # the } that would close it is in a later game's last comment: that game used to vanish
+    broken = WORKED.replace("{the non-dealing side AC wins the deal; D deals again}", "{ouch", 1)
+    assert broken != WORKED
+    text = "\n".join([WORKED, broken, WORKED, LOOSE])
+    games = parse_string(text)
+    assert len(games) == 4
+    assert [bool(replay_game(g).errors) for g in games] == [False, True, False, False]
+    (error,) = games[1].errors
+    assert error.code == "syntax" and "never closed" in error.message
+
+
+# ---- fmt --write never loses data --------------------------------------------------------------------
+
+def scrambled(tmp_path: Path, name: str = "game.dpn") -> Path:
+    """A valid record that is not canonical (cards in lower case, extra spaces)."""
+    path = tmp_path / name
+    path.write_text(WORKED.replace(" 1 A: AH 10H 3H 7H", "1   A:  ah 10h\t3h 7h").replace("[Site", "[site"),
+                    encoding="utf-8")
+    assert not replay_game(parse_string(path.read_text(encoding="utf-8"))[0]).errors
+    return path
+
+
+def test_fmt_write_goes_through_a_temporary_file_and_a_rename(tmp_path, monkeypatch):
+    path = scrambled(tmp_path)
+    os.chmod(path, 0o640)
+    renames = []
+    real_replace = os.replace
+
+    def spy(src, dst):
+        renames.append((Path(src), Path(dst), Path(src).read_text(encoding="utf-8")))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(cli_module.os, "replace", spy)
+    result = runner.invoke(app, ["fmt", "--write", str(path)])
+    assert result.exit_code == 0, result.output
+    ((src, dst, written),) = renames
+    assert dst == path and src.parent == path.parent and src != path
+    assert written == path.read_text(encoding="utf-8")
+    assert not src.exists()
+    assert os.stat(path).st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dpn"]
+    # what was written is the canonical form, which reads back valid and is stable
+    assert runner.invoke(app, ["fmt", "--check", str(path)]).exit_code == 0
+    assert not replay_game(parse_string(written)[0]).errors
+
+
+@pytest.mark.parametrize("kind", ["syntax-in-a-trick", "bad-card", "replay-error", "encoding", "comment-left-open",
+                                  "cut-in-the-tags", "nul", "unknown-rules"])
+def test_fmt_write_leaves_a_file_with_errors_untouched(tmp_path, kind):
+    path, _ = mixed_file(tmp_path, [WORKED.replace("3H 7H", "3h  7h"), (kind, WORKED)])
+    before = path.read_bytes()
+    mtime = path.stat().st_mtime_ns
+    result = runner.invoke(app, ["fmt", "--write", str(path)])
+    assert result.exit_code == 1
+    assert "left untouched" in result.stderr
+    assert path.read_bytes() == before and path.stat().st_mtime_ns == mtime
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mixed.dpn"]
+
+
+def test_fmt_write_rewrites_the_good_files_and_keeps_the_broken_ones(tmp_path):
+    good = scrambled(tmp_path, "good.dpn")
+    bad, _ = mixed_file(tmp_path, [(("syntax-in-a-trick"), WORKED)])
+    before = bad.read_bytes()
+    result = runner.invoke(app, ["fmt", "--write", str(good), str(bad)])
+    assert result.exit_code == 1
+    assert bad.read_bytes() == before
+    assert runner.invoke(app, ["fmt", "--check", str(good)]).exit_code == 0
+
+
+@pytest.mark.parametrize("failure", ["rename", "write", "copymode", "interrupt"])
+def test_a_failed_write_leaves_the_original_intact(tmp_path, monkeypatch, failure):
+    path = scrambled(tmp_path)
+    before = path.read_bytes()
+
+    def fail(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    if failure == "rename":
+        monkeypatch.setattr(cli_module.os, "replace", fail)
+    elif failure == "copymode":
+        monkeypatch.setattr(cli_module.shutil, "copymode", fail)
+    else:
+        real = cli_module._canonical_pieces
+
+        def pieces(*args, **kwargs):
+            for i, piece in enumerate(real(*args, **kwargs)):
+                yield piece
+            if failure == "write":
+                raise OSError(28, "No space left on device")
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(cli_module, "_canonical_pieces", pieces)
+    result = runner.invoke(app, ["fmt", "--write", str(path)])
+    if failure == "interrupt":
+        assert isinstance(result.exception, KeyboardInterrupt) or result.exit_code == 130
+    else:
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert "No space left on device".lower() in result.stderr.lower()
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dpn"]      # no temporary file left
+
+
+def test_a_read_only_directory(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    path = scrambled(folder)
+    before = path.read_bytes()
+    os.chmod(folder, 0o555)
+    try:
+        if os.access(folder, os.W_OK):
+            pytest.skip("running as a user who may write anywhere (root)")
+        result = runner.invoke(app, ["fmt", "--write", str(path)])
+        assert result.exit_code == 2
+        assert "permission denied" in result.stderr
+        assert path.read_bytes() == before
+    finally:
+        os.chmod(folder, 0o755)
