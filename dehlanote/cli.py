@@ -574,7 +574,10 @@ def fmt(
             if isinstance(exc, BrokenPipeError):
                 raise
             report.unreadable = _why(exc)
-            err.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}")
+            # --write replaces a file only once its new text is whole: a failure leaves it as it was
+            verb = "rewrite" if write and os.path.isfile(spec) else "read"
+            err.print(f"dehlanote: cannot {verb} {escape(report.path)}: {escape(report.unreadable)}"
+                      + (" (the file is unchanged)" if verb == "rewrite" else ""))
             continue
         if report.count and not write:
             err.print(f"{escape(report.path)}: {_plural(report.count, 'error')}: games with errors are "

@@ -280,6 +280,7 @@ def test_a_failed_write_leaves_the_original_intact(tmp_path, monkeypatch, failur
         assert result.exit_code == 2, result.output
         assert "Traceback" not in result.output
         assert "No space left on device".lower() in result.stderr.lower()
+        assert "cannot rewrite" in result.stderr and "the file is unchanged" in result.stderr
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dpn"]      # no temporary file left
 
