@@ -16,7 +16,7 @@ player later play the suit led?), and the error still points at the revoking car
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Iterable, NamedTuple, Optional
 
 from ..errors import DpnError
 from ..rules.profile import Rules
@@ -34,6 +34,11 @@ _SIDES = {4: sides_for(4), 6: sides_for(6)}
 _NO_SHOWN = {n: ((),) * (4 * n) for n in (4, 6)}
 # the seats in playing order from each leader
 _ORDER = {n: tuple(seats[i:] + seats[:i] for i in range(n)) for n, seats in _SEATS.items()}
+
+
+def _shown_tuple(shown: list, n: int) -> tuple:
+    """The show-outs as a tuple; the shared empty one when nothing is pending."""
+    return tuple(shown) if any(shown) else _NO_SHOWN[n]
 
 
 def _revokes(shown, slot: int, seat: str, suit: str, trick: int, errors: list, deal: int):
@@ -298,8 +303,15 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
     wrong number of cards, a winner that hangs on a trump the record does not state)
     marks the deal broken; later tricks are then not replayed.
     """
-    # one positional unpack: reading NamedTuple fields one by one costs more than the
-    # rules themselves in this step, which runs for every trick of an archive
+    return play_tricks(state, (trick,))
+
+
+def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
+    """Check written tricks in order: the state after them (``play_trick`` on each in turn).
+
+    The state is unpacked once and rebuilt once, whatever the number of tricks: reading
+    NamedTuple fields and building them cost more than the rules in bulk checking.
+    """
     (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
      explicit, any_explicit, hands, five, dealt, played, centre, centre_tens, last_winner, run,
      pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown, tricks, old_errors, notes,
@@ -308,154 +320,165 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
         return state
     n, decks, tricks_per_deal, method, immediate = params
     seats = _SEATS[n]
-    number, _line, _column, plays, written_leader, _comments = trick
-    expected = done + 1
     errors: list[DpnError] = []
-    if expected > tricks_per_deal:
-        return state._replace(broken=True, errors=old_errors + (_err(
-            "trick-number", f"a deal has only {tricks_per_deal} tricks", trick, deal_no, number),))
-    if number != expected:
-        errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {number}",
-                           trick, deal_no, expected))
-    if written_leader is not None and written_leader.value != seats[leader]:
-        why = "the dealer's right leads the first trick" if expected == 1 else "the winner of the last trick leads"
-        errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
-                           f"not {written_leader.value}", written_leader, deal_no, expected))
-    if len(plays) != n:
-        errors.append(_err("trick-size", f"trick {expected} has {len(plays)} cards; each of the {n} "
-                           "players plays one", trick, deal_no, expected))
-        return state._replace(broken=True, errors=old_errors + tuple(errors))
-
     # the written hands, when any: the common archive has none, and then this is skipped
     hands = list(hands) if any_explicit else None
     five = list(five) if five is not None else None
-    any_shown = any(shown)
-    cards = [play[0] for play in plays]
-    led = cards[0][-1]
-    seat = leader
-    for k, play in enumerate(plays):
-        card = play[0]
-        suit = card[-1]
-        if play[3]:   # cards withdrawn before this one
-            pending = _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors, expected)
-        shift = SHIFT[card]
-        if (played >> shift) & 3 >= decks:
-            errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal",
-                                   play.line, play.column, deal=deal_no, trick=expected))
-        else:
-            played += 1 << shift
-            if hands is not None and explicit[seat]:
-                phase_hand = in_phase and five is not None and five[seat] is not None
-                holding = five[seat] if phase_hand else hands[seat]
-                if not (holding >> shift) & 3:
-                    where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 else "in the hand"
-                    errors.append(DpnError("not-in-hand", f"{seats[seat]} plays {card}, which is not {where} "
-                                           f"of {seats[seat]}", play.line, play.column, deal=deal_no, trick=expected))
-                else:
-                    if k and suit != led and holding & SUIT_MASK[led] and (phase_hand or not in_phase):
-                        errors.append(DpnError("revoke", f"{seats[seat]} must follow suit ({SUIT_WORD[led]} led) "
-                                               f"and holds {_one_of(holding, led)}, but plays {card}",
-                                               play.line, play.column, deal=deal_no, trick=expected))
-                    hands[seat] -= 1 << shift
-                    if phase_hand:
-                        five[seat] -= 1 << shift
-            elif any_shown:
-                # a hand that is not written: a card that did not follow suit was a revoke
-                # if the same player plays the suit led later, as now
-                slot = seat * 4 + SUIT_NUMBER[suit]
-                if shown[slot]:
-                    shown = _revokes(shown, slot, seats[seat], suit, expected, errors, deal_no)
-        if suit != led:   # (never the lead)
-            if not in_phase and (hands is None or not explicit[seat]):
-                if type(shown) is tuple:
-                    shown = list(shown)
-                shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play.line, play.column, expected),)
-                any_shown = True
-            if trump_fact is None:
-                if method in ("first-void", "first-void-five") and not trump_unknown:
-                    trump = suit
-                    trump_fact = TrumpFact(suit, seats[seat], expected, method)
-            elif trump is None and trump_fact.trick is None and method == "closed" \
-                    and seats[seat] == trump_fact.by:
-                trump = hidden
-                trump_fact = trump_fact._replace(trick=expected)
-        seat += 1
-        if seat == n:
-            seat = 0
+    any_shown = shown is not _NO_SHOWN[n] and any(shown)
+    for trick in written:
+        number, _line, _column, plays, written_leader, _comments = trick
+        expected = done + 1
+        if expected > tricks_per_deal:
+            errors.append(_err("trick-number", f"a deal has only {tricks_per_deal} tricks", trick, deal_no, number))
+            broken = True
+            break
+        if number != expected:
+            errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {number}",
+                               trick, deal_no, expected))
+        if written_leader is not None and written_leader.value != seats[leader]:
+            why = "the dealer's right leads the first trick" if expected == 1 else "the winner of the last trick leads"
+            errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
+                               f"not {written_leader.value}", written_leader, deal_no, expected))
+        if len(plays) != n:
+            errors.append(_err("trick-size", f"trick {expected} has {len(plays)} cards; each of the {n} "
+                               "players plays one", trick, deal_no, expected))
+            broken = True
+            break
+        cards = []
+        trick_tens: tuple[str, ...] = ()
+        led = plays[0][0][-1]
+        seat = leader
+        for k, play in enumerate(plays):
+            card = play[0]
+            cards.append(card)
+            if card in TENS:
+                trick_tens += (card,)
+            suit = card[-1]
+            if play[3]:   # cards withdrawn before this one
+                pending = _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors,
+                                           expected, done)
+            shift = SHIFT[card]
+            if (played >> shift) & 3 >= decks:
+                errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal",
+                                       play.line, play.column, deal=deal_no, trick=expected))
+            else:
+                played += 1 << shift
+                if hands is not None and explicit[seat]:
+                    phase_hand = in_phase and five is not None and five[seat] is not None
+                    holding = five[seat] if phase_hand else hands[seat]
+                    if not (holding >> shift) & 3:
+                        where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 else "in the hand"
+                        errors.append(DpnError("not-in-hand", f"{seats[seat]} plays {card}, which is not {where} "
+                                               f"of {seats[seat]}", play.line, play.column, deal=deal_no, trick=expected))
+                    else:
+                        if k and suit != led and holding & SUIT_MASK[led] and (phase_hand or not in_phase):
+                            errors.append(DpnError("revoke", f"{seats[seat]} must follow suit ({SUIT_WORD[led]} led) "
+                                                   f"and holds {_one_of(holding, led)}, but plays {card}",
+                                                   play.line, play.column, deal=deal_no, trick=expected))
+                        hands[seat] -= 1 << shift
+                        if phase_hand:
+                            five[seat] -= 1 << shift
+                elif any_shown:
+                    # a hand that is not written: a card that did not follow suit was a revoke
+                    # if the same player plays the suit led later, as now
+                    slot = seat * 4 + SUIT_NUMBER[suit]
+                    if shown[slot]:
+                        shown = _revokes(shown, slot, seats[seat], suit, expected, errors, deal_no)
+            if suit != led:   # (never the lead)
+                if not in_phase and (hands is None or not explicit[seat]):
+                    if type(shown) is tuple:
+                        shown = list(shown)
+                    shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play.line, play.column, expected),)
+                    any_shown = True
+                if trump_fact is None:
+                    if method in ("first-void", "first-void-five") and not trump_unknown:
+                        trump = suit
+                        trump_fact = TrumpFact(suit, seats[seat], expected, method)
+                elif trump is None and trump_fact.trick is None and method == "closed" \
+                        and seats[seat] == trump_fact.by:
+                    trump = hidden
+                    trump_fact = trump_fact._replace(trick=expected)
+            seat += 1
+            if seat == n:
+                seat = 0
 
-    # the winner: highest trump, else highest card of the suit led; of equal cards the first
-    unknown_trump = trump_unknown or (method == "closed" and trump is None
-                                      and trump_fact is not None and trump_fact.trick == expected)
-    best = 0
-    best_card = cards[0]
-    for k in range(1, n):
-        c = cards[k]
-        if c[-1] == best_card[-1]:
-            if STRENGTH[c] > STRENGTH[best_card]:
+        # the winner: highest trump, else highest card of the suit led; of equal cards the first
+        unknown_trump = trump_unknown or (method == "closed" and trump is None
+                                          and trump_fact is not None and trump_fact.trick == expected)
+        best = 0
+        best_card = cards[0]
+        for k in range(1, n):
+            c = cards[k]
+            if c[-1] == best_card[-1]:
+                if STRENGTH[c] > STRENGTH[best_card]:
+                    best, best_card = k, c
+            elif c[-1] == trump and trump is not None:
                 best, best_card = k, c
-        elif c[-1] == trump and trump is not None:
-            best, best_card = k, c
-        elif unknown_trump:
-            return state._replace(broken=True, errors=old_errors + tuple(errors), notes=notes + (
-                f"deal {deal_no} could not be followed from trick {expected}: its winner depends on a "
-                "trump suit the record does not give",))
-    winner = (leader + best) % n
-    side = winner % 2
-    capture = None
-    run = run + 1 if last_winner == winner else 1
-    trick_tens = tuple([c for c in cards if c in TENS]) if TENS.intersection(cards) else ()
-    if immediate:
-        centre = 0
-        centre_tens = ()
-        moved = n
-        tens = trick_tens
-        capture = _new(Capture, (seats[winner], _SIDES[n][side], n, tens, "trick"))
-    else:
-        centre += n
-        if trick_tens:
-            centre_tens += trick_tens
-        reason = None
-        if run == 2:
-            reason = "two-in-a-row"
-            run = 0
-        elif expected == tricks_per_deal:
-            reason = "last-trick"
-        if reason is not None:
-            tens = centre_tens
-            moved = centre
-            capture = _new(Capture, (seats[winner], _SIDES[n][side], moved, tens, reason))
+            elif unknown_trump:
+                broken = True
+                notes += (f"deal {deal_no} could not be followed from trick {expected}: its winner depends "
+                          "on a trump suit the record does not give",)
+                break
+        if broken:
+            break
+        winner = (leader + best) % n
+        side = winner % 2
+        capture = None
+        run = run + 1 if last_winner == winner else 1
+        if immediate:
             centre = 0
             centre_tens = ()
-    if capture is not None:
-        if side:
-            pile_cards = (pile_cards[0], pile_cards[1] + moved)
-            pile_tens = (pile_tens[0], pile_tens[1] + tens)
-            pile_tricks = (pile_tricks[0], pile_tricks[1] + moved // n)
+            moved = n
+            tens = trick_tens
+            capture = _new(Capture, (seats[winner], _SIDES[n][side], n, tens, "trick"))
         else:
-            pile_cards = (pile_cards[0] + moved, pile_cards[1])
-            pile_tens = (pile_tens[0] + tens, pile_tens[1])
-            pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
-    fact = _new(TrickFact, (expected, seats[leader], _ORDER[n][leader], seats[winner], trump, centre,
-                            centre_tens, capture, run, trick))
-    tricks += (fact,)
+            centre += n
+            if trick_tens:
+                centre_tens += trick_tens
+            reason = None
+            if run == 2:
+                reason = "two-in-a-row"
+                run = 0
+            elif expected == tricks_per_deal:
+                reason = "last-trick"
+            if reason is not None:
+                tens = centre_tens
+                moved = centre
+                capture = _new(Capture, (seats[winner], _SIDES[n][side], moved, tens, reason))
+                centre = 0
+                centre_tens = ()
+        if capture is not None:
+            if side:
+                pile_cards = (pile_cards[0], pile_cards[1] + moved)
+                pile_tens = (pile_tens[0], pile_tens[1] + tens)
+                pile_tricks = (pile_tricks[0], pile_tricks[1] + moved // n)
+            else:
+                pile_cards = (pile_cards[0] + moved, pile_cards[1])
+                pile_tens = (pile_tens[0] + tens, pile_tens[1])
+                pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
+        fact = _new(TrickFact, (expected, seats[leader], _ORDER[n][leader], seats[winner], trump, centre,
+                                centre_tens, capture, run, trick))
+        tricks += (fact,)
 
-    if in_phase:
-        phase_cards += tuple(cards)
-        if trump_fact is not None or expected == 5:
-            in_phase = False
-            notes += _phase_notes(state, tricks)
-            if trump_fact is None:
-                trump, trump_fact, problem = _drawn_trump(state, phase_cards)
-                if problem is not None:
-                    errors.append(problem)
-                trump_unknown = trump is None
+        if in_phase:
+            phase_cards += tuple(cards)
+            if trump_fact is not None or expected == 5:
+                in_phase = False
+                notes += _phase_notes(state, tricks)
+                if trump_fact is None:
+                    trump, trump_fact, problem = _drawn_trump(state, phase_cards)
+                    if problem is not None:
+                        errors.append(problem)
+                    trump_unknown = trump is None
+        leader = last_winner = winner
+        done = expected
     return _new(DealState, (
-        rules, params, deal_no, dealer, winner, expected, trump, trump_fact, hidden, trump_unknown, in_phase,
+        rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
         explicit, any_explicit, tuple(hands) if hands is not None else state.hands,
-        tuple(five) if five is not None else None, dealt, played, centre, centre_tens, winner, run,
+        tuple(five) if five is not None else None, dealt, played, centre, centre_tens, last_winner, run,
         pile_cards, pile_tens, pile_tricks, phase_cards, pending,
-        shown if type(shown) is tuple else tuple(shown),
-        tricks, old_errors + tuple(errors) if errors else old_errors, notes, False, deal,
+        shown if type(shown) is tuple else _shown_tuple(shown, n),
+        tricks, old_errors + tuple(errors) if errors else old_errors, notes, broken, deal,
     ))
 
 
@@ -520,7 +543,7 @@ def _drawn_trump(state: DealState, phase_cards: tuple[str, ...]):
 
 def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, hands: list[int],
                      five: Optional[list[int]], in_phase: bool, pending: tuple[Pending, ...],
-                     errors: list[DpnError], trick_no: int) -> tuple[Pending, ...]:
+                     errors: list[DpnError], trick_no: int, done: int) -> tuple[Pending, ...]:
     seats = seats_for(state.rules.seats)
     for w in play.withdrawn:
         card = w.card
@@ -537,7 +560,7 @@ def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, 
                 errors.append(DpnError("needless-correction", _needless(card, k, led, seats[seat]),
                                        w.line, w.column, deal=state.number, trick=trick_no))
         elif not in_phase:
-            pending += (Pending("withdrawn", seat, led if k else None, state.tricks_done, card,
+            pending += (Pending("withdrawn", seat, led if k else None, done, card,
                                 w.line, w.column, trick_no),)
     return pending
 
@@ -811,9 +834,6 @@ def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_
     state, start_errors = start_deal(match, deal)
     errors.extend(start_errors)
     if state is not None:
-        for trick in deal.tricks:
-            state = play_trick(state, trick)
-            if state.broken:
-                break
+        state = play_tricks(state, deal.tricks)
     match, fact = finish_deal(match, state, deal, last=last, unfinished_ok=unfinished_ok, errors=errors)
     return match, fact, errors
