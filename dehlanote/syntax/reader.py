@@ -105,19 +105,25 @@ def _blocks(source: Source, decoder: _Decoder) -> Iterator[str]:
             source = source[1:]
         yield source
         return
-    pending = b"" if _is_binary(source) else ""
-    binary = isinstance(pending, bytes)
-    newline = b"\n" if binary else "\n"
+    binary = _is_binary(source)
+    empty, newline = (b"", b"\n") if binary else ("", "\n")
+    # what was read of a line not yet ended: never a newline in it. Joined once the line
+    # ends: adding each block to the rest copied the line again for every block, time
+    # quadratic in the length of a long line (and hours for one read a few bytes at a time)
+    parts: list = []
     while True:
         data = source.read(BLOCK)
         if not data:
             break
-        pending += data
-        cut = pending.rfind(newline)
+        cut = data.rfind(newline)
         if cut < 0:
-            continue  # a very long line: keep reading until it ends
-        block, pending = pending[: cut + 1], pending[cut + 1:]
+            parts.append(data)   # a very long line: keep reading until it ends
+            continue
+        parts.append(data[: cut + 1])
+        block = empty.join(parts)
+        parts = [data[cut + 1:]] if cut + 1 < len(data) else []
         yield decoder.decode(block) if binary else _strip_bom(block, decoder)
+    pending = empty.join(parts)
     if pending:
         yield decoder.decode(pending) if binary else _strip_bom(pending, decoder)
 
