@@ -694,19 +694,23 @@ def iter_path(path: Union[str, Path], *, keep_source: bool = False) -> Iterator[
         yield from iter_games(stream, keep_source=keep_source)
 
 
+def _all(games: Iterator[Game], strict: bool) -> list[Game]:
+    with paused_gc():   # the games pile up: spare the collector rescanning them
+        games = list(games)
+    if strict:
+        for game in games:
+            if game.errors:
+                raise game.errors[0]
+    return games
+
+
 def parse_string(text: str, *, strict: bool = False, keep_source: bool = False) -> list[Game]:
     """All games of a text. With ``strict``, raise the first error found instead.
 
     Raises:
         DpnError: in strict mode, the first syntax error.
     """
-    with paused_gc():   # the games pile up: spare the collector rescanning them
-        games = list(iter_games(text, keep_source=keep_source))
-    if strict:
-        for game in games:
-            if game.errors:
-                raise game.errors[0]
-    return games
+    return _all(iter_games(text, keep_source=keep_source), strict)
 
 
 def parse_path(path: Union[str, Path], *, strict: bool = False, keep_source: bool = False) -> list[Game]:
@@ -716,10 +720,4 @@ def parse_path(path: Union[str, Path], *, strict: bool = False, keep_source: boo
         OSError: the file cannot be read.
         DpnError: in strict mode, the first syntax error.
     """
-    with paused_gc():
-        games = list(iter_path(path, keep_source=keep_source))
-    if strict:
-        for game in games:
-            if game.errors:
-                raise game.errors[0]
-    return games
+    return _all(iter_path(path, keep_source=keep_source), strict)
