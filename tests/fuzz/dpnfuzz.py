@@ -366,7 +366,7 @@ def _content(game) -> tuple:
         comments += deal.comments
         for m in deal.misdeals:
             comments += m.comments
-        for hand in deal.hands or ():
+        for hand in sorted(deal.hands or (), key=lambda h: h.seat):   # canonical order: by seat
             comments += hand.comments
             held = [c.card for c in hand.cards]    # sorted by suit in canonical form, each side of |
             split = len(held) if hand.split is None else hand.split
