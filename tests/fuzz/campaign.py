@@ -90,6 +90,8 @@ class Campaign:
 
     def _text(self, text: str, games_at_least: int = 0) -> None:
         block = self.rng.choice((None, 1, 3, 17, 64, 4096))
+        if block is not None and len(text) > (1 << 18):
+            block = 4096         # a few bytes at a time, a megabyte is slow whatever the code
         n = F.check_library(text, block=block)
         if n < games_at_least:
             raise F.Violation(f"{n} games read from a file that holds at least {games_at_least}")
@@ -98,7 +100,7 @@ class Campaign:
             self._cli(text.encode("utf-8", "surrogatepass"), n)
 
     def _bytes(self, data: bytes) -> None:
-        n = F.check_bytes(data, block=self.rng.choice((None, 2, 5, 100)))
+        n = F.check_bytes(data, block=self.rng.choice((None, 2, 5, 100)) if len(data) < (1 << 18) else None)
         if self.tried % self.args.cli_every == 0:
             self._cli(data, n)
 

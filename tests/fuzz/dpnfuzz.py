@@ -381,7 +381,9 @@ def _content(game) -> tuple:
         if deal.tens is not None:
             comments += deal.tens.comments
     tags = sorted((t.name, t.value) for t in game.tags)
-    return tags, sorted(c.strip() for c in comments), cards
+    hands = sorted(c for c in cards if isinstance(c[1], list))     # seats in any order
+    plays = [c for c in cards if not isinstance(c[1], list)]
+    return tags, sorted(c.strip() for c in comments), hands, plays
 
 
 def check_fast_path(text: str) -> None:
