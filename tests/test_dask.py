@@ -122,6 +122,7 @@ def test_export_parquet_files_on_a_cluster(client, files: list[Path], tmp_path: 
 
 
 def test_game_numbers_are_shifted_after_a_chunk_of_two_games() -> None:
+    pytest.importorskip("pyarrow")
     from dehlanote.distributed import Piece, _game_shifts
     from dehlanote.parquet import ExportSummary
 
