@@ -88,7 +88,7 @@ def _measure(kind: str, path: str, jobs: int) -> dict:
 def _measure_cli(path: str, extra: list[str]) -> dict:
     """``dehlanote validate`` in a child process: its wall time, CPU time and peak RSS."""
     exe = shutil.which("dehlanote")
-    cmd = [exe] if exe else [sys.executable, "-m", "dehlanote.cli"]
+    cmd = [sys.executable, "-m", "dehlanote"]
     t0 = time.perf_counter()
     proc = subprocess.run([*cmd, "validate", "--brief", *extra, path], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True)

@@ -45,8 +45,7 @@ def run(*args: str, input: str | bytes | None = None):
 
 def console_script() -> list[str]:
     """How to start the real command: the installed script, or the module."""
-    found = shutil.which("dehlanote")
-    return [found] if found else [sys.executable, "-m", "dehlanote.cli"]
+    return [sys.executable, "-m", "dehlanote"]
 
 
 def broken(tmp_path: Path, name: str = "broken.dpn") -> Path:
@@ -600,7 +599,7 @@ def test_validate_jobs_gives_the_output_of_one_process(tmp_path):
     """A file over the parallel threshold, with errors in several games, checked on 2 processes."""
     import random
 
-    from dehlanote.cli import PARALLEL_MIN_BYTES
+    from dehlanote.cli.common import PARALLEL_MIN_BYTES
     from dehlanote.playout import generate_match
 
     rng = random.Random(5)

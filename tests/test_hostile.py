@@ -17,7 +17,6 @@ import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -64,8 +63,7 @@ def assert_memory(report: dict, per_mb: float, slack_mb: float = 24) -> None:
 
 
 def command(*args: str, timeout: float = 1800) -> subprocess.CompletedProcess:
-    found = shutil.which("dehlanote")
-    argv = [found] if found else [sys.executable, "-m", "dehlanote.cli"]
+    argv = [sys.executable, "-m", "dehlanote"]
     result = subprocess.run([*argv, *args], capture_output=True, timeout=timeout)
     assert result.returncode in (0, 1, 2), result
     assert b"Traceback" not in result.stdout + result.stderr, result.stderr[-3000:]

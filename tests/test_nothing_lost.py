@@ -22,7 +22,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dehlanote import iter_games, iter_path, parse_string, replay_game
-from dehlanote import cli as cli_module
+from dehlanote.cli import common as cli_module
+from dehlanote.cli import fmt as fmt_module
 from dehlanote.cli import app
 from dehlanote.playout import Style, generate_match
 
@@ -263,7 +264,7 @@ def test_a_failed_write_leaves_the_original_intact(tmp_path, monkeypatch, failur
     elif failure == "copymode":
         monkeypatch.setattr(cli_module.shutil, "copymode", fail)
     else:
-        real = cli_module._canonical_pieces
+        real = fmt_module._canonical_pieces
 
         def pieces(*args, **kwargs):
             for i, piece in enumerate(real(*args, **kwargs)):
@@ -272,7 +273,7 @@ def test_a_failed_write_leaves_the_original_intact(tmp_path, monkeypatch, failur
                 raise OSError(28, "No space left on device")
             raise KeyboardInterrupt
 
-        monkeypatch.setattr(cli_module, "_canonical_pieces", pieces)
+        monkeypatch.setattr(fmt_module, "_canonical_pieces", pieces)
     result = runner.invoke(app, ["fmt", "--write", str(path)])
     if failure == "interrupt":
         assert isinstance(result.exception, KeyboardInterrupt) or result.exit_code == 130

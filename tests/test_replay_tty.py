@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
@@ -29,8 +28,7 @@ pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo
 
 
 def command() -> str:
-    found = shutil.which("dehlanote")
-    return shlex.quote(found) if found else f"{shlex.quote(sys.executable)} -m dehlanote.cli"
+    return f"{shlex.quote(sys.executable)} -m dehlanote"
 
 
 class Session:

@@ -1,0 +1,5 @@
+"""``python -m dehlanote``: the console script."""
+
+from ._entry import main
+
+main()

@@ -1,0 +1,5 @@
+"""``python -m dehlanote.cli``."""
+
+from . import main
+
+main()

@@ -1,0 +1,36 @@
+"""The Typer application every command registers on."""
+
+from __future__ import annotations
+
+import typer
+
+from .. import __version__
+
+app = typer.Typer(
+    name="dehlanote",
+    help="Record and check Dehla Pakad games in DPN, the Dehla Pakad Notation.\n\n"
+         "Example: dehlanote validate samples/*.dpn",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"dehlanote {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", "-V", callback=_version, is_eager=True,
+                                 help="Show the version and exit."),
+) -> None:
+    """Record and check Dehla Pakad games in DPN, the Dehla Pakad Notation.
+
+    Example: dehlanote validate samples/*.dpn
+    """
+

@@ -1,0 +1,378 @@
+"""What every command shares: consoles, reading files and standard input, exit statuses.
+
+Library work (checking a file, writing JSON) is called from here; the commands themselves
+live one per module in this package.
+"""
+
+from __future__ import annotations
+
+import enum
+import glob
+import os
+import shutil
+import sys
+import tempfile
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Callable, Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from .. import __version__
+from ..errors import DpnError
+from ..output import jsonout
+from ..replay import GameFacts, explicit, replay_game
+from ..rules.profile import Registry, default_registry, registry
+from ..syntax import Game, iter_games, iter_path, write_game
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+#: files from which ``validate`` shows a progress bar (on a terminal)
+PROGRESS_MIN_FILES = 4
+SYNTAX_CODES = {"syntax", "bad-card", "encoding"}
+
+
+class Exit(enum.IntEnum):
+    OK = 0
+    INVALID = 1
+    USAGE = 2
+
+
+class OutputFormat(str, enum.Enum):
+    text = "text"
+    json = "json"
+
+
+class AnnotateFormat(str, enum.Enum):
+    text = "text"
+    dpn = "dpn"
+
+
+# ---- consoles and small helpers ----------------------------------------------------------------
+
+def out_console(**kw) -> Console:
+    """The standard output console (colour only on a terminal; NO_COLOR is respected)."""
+    width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
+    return Console(highlight=False, width=width, **kw)
+
+
+def err_console() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
+    err_console().print(f"dehlanote: {escape(message)}", style="red" if sys.stderr.isatty() else None)
+    return typer.Exit(code)
+
+
+def emit(text: str) -> None:
+    """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale."""
+    buf = getattr(sys.stdout, "buffer", None)
+    if buf is None:
+        sys.stdout.write(text)
+        return
+    sys.stdout.flush()
+    buf.write(text.encode("utf-8", "replace"))
+
+
+def why(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory (give the files in it, e.g. DIR/*.dpn)"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return (exc.strerror or str(exc)).lower()
+
+
+def display_name(spec: str) -> str:
+    return STDIN_NAME if spec == STDIN else spec
+
+
+def games_of(spec: str) -> Iterator[Game]:
+    """The games of a file, or of standard input for ``-``, one at a time, with their text."""
+    if spec == STDIN:
+        return iter_games(sys.stdin.buffer, keep_source=True)
+    if os.path.isdir(spec):
+        raise IsADirectoryError(21, "Is a directory", spec)
+    return iter_path(spec, keep_source=True)
+
+
+def load_registry(rules_file: Optional[Path]) -> Registry:
+    """The rule profiles: the package's, plus those of ``--rules FILE.yaml``."""
+    if rules_file is None:
+        return registry()
+    reg = default_registry()
+    try:
+        reg.load_path(rules_file)
+    except OSError as exc:
+        raise fail(f"cannot read the rules file {rules_file}: {why(exc)}")
+    except UnicodeDecodeError:
+        raise fail(f"cannot read the rules file {rules_file}: it is not UTF-8 text")
+    except DpnError as exc:
+        raise fail(f"unknown-rules: {exc.message}")
+    return reg
+
+
+def expand(specs: list[str]) -> list[str]:
+    """Arguments with globs expanded (for shells that do not, or quoted patterns)."""
+    out: list[str] = []
+    for spec in specs:
+        if spec != STDIN and not os.path.exists(spec) and glob.has_magic(spec):
+            found = sorted(glob.glob(spec, recursive=True))
+            out.extend(found if found else [spec])
+        else:
+            out.append(spec)
+    return out
+
+
+def located(err: DpnError, game: Game, path: str) -> DpnError:
+    return err.with_context(path=path, source_line=game.line_text(err.line))
+
+
+RULES_OPTION = typer.Option(
+    None, "--rules", metavar="FILE.yaml",
+    help="Load extra rule profiles and options from a YAML file (as the package's own profiles).")
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"dehlanote {__version__}")
+        raise typer.Exit()
+
+
+# ---- validate ----------------------------------------------------------------------------------
+
+@dataclass
+class FileReport:
+    path: str
+    games: int = 0
+    deals: int = 0
+    errors: list[DpnError] = field(default_factory=list)   # kept only when asked for
+    count: int = 0                                          # errors found
+    unreadable: Optional[str] = None
+
+    def json(self) -> dict:
+        out = {"path": self.path, "games": self.games, "deals": self.deals,
+               "errors": [e.to_json() for e in self.errors]}
+        if self.unreadable is not None:
+            out["unreadable"] = self.unreadable
+        return out
+
+
+#: below this size a file is checked in one process: starting workers would cost more
+PARALLEL_MIN_BYTES = 1 << 20
+
+
+def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: FileReport,
+                      on_error: Optional[Callable[[DpnError], None]], keep: bool) -> bool:
+    """Check a large file on ``jobs`` processes (the same errors, in the same order, as one).
+
+    Returns False when the file is better checked in this process (small, or standard input).
+    """
+    if jobs <= 1 or spec == STDIN or os.path.isdir(spec):
+        return False
+    try:
+        if os.path.getsize(spec) < PARALLEL_MIN_BYTES:
+            return False
+    except OSError:
+        return False
+    from ..parallel import validate_parallel
+    files = (rules_file,) if rules_file is not None else ()
+    for game_report in validate_parallel(spec, jobs, files, name=report.path):
+        report.games += 1
+        report.deals += game_report.deals
+        for err in game_report.errors:
+            report.count += 1
+            if keep:
+                report.errors.append(err)
+            if on_error is not None:
+                on_error(err)
+    return True
+
+
+def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError], None]] = None,
+               keep: bool = True, jobs: int = 1, rules_file: Optional[Path] = None) -> FileReport:
+    """Replay every game of a file, one at a time; report errors as they are found.
+
+    With ``jobs`` > 1 a large file is split at game boundaries and checked on that many
+    processes; the errors and their order are those of one process.
+    """
+    report = FileReport(display_name(spec))
+    try:
+        if parallel_reports(spec, jobs, rules_file, report, on_error, keep):
+            return report
+        for game in games_of(spec):
+            facts = replay_game(game, reg)
+            report.games += 1
+            report.deals += len(game.deals)
+            for err in facts.errors:
+                err = located(err, game, report.path)
+                report.count += 1
+                if keep:
+                    report.errors.append(err)
+                if on_error is not None:
+                    on_error(err)
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        report.unreadable = why(exc)
+    return report
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+@contextmanager
+def progress_bar(total: int, enabled: bool) -> Iterator[tuple[Callable[[Optional[str]], None], Optional[Console]]]:
+    """A progress bar on standard error (or nothing), and the console that prints above it.
+
+    Anything printed to the terminal while the bar is drawn must go through that console
+    (rich consoles write past a redirected ``sys.stdout``), else lines land on the bar.
+    """
+    if not enabled:
+        yield (lambda path: None), None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    progress = Progress(
+        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"),
+        console=Console(stderr=True, highlight=False), transient=True,
+        redirect_stdout=False, redirect_stderr=False,
+    )
+    task = progress.add_task("", total=total)
+    with progress:
+        def advance(path: Optional[str]) -> None:
+            if path is None:
+                progress.advance(task)
+            else:
+                progress.update(task, description=escape(path))
+        yield advance, progress.console
+
+
+def exit_status(reports: list[FileReport], invalid: Optional[Callable[[FileReport], bool]] = None) -> int:
+    if any(r.unreadable is not None for r in reports):
+        return Exit.USAGE
+    if any((invalid(r) if invalid else r.count > 0) for r in reports):
+        return Exit.INVALID
+    return Exit.OK
+
+
+def print_summary(out: Console, reports: list[FileReport]) -> None:
+    files = len(reports)
+    games = sum(r.games for r in reports)
+    deals = sum(r.deals for r in reports)
+    errors = sum(r.count for r in reports)
+    bad = sum(1 for r in reports if r.count)
+    unreadable = sum(1 for r in reports if r.unreadable is not None)
+    text = f"{plural(files, 'file')}, {plural(games, 'game')}, {plural(deals, 'deal')}: "
+    if errors:
+        text += f"{plural(errors, 'error')} in {plural(bad, 'file')}"
+    elif unreadable:
+        text += "no errors in the files read"
+    else:
+        text += "all valid"
+    if unreadable:
+        text += f"; {unreadable} could not be read"
+    style = "bold red" if errors or unreadable else "bold green"
+    out.print(text, style=style, markup=False)
+
+
+# ---- json --------------------------------------------------------------------------------------
+
+def open_games(spec: str) -> Iterator[Game]:
+    """The games of a file; an unreadable file fails here, before anything is written."""
+    try:
+        games = games_of(spec)
+        first = next(games, None)
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        raise fail(f"cannot read {display_name(spec)}: {why(exc)}")
+
+    def chain() -> Iterator[Game]:
+        if first is None:
+            return
+        yield first
+        try:
+            yield from games
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            raise fail(f"cannot read {display_name(spec)} to the end: {why(exc)}")
+    return chain()
+
+
+def write_document(write: Callable[[str], None], facts: Iterator[GameFacts], *, indent: Optional[int] = 2) -> bool:
+    """Write the ``dpn-json/1`` document game by game (the same text as ``jsonout.dumps``).
+
+    Returns True when every game is valid.
+    """
+    import json
+
+    valid = True
+    if indent is None:
+        write('{"format": "%s", "games": [' % jsonout.FORMAT)
+        for i, f in enumerate(facts):
+            valid &= not f.errors
+            write((", " if i else "") + jsonout.dumps(jsonout.game_json(f), indent=None))
+        write("]}\n")
+        return valid
+    pad = " " * (2 * indent)
+    write("{\n" + " " * indent + f'"format": {json.dumps(jsonout.FORMAT)},\n' + " " * indent + '"games": [')
+    count = 0
+    for f in facts:
+        valid &= not f.errors
+        body = jsonout.dumps(jsonout.game_json(f), indent=indent)
+        body = "\n".join(pad + line for line in body.split("\n"))
+        write(("\n" if count == 0 else ",\n") + body)
+        count += 1
+    write(("\n" + " " * indent + "]\n}\n") if count else "]\n}\n")
+    return valid
+
+
+@contextmanager
+def replacing(target: Path) -> Iterator[IO[str]]:
+    """A temporary file beside ``target`` that replaces it only when the block succeeds."""
+    folder = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+        if target.exists():
+            shutil.copymode(target, tmp)
+        else:
+            os.chmod(tmp, 0o666 & ~umask_now())
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def umask_now() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def canonical_text(game: Game, facts: GameFacts) -> str:
+    """The canonical DPN of a game; a game that could not be read is kept as written."""
+    if any(e.code in SYNTAX_CODES for e in game.errors):
+        text = game.source if game.source is not None else write_game(game)
+        return text.strip("\n") + "\n"
+    return write_game(explicit(facts))
+

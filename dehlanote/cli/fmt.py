@@ -1,0 +1,184 @@
+"""``dehlanote fmt``: canonical DPN, checked or written in place."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..replay import replay_game
+from ..rules.profile import Registry
+from .app import app
+from .common import (
+    RULES_OPTION,
+    STDIN,
+    FileReport,
+    canonical_text,
+    display_name,
+    emit,
+    err_console,
+    exit_status,
+    expand,
+    fail,
+    games_of,
+    load_registry,
+    out_console,
+    plural,
+    replacing,
+    why,
+)
+
+
+class _Compare:
+    """Compares text written piece by piece with a file's bytes, reading the file as it goes."""
+
+    def __init__(self, path: str) -> None:
+        self.stream = open(path, "rb")
+        self.same = True
+
+    def feed(self, text: str) -> None:
+        if self.same:
+            data = text.encode("utf-8", "replace")
+            self.same = self.stream.read(len(data)) == data
+
+    def close(self) -> bool:
+        same = self.same and self.stream.read(1) == b""
+        self.stream.close()
+        return same
+
+
+def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[str]:
+    first = True
+    for game in games_of(spec):
+        facts = replay_game(game, reg)
+        report.games += 1
+        report.deals += len(game.deals)
+        report.count += len(facts.errors)
+        yield ("" if first else "\n") + canonical_text(game, facts)
+        first = False
+
+
+@app.command()
+def fmt(
+    files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files; - reads standard input."),
+    check: bool = typer.Option(False, "--check", help="Write nothing; list the files that are not canonical "
+                                                     "and exit 1 if there are any."),
+    write: bool = typer.Option(False, "--write", "-w", help="Rewrite each file in place (not files whose "
+                                                           "games have errors)."),
+    rules: Optional[Path] = RULES_OPTION,
+) -> None:
+    """Write records in canonical DPN.
+
+    Known tags first, one trick per line, dealers, leaders, trump and tens filled in from
+    the replay; comments and glyphs are kept.
+
+    Without options the canonical text goes to standard output.
+    Exit status: 0, 1 when a game has errors (or with --check, a file is not canonical),
+    2 for usage or an unreadable file.
+
+    Example: dehlanote fmt --check samples/*.dpn
+    """
+    if check and write:
+        raise fail("use --check or --write, not both")
+    specs = expand(files)
+    if write and STDIN in specs:
+        raise fail("--write rewrites files in place: it cannot rewrite standard input")
+    if specs.count(STDIN) > 1:
+        raise fail("standard input (-) can be read only once")
+    reg = load_registry(rules)
+    err = err_console()
+    out = out_console(soft_wrap=True)
+    reports: list[FileReport] = []
+    changed: list[str] = []
+    wrote = False           # games already written: the next file's first game needs a blank line
+    for spec in specs:
+        report = FileReport(display_name(spec))
+        reports.append(report)
+        try:
+            if check or write:
+                same = _fmt_file(spec, reg, report, write, err)
+                if not same:
+                    changed.append(report.path)
+            else:
+                for piece in _canonical_pieces(spec, reg, report):
+                    emit(("\n" if wrote and not report.games - 1 else "") + piece)
+                    wrote = True
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            report.unreadable = why(exc)
+            # --write replaces a file only once its new text is whole: a failure leaves it as it was
+            verb = "rewrite" if write and os.path.isfile(spec) else "read"
+            err.print(f"dehlanote: cannot {verb} {escape(report.path)}: {escape(report.unreadable)}"
+                      + (" (the file is unchanged)" if verb == "rewrite" else ""))
+            continue
+        if report.count and not write:
+            err.print(f"{escape(report.path)}: {plural(report.count, 'error')}: games with errors are "
+                      f"written as they are (dehlanote validate {escape(report.path)} lists them)")
+    readable = [r for r in reports if r.unreadable is None]
+    if check:
+        for path in changed:
+            out.print(f"would reformat {path}", markup=False)
+        n = len(changed)
+        out.print(f"{plural(n, 'file')} would be reformatted, {len(readable) - n} already canonical"
+                  if n else f"{plural(len(readable), 'file')} already canonical", markup=False)
+        status = exit_status(reports, lambda r: r.count > 0 or r.path in changed)
+    elif write:
+        done = [p for p in changed if not any(r.path == p and r.count for r in reports)]
+        out.print(f"{plural(len(done), 'file')} reformatted, "
+                  f"{len([r for r in readable if r.path not in changed and not r.count])} already canonical"
+                  + (f", {plural(sum(1 for r in readable if r.count), 'file')} with errors left untouched"
+                     if any(r.count for r in readable) else ""), markup=False)
+        status = exit_status(reports)
+    else:
+        status = exit_status(reports)
+    raise typer.Exit(status)
+
+
+def _fmt_file(spec: str, reg: Registry, report: FileReport, write: bool, err: Console) -> bool:
+    """Compare (and with ``write`` replace) one file with its canonical form; True if it was canonical."""
+    if spec == STDIN:
+        # standard input is read twice (games, then bytes to compare): spool it to a file first
+        with tempfile.NamedTemporaryFile(prefix="dehlanote-", suffix=".dpn", delete=False) as spool:
+            shutil.copyfileobj(sys.stdin.buffer, spool)
+        try:
+            return _fmt_file(spool.name, reg, report, False, err)
+        finally:
+            os.unlink(spool.name)
+    compare = _Compare(spec)
+    try:
+        if not write:
+            for piece in _canonical_pieces(spec, reg, report):
+                compare.feed(piece)
+            return compare.close()
+        try:
+            with replacing(Path(spec)) as stream:
+                for piece in _canonical_pieces(spec, reg, report):
+                    compare.feed(piece)
+                    stream.write(piece)
+                same = compare.close()
+                if same or report.count:
+                    raise _Keep()
+        except _Keep:
+            if report.count:
+                err.print(f"{escape(report.path)}: left untouched: {plural(report.count, 'error')} "
+                          f"(dehlanote validate {escape(report.path)} lists them)")
+            return same
+        out_console(soft_wrap=True).print(f"reformatted {report.path}", markup=False)
+        return False
+    finally:
+        if not compare.stream.closed:
+            compare.stream.close()
+
+
+class _Keep(Exception):
+    """Raised inside a replacement to keep the original file."""
+
+

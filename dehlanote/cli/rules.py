@@ -1,0 +1,55 @@
+"""``dehlanote rules``: the rule profiles and options."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import DpnError
+from ..output.render import (
+    profile_view,
+    rules_listing,
+)
+from .app import app
+from .common import (
+    RULES_OPTION,
+    Exit,
+    fail,
+    load_registry,
+    out_console,
+)
+
+
+@app.command("rules")
+def rules_command(
+    name: Optional[str] = typer.Argument(None, metavar="NAME",
+                                         help='A profile, optionally with options: "pagat kots=3".'),
+    rules: Optional[Path] = RULES_OPTION,
+) -> None:
+    """List the rule profiles and options, or show one.
+
+    With NAME: the profile's parameters, its source and the decisions taken for it.
+
+    An option on its own (six-player, trump=closed) is shown on the standard profile.
+
+    Example: dehlanote rules hukum
+    """
+    reg = load_registry(rules)
+    out = out_console()
+    if name is None:
+        out.print(rules_listing(reg))
+        raise typer.Exit(Exit.OK)
+    label = " ".join(name.split())
+    first = label.split(" ")[0].partition("=")[0]
+    if first not in reg.profiles and first in reg.options:
+        # an option on its own: show what it does to the default profile
+        label = f"standard {label}"
+    try:
+        resolved = reg.resolve(label)
+    except DpnError as exc:
+        raise fail(exc.message)
+    out.print(profile_view(resolved, label))
+
+
