@@ -35,7 +35,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
-from dehlanote.syntax.cards import DECK, STRENGTH, SUIT_OF, SUIT_SYMBOLS, SUITS, seats_for, sides_for, sort_key
+from dehlanote.deck import DECK, STRENGTH, SUIT_OF, SUIT_SYMBOLS, SUITS, seats_for, sides_for, sort_key
 
 PROFILES = ("standard", "pagat", "hukum")
 TRUMP_OPTIONS = ("first-void-five", "closed", "partner")

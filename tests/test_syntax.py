@@ -9,14 +9,21 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from dehlanote.errors import DpnError
 from dehlanote.syntax import (
-    Game, iter_games, iter_path, parse_path, parse_string, write_game, write_games,
+    Game,
+    iter_games,
+    iter_path,
+    parse_path,
+    parse_string,
+    write_game,
+    write_games,
 )
 from dehlanote.syntax.cards import CARD_SPELLINGS, DECK
 
@@ -27,7 +34,7 @@ INVALID = sorted((ROOT / "tests" / "invalid").glob("*.dpn"))
 #: every name Lark gives a terminal: none may reach a player's eyes
 LARK_NAMES = re.compile(
     r"\b(CARD|INT|SEAT|SIDE|SUIT|NAME|STRING|RSQB|LSQB|COLON|PIPE|WITHDRAWN|DEALER|DEAL|MISDEAL"
-    r"|HANDS|TRUMP|BY|AT|CLOSED|DRAWN|TENS|COMMENT|WS)\b|__ANON|\$END|END-OF-FILE|Token\(")
+    r"|HANDS|TRUMP|BY|AT|CLOSED|DRAWN|TENS|CLAIM|DOTTED_INT|COMMA|COMMENT|WS)\b|__ANON|\$END|END-OF-FILE|Token\(")
 
 
 # ---- helpers ---------------------------------------------------------------------------
@@ -89,7 +96,8 @@ def facts(game: Game) -> Any:
          tuple(m.comments for m in d.misdeals),
          None if d.hands is None else frozenset(hand(h) for h in d.hands),
          trump(d.trump), tuple(trick(t) for t in d.tricks),
-         d.tens and (tuple((s.value, n.value) for s, n in d.tens.counts), d.tens.comments))
+         d.tens and (tuple((s.value, n.value) for s, n in d.tens.counts), d.tens.comments),
+         d.claim and (d.claim.seat, d.claim.comments))
         for d in game.deals)
     return (game.comments, frozenset((t.name, t.value, t.comments) for t in game.tags), deals)
 
@@ -679,15 +687,15 @@ SYNTAX_ROWS = [
     ("deal 1 dealer D\n 1 A:\n", None, "expected a card"),
     ("deal 1 dealer D\n 1 A\n", None, "':' after the seat"),
     ("deal 1 dealer D\n 1 A: AH x\n", "x", "expected a card, a trick number"),
-    ("deal 1 dealer D\n 1 A: AH, 10H\n", ",", "expected a card"),
+    ("deal 1 dealer D\n 1 A: AH,, 10H\n", ",", "expected a card"),
     ("deal 1 dealer D\n 1 A: AH10H\n", "AH10H", "space between"),
     ("deal 1 dealer D\n 1 A: AH 10 H\n", "H", "expected a card"),
     ("deal 1 dealer\n", None, "seat"),
     ("deal 1 dealer D\n 1 A: AH\ntrump H\n", "trump", "before the first trick"),
-    ("deal 1 dealer D\n 1 A: AH\nhands A: AS\n", "hands", "before trump and the tricks"),
-    ("deal 1 dealer D\ntrump H\nhands A: AS\n", "hands", "before trump"),
+    ("deal 1 dealer D\n 1 A: AH\nhands A: AS\n", "hands", "before the first trick"),
+    ("deal 1 dealer D\nhands A: AS\ntrump H\nhands B: KS\n", "hands", "one hands line per deal"),
     ("deal 1 dealer D\nhands A: AS\nmisdeal\n", "misdeal", "expected"),
-    ("deal 1 dealer D\nhands A: AS | KS | QS\n", "|", "expected"),
+    ("deal 1 dealer D\nhands A: AS | | KS\n", "|", "expected a card"),
     ("deal 1 dealer D\nhands A AS\n", "AS", "':' after the seat"),
     ("deal 1 dealer D\ntens AC 3 BD\n", None, "number of tens"),
     ("deal 1 dealer D\n 1 A: AH\n[Site \"x\"] 2 A: AS\n", "2", "expected 'deal' or a tag"),
@@ -856,6 +864,106 @@ def test_iter_games_is_lazy_over_megabytes(kind: str) -> None:
     assert raw.served < total / 2
 
 
+# ---- DPN 1.1: the spellings of hand-written records ---------------------------------------------
+# Each row: a record in a 1.1 spelling, and the same record in version 1. They must read to the
+# same facts, and the canonical form (which stays version 1) of both must be the same text.
+
+V11_ROWS = [
+    # emoji suits: a symbol with U+FE0F or U+FE0E
+    (DEAL + " 1 A: A\u2665\ufe0f 10\u2665\ufe0f 3\u2665\ufe0e 7\u2661\ufe0f\n", DEAL + " 1 A: AH 10H 3H 7H\n"),
+    (DEAL + "trump \u2666\ufe0f\n" + TRICK1, DEAL + "trump D\n" + TRICK1),
+    (DEAL + "trump \u2663\ufe0e by A at 2 closed\n" + TRICK1, DEAL + "trump C by A at 2 closed\n" + TRICK1),
+    (DEAL + "trump drawn 5\u2660\ufe0f\n" + TRICK1, DEAL + "trump drawn 5S\n" + TRICK1),
+    (DEAL + "hands A: A\u2660\ufe0f K\u2660\ufe0e\n", DEAL + "hands A: AS KS\n"),
+    (DEAL + " 1 A: AH -K\u2660\ufe0f 10\u2665\ufe0f!? 3H 7H\n", DEAL + " 1 A: AH -KS 10H!? 3H 7H\n"),
+    # trump before hands
+    (DEAL + "trump S\nhands A: AS KS\n" + TRICK1, DEAL + "hands A: AS KS\ntrump S\n" + TRICK1),
+    (DEAL + "misdeal\ntrump drawn 5H\nhands A: AS\n", DEAL + "misdeal\nhands A: AS\ntrump drawn 5H\n"),
+    # several | in a hand: only the first counts
+    (DEAL + "hands A: AS KS QS JS 10S | 9S 8S 7S 6S | 5S 4S 3S 2S\n",
+     DEAL + "hands A: AS KS QS JS 10S | 9S 8S 7S 6S 5S 4S 3S 2S\n"),
+    (DEAL + "hands A: AS | KS | QS | JS\n", DEAL + "hands A: AS | KS QS JS\n"),
+    # a dot after the trick number
+    (DEAL + "1. A: AH 10H 3H 7H\n2. 2S 3S 4S 5S\n", DEAL + " 1 A: AH 10H 3H 7H\n 2 2S 3S 4S 5S\n"),
+    (DEAL + "10.A: AH 10H 3H 7H 11. 2S 3S 4S 5S\n", DEAL + "10 A: AH 10H 3H 7H\n11 2S 3S 4S 5S\n"),
+    # commas between cards
+    (DEAL + " 1 A: AH, 10H, 3H,7H\n", DEAL + TRICK1),
+    (DEAL + " 1 A: AH!,10H , -2S 3H, 7H\n", DEAL + " 1 A: AH! 10H -2S 3H 7H\n"),
+    (DEAL + "hands A: AS, KS | QS,JS\n", DEAL + "hands A: AS KS | QS JS\n"),
+    # claim after the last trick played, before tens
+    (DEAL + TRICK1 + "claim A\n", DEAL + TRICK1 + "claim A\n"),
+    (DEAL + TRICK1 + "CLAIM C {all mine}\ntens AC 4 BD 0\n", DEAL + TRICK1 + "claim C {all mine}\ntens AC 4 BD 0\n"),
+    # all at once, as a phone writes it
+    (('[Event "x"]\ndeal 1 dealer D\ntrump \u2665\ufe0f\nhands A: A\u2660\ufe0f, K\u2660\ufe0f | Q\u2660\ufe0f | J\u2660\ufe0f\n'
+      "1. A: A\u2665\ufe0f, 10\u2665\ufe0f, 3\u2665\ufe0f, 7\u2665\ufe0f\nclaim A\n"),
+     '[Event "x"]\ndeal 1 dealer D\nhands A: AS KS | QS JS\ntrump H\n 1 A: AH 10H 3H 7H\nclaim A\n'),
+]
+
+
+@pytest.mark.parametrize("loose,plain", V11_ROWS, ids=short)
+def test_v11_spelling_reads_as_version_1(loose: str, plain: str) -> None:
+    assert facts(one(loose)) == facts(one(plain))
+
+
+@pytest.mark.parametrize("loose,plain", V11_ROWS, ids=short)
+def test_v11_canonical_form_is_version_1(loose: str, plain: str) -> None:
+    text = write_game(one(loose))
+    assert text == write_game(one(plain))
+    assert "\ufe0f" not in text and "\ufe0e" not in text and "," not in text
+    assert not re.search(r"^\s*[0-9]+\.", text, re.MULTILINE)
+    assert all(line.count("|") <= 1 for line in text.splitlines())
+    head = text.splitlines()
+    if "hands" in text and "trump" in text:
+        assert min(i for i, x in enumerate(head) if x.startswith("hands")) < \
+            min(i for i, x in enumerate(head) if x.startswith("trump"))
+    assert write_game(one(text)) == text
+
+
+def test_v11_positions() -> None:
+    text = DEAL + "trump \u2666\ufe0f\nhands A: AS, KS | QS | JS\n1. A: A\u2665\ufe0f, 10H\nclaim B\n"
+    deal = one(text).deals[0]
+    assert (deal.trump.line, deal.trump.column, deal.trump.suit.column) == (2, 1, 7)
+    hand = deal.hands[0]
+    assert hand.split == 2 and [c.column for c in hand.cards] == [10, 14, 19, 24]
+    trick = deal.tricks[0]
+    assert (trick.number, trick.line, trick.column, trick.leader.column) == (1, 4, 1, 4)
+    assert [(p.card, p.column) for p in trick.plays] == [("AH", 7), ("10H", 12)]
+    assert deal.claim is not None and (deal.claim.seat, deal.claim.line, deal.claim.column) == ("B", 5, 1)
+
+
+def test_claim_comment_is_kept() -> None:
+    deal = one(DEAL + TRICK1 + "claim A {the rest are mine}\n").deals[0]
+    assert deal.claim is not None and deal.claim.comments == ("the rest are mine",)
+    assert "claim A {the rest are mine}" in write_game(one(DEAL + TRICK1 + "claim A {the rest are mine}\n"))
+
+
+V11_ERROR_ROWS = [
+    # text, token at fault (last occurrence), words in the message
+    (DEAL + TRICK1 + "claim\n", None, "a seat"),
+    (DEAL + TRICK1 + "claim A\n 2 2S 3S 4S 5S\n", "2 2S", "expected"),
+    (DEAL + TRICK1 + "claim A\nclaim B\n", "claim", "expected"),
+    (DEAL + "claim A\ntrump S\n", "trump", "before the first trick"),
+    (DEAL + " 1 A: AH 10H 3H 7H,\n", None, "a card"),
+    (DEAL + " 1 A: , AH\n", ",", "a card"),
+    (DEAL + "hands A: AS |\n", None, "a card"),
+    (DEAL + "1.. A: AH\n", "..", "expected"),
+    (DEAL + "trump S\nhands A: AS\ntrump H\n", "trump", "expected"),
+]
+
+
+@pytest.mark.parametrize("text,token,words", V11_ERROR_ROWS, ids=short)
+def test_v11_errors(text: str, token: str | None, words: str) -> None:
+    error = first_error(text)
+    assert error.code == "syntax", error
+    assert words in error.message, error.message
+    assert not LARK_NAMES.search(error.message), error.message
+    if token is None:
+        body = text.rstrip()
+        assert (error.line, error.column) == (body.count("\n") + 1, len(body) - body.rfind("\n"))
+    else:
+        assert (error.line, error.column) == where(text, token, text.count(token) - 1)
+
+
 # ---- the canonical writer -------------------------------------------------------------------------
 
 #: every valid record of this file, for the round-trip tests
@@ -866,6 +974,7 @@ VALID_RECORDS = sorted(
     | {row[0] + "\n" + DEAL for row in TAG_ROWS}
     | {LAYOUT_TEXT, THREE_GAMES.replace(" Q ", " QD "), "\ufeff" + LAYOUT_TEXT.replace("\n", "\r\n")}
     | {DEAL + f" 1 A: AH 10H{g} 3h{g} 7♥{g}\n" for g in ["!", "?", "!!", "??", "!?", "?!"]}
+    | {row[0] for row in V11_ROWS}
 )
 assert all(not g.errors for text in VALID_RECORDS for g in parse_string(text)), "a record meant valid is not"
 

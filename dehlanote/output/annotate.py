@@ -15,7 +15,7 @@ from typing import NamedTuple, Optional
 
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrickFact, TrumpFact
 from ..rules.profile import Rules
-from ..syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
+from ..deck import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
 from ..syntax.model import Game
 
 __all__ = [

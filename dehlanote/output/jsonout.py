@@ -12,11 +12,10 @@ from importlib import resources
 from typing import Any, Iterable, Optional
 
 from ..replay.facts import DealFact, GameFacts, TrickFact
-from ..syntax.cards import seats_for, sides_for
+from ..deck import seats_for, sides_for
 from ..syntax.model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
 
 FORMAT = "dpn-json/1"
-SEAT_TAGS = "ABCDEF"
 
 
 def _comment(comments: tuple[str, ...]) -> Optional[str]:

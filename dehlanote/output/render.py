@@ -21,7 +21,7 @@ from rich.text import Text
 from ..errors import DpnError, printable
 from ..replay.facts import DealFact, GameFacts, PlayFact
 from ..rules.profile import Option, Registry, Rules, param_names
-from ..syntax.cards import SUIT_SYMBOLS, SUITS, seats_for, side_of, sides_for
+from ..deck import SUIT_SYMBOLS, SUITS, seats_for, side_of, sides_for
 from .annotate import (
     Snapshot, capture_text, deal_heading, deal_result_text, seat_layout, ten_stories, trick_notes, trump_text,
 )
@@ -56,7 +56,7 @@ def suit_text(suit: Optional[str], symbols: bool = True) -> Text:
     if suit is None:
         return Text("none")
     shown = f"{SUIT_SYMBOLS[suit]} " if symbols else ""
-    from ..syntax.cards import SUIT_NAMES
+    from ..deck import SUIT_NAMES
     return Text(shown + SUIT_NAMES[suit], style="red" if suit in RED_SUITS else "")
 
 

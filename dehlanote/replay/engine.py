@@ -20,7 +20,7 @@ from typing import Iterable, NamedTuple, Optional
 
 from ..errors import DpnError
 from ..rules.profile import Rules
-from ..syntax.cards import CARD_INDEX, DECK, STRENGTH, SUITS, TENS, seats_for, sides_for
+from ..deck import CARD_INDEX, DECK, STRENGTH, SUITS, TENS, seats_for, sides_for
 from ..syntax.model import CardRef, Deal, Play, Trick
 from .facts import Capture, DealFact, Kot, PlayFact, Streak, TrickFact, TrumpFact
 

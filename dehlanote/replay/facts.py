@@ -94,7 +94,7 @@ class DealFact(NamedTuple):
         for t in self.tricks:
             for seat, p in zip(t.order, t.trick.plays):
                 played.setdefault(seat, []).append(p.card)
-        from ..syntax.cards import CARD_INDEX
+        from ..deck import CARD_INDEX
         return {seat: self.dealt.get(seat) or tuple(sorted(cards, key=CARD_INDEX.__getitem__))
                 for seat, cards in sorted(played.items())}
 

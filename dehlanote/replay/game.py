@@ -7,7 +7,7 @@ from typing import Iterable, Iterator, Optional
 
 from ..errors import DpnError
 from ..rules.profile import Registry, Rules, registry as default_registry
-from ..syntax.cards import seats_for, sides_for
+from ..deck import seats_for, sides_for
 from ..syntax.model import CardRef, Deal, Game, Tens, Trump, Word
 from .engine import MatchState, replay_deal, start_match
 from .facts import DealFact, GameFacts, ResultFact

@@ -27,14 +27,27 @@ from __future__ import annotations
 
 import gc
 import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from typing import Optional
 
 from .cards import CARD_SPELLINGS, STRING_BODY, SUIT_SPELLINGS
-from .model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
+from .model import (
+    CardRef,
+    Deal,
+    Game,
+    Hand,
+    Misdeal,
+    Play,
+    Tag,
+    Tens,
+    Trick,
+    Trump,
+    Word,
+)
 from .reader import Chunk
 
-__all__ = ["parse_fast", "paused_gc", "CARD_TABLE"]
+__all__ = ["CARD_TABLE", "parse_fast", "paused_gc"]
 
 #: every spelling of every card (``10h``, ``Td``, ``A♠``, ``k♡`` ...) -> its canonical card
 CARD_TABLE: dict[str, str] = dict(CARD_SPELLINGS)
@@ -95,7 +108,7 @@ _UNESCAPE = re.compile(r'\\(["\\])')
 _HEAD, _HANDS_DONE, _TRUMP_DONE, _TRICKS_SEEN, _TENS_DONE = 0, 1, 2, 3, 4
 
 
-def parse_fast(chunk: Chunk) -> Optional[list[Game]]:
+def parse_fast(chunk: Chunk) -> list[Game] | None:
     """The games of a chunk exactly as the Lark parser reads them, or None.
 
     None means "not a shape this path knows": the text may be wrong or merely unusual
@@ -153,7 +166,7 @@ def parse_fast(chunk: Chunk) -> Optional[list[Game]]:
     return [_new(Game, ((), deals, first.line, first.column, (), (), None, 0))]
 
 
-def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> Optional[tuple[Deal, ...]]:
+def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> tuple[Deal, ...] | None:
     """The deals of the lines after the tags (``first_idx`` is the chunk line of ``lines[0]``;
     ``co`` shifts columns on ``lines[0]`` only), or None for a shape not handled here."""
     new, cards, trick4 = _new, CARD_TABLE, _TRICK4
@@ -162,7 +175,7 @@ def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> Optiona
     state = -1                   # -1: no deal yet; else the last element's place
     d_line = d_col = 0
     number = dealer = trump = tens = None
-    hands: Optional[list[Hand]] = None
+    hands: list[Hand] | None = None
     misdeals: list[Misdeal] = []
     tricks: list[Trick] = []
     ln = line_base + first_idx - 1
@@ -195,7 +208,7 @@ def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> Optiona
             if state >= 0:
                 deals.append(new(Deal, (d_line, d_col, number, dealer, tuple(misdeals),
                                         None if hands is None else tuple(hands), trump,
-                                        tuple(tricks), tens, ())))
+                                        tuple(tricks), tens, (), None)))
             state = _HEAD
             d_line, d_col = ln, m.start(1) + off
             num, seat = m.group(2, 3)
@@ -257,7 +270,7 @@ def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> Optiona
         off = 1
     if state >= 0:
         deals.append(new(Deal, (d_line, d_col, number, dealer, tuple(misdeals),
-                                None if hands is None else tuple(hands), trump, tuple(tricks), tens, ())))
+                                None if hands is None else tuple(hands), trump, tuple(tricks), tens, (), None)))
     return tuple(deals)
 
 

@@ -6,12 +6,12 @@ first token so that any error can point at the token at fault.
 
 The nodes are ``NamedTuple``s rather than frozen dataclasses: they are just as immutable
 and several times cheaper to build, which matters when an archive holds millions of plays.
-Cards are canonical strings (``"10H"``, ``"AS"``); see :mod:`dehlanote.syntax.cards`.
+Cards are canonical strings (``"10H"``, ``"AS"``); see :mod:`dehlanote.deck`.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import NamedTuple
 
 from ..errors import DpnError
 
@@ -49,7 +49,7 @@ class Play(NamedTuple):
     line: int
     column: int
     withdrawn: tuple[CardRef, ...] = ()
-    glyph: Optional[str] = None
+    glyph: str | None = None
     comments: tuple[str, ...] = ()
 
 
@@ -60,7 +60,7 @@ class Trick(NamedTuple):
     line: int
     column: int
     plays: tuple[Play, ...]
-    leader: Optional[Word] = None
+    leader: Word | None = None
     comments: tuple[str, ...] = ()
 
 
@@ -71,7 +71,7 @@ class Hand(NamedTuple):
     cards: tuple[CardRef, ...]
     line: int
     column: int
-    split: Optional[int] = None
+    split: int | None = None
     comments: tuple[str, ...] = ()
 
 
@@ -80,11 +80,11 @@ class Trump(NamedTuple):
 
     line: int
     column: int
-    suit: Optional[Word] = None       # value: suit letter
-    by: Optional[Word] = None         # value: seat
-    at: Optional[Word] = None         # value: trick number
+    suit: Word | None = None       # value: suit letter
+    by: Word | None = None         # value: seat
+    at: Word | None = None         # value: trick number
     closed: bool = False
-    drawn: Optional[CardRef] = None
+    drawn: CardRef | None = None
     comments: tuple[str, ...] = ()
 
 
@@ -105,19 +105,32 @@ class Tens(NamedTuple):
     comments: tuple[str, ...] = ()
 
 
+class Claim(NamedTuple):
+    """``claim X`` after the last trick played (DPN 1.1): X's side takes every trick left.
+
+    ``line`` and ``column`` are those of the ``claim`` word.
+    """
+
+    seat: str
+    line: int
+    column: int
+    comments: tuple[str, ...] = ()
+
+
 class Deal(NamedTuple):
     """One deal as written."""
 
     line: int
     column: int
-    number: Optional[Word] = None     # value: int
-    dealer: Optional[Word] = None     # value: seat
+    number: Word | None = None     # value: int
+    dealer: Word | None = None     # value: seat
     misdeals: tuple[Misdeal, ...] = ()
-    hands: Optional[tuple[Hand, ...]] = None
-    trump: Optional[Trump] = None
+    hands: tuple[Hand, ...] | None = None
+    trump: Trump | None = None
     tricks: tuple[Trick, ...] = ()
-    tens: Optional[Tens] = None
+    tens: Tens | None = None
     comments: tuple[str, ...] = ()
+    claim: Claim | None = None     # DPN 1.1: ``claim X`` after the tricks
 
 
 class Game(NamedTuple):
@@ -135,10 +148,10 @@ class Game(NamedTuple):
     column: int
     comments: tuple[str, ...] = ()
     errors: tuple[DpnError, ...] = ()
-    source: Optional[str] = None      # the game's text, kept only when asked for
+    source: str | None = None      # the game's text, kept only when asked for
     source_line: int = 0              # the file line where ``source`` starts
 
-    def line_text(self, line: int) -> Optional[str]:
+    def line_text(self, line: int) -> str | None:
         """The text of file line ``line`` when it lies in the kept source, else None."""
         if self.source is None or line < self.source_line:
             return None
@@ -146,14 +159,14 @@ class Game(NamedTuple):
         i = line - self.source_line
         return lines[i].rstrip("\r") if i < len(lines) else None
 
-    def tag(self, name: str, default: Optional[str] = None) -> Optional[str]:
+    def tag(self, name: str, default: str | None = None) -> str | None:
         """The value of the first tag called ``name`` (names match exactly)."""
         for tag in self.tags:
             if tag.name == name:
                 return tag.value
         return default
 
-    def tag_node(self, name: str) -> Optional[Tag]:
+    def tag_node(self, name: str) -> Tag | None:
         """The first tag node called ``name``, or None."""
         for tag in self.tags:
             if tag.name == name:

@@ -10,21 +10,40 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Optional, Union
+from typing import Any
 
 from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+)
 
 from ..errors import DpnError
-from .cards import CARD_SPELLINGS, GLYPHS, STRING_BODY, SUIT_SPELLINGS
-from .model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
-from .reader import Chunk, Source, split_games
+from .cards import CARD_SPELLINGS, GLYPHS, STRING_BODY, SUIT_SPELLINGS, card_of, suit_of
 from .fast import parse_fast, paused_gc
+from .model import (
+    CardRef,
+    Claim,
+    Deal,
+    Game,
+    Hand,
+    Misdeal,
+    Play,
+    Tag,
+    Tens,
+    Trick,
+    Trump,
+    Word,
+)
+from .reader import Chunk, Source, split_games
 
-__all__ = ["parse_string", "parse_path", "iter_games", "iter_path", "parse_chunk"]
+__all__ = ["iter_games", "iter_path", "parse_chunk", "parse_path", "parse_string"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
 #: the tags that mean something (NOTATION.md), by lowercase name: their names are read in any
@@ -65,20 +84,22 @@ class _Builder(Transformer):
         line = tok.line
         return Word(value, line + self.lo, tok.column + (self.co if line == 1 else 0))
 
-    def _card(self, tok: Token) -> tuple[str, Optional[str]]:
+    def _card(self, tok: Token) -> tuple[str, str | None]:
         text = str(tok)
-        card = CARD_SPELLINGS.get(text)
+        card = card_of(text)
         if card is not None:
             return card, None
         for glyph in GLYPHS:
             if text.endswith(glyph):
-                return CARD_SPELLINGS[text[: -len(glyph)]], glyph
+                card = card_of(text[: -len(glyph)])
+                if card is not None:
+                    return card, glyph
         raise AssertionError(f"lexer gave a card it cannot read: {text!r}")  # pragma: no cover
 
     def _int(self, tok: Token) -> int:
         """A number token's value; one of over 9 digits stops the game (a syntax error):
         no deal, trick or count is that large, and int() refuses over 4,300 digits."""
-        digits = str(tok).lstrip("0")
+        digits = str(tok).rstrip(".").lstrip("0")
         if len(digits) > 9:
             raise DpnError("syntax", f'"{_clip(str(tok))}" is too large a number: deals, tricks and '
                            "counts have at most 9 digits", *self._pos(tok))
@@ -101,7 +122,7 @@ class _Builder(Transformer):
         column = tok.column + (self.co if line == 1 else 0)
         if len(children) == 1:
             return Play(card, line + self.lo, column, (), glyph)
-        withdrawn = tuple(CardRef(CARD_SPELLINGS[str(w)[1:]], *self._pos(w)) for w in children[:-1])
+        withdrawn = tuple(CardRef(card_of(str(w)[1:]) or "", *self._pos(w)) for w in children[:-1])
         return Play(card, line + self.lo, column, withdrawn, glyph)
 
     def trick(self, children: list[Any]) -> Trick:
@@ -120,7 +141,7 @@ class _Builder(Transformer):
 
     def trump_suit(self, children: list[Token]) -> Trump:
         kw = children[0]
-        suit = self._word(children[1], SUIT_SPELLINGS[str(children[1])])
+        suit = self._word(children[1], suit_of(str(children[1])))
         by = at = None
         closed = False
         i = 2
@@ -148,7 +169,8 @@ class _Builder(Transformer):
         split = None
         for tok in children[1:]:
             if tok.type == "PIPE":
-                split = len(cards)
+                if split is None:   # DPN 1.1: only the first | matters
+                    split = len(cards)
             else:
                 cards.append(self._plain_card(tok))
         line, column = self._pos(seat)
@@ -157,12 +179,16 @@ class _Builder(Transformer):
     def hands(self, children: list[Any]) -> tuple[Hand, ...]:
         return tuple(children[1:])
 
+    def claim(self, children: list[Token]) -> Claim:
+        kw, seat = children
+        return Claim(str(seat), *self._pos(kw))
+
     def misdeal(self, children: list[Token]) -> Misdeal:
         return Misdeal(*self._pos(children[0]))
 
     def deal(self, children: list[Any]) -> Deal:
         kw = children[0]
-        number = dealer = trump = tens = hands = None
+        number = dealer = trump = tens = hands = claim = None
         misdeals: list[Misdeal] = []
         tricks: list[Trick] = []
         i = 1
@@ -184,11 +210,13 @@ class _Builder(Transformer):
                 trump = item
             elif kind is Tens:
                 tens = item
+            elif kind is Claim:
+                claim = item
             else:
                 hands = item
             i += 1
         line, column = self._pos(kw)
-        return Deal(line, column, number, dealer, tuple(misdeals), hands, trump, tuple(tricks), tens)
+        return Deal(line, column, number, dealer, tuple(misdeals), hands, trump, tuple(tricks), tens, (), claim)
 
     def tag(self, children: list[Token]) -> Tag:
         bracket, name, value = children
@@ -262,7 +290,7 @@ def _inside(error: DpnError, game: Game, games: list[Game]) -> bool:
     return start <= (error.line, error.column) < end or (idx == 0 and (error.line, error.column) < start)
 
 
-_parser: Optional[_Parser] = None
+_parser: _Parser | None = None
 
 
 def _get_parser() -> _Parser:
@@ -292,6 +320,8 @@ def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
             for p, play in enumerate(trick.plays):
                 first = play.withdrawn[0] if play.withdrawn else play
                 anchors.append(((first.line, first.column), ("play", d, t, p)))
+        if deal.claim is not None:
+            anchors.append(((deal.claim.line, deal.claim.column), ("claim", d)))
         if deal.tens is not None:
             anchors.append(((deal.tens.line, deal.tens.column), ("tens", d)))
     anchors.sort(key=lambda a: a[0])
@@ -322,6 +352,7 @@ def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
             trump=add(deal.trump, ("trump", d)) if deal.trump is not None else None,
             tricks=tuple(tricks),
             tens=add(deal.tens, ("tens", d)) if deal.tens is not None else None,
+            claim=add(deal.claim, ("claim", d)) if deal.claim is not None else None,
         )
         deals.append(add(deal, ("deal", d)))
     return add(game._replace(tags=tags, deals=tuple(deals)), ("game",))
@@ -332,7 +363,7 @@ def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
 _WORD = re.compile(r'[^\s\[\]{}"]+')
 #: what a player meant as a card: a number or one letter then a suit, or a rank then a letter
 _CARDLIKE = re.compile(r"-?(?:[0-9]{1,3}|[A-Za-z])[SHDCshdc♠♥♦♣♤♡♢♧][!?]*|-?(?:10|[2-9AKQJTakqjt])[A-Za-z][!?]*")
-_KEYWORD_WORDS = {"deal", "dealer", "misdeal", "hands", "trump", "by", "at", "closed", "drawn", "tens"}
+_KEYWORD_WORDS = {"deal", "dealer", "misdeal", "hands", "trump", "by", "at", "closed", "drawn", "tens", "claim"}
 _CARD_RUN = re.compile(r"(?:(?:10|[2-9AKQJTakqjt])[SHDCshdc♠♥♦♣♤♡♢♧](?:!!|\?\?|!\?|\?!|!|\?)?){2,}")
 # runs scanned backwards from an error (see _run_back)
 _SPACES = re.compile(r"\s*")
@@ -341,7 +372,7 @@ _NAME_CHARS = re.compile(r"[A-Za-z0-9_]*")
 _LETTER = re.compile(r"[A-Za-z]")
 
 
-def _run_back(chars: "re.Pattern[str]", text: str, i: int, limit: int = 1 << 62) -> int:
+def _run_back(chars: re.Pattern[str], text: str, i: int, limit: int = 1 << 62) -> int:
     """Where the run of ``chars`` (a pattern ``[...]*``) that ends at ``i`` starts (scanning
     back at most about ``limit`` characters).
 
@@ -376,7 +407,7 @@ def _previous_word(text: str, at: int) -> str:
     return text[max(_run_back(_WORD_CHARS, text, i, 64), i - 64): i]
 
 
-def _name_tail(text: str, at: int) -> Optional[int]:
+def _name_tail(text: str, at: int) -> int | None:
     """Where the tag name that runs into ``at`` starts (letters, digits and _, from a letter)."""
     m = _LETTER.search(text, _run_back(_NAME_CHARS, text, at), at)
     return m.start() if m is not None else None
@@ -390,16 +421,17 @@ _DESCRIBE = {
     "CARD": "a card", "WITHDRAWN": "a card", "INT": "a number", "SEAT": "a seat (A B C D, or A to F with six players)",
     "SIDE": "a side (AC or BD)", "SUIT": "a trump suit (S H D C)", "DEAL": "deal",
     "DEALER": "dealer", "MISDEAL": "misdeal", "HANDS": "hands", "TRUMP": "trump",
-    "BY": "by", "AT": "at", "CLOSED": "closed", "DRAWN": "drawn", "TENS": "tens",
+    "BY": "by", "AT": "at", "CLOSED": "closed", "DRAWN": "drawn", "TENS": "tens", "CLAIM": "claim",
+    "DOTTED_INT": "a trick number", "COMMA": "','",
     "LSQB": "a tag", "NAME": "a tag name", "STRING": 'a tag value in double quotes',
     "RSQB": "']'", "COLON": "':' after the seat", "PIPE": "'|'", "$END": "the end of the file",
 }
 _ORDER = ["CARD", "INT", "SEAT", "SIDE", "SUIT", "NAME", "STRING", "RSQB", "COLON", "DEALER",
-          "BY", "AT", "CLOSED", "DRAWN", "PIPE", "MISDEAL", "HANDS", "TRUMP", "TENS", "DEAL",
+          "BY", "AT", "CLOSED", "DRAWN", "PIPE", "MISDEAL", "HANDS", "TRUMP", "CLAIM", "TENS", "DEAL",
           "LSQB", "$END"]
-_KEYWORDS = {"DEAL", "DEALER", "MISDEAL", "HANDS", "TRUMP", "BY", "AT", "CLOSED", "DRAWN", "TENS"}
+_KEYWORDS = {"DEAL", "DEALER", "MISDEAL", "HANDS", "TRUMP", "BY", "AT", "CLOSED", "DRAWN", "TENS", "CLAIM"}
 #: terminals that can only be expected between two elements (a deal line, a trick, ...)
-_BOUNDARY = {"TENS", "DEAL", "LSQB", "TRUMP", "HANDS", "MISDEAL"}
+_BOUNDARY = {"TENS", "DEAL", "LSQB", "TRUMP", "HANDS", "MISDEAL", "CLAIM"}
 
 
 def _normalise_expected(expected: Iterable[str]) -> set[str]:
@@ -408,6 +440,8 @@ def _normalise_expected(expected: Iterable[str]) -> set[str]:
     for e in expected:
         if e in ("RSQB", "__ANON_0") or e == "]":
             names.add("RSQB")
+        elif e in ("COMMA", ","):
+            names.add("COMMA")
         elif e.startswith("__ANON") or e in ("COLON", ":"):
             names.add("COLON")
         else:
@@ -544,9 +578,9 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
         return err("syntax", f'"{shown}": a withdrawn card is written -X, a minus sign right before a card')
     boundary = bool(names & _BOUNDARY) or {"INT", "CARD"} <= names
     if boundary and word.lower() == "trump" and "TRUMP" not in names:
-        return err("syntax", f"the trump line must come after the hands and before the first trick: expected {what}")
+        return err("syntax", f"the trump line must come before the first trick: expected {what}")
     if boundary and word.lower() == "hands" and "HANDS" not in names:
-        return err("syntax", f"one hands line per deal, right after the deal line, before trump and the tricks: expected {what}")
+        return err("syntax", f"one hands line per deal, before the first trick: expected {what}")
     if "CARD" in names and (CARD_SPELLINGS.get(word[:2]) or CARD_SPELLINGS.get(word[:3])) \
             and len(word) <= 200 and _CARD_RUN.fullmatch(word):
         return err("syntax", f'"{shown}": put a space between two cards')
@@ -613,7 +647,7 @@ _GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=(?:\{[^}]*\}[\s\
                          r'[ \t]*"' + STRING_BODY + r'"[ \t]*\])')
 
 
-def _resync(chunk: Chunk, error: DpnError) -> Optional[int]:
+def _resync(chunk: Chunk, error: DpnError) -> int | None:
     """Where to read again after a syntax error in a game's tags, or None.
 
     The reader starts a game at a tag only after a deal, so a game that breaks off in its
@@ -688,7 +722,7 @@ def iter_games(source: Source, *, keep_source: bool = False) -> Iterator[Game]:
         yield from parse_chunk(chunk, keep_source=keep_source)
 
 
-def iter_path(path: Union[str, Path], *, keep_source: bool = False) -> Iterator[Game]:
+def iter_path(path: str | Path, *, keep_source: bool = False) -> Iterator[Game]:
     """Games one at a time from a file (read as UTF-8; raises OSError if unreadable)."""
     with open(path, "rb") as stream:
         yield from iter_games(stream, keep_source=keep_source)
@@ -713,7 +747,7 @@ def parse_string(text: str, *, strict: bool = False, keep_source: bool = False) 
     return _all(iter_games(text, keep_source=keep_source), strict)
 
 
-def parse_path(path: Union[str, Path], *, strict: bool = False, keep_source: bool = False) -> list[Game]:
+def parse_path(path: str | Path, *, strict: bool = False, keep_source: bool = False) -> list[Game]:
     """All games of a file; see :func:`parse_string`.
 
     Raises:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .cards import sort_key
+from ..deck import sort_key
 from .model import Deal, Game, Hand, Play, Tag, Trick, Trump
 
 KNOWN_TAGS = ("Event", "Site", "Date", "Round", "A", "B", "C", "D", "E", "F", "Rules", "Kots", "Result")
@@ -99,6 +99,8 @@ def write_deal(deal: Deal) -> list[str]:
     if deal.trump is not None:
         lines.append(write_trump(deal.trump))
     lines += [write_trick(t) for t in deal.tricks]
+    if deal.claim is not None:
+        lines.append(f"claim {deal.claim.seat}" + _comments(deal.claim.comments))
     if deal.tens is not None:
         pairs = " ".join(f"{side.value} {count.value}" for side, count in deal.tens.counts)
         lines.append(f"tens {pairs}" + _comments(deal.tens.comments))
