@@ -184,3 +184,143 @@ def test_rule_9_a_corrected_illegal_card_is_accepted():
 def test_rule_9_withdrawing_a_legal_card_is_needless():
     facts = replay(" 1 A: AH -3H 2H 4H 5H\n 2 A: KH 3H 6H 7H\n")
     assert [(e.code, e.line, e.column) for e in facts.errors] == [("needless-correction", 6, 10)]
+
+
+# ---- issue 10, defect 1: an unknown deal never produces invented facts ---------------------
+
+def won_deal(number: int, dealer: str, side: str, profile: str = "standard", *, seed: int = 0,
+             level: bool = False, options: dict | None = None, write_dealer: bool = True) -> str:
+    """A complete deal's DPN text, played by the independent generator, that ``side`` wins
+    without a kot (``level``: a 2-2 split instead)."""
+    from dehlanote import playout
+    rules = playout.make_rules(profile, options or {})
+    rng = random.Random(seed * 1000 + number)
+    while True:
+        choose = playout.random_chooser(rng, rules, 0.0 if level else 0.5, side)
+        deal = playout.play_deal(rng, rules, number, dealer, choose=choose)
+        tens, _score, winner, kot = playout.judge_deal(rules, deal)
+        if kot is not None:
+            continue
+        if (level and sorted(tens.values()) == [2, 2]) or (not level and winner == side
+                                                           and max(tens.values()) == 3):
+            break
+    lines = [f"deal {number}" + (f" dealer {dealer}" if write_dealer else "")]
+    info = deal["trump"]
+    if info["suit"] is not None and not info.get("trick"):
+        lines.append(f"trump {info['suit']} by {info['by']}")
+    for t in deal["tricks"]:
+        lines.append(f"{t['number']:>2} {t['leader']}: " + " ".join(t["cards"]))
+    return "\n".join(lines) + "\n\n"
+
+
+def unknown_match(rules: str, result: str, deals: list[str]) -> str:
+    return f'[Event "unknown"]\n[Rules "{rules}"]\n[Result "{result}"]\n\n' + "".join(deals)
+
+
+def codes(facts) -> list[str]:
+    return [e.code for e in facts.errors]
+
+
+def test_defect_1_unknown_deal_invents_no_winner_streak_dealer_or_kot():
+    # deal 1 won by AC, deal 2 empty, deals 3-5 won by AC: only deal 5 can be a kot for certain
+    text = unknown_match("standard streak=3", "AC", [
+        won_deal(1, "D", "AC"), "deal 2 dealer D\n\n",
+        won_deal(3, "B", "AC"),               # any written dealer is taken as given after it
+        won_deal(4, "B", "AC"), won_deal(5, "B", "AC")])
+    facts = replay_game(parse_string(text)[0])
+    assert codes(facts) == ["missing-trump", "incomplete-deal"]
+    d = facts.deals
+    assert (d[1].winner, d[1].streak, d[1].next_dealer, d[1].complete) == (None, None, None, False)
+    assert d[2].dealer == "B"
+    assert [(x.streak.side, x.streak.length) for x in d[2:]] == [("AC", 1), ("AC", 2), ("AC", 3)]
+    assert [x.kot for x in d[2:4]] == [None, None]
+    assert d[4].kot is not None and (d[4].kot.side, d[4].kot.reason) == ("AC", "streak")
+    assert facts.result.finished and facts.result.winner == "AC"
+
+
+def test_defect_1_no_after_match_after_an_uncertain_end():
+    # today's replay saw a kot at deal 4 and reported deal 5 as after-match
+    text = unknown_match("standard streak=3", "*", [
+        won_deal(1, "D", "AC"), "deal 2 dealer D\n 1 A: AH 2H 3H\n\n",
+        won_deal(3, "B", "AC"), won_deal(4, "B", "AC")])
+    facts = replay_game(parse_string(text)[0])
+    assert "after-match" not in codes(facts) and "result-mismatch" not in codes(facts)
+    assert codes(facts) == ["missing-trump", "trick-size"]
+    # the match may have ended at deal 3 or 4 (had AC won deal 2): its end is unknown
+    assert facts.result.finished is None and facts.result.winner is None
+    assert [x.kot for x in facts.deals] == [None] * 4
+
+
+def test_defect_1_an_unfinished_last_deal_has_no_streak_and_no_next_dealer():
+    facts = replay(" 1 A: AH 2H 3H 4H\n")
+    deal = facts.deals[0]
+    assert (deal.winner, deal.streak, deal.next_dealer) == (None, None, None)
+    assert facts.result.finished is False
+
+
+def test_defect_1_hukum_two_two_after_an_unknown_deal_leaves_the_next_dealer_unknown():
+    # deal 2 is level: the same dealer deals again only if the dealing side lost deal 1,
+    # which nobody can tell; deal 3's written dealer is then taken as given, either seat
+    for third in ("A", "B"):
+        text = unknown_match("hukum", "*", [
+            "deal 1 dealer D\n 1 A: AH 2H 3H\n\n", won_deal(2, "D", "AC", "hukum", level=True),
+            won_deal(3, third, "AC", "hukum")])
+        facts = replay_game(parse_string(text)[0])
+        assert codes(facts) == ["trick-size"], [str(e) for e in facts.errors]
+        assert facts.deals[1].winner is None and facts.deals[1].complete
+        assert facts.deals[1].next_dealer is None and facts.deals[1].streak is None
+        assert facts.deals[2].dealer == third
+
+
+def test_defect_1_hukum_two_two_rule_still_applies_after_a_known_deal():
+    text = unknown_match("hukum", "*", [won_deal(1, "D", "AC", "hukum"),
+                                        won_deal(2, "D", "AC", "hukum", level=True)])
+    facts = replay_game(parse_string(text)[0])
+    assert facts.errors == ()
+    assert facts.deals[1].next_dealer == "D"   # the dealing side BD lost deal 1
+
+
+def test_defect_1_coat_points_after_an_unknown_deal_are_unknown():
+    text = unknown_match("standard coat", "*", [
+        won_deal(1, "D", "AC"), "deal 2 dealer D\n\n", won_deal(3, "D", "AC")])
+    facts = replay_game(parse_string(text)[0])
+    assert codes(facts) == ["missing-trump", "incomplete-deal"]
+    assert facts.result.points is None and facts.result.finished is None
+
+
+def test_defect_1_a_deal_after_a_certain_end_is_after_match():
+    text = unknown_match("standard streak=3", "AC", [
+        won_deal(1, "D", "AC"), "deal 2 dealer D\n\n", won_deal(3, "B", "AC"), won_deal(4, "B", "AC"),
+        won_deal(5, "B", "AC"), won_deal(6, "B", "AC")])
+    facts = replay_game(parse_string(text)[0])
+    assert codes(facts) == ["missing-trump", "incomplete-deal", "after-match"]
+
+
+def test_defect_1_pagat_a_run_counted_afresh_makes_no_kot_in_a_session_of_several():
+    # an unseen kot in deal 2 would have restarted the run: no kot is certain at deal 5
+    text = unknown_match("pagat kots=3 streak=3", "*", [
+        won_deal(1, "D", "AC", "pagat"), "deal 2 dealer D\n\n", won_deal(3, "B", "AC", "pagat"),
+        won_deal(4, "B", "AC", "pagat"), won_deal(5, "B", "AC", "pagat"), won_deal(6, "B", "BD", "pagat"),
+        won_deal(7, "C", "BD", "pagat"), won_deal(8, "C", "BD", "pagat")])
+    facts = replay_game(parse_string(text)[0])
+    assert codes(facts) == ["missing-trump", "incomplete-deal"]
+    assert [x.kot for x in facts.deals[2:5]] == [None] * 3
+    # BD's run starts after a known AC win: exact, so its third win is a kot
+    assert facts.deals[7].kot is not None and facts.deals[7].kot.side == "BD"
+
+
+def test_defect_1_unknown_facts_are_null_in_json_and_unknown_in_text():
+    import jsonschema
+
+    from dehlanote.output import jsonout
+    from dehlanote.output.annotate import deal_result_text
+    text = unknown_match("standard coat", "*", [
+        won_deal(1, "D", "AC"), "deal 2 dealer D\ntrump S by A\n 1 A: AH 2H 3H 4H\n\n", won_deal(3, "D", "AC")])
+    facts = replay_game(parse_string(text)[0])
+    doc = {"format": "dpn-json/1", "games": [jsonout.game_json(facts)]}
+    jsonschema.validate(doc, jsonout.schema())
+    deal = doc["games"][0]["deals"][1]
+    assert (deal["winner"], deal["streak"], deal["next_dealer"], deal["complete"]) == (None, None, None, False)
+    assert doc["games"][0]["result"]["finished"] is None and doc["games"][0]["result"]["points"] is None
+    lines = deal_result_text(facts.deals[1], facts.rules, facts)
+    assert lines[1:] == ["streak: unknown", "next dealer: unknown"] and "winner unknown" in lines[0]

@@ -173,7 +173,8 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
     sides = sides_for(rules.seats)
     if not deal.complete:
         n = len(deal.tricks)
-        return [f"the deal stops after {n} trick{'s' if n != 1 else ''}: no result"]
+        return [f"the deal stops after {n} trick{'s' if n != 1 else ''}: winner unknown",
+                "streak: unknown", "next dealer: unknown"]
     lines = []
     split = _split(deal.tens, sides)
     dealing = side_of(deal.dealer, rules.seats) if deal.dealer else None
@@ -207,6 +208,8 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
     elif facts is not None and facts.result is not None and facts.result.finished:
         winner = facts.result.winner
         lines.append(f"match over: {winner} wins" if winner else "match over: level")
+    elif not deal.ends_match:
+        lines.append("next dealer: unknown")   # hangs on a deal whose outcome is unknown
     return lines
 
 

@@ -145,7 +145,7 @@ def game_json(facts: GameFacts) -> dict[str, Any]:
         "deals": deals,
         "result": None if result is None else {
             "winner": result.winner, "kots": dict(result.kots), "finished": result.finished,
-            "points": dict(result.points),
+            "points": None if result.points is None else dict(result.points),
         },
         "errors": [e.to_json() | ({"offset": e.offset} if e.offset is not None else {}) for e in facts.errors],
         "line": game.line,

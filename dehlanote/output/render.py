@@ -234,6 +234,8 @@ def game_result_text(facts: GameFacts) -> Text:
     kots = ", ".join(f"{side} {n}" for side, n in r.kots.items())
     if r.finished:
         text = f"{r.winner} wins the match" if r.winner else "the session ends level"
+    elif r.finished is None:
+        text = "unknown: a deal whose outcome is unknown may have ended the match"
     else:
         text = "the match is not finished"
     return Text(f"Result: {text} (kots {kots})", style="bold")

@@ -89,13 +89,15 @@ class MatchState(NamedTuple):
     dealer_reason: str = ""
     streak_side: Optional[int] = None
     streak_len: int = 0
-    kots: tuple[int, int] = (0, 0)
-    points: tuple[int, int] = (0, 0)
-    finished: bool = False
+    kots: tuple[int, int] = (0, 0)      # kots stated (certain ones)
+    points: tuple[int, int] = (0, 0)    # coat points from the deals whose outcome is known
+    finished: bool = False              # the match certainly ended
     winner: Optional[int] = None
     prev_winner: Optional[int] = None
     known: bool = True                  # False once a deal's outcome could not be told
     ended_at: int = 0                   # the deal that ended the match
+    prev_known: bool = True             # the outcome of the deal just before is known
+    run_exact: bool = True              # the current run began after a known deal (not after an unknown one)
 
 
 class DealState(NamedTuple):
@@ -720,7 +722,9 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         fact = DealFact(number, deal.dealer.value if deal.dealer else None, len(deal.misdeals), {}, None, (),
                         {}, {}, {}, None, None, None, None, False, deal,
                         () if match.finished else (f"deal {number} could not be replayed: its dealer is unknown",))
-        return match._replace(deals_seen=number, known=match.finished and match.known, dealer=None), fact
+        if match.finished:
+            return match._replace(deals_seen=number, dealer=None), fact
+        return _unknown_outcome(match, number), fact
 
     errors.extend(state.errors)
     complete = not state.broken and state.tricks_done == rules.tricks_per_deal
@@ -739,11 +743,14 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
     tens_cards = {sides[0]: state.pile_tens[0], sides[1]: state.pile_tens[1]}
     if not complete:
+        # unknown is not invented: no winner, no streak, no next dealer (NOTATION 1.1)
         fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                         tens_count if state.tricks else {}, tens_cards if state.tricks else {}, {}, None, None,
-                        _streak(match, sides), None, False, deal, state.notes)
-        known = match.known and not state.broken and last
-        return match._replace(deals_seen=number, dealer=None, known=known), fact
+                        None, None, False, deal, state.notes)
+        if last and not state.broken:
+            # an unfinished record: the match simply was not over when the record stops
+            return match._replace(deals_seen=number, dealer=None, prev_known=False), fact
+        return _unknown_outcome(match, number), fact
 
     if deal.tens is not None:
         claimed: dict[str, int] = {}
@@ -760,13 +767,19 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
                                        f"{k} {v}" for k, v in claimed.items()), deal.tens, number))
 
     winner, kot, extra = _score(rules, state, dealing)
-    streak_side, streak_len = match.streak_side, match.streak_len
+    streak_side, streak_len, exact = match.streak_side, match.streak_len, match.run_exact
     if winner is not None:
         if streak_side == winner:
             streak_len += 1
         else:
+            # a run that follows a known win of the other side began here for certain; one
+            # that follows an unknown deal may be longer than counted
+            exact = exact or streak_side is not None
             streak_side, streak_len = winner, 1
-        if kot is None and rules.streak and streak_len == rules.streak:
+        # a run counted afresh after an unknown deal makes a certain kot when one kot ends the
+        # match (an earlier kot would have ended it, and the record goes on); in a session of
+        # several kots an earlier, unseen kot may have restarted the run: no kot is stated
+        if kot is None and rules.streak and streak_len == rules.streak and (exact or rules.kots == 1):
             kot = Kot(sides[winner], "streak")
     kots = list(match.kots)
     points = list(match.points)
@@ -797,6 +810,9 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         else:
             next_dealer = (state.dealer + 2) % n
             reason = f" (the other side took all the {what} in deal {number}, so the dealer's partner deals)"
+    elif winner is None and rules.level_dealer == "previous" and not match.prev_known:
+        next_dealer = None
+        reason = ""
     elif winner is None:
         dealer_lost = match.prev_winner is not None and match.prev_winner != dealing
         if rules.level_dealer == "same" or (rules.level_dealer == "previous" and dealer_lost):
@@ -809,22 +825,25 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         next_dealer, reason = state.dealer, f" (the non-dealing side won deal {number}, so the same dealer deals again)"
 
     if kot is not None and rules.streak_reset_after_kot and not finished:
-        streak_side, streak_len = None, 0
+        streak_side, streak_len, exact = None, 0, True
     fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                     tens_count, tens_cards, extra, sides[winner] if winner is not None else None, kot, streak,
-                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes)
+                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes, finished)
     new = match._replace(
         deals_seen=number, dealer=next_dealer, dealer_reason=reason, streak_side=streak_side,
         streak_len=streak_len, kots=(kots[0], kots[1]), points=(points[0], points[1]), finished=finished,
         winner=match_winner, prev_winner=winner, ended_at=number if finished else match.ended_at,
+        prev_known=True, run_exact=exact,
     )
     return new, fact
 
 
-def _streak(match: MatchState, sides: tuple[str, str]) -> Optional[Streak]:
-    if match.streak_side is None:
-        return None
-    return Streak(sides[match.streak_side], match.streak_len)
+def _unknown_outcome(match: MatchState, number: int) -> MatchState:
+    """The match after a deal whose outcome cannot be known (NOTATION 1.1, unknown is not
+    invented): no next dealer (the next deal's written dealer is taken as given), no
+    previous winner to look back at, runs counted afresh from the next known deal."""
+    return match._replace(deals_seen=number, dealer=None, dealer_reason="", known=False, prev_winner=None,
+                          prev_known=False, streak_side=None, streak_len=0, run_exact=False)
 
 
 def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_ok: bool = False

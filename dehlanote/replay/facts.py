@@ -84,6 +84,7 @@ class DealFact(NamedTuple):
     complete: bool
     deal: Deal
     notes: tuple[str, ...] = ()
+    ends_match: bool = False            # the match certainly ended with this deal
 
     @property
     def hands(self) -> dict[str, tuple[str, ...]]:
@@ -101,9 +102,9 @@ class DealFact(NamedTuple):
 
 class ResultFact(NamedTuple):
     winner: Optional[str]
-    kots: dict[str, int]
-    finished: bool
-    points: dict[str, int]              # coat: deal wins per side ({} otherwise)
+    kots: dict[str, int]                # the kots stated (certain ones)
+    finished: Optional[bool]            # None: unknown (a deal whose outcome is unknown may have ended it)
+    points: Optional[dict[str, int]]    # coat: deal wins per side ({} otherwise; None: unknown)
 
 
 class GameFacts(NamedTuple):

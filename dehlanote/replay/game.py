@@ -60,12 +60,13 @@ def _replay(game: Game, reg: Registry) -> GameFacts:
         deals.append(fact)
         notes.extend(fact.notes)
     result = _result(match, rules, deals)
-    if result_tag is not None and match.known:
+    if result_tag is not None and result.finished is not None:
         problem = _check_result(result_tag, result, rules, match)
         if problem is not None:
             errors.append(problem)
-    if result_tag is not None and not match.known:
-        notes.append("the Result tag was not checked: an earlier deal could not be replayed")
+    if result_tag is not None and result.finished is None:
+        notes.append("the Result tag was not checked: a deal whose outcome is unknown may have changed "
+                     "how the match ended")
     return GameFacts(game, rules, tuple(deals), result, _sorted(errors), tuple(notes))
 
 
@@ -88,10 +89,16 @@ def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
 def _result(match: MatchState, rules: Rules, deals: list[DealFact]) -> ResultFact:
     sides = sides_for(rules.seats)
     kots = {sides[0]: match.kots[0], sides[1]: match.kots[1]}
-    points = {sides[0]: match.points[0], sides[1]: match.points[1]} if rules.match_points else {}
+    points: Optional[dict[str, int]] = \
+        {sides[0]: match.points[0], sides[1]: match.points[1]} if rules.match_points else {}
+    if not match.known and rules.match_points:
+        points = None   # an unknown deal may have given a point
     if match.finished:
         return ResultFact(sides[match.winner], kots, True, points)
-    if rules.kots == 0 and deals and deals[-1].complete and match.known:
+    if not match.known:
+        # no certain end, and an unknown deal may have ended the match or changed the tally
+        return ResultFact(None, kots, None, points)
+    if rules.kots == 0 and deals and deals[-1].complete:
         a, b = match.kots
         winner = sides[0] if a > b else sides[1] if b > a else None
         return ResultFact(winner, kots, True, points)
