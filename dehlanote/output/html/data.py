@@ -1,0 +1,267 @@
+"""The replay page's data: one game's replay facts as plain, compact JSON-ready values.
+
+Everything the page shows comes from the engine's facts (:mod:`dehlanote.replay.facts`)
+through the same helpers as ``annotate`` (:func:`~dehlanote.output.annotate.trick_notes`,
+:func:`~dehlanote.output.annotate.capture_text`, the deal result sentences). The page's
+script only does bookkeeping on these facts (which cards are still held after N plays,
+which tricks are complete); it never decides a winner, a capture or a trump.
+
+Keys are short because a match page has a size budget; :data:`KEYS` says what each means.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from ...errors import DpnError
+from ...replay.facts import DealFact, GameFacts, TrickFact
+from ...rules.profile import Rules
+from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
+from ...syntax.model import Trick
+from ..annotate import _trump_event  # the sentence annotate writes for the same trump fact
+from ..annotate import capture_text, deal_heading, deal_result_text, trick_notes, trump_text
+
+__all__ = ["game_data", "game_summary", "KEYS", "trump_changes"]
+
+#: what the short keys of the page data mean (documentation, and the page script's contract)
+KEYS = {
+    "game": "n: number in the file, title, tags [[name, value]], players {seat: name}, seats, sides, "
+            "rules (the Rules tag as replayed), hand (cards per hand), centre (true: deferred centre "
+            "capture), comments, errors [error], notes, result [sentences], deals [deal]",
+    "deal": "n: number, dealer, misdeals, head (heading sentence), trump (sentence), hands {seat: cards "
+            "known at the start}, recorded [seats whose hands were written], unknown {seat: cards never "
+            "seen}, open (trump known to all from the start, or null), tk [[cards played, suit]] trump "
+            "changes, ev [[cards played, sentence]] trump events, closed (seat that chose a secret trump), "
+            "tricks [trick], unplayed [[number, cards]] written tricks the replay did not reach, result "
+            "[sentences], complete, winner, kot, streak, next, tens {side: n}, score {side: kots} after "
+            "the deal, points {side: n} after the deal (match points), comments, errors [error]",
+    "trick": "n: number, l: leader, o: seats in playing order, p: [[card, glyph, comment, withdrawn]], "
+             "w: winner, c: [centre cards, centre tens] after the trick, x: capture [by, side, cards, tens, "
+             "reason] or null, r: the winner's run, t: trump in force, s: story [[kind, sentence]], "
+             "d: {side: tens captured so far}, m: trick comments, e: [error]",
+    "error": "[code, message, line, column, deal, trick]",
+}
+
+_RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
+          "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"}
+
+
+def card_name(card: str) -> str:
+    """A card in words, as a screen reader should say it: ``10H`` -> ``ten of hearts``."""
+    return f"{_RANKS.get(card[:-1], card[:-1])} of {SUIT_NAMES.get(card[-1], card[-1])}"
+
+
+def _error(e: DpnError) -> list[Any]:
+    return [e.code, e.message, e.line, e.column, e.deal, e.trick]
+
+
+def _play(p: Any) -> list[Any]:
+    """``[card, glyph, comment, withdrawn]``, trailing empties dropped."""
+    play = p.play if hasattr(p, "play") else p
+    out: list[Any] = [play.card, play.glyph or "", " ".join(play.comments),
+                      [w.card for w in play.withdrawn]]
+    while len(out) > 1 and not out[-1]:
+        out.pop()
+    return out
+
+
+def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[list[Any]]]:
+    """The trump as the players know it: known from the start (or None), its changes as
+    ``[cards played, suit]`` and its events as ``[cards played, sentence]``.
+
+    Announced trump (not closed) is known from the start; a first-void trump or a closed
+    trump becomes known at the card of the seat that set or revealed it; a drawn trump at
+    the end of the trick before it applies; otherwise at the end of each trick, the suit
+    the engine says was in force.
+    """
+    tf = deal.trump
+    open_trump = tf is not None and tf.method in ("announce", "partner") and not tf.closed
+    known = tf.suit if open_trump and tf is not None else None
+    changes: list[list[Any]] = []
+    events: list[list[Any]] = []
+    current = known
+    played = 0
+    for t in deal.tricks:
+        for k, p in enumerate(t.trick.plays):
+            played += 1
+            seat = t.order[k] if k < len(t.order) else None
+            if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
+                    and tf.by == seat and not open_trump):
+                event = _trump_event(t, tf)
+                if event:
+                    events.append([played, event])
+                if current != tf.suit:
+                    current = tf.suit
+                    changes.append([played, current])
+        if t.trump is not None and t.trump != current:
+            current = t.trump
+            changes.append([played, current])
+        if tf is not None and tf.drawn is not None:
+            event = _trump_event(t, tf)
+            if event:
+                events.append([played, event])
+                if current != tf.drawn[-1]:
+                    current = tf.drawn[-1]
+                    changes.append([played, current])
+    return known, changes, events
+
+
+def _story(t: TrickFact, note: Any, rules: Rules) -> list[list[str]]:
+    """The trick's line in the deal's story: [[kind, sentence]], kinds: win, trump, capture,
+    sweep, cross (a ten that changed sides, the † case), centre."""
+    out: list[list[str]] = [["win", f"{t.winner} wins"]]
+    if note.trump_event:
+        out.append(["trump", note.trump_event])
+    if t.capture is not None:
+        kind = "sweep" if t.capture.reason == "two-in-a-row" else "capture"
+        out.append([kind, capture_text(t.capture)])
+    if rules.capture == "centre" and t.centre_cards:
+        centre = f"centre {t.centre_cards}"
+        if t.centre_tens:
+            centre += " with " + " ".join(t.centre_tens)
+        out.append(["centre", centre])
+    for s in note.crossed:
+        out.append(["cross", f"{s.card}† was won by {s.won_by} ({s.won_side}) in trick {s.trick} "
+                             f"but {s.taken_by} swept it to {s.taken_side}"])
+    return out
+
+
+def _trick(t: TrickFact, note: Any, rules: Rules, sides: tuple[str, str]) -> dict[str, Any]:
+    cap = t.capture
+    out: dict[str, Any] = {
+        "n": t.number, "l": t.leader, "o": t.order, "p": [_play(p) for p in t.trick.plays],
+        "w": t.winner, "c": [t.centre_cards, list(t.centre_tens)],
+        "x": None if cap is None else [cap.by, cap.side, cap.cards, list(cap.tens), cap.reason],
+        "r": t.run, "t": t.trump, "s": _story(t, note, rules),
+        "d": {s: note.tens_after.get(s, 0) for s in sides},
+    }
+    if t.trick.comments:
+        out["m"] = list(t.trick.comments)
+    return out
+
+
+def _unplayed(trick: Trick) -> list[Any]:
+    return [trick.number, [p.card for p in trick.plays]]
+
+
+def _deal(d: DealFact, rules: Rules, facts: GameFacts, last: bool, score: dict[str, int],
+          points: dict[str, int]) -> dict[str, Any]:
+    seats = seats_for(rules.seats)[: rules.seats]
+    sides = sides_for(rules.seats)
+    played: dict[str, list[str]] = {s: [] for s in seats}
+    for t in d.tricks:
+        for seat, p in zip(t.order, t.trick.plays):
+            played.setdefault(seat, []).append(p.card)
+    recorded = [s for s in seats if d.dealt.get(s)]
+    hands: dict[str, list[str]] = {}
+    unknown: dict[str, int] = {}
+    for s in seats:
+        if s in recorded:
+            hands[s] = list(d.dealt[s])
+            unknown[s] = 0
+        else:
+            # not written: the cards the seat goes on to play, never a guess at the rest
+            hands[s] = list(played.get(s, ()))
+            unknown[s] = max(0, rules.hand_size - len(hands[s]))
+    known, changes, events = trump_changes(d)
+    notes = trick_notes(d, rules)
+    tf = d.trump
+    out: dict[str, Any] = {
+        "n": d.number, "dealer": d.dealer, "misdeals": d.misdeals, "head": deal_heading(d),
+        "trump": trump_text(tf), "hands": hands, "recorded": recorded, "unknown": unknown,
+        "open": known, "tk": changes, "ev": events,
+        "closed": tf.by if tf is not None and (tf.closed or tf.method == "closed") else None,
+        "tricks": [_trick(t, n, rules, sides) for t, n in zip(d.tricks, notes)],
+        "unplayed": [_unplayed(t) for t in d.deal.tricks[len(d.tricks):]],
+        "result": deal_result_text(d, rules, facts if last else None),
+        "complete": d.complete, "winner": d.winner,
+        "kot": None if d.kot is None else [d.kot.side, d.kot.reason],
+        "streak": None if d.streak is None else [d.streak.side, d.streak.length],
+        "next": d.next_dealer, "tens": dict(d.tens), "score": dict(score),
+    }
+    if points:
+        out["points"] = dict(points)
+    if d.deal.comments:
+        out["comments"] = list(d.deal.comments)
+    return out
+
+
+def _title(facts: GameFacts, number: int) -> str:
+    return facts.game.tag("Event") or f"Game {number}"
+
+
+def game_summary(facts: GameFacts, number: int) -> dict[str, Any]:
+    """One line of a game chooser or an index: number, title, date, players, result, deals, errors."""
+    game = facts.game
+    rules = facts.rules
+    seats = seats_for(rules.seats if rules else 4)
+    players = {s: game.tag(s) for s in seats if game.tag(s)}
+    result = facts.result
+    if result is None:
+        outcome = "not replayed"
+    elif result.finished:
+        outcome = f"{result.winner} wins" if result.winner else "level"
+    else:
+        outcome = "unfinished"
+    return {"n": number, "title": _title(facts, number), "date": game.tag("Date") or "",
+            "players": players, "rules": rules.label() if rules else (game.tag("Rules") or ""),
+            "result": outcome, "deals": len(facts.deals), "errors": len(facts.errors)}
+
+
+def game_data(facts: GameFacts, number: int = 1) -> dict[str, Any]:
+    """Everything the replay page needs of one replayed game (see :data:`KEYS`)."""
+    game = facts.game
+    rules = facts.rules
+    summary = game_summary(facts, number)
+    out: dict[str, Any] = {
+        "n": number, "title": summary["title"], "summary": summary,
+        "tags": [[t.name, t.value] for t in game.tags], "players": summary["players"],
+        "comments": list(game.comments), "errors": [_error(e) for e in facts.errors],
+        "notes": list(facts.notes), "deals": [],
+    }
+    if rules is None:
+        out.update(seats="ABCD", sides=["AC", "BD"], rules=game.tag("Rules") or "", hand=13, centre=True,
+                   result=["this game could not be replayed"])
+        return out
+    sides = sides_for(rules.seats)
+    out.update(seats=seats_for(rules.seats)[: rules.seats], sides=list(sides), rules=rules.label(),
+               hand=rules.hand_size, centre=rules.capture == "centre")
+    score = {s: 0 for s in sides}
+    points = {s: 0 for s in sides} if rules.match_points else {}
+    by_deal: dict[int, list[list[Any]]] = {}
+    by_trick: dict[tuple[int, int], list[list[Any]]] = {}
+    for e in facts.errors:
+        if e.deal is not None and e.trick is not None:
+            by_trick.setdefault((e.deal, e.trick), []).append(_error(e))
+        elif e.deal is not None:
+            by_deal.setdefault(e.deal, []).append(_error(e))
+    count = len(facts.deals)
+    for i, d in enumerate(facts.deals):
+        if d.kot is not None:
+            score[d.kot.side] = score.get(d.kot.side, 0) + 1
+        if points and d.winner is not None:
+            points[d.winner] = points.get(d.winner, 0) + 1
+        deal = _deal(d, rules, facts, i == count - 1, score, points)
+        deal["errors"] = by_deal.get(d.number, [])
+        for t in deal["tricks"]:
+            errs = by_trick.get((d.number, t["n"]))
+            if errs:
+                t["e"] = errs
+        for number_, _cards in deal["unplayed"]:
+            deal["errors"].extend(by_trick.get((d.number, number_), []))
+        out["deals"].append(deal)
+    result = facts.result
+    lines = []
+    if result is not None:
+        kots = " · ".join(f"{s} {result.kots.get(s, 0)} kot{'s' if result.kots.get(s, 0) != 1 else ''}"
+                          for s in sides)
+        if result.finished:
+            lines.append(f"{result.winner} wins the match ({kots})" if result.winner else f"level ({kots})")
+        else:
+            lines.append(f"the match is not finished ({kots})")
+        if result.points:
+            lines.append("deals won: " + " · ".join(f"{s} {result.points.get(s, 0)}" for s in sides))
+    out["result"] = lines
+    # seats that are never named in a 6-seat game keep their letters; sides as written
+    out["sideOf"] = {s: side_of(s, rules.seats) for s in out["seats"]}
+    return out

@@ -1,0 +1,105 @@
+"""Self-contained HTML pages: templates (package data) filled with escaped values.
+
+A page loads nothing from anywhere: its CSS, script and card drawings are inline, and
+its Content-Security-Policy forbids every fetch (``default-src 'none'``) and allows only
+the page's own style and script, by their SHA-256 hashes. So even a string that slipped
+past the escaping could not run as script.
+
+Record text reaches a page in two ways only: through :func:`html.escape` (the title,
+the index's tables) or inside the JSON data block, where :func:`script_json` escapes
+``<``, ``>``, ``&`` and the two JavaScript line separators so that nothing in a string can
+end the ``<script type="application/json">`` element. The page's script reads the data
+with ``JSON.parse`` and puts every string in the page with ``textContent``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Optional
+
+from ... import __version__
+
+__all__ = ["script_json", "render_replay", "render_index", "template", "SUIT_SYMBOLS"]
+
+#: the four suits as SVG symbols (viewBox 0 0 50 50), drawn here so no font is needed
+SUIT_SYMBOLS = (
+    '<symbol id="suit-S" viewBox="0 0 50 50"><path d="M25 3C15 15 4 22 4 31c0 6 5 10 11 10 4 0 7-2 8-4'
+    '-1 5-3 8-7 10h18c-4-2-6-5-7-10 1 2 4 4 8 4 6 0 11-4 11-10C46 22 35 15 25 3z"/></symbol>'
+    '<symbol id="suit-H" viewBox="0 0 50 50"><path d="M25 45C8 32 3 22 3 15 3 8 8 4 14 4c5 0 9 3 11 7 2-4 '
+    '6-7 11-7 6 0 11 4 11 11 0 7-5 17-22 30z"/></symbol>'
+    '<symbol id="suit-D" viewBox="0 0 50 50"><path d="M25 2l19 23-19 23L6 25z"/></symbol>'
+    '<symbol id="suit-C" viewBox="0 0 50 50"><circle cx="25" cy="14" r="10"/><circle cx="13" cy="29" r="10"/>'
+    '<circle cx="37" cy="29" r="10"/><circle cx="25" cy="27" r="6"/>'
+    '<path d="M23 24h4l1 14c1 5 3 7 6 9H16c3-2 5-4 6-9z"/></symbol>'
+)
+
+_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+_JSON_UNSAFE = re.compile("[<>&\u2028\u2029]")
+
+
+def script_json(obj: Any) -> str:
+    """``obj`` as JSON that is safe inside ``<script type="application/json">``.
+
+    ``<``, ``>`` and ``&`` only ever occur inside JSON strings, where ``\\u003c`` means the
+    same character, so ``JSON.parse`` gives back exactly the record's text.
+    """
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+    return _JSON_UNSAFE.sub(lambda m: _JSON_ESCAPES[m.group(0)], text)
+
+
+@lru_cache(maxsize=None)
+def template(name: str) -> str:
+    """A template file shipped in ``dehlanote/output/html/templates``."""
+    return resources.files("dehlanote.output.html").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+def _sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def csp(style: str, script: Optional[str]) -> str:
+    """No fetch of any kind; only this page's own style and script (by hash) may run."""
+    script_src = _sha256(script) if script is not None else "'none'"
+    return (f"default-src 'none'; style-src {_sha256(style)}; script-src {script_src}; img-src data:; "
+            "base-uri 'none'; form-action 'none'")
+
+
+_SLOT = re.compile(r"\{\{([A-Z]+)\}\}")
+
+
+def fill(text: str, values: dict[str, str]) -> str:
+    """Fill ``{{NAME}}`` slots in one pass (a value is never searched for further slots)."""
+    return _SLOT.sub(lambda m: values[m.group(1)], text)
+
+
+def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str] = None,
+                  back_label: str = "all games") -> str:
+    """The replay page for ``games`` (each from :func:`~.data.game_data`).
+
+    ``back``: a relative link shown in the header (the site's index), or None.
+    """
+    css = template("replay.css")
+    js = template("replay.js")
+    back_html = ""
+    if back is not None:
+        back_html = f'<a class="back" href="{html.escape(back)}">\u2190 {html.escape(back_label)}</a>'
+    return fill(template("replay.html"), {
+        "CSP": html.escape(csp(css, js)), "VERSION": html.escape(__version__), "TITLE": html.escape(title),
+        "CSS": css, "JS": js, "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
+        "DATA": script_json({"format": "dehlanote-replay/1", "games": games}),
+    })
+
+
+def render_index(title: str, body: str, *, script: Optional[str] = None) -> str:
+    """The site's index page: ``body`` is already-escaped HTML (tables and SVG charts)."""
+    css = template("index.css")
+    return fill(template("index.html"), {
+        "CSP": html.escape(csp(css, script)), "VERSION": html.escape(__version__), "TITLE": html.escape(title),
+        "CSS": css, "BODY": body, "JS": script or "",
+    })

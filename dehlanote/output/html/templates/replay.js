@@ -1,0 +1,790 @@
+/* dehlanote replay page: steps through the replay facts embedded in #dpn-data.
+   Every string from the record is put in the page with textContent, never as markup. */
+(function () {
+  "use strict";
+  var DATA = JSON.parse(document.getElementById("dpn-data").textContent);
+  var GAMES = DATA.games;
+  var NS = "http://www.w3.org/2000/svg";
+  var RANKS = {A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
+    "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
+  var SUITS = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
+  var SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
+  var ORDER = "AKQJ1098765432";
+  var SUIT_ORDER = "SHDC";
+  var LAYOUT4 = {A: "s", B: "e", C: "n", D: "w"};
+  var LAYOUT6 = {A: "s", B: "se", C: "ne", D: "n", E: "nw", F: "sw"};
+  var CAPTURE_WORDS = {"two-in-a-row": "sweep", "last-trick": "last trick", "trick": "trick"};
+  var KOT_WORDS = {"all-tens": "all the tens", "streak": "a streak", "all-tricks": "every trick"};
+
+  var pos = {g: 0, d: 0, p: 0};
+  var view = "open";
+  var timer = null;
+  var lastStory = null;
+
+  function $(id) { return document.getElementById(id); }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    return e;
+  }
+
+  function svg(tag, attrs) {
+    var e = document.createElementNS(NS, tag);
+    for (var k in attrs) { if (Object.prototype.hasOwnProperty.call(attrs, k)) { e.setAttribute(k, attrs[k]); } }
+    return e;
+  }
+
+  function rank(c) { return c.slice(0, -1); }
+  function suit(c) { return c.slice(-1); }
+  function cardName(c) { return (RANKS[rank(c)] || rank(c)) + " of " + (SUITS[suit(c)] || suit(c)); }
+  function cardKey(c) { return SUIT_ORDER.indexOf(suit(c)) * 20 + ORDER.indexOf(rank(c) === "10" ? "1" : rank(c)); }
+  function sorted(cards) { return cards.slice().sort(function (a, b) { return cardKey(a) - cardKey(b); }); }
+  function isTen(c) { return rank(c) === "10"; }
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  /* a card face (or back) as inline SVG with its name for screen readers */
+  function card(c, extra) {
+    var s = svg("svg", {viewBox: "0 0 40 56", role: "img"});
+    var cls = "card";
+    if (c === null) {
+      s.setAttribute("aria-label", extra && extra.label ? extra.label : "a card not shown");
+      s.setAttribute("class", "card back" + (extra && extra.cls ? " " + extra.cls : ""));
+      s.appendChild(svg("rect", {x: 1, y: 1, width: 38, height: 54, rx: 4, "class": "face"}));
+      s.appendChild(svg("rect", {x: 5, y: 5, width: 30, height: 46, rx: 2, "class": "weave"}));
+      return s;
+    }
+    var st = suit(c);
+    cls += " suit-" + st + (isTen(c) ? " ten" : "");
+    if (extra && extra.cls) { cls += " " + extra.cls; }
+    s.setAttribute("class", cls);
+    s.setAttribute("aria-label", cardName(c) + (extra && extra.note ? ", " + extra.note : ""));
+    s.appendChild(svg("rect", {x: 1, y: 1, width: 38, height: 54, rx: 4, "class": "face"}));
+    var t = svg("text", {x: 4, y: 15, "class": "rank"});
+    t.textContent = rank(c);
+    s.appendChild(t);
+    s.appendChild(svg("use", {href: "#suit-" + st, x: 4, y: 18, width: 10, height: 10, "class": "pip"}));
+    s.appendChild(svg("use", {href: "#suit-" + st, x: 15, y: 25, width: 22, height: 22, "class": "pip"}));
+    return s;
+  }
+
+  /* a card in running text: "10♥", with its name for screen readers */
+  function cardText(c, mark) {
+    var span = el("span", "ct suit-" + suit(c) + (isTen(c) ? " ten" : ""));
+    span.setAttribute("role", "img");
+    span.setAttribute("aria-label", cardName(c) + (mark ? " " + mark : ""));
+    span.textContent = rank(c) + SYMBOL[suit(c)] + (mark || "");
+    return span;
+  }
+
+  function game() { return GAMES[pos.g]; }
+  function deal() { return game().deals[pos.d]; }
+
+  function ends(d) {
+    var out = [0];
+    for (var i = 0; i < d.tricks.length; i++) { out.push(out[i] + d.tricks[i].p.length); }
+    return out;
+  }
+
+  function seatName(g, s) { return g.players[s] ? s + " \u00b7 " + g.players[s] : s; }
+
+  /* the table after pos.p cards of the deal: pure bookkeeping over the engine's facts */
+  function table(g, d, p) {
+    var e = ends(d);
+    var hands = {}, i, k, s;
+    for (s in d.hands) { if (Object.prototype.hasOwnProperty.call(d.hands, s)) { hands[s] = d.hands[s].slice(); } }
+    var piles = {};
+    g.sides.forEach(function (side) { piles[side] = {cards: 0, tens: []}; });
+    var out = {ti: -1, shown: 0, complete: false, hands: hands, piles: piles, centre: [0, []], run: null,
+      trump: d.open, event: null, done: 0, ends: e};
+    var played = 0;
+    for (i = 0; i < d.tricks.length && played < p; i++) {
+      var t = d.tricks[i];
+      out.ti = i;
+      out.shown = 0;
+      for (k = 0; k < t.p.length && played < p; k++) {
+        played++;
+        out.shown++;
+        var seat = t.o.charAt(k), c = t.p[k][0];
+        var h = hands[seat] || [];
+        var at = h.indexOf(c);
+        if (at >= 0) { h.splice(at, 1); }
+      }
+      out.complete = out.shown === t.p.length;
+      if (out.complete) {
+        out.done = i + 1;
+        out.centre = t.c;
+        out.run = [t.w, t.r];
+        if (t.x) {
+          piles[t.x[1]].cards += t.x[2];
+          piles[t.x[1]].tens = piles[t.x[1]].tens.concat(t.x[3]);
+        }
+      }
+    }
+    d.tk.forEach(function (ch) { if (ch[0] <= p) { out.trump = ch[1]; } });
+    if (out.ti >= 0) {
+      var start = e[out.ti];
+      d.ev.forEach(function (ev) { if (ev[0] > start && ev[0] <= p) { out.event = ev[1]; } });
+    }
+    return out;
+  }
+
+  /* ---- drawing ------------------------------------------------------------------------- */
+
+  function hand(g, d, seat, cards, unknown, faceUp, next) {
+    var box = el("section", "seat seat-" + (g.seats.length === 6 ? LAYOUT6 : LAYOUT4)[seat]);
+    box.setAttribute("aria-label", "seat " + seatName(g, seat));
+    if (next) { box.className += " to-play"; }
+    var head = el("h3", "seat-head");
+    head.appendChild(el("span", "seat-letter", seat));
+    if (g.players[seat]) { head.appendChild(el("span", "seat-name", g.players[seat])); }
+    head.appendChild(el("span", "badge side side-" + g.sideOf[seat], g.sideOf[seat]));
+    if (d.dealer === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
+    if (next) { head.appendChild(el("span", "badge next", "to play")); }
+    box.appendChild(head);
+    var row = el("div", "hand");
+    var total = cards.length + unknown;
+    if (faceUp) {
+      sorted(cards).forEach(function (c) { row.appendChild(card(c)); });
+      if (unknown > 0) {
+        row.appendChild(card(null, {label: plural(unknown, "card") + " the record does not show"}));
+        row.appendChild(el("span", "more", "+" + unknown + " not recorded"));
+      }
+    } else if (total > 0) {
+      row.appendChild(card(null, {label: plural(total, "card") + " held, not shown in this view"}));
+      row.appendChild(el("span", "more", plural(total, "card")));
+    }
+    if (total === 0) { row.appendChild(el("span", "more", "no cards left")); }
+    box.appendChild(row);
+    if (faceUp && d.recorded.indexOf(seat) < 0 && total > 0) {
+      box.appendChild(el("p", "note", "hand not recorded: the cards it goes on to play"));
+    }
+    return box;
+  }
+
+  function drawSeats(g, d, st) {
+    var box = $("seats");
+    box.textContent = "";
+    $("table").className = g.seats.length === 6 ? "six" : "four";
+    var t = st.ti >= 0 ? d.tricks[st.ti] : null;
+    var next = null;
+    if (t && !st.complete) { next = t.o.charAt(st.shown); }
+    else if (t && st.complete && st.ti + 1 < d.tricks.length) { next = d.tricks[st.ti + 1].l; }
+    else if (!t && d.tricks.length) { next = d.tricks[0].l; }
+    for (var i = 0; i < g.seats.length; i++) {
+      var s = g.seats.charAt(i);
+      var faceUp = view === "open" || view === s;
+      box.appendChild(hand(g, d, s, st.hands[s] || [], d.unknown[s] || 0, faceUp, next === s));
+    }
+  }
+
+  function drawTrick(g, d, st) {
+    var box = $("trick");
+    box.textContent = "";
+    box.className = "trick " + (g.seats.length === 6 ? "six" : "four");
+    var t = st.ti >= 0 ? d.tricks[st.ti] : null;
+    var layout = g.seats.length === 6 ? LAYOUT6 : LAYOUT4;
+    for (var i = 0; i < g.seats.length; i++) {
+      var s = g.seats.charAt(i);
+      var slot = el("div", "slot slot-" + layout[s]);
+      var k = t ? t.o.indexOf(s) : -1;
+      if (t && k >= 0 && k < st.shown) {
+        var win = st.complete && t.w === s;
+        var play = t.p[k];
+        var note = (t.l === s ? "led by " : "played by ") + s + (win ? ", wins the trick" : "");
+        slot.appendChild(card(play[0], {cls: win ? "winner" : "", note: note}));
+        var lab = el("span", "slot-label", s + (t.l === s ? " leads" : "") + (win ? " \u2713 wins" : ""));
+        if (play[1]) { lab.textContent += " " + play[1]; }
+        slot.appendChild(lab);
+        if (play[3] && play[3].length) {
+          slot.appendChild(el("span", "slot-label withdrawn", "withdrew " + play[3].join(" ")));
+        }
+      } else {
+        slot.appendChild(el("span", "slot-empty", s));
+      }
+      box.appendChild(slot);
+    }
+  }
+
+  function tensRow(label, tens) {
+    var p = el("p", "tens-row");
+    p.appendChild(el("span", "label", label));
+    if (!tens.length) { p.appendChild(el("span", "none", "no tens")); }
+    tens.forEach(function (c) { p.appendChild(card(c, {cls: "mini"})); });
+    return p;
+  }
+
+  function drawInfo(g, d, st) {
+    var e = st.ends;
+    var t = st.ti >= 0 ? d.tricks[st.ti] : null;
+    var where = "Deal " + d.n + " of " + game().deals[game().deals.length - 1].n;
+    if (!t) { where += " \u00b7 dealt, before trick 1 of " + d.tricks.length; }
+    else { where += " \u00b7 trick " + t.n + " of " + d.tricks.length + " \u00b7 card " + st.shown + " of " + t.p.length; }
+    $("where").textContent = where;
+    var tr = $("trump");
+    tr.textContent = "";
+    var known = st.trump;
+    if (!known && d.closed && view === d.closed) {
+      var tf = null;
+      d.tk.forEach(function (ch) { tf = tf || ch[1]; });
+      if (tf) { known = tf; tr.appendChild(el("span", "", "trump (your secret): ")); }
+    }
+    if (known) {
+      if (!tr.firstChild) { tr.appendChild(el("span", "", "trump: ")); }
+      var sym = el("span", "suit-" + known + " trump-suit", SYMBOL[known] + " " + SUITS[known]);
+      tr.appendChild(sym);
+    } else {
+      tr.textContent = d.closed ? "trump: closed, not yet revealed" : "trump: not yet known";
+    }
+    $("event").textContent = st.event || "";
+    var cap = $("capture");
+    cap.textContent = "";
+    if (t && st.complete) {
+      var bits = t.w + " wins the trick";
+      if (t.r > 1) { bits += " (" + t.r + " in a row)"; }
+      cap.appendChild(el("span", "", bits));
+      if (t.x) {
+        var x = t.x;
+        cap.appendChild(el("span", "take", " \u2014 " + x[0] + (x[4] === "two-in-a-row" ? " sweeps " : " takes ") +
+          plural(x[2], "card") + " to " + x[1] + " (" + CAPTURE_WORDS[x[4]] + ")"));
+      }
+    }
+    var errs = $("trick-errors");
+    errs.textContent = "";
+    if (t && t.e) {
+      t.e.forEach(function (er) { errs.appendChild(errorLine(er)); });
+    }
+    var centre = $("centre-pile");
+    centre.textContent = "";
+    if (g.centre) {
+      var h = el("p", "centre-count", "Centre pile: " + plural(st.centre[0], "card"));
+      centre.appendChild(h);
+      centre.appendChild(tensRow("tens in it:", st.centre[1]));
+    }
+    var piles = $("piles");
+    piles.textContent = "";
+    g.sides.forEach(function (side) {
+      var box = el("div", "pile side-" + side);
+      box.appendChild(el("h3", "", side + " captured " + plural(st.piles[side].cards, "card")));
+      box.appendChild(tensRow(plural(st.piles[side].tens.length, "ten") + ":", st.piles[side].tens));
+      piles.appendChild(box);
+    });
+    var res = $("result");
+    res.textContent = "";
+    var atEnd = st.done === d.tricks.length && (st.ti < 0 || st.complete) && pos.p === e[e.length - 1];
+    if (atEnd && d.tricks.length) {
+      res.appendChild(el("h3", "", "Deal " + d.n + " result"));
+      d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
+      if (d.kot) { res.appendChild(el("p", "kot", "Kot for " + d.kot[0] + ": " + (KOT_WORDS[d.kot[1]] || d.kot[1]))); }
+    }
+    var score = atEnd ? d.score : (pos.d > 0 ? game().deals[pos.d - 1].score : null);
+    var sc = $("score");
+    var parts = g.sides.map(function (side) {
+      var n = score ? (score[side] || 0) : 0;
+      return side + " " + plural(n, "kot");
+    });
+    var text = "Match score" + (atEnd ? " after this deal: " : " before this deal: ") + parts.join(" \u00b7 ");
+    var pts = atEnd ? d.points : (pos.d > 0 ? game().deals[pos.d - 1].points : null);
+    if (pts) { text += " \u00b7 deals won " + g.sides.map(function (s) { return s + " " + (pts[s] || 0); }).join(" "); }
+    if (st.run && st.run[1] > 1) { text += " \u00b7 " + st.run[0] + " has won " + st.run[1] + " tricks in a row"; }
+    sc.textContent = text;
+  }
+
+  function errorLine(er) {
+    var p = el("p", "error");
+    p.appendChild(el("span", "error-mark", "\u26a0 error"));
+    var where = er[2] ? " line " + er[2] + ":" + er[3] : "";
+    p.appendChild(el("span", "", " " + er[0] + where + ": " + er[1]));
+    return p;
+  }
+
+  function link(g, d, trick) {
+    return "#game=" + g.n + "&deal=" + d.n + "&trick=" + trick;
+  }
+
+  function copyText(text, button) {
+    function done(ok) {
+      button.textContent = ok ? "copied" : "copy failed";
+      setTimeout(function () { button.textContent = "copy link"; }, 1500);
+    }
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        navigator.clipboard.writeText(text).then(function () { done(true); }, function () { done(fallback(text)); });
+        return;
+      }
+    } catch (err) { /* fall through */ }
+    done(fallback(text));
+  }
+
+  function fallback(text) {
+    var area = el("textarea", "offscreen");
+    area.value = text;
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+    document.body.removeChild(area);
+    return ok;
+  }
+
+  function pageUrl() { return location.href.split("#")[0]; }
+
+  function trickCards(t, crossed) {
+    var span = el("span", "cards");
+    t.p.forEach(function (play, k) {
+      var seat = t.o.charAt(k);
+      var mark = (t.w === seat ? "*" : "") + (crossed.indexOf(play[0]) >= 0 ? "\u2020" : "") + (play[1] || "");
+      var c = cardText(play[0], mark);
+      c.title = seat + " plays " + cardName(play[0]);
+      if (t.w === seat) { c.className += " won"; }
+      span.appendChild(c);
+      span.appendChild(document.createTextNode(" "));
+    });
+    return span;
+  }
+
+  /* the story of the deal: one entry per trick, from the engine's facts */
+  function drawStory(g, d) {
+    var key = pos.g + ":" + pos.d;
+    if (lastStory === key) { return; }
+    lastStory = key;
+    var body = $("story-body");
+    body.textContent = "";
+    $("story-head").textContent = "Deal " + d.n + ": the story";
+    body.appendChild(el("p", "head", d.head));
+    (d.comments || []).forEach(function (c) { body.appendChild(el("p", "comment", c)); });
+    d.errors.forEach(function (er) { body.appendChild(errorLine(er)); });
+    var list = el("ol", "timeline");
+    var ends_ = ends(d);
+    // tens that changed sides: marked † in the trick they were won in
+    var lost = {};
+    d.tricks.forEach(function (t) {
+      t.s.forEach(function (s) {
+        if (s[0] === "cross") {
+          var m = /in trick (\d+)/.exec(s[1]);
+          if (m) { (lost[m[1]] = lost[m[1]] || []).push(s[1].split("\u2020")[0]); }
+        }
+      });
+    });
+    d.tricks.forEach(function (t, i) {
+      var li = el("li", "entry");
+      li.id = "story-" + t.n;
+      li.setAttribute("data-end", String(ends_[i + 1]));
+      var head = el("div", "entry-head");
+      var go = el("button", "go", "Trick " + t.n);
+      go.type = "button";
+      go.setAttribute("aria-label", "show trick " + t.n);
+      go.addEventListener("click", function () { stop(); move(pos.g, pos.d, ends_[i + 1]); });
+      head.appendChild(go);
+      head.appendChild(el("span", "lead", t.l + " leads: "));
+      head.appendChild(trickCards(t, lost[String(t.n)] || []));
+      li.appendChild(head);
+      var ul = el("ul", "facts");
+      t.s.forEach(function (s) {
+        var item = el("li", "fact fact-" + s[0]);
+        if (s[0] === "cross") { item.appendChild(el("span", "mark", "\u2020 ten changed sides: ")); }
+        if (s[0] === "sweep") { item.appendChild(el("span", "mark", "\u21bb ")); }
+        if (s[0] === "trump") { item.appendChild(el("span", "mark", "\u2605 ")); }
+        item.appendChild(document.createTextNode(s[1]));
+        ul.appendChild(item);
+      });
+      ul.appendChild(el("li", "fact fact-tens", "tens " + g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
+      (t.m || []).forEach(function (c) { ul.appendChild(el("li", "fact comment", c)); });
+      t.p.forEach(function (play, k) {
+        if (play[2]) { ul.appendChild(el("li", "fact comment", t.o.charAt(k) + " " + play[0] + ": " + play[2])); }
+      });
+      li.appendChild(ul);
+      (t.e || []).forEach(function (er) { li.appendChild(errorLine(er)); li.className += " has-error"; });
+      var a = el("a", "link", "link");
+      a.href = link(g, d, t.n);
+      a.setAttribute("aria-label", "link to trick " + t.n);
+      li.appendChild(a);
+      var copy = el("button", "copy", "copy link");
+      copy.type = "button";
+      copy.setAttribute("aria-label", "copy a link to trick " + t.n);
+      copy.addEventListener("click", function () { copyText(pageUrl() + link(g, d, t.n), copy); });
+      li.appendChild(copy);
+      list.appendChild(li);
+    });
+    d.unplayed.forEach(function (u) {
+      var li = el("li", "entry unplayed");
+      li.appendChild(el("span", "", "Trick " + u[0] + " (not replayed): " + u[1].join(" ")));
+      list.appendChild(li);
+    });
+    body.appendChild(list);
+    var res = el("div", "story-result");
+    d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
+    body.appendChild(res);
+    if (pos.d === game().deals.length - 1) {
+      g.result.forEach(function (line) { body.appendChild(el("p", "match-result", line)); });
+    }
+  }
+
+  function markStory(st) {
+    var items = $("story-body").querySelectorAll("li.entry");
+    var current = null;
+    for (var i = 0; i < items.length; i++) {
+      var li = items[i];
+      var end = Number(li.getAttribute("data-end"));
+      var isCurrent = st.ti === i;
+      li.classList.toggle("current", isCurrent);
+      li.classList.toggle("future", !isCurrent && end > pos.p);
+      if (isCurrent) { li.setAttribute("aria-current", "step"); current = li; } else { li.removeAttribute("aria-current"); }
+    }
+    var box = $("story");
+    if (current && box.scrollHeight > box.clientHeight) {
+      var top = current.offsetTop - box.offsetTop;
+      if (top < box.scrollTop || top + current.offsetHeight > box.scrollTop + box.clientHeight) {
+        box.scrollTop = Math.max(0, top - 40);
+      }
+    }
+  }
+
+  /* the deal as a diagram with its trick list, for the print stylesheet */
+  function drawPrint(g, d) {
+    var box = $("print");
+    box.textContent = "";
+    box.appendChild(el("h2", "", d.head));
+    var grid = el("div", "print-hands " + (g.seats.length === 6 ? "six" : "four"));
+    var layout = g.seats.length === 6 ? LAYOUT6 : LAYOUT4;
+    for (var i = 0; i < g.seats.length; i++) {
+      var s = g.seats.charAt(i);
+      var cell = el("div", "ph ph-" + layout[s]);
+      cell.appendChild(el("strong", "", seatName(g, s) + (d.dealer === s ? " (dealer)" : "")));
+      var cards = sorted(d.hands[s] || []);
+      SUIT_ORDER.split("").forEach(function (su) {
+        var ranks = cards.filter(function (c) { return suit(c) === su; }).map(rank);
+        cell.appendChild(el("div", "", SYMBOL[su] + " " + (ranks.join(" ") || "\u2014")));
+      });
+      if (d.unknown[s]) { cell.appendChild(el("div", "", plural(d.unknown[s], "card") + " not recorded")); }
+      grid.appendChild(cell);
+    }
+    box.appendChild(grid);
+    var tbl = el("table", "print-tricks");
+    var hr = el("tr");
+    ["#", "leader", "cards (winner *)", "won", g.centre ? "centre" : "", "capture", "tens"].forEach(function (h) {
+      if (h !== "") { hr.appendChild(el("th", "", h)); }
+    });
+    tbl.appendChild(hr);
+    d.tricks.forEach(function (t) {
+      var tr = el("tr");
+      tr.appendChild(el("td", "", t.n));
+      tr.appendChild(el("td", "", t.l));
+      tr.appendChild(el("td", "", t.p.map(function (p, k) {
+        return rank(p[0]) + SYMBOL[suit(p[0])] + (t.o.charAt(k) === t.w ? "*" : "");
+      }).join(" ")));
+      tr.appendChild(el("td", "", t.w));
+      if (g.centre) { tr.appendChild(el("td", "", t.c[0] + (t.c[1].length ? " (" + t.c[1].join(" ") + ")" : ""))); }
+      tr.appendChild(el("td", "", t.x ? t.x[0] + " " + t.x[2] + (t.x[3].length ? " " + t.x[3].join(" ") : "") : ""));
+      tr.appendChild(el("td", "", g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
+      tbl.appendChild(tr);
+    });
+    box.appendChild(tbl);
+    d.result.forEach(function (line) { box.appendChild(el("p", "", line)); });
+  }
+
+  /* ---- moving ---------------------------------------------------------------------------- */
+
+  var lastChoosers = null;
+
+  function choosers() {
+    var g = game();
+    var key = String(pos.g);
+    if (lastChoosers === key) { $("deal").value = String(pos.d); return; }
+    lastChoosers = key;
+    var sel = $("deal");
+    sel.textContent = "";
+    g.deals.forEach(function (d, i) {
+      var o = el("option", "", "Deal " + d.n + (d.dealer ? " \u00b7 dealer " + d.dealer : "") +
+        (d.errors.length || d.tricks.some(function (t) { return t.e; }) ? " \u26a0" : ""));
+      o.value = String(i);
+      sel.appendChild(o);
+    });
+    sel.value = String(pos.d);
+    var vs = $("view");
+    vs.textContent = "";
+    var o = el("option", "", "open table (all hands)");
+    o.value = "open";
+    vs.appendChild(o);
+    for (var i = 0; i < g.seats.length; i++) {
+      var s = g.seats.charAt(i);
+      var opt = el("option", "", "as " + seatName(g, s));
+      opt.value = s;
+      vs.appendChild(opt);
+    }
+    if (view !== "open" && g.seats.indexOf(view) < 0) { view = "open"; }
+    vs.value = view;
+    $("game").value = String(pos.g);
+    var sub = [];
+    var names = [];
+    for (var j = 0; j < g.seats.length; j++) {
+      var seat = g.seats.charAt(j);
+      if (g.players[seat]) { names.push(seat + " " + g.players[seat]); }
+    }
+    if (names.length) { sub.push(names.join(", ")); }
+    sub.push(g.rules);
+    g.result.forEach(function (line) { sub.push(line); });
+    $("subtitle").textContent = sub.join(" \u00b7 ");
+    $("title").textContent = g.title;
+    var errs = $("record-errors");
+    errs.textContent = "";
+    if (g.errors.length) {
+      errs.hidden = false;
+      errs.appendChild(el("p", "error-head", "This game has " + plural(g.errors.length, "error") +
+        "; each is flagged at its trick. Errors outside any trick:"));
+      g.errors.forEach(function (er) { if (er[4] === null || er[4] === undefined) { errs.appendChild(errorLine(er)); } });
+    } else {
+      errs.hidden = true;
+    }
+    (g.notes || []).forEach(function (n) { errs.hidden = false; errs.appendChild(el("p", "note", n)); });
+  }
+
+  function render() {
+    var g = game();
+    if (!g.deals.length) {
+      choosers();
+      $("where").textContent = "this game has no deal that could be replayed";
+      $("seats").textContent = "";
+      $("story-body").textContent = "";
+      return;
+    }
+    var d = deal();
+    var st = table(g, d, pos.p);
+    choosers();
+    drawSeats(g, d, st);
+    drawTrick(g, d, st);
+    drawInfo(g, d, st);
+    drawStory(g, d);
+    markStory(st);
+    var sc = $("scrubber");
+    sc.max = String(st.ends[st.ends.length - 1]);
+    sc.value = String(pos.p);
+    sc.setAttribute("aria-valuetext", $("where").textContent);
+    if ($("print").getAttribute("data-key") !== pos.g + ":" + pos.d) {
+      drawPrint(g, d);
+      $("print").setAttribute("data-key", pos.g + ":" + pos.d);
+    }
+    writeHash(st);
+  }
+
+  function fragment(st) {
+    var g = game(), d = deal();
+    var trick = st.ti < 0 ? 0 : d.tricks[st.ti].n;
+    var h = "#game=" + g.n + "&deal=" + d.n + "&trick=" + trick;
+    if (st.ti >= 0 && !st.complete) { h += "&card=" + st.shown; }
+    if (view !== "open") { h += "&view=" + view; }
+    return h;
+  }
+
+  var writing = false;
+
+  function writeHash(st) {
+    var h = fragment(st);
+    if (location.hash === h) { return; }
+    try {
+      writing = true;
+      history.replaceState(null, "", h);
+    } catch (err) {
+      /* some browsers refuse replaceState on file:// pages; the position still shows */
+    } finally {
+      writing = false;
+    }
+  }
+
+  function move(g, d, p) {
+    pos.g = g; pos.d = d; pos.p = p;
+    render();
+  }
+
+  function total(d) { var e = ends(d); return e[e.length - 1]; }
+
+  var moves = {
+    next: function () {
+      if (pos.p < total(deal())) { move(pos.g, pos.d, pos.p + 1); return true; }
+      if (pos.d + 1 < game().deals.length) { move(pos.g, pos.d + 1, 0); return true; }
+      return false;
+    },
+    prev: function () {
+      if (pos.p > 0) { move(pos.g, pos.d, pos.p - 1); return true; }
+      if (pos.d > 0) { move(pos.g, pos.d - 1, total(game().deals[pos.d - 1])); return true; }
+      return false;
+    },
+    nextTrick: function () {
+      var e = ends(deal());
+      for (var i = 0; i < e.length; i++) { if (e[i] > pos.p) { move(pos.g, pos.d, e[i]); return true; } }
+      if (pos.d + 1 < game().deals.length) { move(pos.g, pos.d + 1, 0); return true; }
+      return false;
+    },
+    prevTrick: function () {
+      var e = ends(deal());
+      for (var i = e.length - 1; i >= 0; i--) { if (e[i] < pos.p) { move(pos.g, pos.d, e[i]); return true; } }
+      if (pos.d > 0) { move(pos.g, pos.d - 1, total(game().deals[pos.d - 1])); return true; }
+      return false;
+    },
+    nextDeal: function () {
+      if (pos.d + 1 < game().deals.length) { move(pos.g, pos.d + 1, 0); return true; }
+      return false;
+    },
+    prevDeal: function () {
+      if (pos.p > 0) { move(pos.g, pos.d, 0); return true; }
+      if (pos.d > 0) { move(pos.g, pos.d - 1, 0); return true; }
+      return false;
+    },
+    start: function () { if (pos.p === 0) { return false; } move(pos.g, pos.d, 0); return true; },
+    end: function () { var n = total(deal()); if (pos.p === n) { return false; } move(pos.g, pos.d, n); return true; }
+  };
+
+  function jumpTo(n) {
+    var d = deal(), e = ends(d);
+    for (var i = 0; i < d.tricks.length; i++) {
+      if (d.tricks[i].n === n) { move(pos.g, pos.d, e[i + 1]); return true; }
+    }
+    if (n === 0) { move(pos.g, pos.d, 0); return true; }
+    return false;
+  }
+
+  /* #game=2&deal=3&trick=7[&card=2][&view=B] */
+  function readHash() {
+    var h = location.hash.replace(/^#/, "");
+    if (!h) { return false; }
+    var q = {};
+    h.split("&").forEach(function (part) {
+      var kv = part.split("=");
+      if (kv.length === 2) { q[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1]); }
+    });
+    var gi = 0;
+    if (q.game) {
+      for (var i = 0; i < GAMES.length; i++) { if (String(GAMES[i].n) === q.game) { gi = i; } }
+    }
+    var g = GAMES[gi];
+    var di = 0;
+    if (q.deal) {
+      for (var j = 0; j < g.deals.length; j++) { if (String(g.deals[j].n) === q.deal) { di = j; } }
+    }
+    if (q.view && (q.view === "open" || g.seats.indexOf(q.view) >= 0)) { view = q.view; }
+    var p = 0;
+    var d = g.deals[di];
+    if (d && q.trick) {
+      var e = ends(d);
+      for (var k = 0; k < d.tricks.length; k++) {
+        if (String(d.tricks[k].n) === q.trick) {
+          p = e[k + 1];
+          if (q.card) {
+            var c = parseInt(q.card, 10);
+            if (c >= 0 && c < d.tricks[k].p.length) { p = e[k] + c; }
+          }
+        }
+      }
+    }
+    pos.g = gi; pos.d = di; pos.p = p;
+    return true;
+  }
+
+  /* ---- autoplay -------------------------------------------------------------------------- */
+
+  function stop() {
+    if (timer !== null) { clearInterval(timer); timer = null; }
+    var b = $("b-play");
+    b.textContent = "\u25b6 autoplay";
+    b.setAttribute("aria-pressed", "false");
+  }
+
+  function play() {
+    if (timer !== null) { stop(); return; }
+    var b = $("b-play");
+    b.textContent = "\u275a\u275a pause";
+    b.setAttribute("aria-pressed", "true");
+    timer = setInterval(function () { if (!moves.next()) { stop(); } }, Number($("speed").value) || 1000);
+  }
+
+  /* ---- wiring ---------------------------------------------------------------------------- */
+
+  function button(id, fn) {
+    $(id).addEventListener("click", function () { stop(); fn(); });
+  }
+
+  button("b-next", moves.next);
+  button("b-prev", moves.prev);
+  button("b-next-trick", moves.nextTrick);
+  button("b-prev-trick", moves.prevTrick);
+  button("b-next-deal", moves.nextDeal);
+  button("b-prev-deal", moves.prevDeal);
+  button("b-start", moves.start);
+  button("b-end", moves.end);
+  $("b-play").addEventListener("click", play);
+  $("speed").addEventListener("change", function () { if (timer !== null) { stop(); play(); } });
+  $("b-help").addEventListener("click", toggleHelp);
+  $("scrubber").addEventListener("input", function () { stop(); move(pos.g, pos.d, Number($("scrubber").value)); });
+  $("deal").addEventListener("change", function () { stop(); move(pos.g, Number($("deal").value), 0); });
+  $("game").addEventListener("change", function () { stop(); lastStory = null; move(Number($("game").value), 0, 0); });
+  $("view").addEventListener("change", function () { view = $("view").value; render(); });
+  $("four").addEventListener("change", function () { document.body.classList.toggle("four-colour", $("four").checked); });
+  $("jump").addEventListener("keydown", function (ev) {
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      var n = parseInt($("jump").value, 10);
+      if (!isNaN(n)) { stop(); jumpTo(n); }
+      $("jump").blur();
+    } else if (ev.key === "Escape") {
+      $("jump").blur();
+    }
+  });
+  window.addEventListener("hashchange", function () {
+    if (writing) { return; }
+    if (readHash()) { stop(); lastStory = null; render(); }
+  });
+
+  function toggleHelp() {
+    var help = $("help");
+    help.hidden = !help.hidden;
+    $("b-help").setAttribute("aria-expanded", help.hidden ? "false" : "true");
+  }
+
+  var KEYS = {
+    ArrowRight: moves.next, n: moves.next, l: moves.next, " ": moves.next,
+    ArrowLeft: moves.prev, p: moves.prev, h: moves.prev,
+    ArrowDown: moves.nextTrick, N: moves.nextTrick, j: moves.nextTrick,
+    ArrowUp: moves.prevTrick, P: moves.prevTrick, k: moves.prevTrick,
+    "]": moves.nextDeal, PageDown: moves.nextDeal, "[": moves.prevDeal, PageUp: moves.prevDeal,
+    Home: moves.start, g: moves.start, End: moves.end, G: moves.end
+  };
+
+  document.addEventListener("keydown", function (ev) {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    var tag = ev.target && ev.target.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") { return; }
+    if (tag === "BUTTON" || tag === "A") {
+      if (ev.key === " " || ev.key === "Enter") { return; }
+    }
+    if (ev.key === "?") { toggleHelp(); ev.preventDefault(); return; }
+    if (ev.key === "Escape") { $("help").hidden = true; $("b-help").setAttribute("aria-expanded", "false"); stop(); return; }
+    if (ev.key === "a") { play(); ev.preventDefault(); return; }
+    if (ev.key === "t" || /^[0-9]$/.test(ev.key)) {
+      var j = $("jump");
+      j.value = ev.key === "t" ? "" : ev.key;
+      j.focus();
+      ev.preventDefault();
+      return;
+    }
+    var fn = KEYS[ev.key];
+    if (!GAMES[pos.g].deals.length) { return; }
+    if (fn) { stop(); fn(); ev.preventDefault(); }
+  });
+
+  /* the game chooser: only when the page holds several games */
+  (function () {
+    var sel = $("game");
+    GAMES.forEach(function (g, i) {
+      var s = g.summary;
+      var o = el("option", "", s.n + ". " + s.title + " \u00b7 " + s.result + (s.errors ? " \u00b7 \u26a0 " + plural(s.errors, "error") : ""));
+      o.value = String(i);
+      sel.appendChild(o);
+    });
+    $("game-label").hidden = GAMES.length < 2;
+  }());
+
+  readHash();
+  render();
+  document.documentElement.setAttribute("data-ready", "1");
+}());
