@@ -56,7 +56,7 @@ def script_json(obj: Any) -> str:
 @lru_cache(maxsize=None)
 def template(name: str) -> str:
     """A template file shipped in ``dehlanote/output/html/templates``."""
-    return resources.files("dehlanote.output.html").joinpath("templates", name).read_text(encoding="utf-8")
+    return resources.files("dehlanote.output.html").joinpath("templates").joinpath(name).read_text(encoding="utf-8")
 
 
 def _sha256(text: str) -> str:
@@ -79,7 +79,7 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 
 def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str] = None,
-                  back_label: str = "all games") -> str:
+                  back_label: str = "all games", four_colour: bool = False) -> str:
     """The replay page for ``games`` (each from :func:`~.data.game_data`).
 
     ``back``: a relative link shown in the header (the site's index), or None.
@@ -90,16 +90,21 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     if back is not None:
         back_html = f'<a class="back" href="{html.escape(back)}">\u2190 {html.escape(back_label)}</a>'
     return fill(template("replay.html"), {
-        "CSP": html.escape(csp(css, js)), "VERSION": html.escape(__version__), "TITLE": html.escape(title),
+        "CSP": html.escape(csp(css, js), quote=False), "VERSION": html.escape(__version__),
+        "TITLE": html.escape(title),
         "CSS": css, "JS": js, "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
-        "DATA": script_json({"format": "dehlanote-replay/1", "games": games}),
+        "DATA": script_json({"format": "dehlanote-replay/1", "four": four_colour, "games": games}),
     })
 
 
-def render_index(title: str, body: str, *, script: Optional[str] = None) -> str:
-    """The site's index page: ``body`` is already-escaped HTML (tables and SVG charts)."""
+def render_index(title: str, body: str, *, four_colour: bool = False) -> str:
+    """The site's index page: ``body`` is already-escaped HTML (tables and SVG charts).
+
+    It has no script at all: the four-colour switch is a checkbox the stylesheet reads.
+    """
     css = template("index.css")
     return fill(template("index.html"), {
-        "CSP": html.escape(csp(css, script)), "VERSION": html.escape(__version__), "TITLE": html.escape(title),
-        "CSS": css, "BODY": body, "JS": script or "",
+        "CSP": html.escape(csp(css, None), quote=False), "VERSION": html.escape(__version__),
+        "TITLE": html.escape(title),
+        "CSS": css, "BODY": body, "BODYCLASS": "four-colour" if four_colour else "",
     })

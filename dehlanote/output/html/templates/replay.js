@@ -784,6 +784,7 @@
     $("game-label").hidden = GAMES.length < 2;
   }());
 
+  if (DATA.four) { $("four").checked = true; document.body.classList.add("four-colour"); }
   readHash();
   render();
   document.documentElement.setAttribute("data-ready", "1");

@@ -1,0 +1,176 @@
+"""``dehlanote html``: self-contained replay pages, or a site with an index of statistics."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import IO, Callable, Optional
+
+import typer
+
+from ..output.html.site import PER_PAGE, PageReport, build_site, write_page
+from .app import app
+from .common import (
+    RULES_OPTION,
+    STDIN,
+    Exit,
+    display_name,
+    err_console,
+    expand,
+    fail,
+    load_registry,
+    plural,
+    why,
+)
+
+
+def _open(spec: str) -> IO[bytes]:
+    if spec == STDIN:
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    if os.path.isdir(spec):
+        raise IsADirectoryError(21, "Is a directory", spec)
+    return open(spec, "rb")
+
+
+def _sizes(specs: list[str]) -> int:
+    total = 0
+    for spec in specs:
+        try:
+            total += os.path.getsize(spec) if spec != STDIN else 0
+        except OSError:
+            pass
+    return total
+
+
+@app.command("html")
+def html_command(
+    files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns; - reads standard input."),
+    output: Path = typer.Option(..., "--output", "-o", metavar="OUT",
+                                help="The page to write (one input), or the site's folder (several inputs "
+                                     "or --site)."),
+    site: bool = typer.Option(False, "--site", help="Write a folder with an index.html (statistics, charts, "
+                                                     "every game) even for one input."),
+    title: str = typer.Option("DPN games", "--title", help="The site's title (its index page)."),
+    four_colour: bool = typer.Option(False, "--four-colour", help="Start with the four-colour deck "
+                                                                  "(spades black, hearts red, diamonds blue, "
+                                                                  "clubs green); pages have a switch."),
+    per_page: int = typer.Option(PER_PAGE, "--games-per-page", min=1, metavar="N",
+                                 help="In a site, a file with more games is split into pages of N games."),
+    progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
+                                            help="A progress bar on standard error (default: on a terminal, "
+                                                 "for a site)."),
+    rules: Optional[Path] = RULES_OPTION,
+) -> None:
+    """Write self-contained HTML replay pages.
+
+    One page per input, or with several inputs (or --site) a folder: OUT/index.html with
+    the archive's statistics and charts and a list of every game, and OUT/games/ with one
+    page per file. A page needs no network: open it from disk and step through the cards
+    with the buttons or the keys (arrows, Home/End, [ ] for deals, ? for help). A
+    position can be linked: page.html#game=1&deal=2&trick=7.
+
+    Exit status: 0 all valid, 1 some record has errors (its pages are still written, with
+    the errors flagged), 2 usage or an unreadable file.
+
+    Example: dehlanote html samples/match.dpn -o match.html
+    """
+    reg = load_registry(rules)
+    specs = expand(files)
+    err = err_console()
+    as_site = site or len(specs) > 1
+    if STDIN in specs and as_site:
+        raise fail("standard input can be made into one page only: give files for a site")
+    started = time.perf_counter()
+    if not as_site:
+        spec = specs[0]
+        target = output / f"{_stem(spec)}.html" if output.is_dir() else output
+        if not target.parent.exists():
+            raise fail(f"cannot write {target}: the folder {target.parent} does not exist")
+        try:
+            with _open(spec) as stream:
+                report = write_page(stream, display_name(spec), target, reg, four_colour=four_colour)
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            raise fail(f"cannot read {display_name(spec)}: {why(exc)}")
+        _errors(err, [report])
+        err.print(f"wrote {target}: {plural(report.games, 'game')}, {plural(report.deals, 'deal')}"
+                  + (f", {plural(report.errors, 'error')} flagged" if report.errors else ""), markup=False)
+        raise typer.Exit(Exit.INVALID if report.errors else Exit.OK)
+    if output.exists() and not output.is_dir():
+        raise fail(f"{output} is a file: a site needs a folder (it is made if missing)")
+    show = progress if progress is not None else sys.stderr.isatty()
+    total = _sizes(specs)
+    with _bar(total, show) as advance:
+        result = build_site(specs, output, reg, title=title, four_colour=four_colour, per_page=per_page,
+                            progress=advance)
+    _errors(err, result.files)
+    games = sum(f.games for f in result.files)
+    deals = sum(f.deals for f in result.files)
+    errors = sum(f.errors for f in result.files)
+    seconds = time.perf_counter() - started
+    err.print(f"wrote {result.index} and {plural(sum(len(f.pages) for f in result.files), 'page')}: "
+              f"{plural(games, 'game')}, {plural(deals, 'deal')}"
+              + (f", {plural(errors, 'error')} flagged" if errors else "") + f" in {seconds:.1f} s", markup=False)
+    if any(f.unreadable for f in result.files):
+        raise typer.Exit(Exit.USAGE)
+    raise typer.Exit(Exit.INVALID if errors else Exit.OK)
+
+
+def _stem(spec: str) -> str:
+    return "stdin" if spec == STDIN else Path(spec).stem or "games"
+
+
+def _errors(err, reports: list[PageReport]) -> None:
+    for r in reports:
+        if r.unreadable:
+            err.print(f"dehlanote: cannot read {r.path}: {r.unreadable}", markup=False)
+            continue
+        for e in r.first_errors:
+            err.print(str(e.with_context(path=r.path)), markup=False)
+        if r.errors > len(r.first_errors):
+            err.print(f"{r.path}: {r.errors - len(r.first_errors)} more errors (dehlanote validate lists them)",
+                      markup=False)
+
+
+class _bar:
+    """A progress bar over the bytes of all inputs, on standard error (or nothing)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled and total > 0
+        self.done = 0               # bytes of the files finished
+        self.path: Optional[str] = None
+        self.games = 0
+
+    def __enter__(self) -> Callable[[str, int], None]:
+        if not self.enabled:
+            return lambda path, position: None
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.progress = Progress(TextColumn("building"), BarColumn(), TextColumn("{task.percentage:>3.0f} %"),
+                                 TextColumn("{task.fields[games]} games"), TimeElapsedColumn(),
+                                 console=Console(stderr=True, highlight=False), transient=True)
+        self.task = self.progress.add_task("", total=self.total, games=0)
+        self.progress.start()
+        return self.advance
+
+    def advance(self, path: str, position: int) -> None:
+        if path != self.path:
+            if self.path is not None:
+                try:
+                    self.done += os.path.getsize(self.path)
+                except OSError:
+                    pass
+            self.path = path
+        self.games += 1
+        if self.games % 10 == 0 or position < 0:
+            self.progress.update(self.task, completed=self.done + max(position, 0), games=self.games)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.progress.update(self.task, completed=self.total, games=self.games)
+            self.progress.stop()

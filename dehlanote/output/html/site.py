@@ -1,0 +1,303 @@
+"""Replay pages for files, and a site: a folder of pages with an index of statistics.
+
+Files are read one game at a time and each game is replayed once: the same facts feed
+the page data and the archive statistics (:class:`~dehlanote.stats.ArchiveStats`). Only
+one page's games are held at a time (a file with more than ``per_page`` games is split
+into several pages), so a site of any size is built in bounded memory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import IO, Any, Callable, Iterator, Optional
+
+from ...errors import DpnError
+from ...replay import GameFacts, replay_game
+from ...rules.profile import Registry
+from ...stats import ArchiveStats
+from ...syntax import iter_games
+from .charts import PATTERNS, Bar, bar_chart
+from .data import game_data, game_summary
+from .page import render_index, render_replay
+
+__all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE"]
+
+#: games on one page of a site before a file is split into several pages
+PER_PAGE = 100
+
+
+@dataclass
+class PageReport:
+    """What one input gave: its games, deals and errors, the pages written, or why not."""
+
+    path: str
+    games: int = 0
+    deals: int = 0
+    errors: int = 0
+    pages: list[str] = field(default_factory=list)
+    unreadable: Optional[str] = None
+    first_errors: list[DpnError] = field(default_factory=list)   # a few, to show
+
+
+@dataclass
+class SiteReport:
+    files: list[PageReport] = field(default_factory=list)
+    index: Optional[str] = None
+    stats: Optional[ArchiveStats] = None
+
+
+def replay_games_of(stream: IO[bytes], reg: Registry) -> Iterator[GameFacts]:
+    """Each game of a binary stream, replayed, one at a time."""
+    for game in iter_games(stream):
+        yield replay_game(game, reg)
+
+
+def _safe_stem(path: str, taken: set[str]) -> str:
+    base = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(path).stem).strip("-.") or "games"
+    name, n = base, 2
+    while name.lower() in taken:
+        name = f"{base}-{n}"
+        n += 1
+    taken.add(name.lower())
+    return name
+
+
+def _title(path: str, summaries: list[dict[str, Any]]) -> str:
+    if len(summaries) == 1:
+        return str(summaries[0]["title"])
+    return Path(path).name if path != "-" else "DPN games"
+
+
+def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
+               stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
+               on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
+               rows: Optional[list[dict[str, Any]]] = None, link_base: str = "") -> PageReport:
+    """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
+    when ``per_page`` splits it); count its games in ``stats``; add one index row per game
+    to ``rows``.
+    """
+    report = PageReport(path)
+    games: list[dict[str, Any]] = []
+    part = 1
+
+    def flush() -> None:
+        nonlocal part, games
+        if not games and part > 1:
+            return
+        name = target if part == 1 else target.with_name(f"{target.stem}-{part}{target.suffix}")
+        title = _title(path, [g["summary"] for g in games])
+        if per_page and part > 1:
+            title += f" (part {part})"
+        text = render_replay(games, title, back=back, four_colour=four_colour)
+        tmp = name.with_name(f".{name.name}.tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, name)
+        report.pages.append(str(name))
+        part += 1
+        games = []
+
+    for facts in replay_games_of(stream, reg):
+        report.games += 1
+        report.deals += len(facts.deals)
+        report.errors += len(facts.errors)
+        if len(report.first_errors) < 20:
+            report.first_errors.extend(facts.errors[: 20 - len(report.first_errors)])
+        if stats is not None:
+            stats.add(facts, path, report.games)
+        if per_page and len(games) >= per_page:
+            flush()
+        games.append(game_data(facts, report.games))
+        if rows is not None:
+            page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
+            row = game_summary(facts, report.games)
+            row["file"] = path
+            row["href"] = f"{link_base}{page}#game={report.games}"
+            rows.append(row)
+        if on_game is not None:
+            on_game()
+    flush()
+    return report
+
+
+def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN games",
+               four_colour: bool = False, per_page: int = PER_PAGE,
+               progress: Optional[Callable[[str, int], None]] = None,
+               opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb")) -> SiteReport:
+    """``out/index.html`` with the archive's statistics and a list of every game, and one
+    replay page per input in ``out/games/``. ``progress(path, bytes_read)`` is called after
+    each game.
+    """
+    games_dir = out / "games"
+    games_dir.mkdir(parents=True, exist_ok=True)
+    stats = ArchiveStats()
+    report = SiteReport(stats=stats)
+    rows: list[dict[str, Any]] = []
+    taken: set[str] = set()
+    for path in paths:
+        page = PageReport(path)
+        try:
+            with opener(path) as stream:
+                stats.add_file()
+                target = games_dir / f"{_safe_stem(path, taken)}.html"
+
+                def tick(path: str = path, stream: IO[bytes] = stream) -> None:
+                    if progress is not None:
+                        try:
+                            progress(path, stream.tell())
+                        except (OSError, ValueError):
+                            progress(path, -1)
+                page = write_page(stream, path, target, reg, four_colour=four_colour, stats=stats,
+                                  back="../index.html", on_game=tick, per_page=per_page, rows=rows,
+                                  link_base="games/")
+        except OSError as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            page.unreadable = _why(exc)
+        report.files.append(page)
+    index = out / "index.html"
+    text = render_index(title, index_body(title, stats.to_json(), rows, report.files), four_colour=four_colour)
+    index.write_text(text, encoding="utf-8")
+    report.index = str(index)
+    return report
+
+
+def _why(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return (exc.strerror or str(exc)).lower()
+
+
+# ---- the index ---------------------------------------------------------------------------------
+
+def _pct(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f} %" if whole else "–"
+
+
+def _side(name: str) -> int:
+    """0 for the first side (A, C, E and their sides), 1 for the second."""
+    return 0 if name[:1] in "ACE" else 1
+
+
+def _stat(key: str, value: Any) -> str:
+    return f'<span data-stat="{escape(key)}" data-value="{escape(str(value))}">{escape(str(value))}</span>'
+
+
+def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files: list[PageReport]) -> str:
+    """The index page's body: headline figures, charts, streaks, players, every game."""
+    out: list[str] = [PATTERNS, '<header><h1>', escape(title), '</h1>',
+                      '<label class="check"><input type="checkbox" id="four"> four-colour deck</label></header>',
+                      '<main>']
+    matches = s["matches"]
+    out.append('<section aria-labelledby="h-summary"><h2 id="h-summary">The archive</h2><ul class="figures">')
+    out.append(f'<li>{_stat("files", s["files"])} files</li><li>{_stat("games", s["games"])} games</li>'
+               f'<li>{_stat("deals", s["deals"])} deals ({_stat("complete", s["complete"])} complete)</li>'
+               f'<li>{_stat("tricks", s["tricks"])} tricks</li>'
+               f'<li>{_stat("matches.finished", matches["finished"])} matches finished, '
+               f'{_stat("matches.unfinished", matches["unfinished"])} unfinished</li>'
+               f'<li>{_stat("games_with_errors", s["games_with_errors"])} games with errors</li></ul></section>')
+    charts: list[str] = []
+    won = s["won"]
+    charts.append(bar_chart("Deal wins by side", [
+        *[Bar(side, n, cls=f"c{_side(side)}", pattern=_side(side), stat=f"won.{side}") for side, n in won.items()],
+        Bar("no result", s["no_result"], cls="c2", pattern=2, stat="no_result")]))
+    decided = s["dealing_side_won"] + s["other_side_won"]
+    dealer_bars = [
+        Bar("dealing side", s["dealing_side_won"], f'{s["dealing_side_won"]} ({_pct(s["dealing_side_won"], decided)})',
+            cls="c0", pattern=0, stat="dealing_side_won"),
+        Bar("other side", s["other_side_won"], f'{s["other_side_won"]} ({_pct(s["other_side_won"], decided)})',
+            cls="c1", pattern=1, stat="other_side_won")]
+    for i, (seat, d) in enumerate(s["dealer"].items()):
+        dealer_bars.append(Bar(f"{seat} deals: dealing side", d["dealing_side_won"],
+                               f'{d["dealing_side_won"]} of {d["deals"]}', cls=f"c{2 + i % 4}",
+                               pattern=2 + i % 4, stat=f"dealer.{seat}.dealing_side_won"))
+    charts.append(bar_chart("Deal wins by dealer position", dealer_bars,
+                            note="Deals won by the dealer's side and by the other side, then per dealing seat."))
+    charts.append(bar_chart("Kots by reason", [
+        Bar(reason, n, cls=f"c{i + 2}", pattern=i + 1, stat=f"kots.{reason}")
+        for i, (reason, n) in enumerate(s["kots"].items())]))
+    by_player = s["tens_by_player"]
+    if by_player:
+        top = sorted(by_player.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
+        charts.append(bar_chart("Tens captured per player", [
+            Bar(name, n, cls="c0", pattern=0) for name, n in top],
+            note="Tens taken by each player's captures; the top 20."))
+    charts.append(bar_chart("Tens captured per seat", [
+        Bar(seat, n, cls=f"c{_side(seat)}", pattern=_side(seat), stat=f"tens_by_seat.{seat}")
+        for seat, n in s["tens_by_seat"].items()]))
+    sweeps = s["sweeps"]
+    charts.append(bar_chart(f"Centre sweeps by size ({sweeps['count']} sweeps)", [
+        Bar(f"{size} cards", n, cls="c3", pattern=3, stat=f"sweeps.size.{size}")
+        for size, n in sweeps["size"].items()]))
+    charts.append(bar_chart("Tens in a sweep", [
+        Bar(f"{tens} ten{'s' if tens != '1' else ''}", n, cls="c4", pattern=4, stat=f"sweeps.tens.{tens}")
+        for tens, n in sweeps["tens"].items()]))
+    trump = s["trump"]
+    charts.append(bar_chart("Trump suits", [
+        Bar(f"{t['name']}", t["deals"], cls=f"suit-{suit}" if suit in "SHDC" else "c2", pattern=i,
+            stat=f"trump.{suit}.deals") for i, (suit, t) in enumerate(trump.items())]))
+    charts.append(bar_chart("How often the trump side won", [
+        Bar(f"{t['name']}", 100 * t["trump_side_won"] / t["decided"] if t["decided"] else 0,
+            f'{t["trump_side_won"]} of {t["decided"]} ({_pct(t["trump_side_won"], t["decided"])})',
+            cls=f"suit-{suit}" if suit in "SHDC" else "c2", pattern=i, stat=None)
+        for i, (suit, t) in enumerate(trump.items()) if suit != "none"],
+        note="Deals won by the side whose player set trump, of the deals with a result."))
+    out.append('<section aria-labelledby="h-charts"><h2 id="h-charts">Charts</h2><div class="charts">')
+    out.extend(charts)
+    out.append("</div></section>")
+    largest = sweeps.get("largest")
+    if largest:
+        out.append(f'<p>The largest sweep: {_stat("sweeps.largest.cards", largest["cards"])} cards by '
+                   f'{escape(str(largest["by"]))} ({escape(" ".join(largest["tens"])) or "no tens"}), '
+                   f'{escape(str(largest["source"]))} game {largest["game"]} deal {largest["deal"]} '
+                   f'trick {largest["trick"]}. Last tricks took the rest of the centre '
+                   f'{_stat("last_trick.count", s["last_trick"]["count"])} times.</p>')
+    out.append('<section aria-labelledby="h-streaks"><h2 id="h-streaks">Longest streaks</h2>')
+    out.append(_table(["deals in a row", "side", "players", "file", "game", "ending at deal"],
+                      [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),
+                        str(st["deal"])] for st in s["streaks"]]))
+    out.append("</section>")
+    players = s["players"]
+    if players:
+        out.append('<section aria-labelledby="h-players"><h2 id="h-players">Players</h2>')
+        out.append(_table(["player", "games", "matches won", "deals", "deals won", "tens", "sweeps", "kots"],
+                          [[name, *(str(p[k]) for k in ("games", "matches_won", "deals", "deals_won", "tens",
+                                                        "sweeps", "kots"))]
+                           for name, p in sorted(players.items(), key=lambda kv: (-kv[1]["deals_won"], kv[0]))]))
+        out.append("</section>")
+    out.append('<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>')
+    head = ["file", "#", "event", "date", "players", "rules", "result", "deals", "errors"]
+    body = []
+    for r in rows:
+        body.append([r["file"], str(r["n"]), (r["title"], r["href"]), r["date"],
+                     ", ".join(f"{k} {v}" for k, v in r["players"].items()), r["rules"], r["result"],
+                     str(r["deals"]), str(r["errors"]) if r["errors"] else ""])
+    out.append(_table(head, body))
+    bad = [f for f in files if f.unreadable]
+    if bad:
+        out.append("<p class='errors'>Not read: " + "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})"
+                                                               for f in bad) + "</p>")
+    out.append("</section></main>")
+    return "".join(out)
+
+
+def _table(head: list[str], rows: list[list[Any]]) -> str:
+    out = ["<div class='scroll'><table><thead><tr>", *(f"<th scope='col'>{escape(h)}</th>" for h in head),
+           "</tr></thead><tbody>"]
+    for row in rows:
+        out.append("<tr>")
+        for cell in row:
+            if isinstance(cell, tuple):
+                out.append(f"<td><a href=\"{escape(cell[1])}\">{escape(cell[0])}</a></td>")
+            else:
+                out.append(f"<td>{escape(cell)}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)

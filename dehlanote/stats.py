@@ -1,0 +1,254 @@
+"""Archive statistics, gathered in one streaming pass over replayed games.
+
+:class:`ArchiveStats` takes one :class:`~dehlanote.replay.facts.GameFacts` at a time
+(:meth:`ArchiveStats.add`) and keeps only counters, a few bounded top lists and one row
+per named player, so an archive of any size is summed in flat memory. Everything counted
+is an engine fact: deal winners, kots and their reasons, captures and the tens in them,
+trump and who set it, streaks. :meth:`ArchiveStats.to_json` is what ``dehlanote stats
+--format json`` prints and what the site's index draws.
+
+What is counted (only complete deals count towards deal results):
+
+- ``deals``: deals replayed; ``complete``: deals played to the end; ``won``: deals won per
+  side; ``no_result``: complete deals without a winner (a level split under ``level=none``).
+- ``dealer``: per dealing seat, the deals it dealt and how many the dealing side won;
+  ``dealing_side_won`` / ``other_side_won`` in total.
+- ``kots``: kots by reason (``all-tens``, ``streak``, ``all-tricks``).
+- ``tens_by_seat`` / ``tens_by_player``: tens captured by each seat's captures (a sweep
+  takes the tens in it to the sweeper), and by player name where the record names players.
+- ``sweeps``: captures of the centre by two wins in a row (``count``, histograms of
+  ``size`` in cards and of ``tens`` in them, the largest); ``last_trick``: the centre left
+  to the last trick; ``trick_captures``: captures of single tricks (immediate capture).
+- ``trump``: deals per trump suit, and per suit how often the side that set trump won.
+- ``streaks``: the longest runs of consecutive deal wins (top 5).
+- ``players``: per named player: games, matches won, deals played and won, tens, sweeps.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from typing import Any, Iterable, Optional
+
+from .deck import SUIT_NAMES, seats_for, side_of
+from .replay.facts import GameFacts
+
+__all__ = ["ArchiveStats", "archive_stats", "TOP"]
+
+#: how many of the longest streaks are kept
+TOP = 5
+
+
+def _plain(counter: Counter[Any]) -> dict[str, int]:
+    return {str(k): int(v) for k, v in sorted(counter.items(), key=lambda kv: str(kv[0]))}
+
+
+def _hist(counter: Counter[int]) -> dict[str, int]:
+    return {str(k): int(counter[k]) for k in sorted(counter)}
+
+
+class _Player:
+    __slots__ = ("games", "matches_won", "deals", "deals_won", "tens", "sweeps", "kots")
+
+    def __init__(self) -> None:
+        self.games = self.matches_won = self.deals = self.deals_won = self.tens = self.sweeps = self.kots = 0
+
+    def json(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in self.__slots__}
+
+
+class ArchiveStats:
+    """Counters over every game added; :meth:`to_json` gives the figures."""
+
+    def __init__(self) -> None:
+        self.files = 0
+        self.games = 0
+        self.games_with_errors = 0
+        self.matches_finished = 0
+        self.match_winner: Counter[str] = Counter()
+        self.matches_level = 0
+        self.deals = 0
+        self.complete = 0
+        self.tricks = 0
+        self.won: Counter[str] = Counter()
+        self.no_result = 0
+        self.dealing_side_won = 0
+        self.other_side_won = 0
+        self.dealer_deals: Counter[str] = Counter()
+        self.dealer_won: Counter[str] = Counter()
+        self.kots: Counter[str] = Counter()
+        self.kots_by_side: Counter[str] = Counter()
+        self.tens_by_seat: Counter[str] = Counter()
+        self.tens_by_side: Counter[str] = Counter()
+        self.players: dict[str, _Player] = {}
+        self.sweeps = 0
+        self.sweep_size: Counter[int] = Counter()
+        self.sweep_tens: Counter[int] = Counter()
+        self.largest_sweep: Optional[dict[str, Any]] = None
+        self.last_trick = 0
+        self.last_trick_tens = 0
+        self.trick_captures = 0
+        self.trump_deals: Counter[str] = Counter()
+        self.trump_decided: Counter[str] = Counter()
+        self.trump_side_won: Counter[str] = Counter()
+        self._streaks: list[tuple[int, int, dict[str, Any]]] = []   # a min-heap of the longest
+        self._order = 0
+
+    # -- adding -----------------------------------------------------------------------------
+    def add_file(self) -> None:
+        self.files += 1
+
+    def add(self, facts: GameFacts, source: str = "", number: int = 0) -> None:
+        """Count one replayed game (``source`` and ``number`` name it in the top lists)."""
+        self.games += 1
+        if facts.errors:
+            self.games_with_errors += 1
+        rules = facts.rules
+        if rules is None:
+            return
+        seats = seats_for(rules.seats)[: rules.seats]
+        game = facts.game
+        names = {s: game.tag(s) for s in seats if game.tag(s)}
+        people = {s: self.players.setdefault(name, _Player()) for s, name in names.items() if name}
+        for p in people.values():
+            p.games += 1
+        result = facts.result
+        if result is not None and result.finished:
+            self.matches_finished += 1
+            if result.winner is None:
+                self.matches_level += 1
+            else:
+                self.match_winner[result.winner] += 1
+                for s, p in people.items():
+                    if side_of(s, rules.seats) == result.winner:
+                        p.matches_won += 1
+        run: Optional[tuple[str, int, int]] = None        # the streak being followed: side, length, deal
+        for deal in facts.deals:
+            self._deal(deal, rules.seats, people, source, number)
+            streak = deal.streak if deal.complete else None
+            if run is not None and (streak is None or streak.side != run[0] or streak.length <= run[1]):
+                self._streak(run, names, rules.seats, source, number)
+                run = None
+            if streak is not None:
+                run = (streak.side, streak.length, deal.number)
+        if run is not None:
+            self._streak(run, names, rules.seats, source, number)
+
+    def _deal(self, deal: Any, seats: int, people: dict[str, _Player], source: str, number: int) -> None:
+        self.deals += 1
+        self.tricks += len(deal.tricks)
+        for p in people.values():
+            p.deals += 1
+        for t in deal.tricks:
+            cap = t.capture
+            if cap is None:
+                continue
+            tens = len(cap.tens)
+            self.tens_by_seat[cap.by] += tens
+            self.tens_by_side[cap.side] += tens
+            player = people.get(cap.by)
+            if player is not None:
+                player.tens += tens
+            if cap.reason == "two-in-a-row":
+                self.sweeps += 1
+                self.sweep_size[cap.cards] += 1
+                self.sweep_tens[tens] += 1
+                if player is not None:
+                    player.sweeps += 1
+                if self.largest_sweep is None or cap.cards > self.largest_sweep["cards"]:
+                    self.largest_sweep = {"cards": cap.cards, "tens": list(cap.tens), "by": cap.by,
+                                          "source": source, "game": number, "deal": deal.number,
+                                          "trick": t.number}
+            elif cap.reason == "last-trick":
+                self.last_trick += 1
+                self.last_trick_tens += tens
+            else:
+                self.trick_captures += 1
+        tf = deal.trump
+        suit = tf.suit if tf is not None else None
+        if tf is not None and tf.drawn is not None:
+            suit = tf.drawn[-1]
+        if tf is not None:
+            self.trump_deals[suit or "none"] += 1
+        if not deal.complete:
+            return
+        self.complete += 1
+        if deal.winner is None:
+            self.no_result += 1
+        else:
+            self.won[deal.winner] += 1
+            for s, p in people.items():
+                if side_of(s, seats) == deal.winner:
+                    p.deals_won += 1
+        if deal.dealer:
+            self.dealer_deals[deal.dealer] += 1
+            if deal.winner is not None:
+                if side_of(deal.dealer, seats) == deal.winner:
+                    self.dealing_side_won += 1
+                    self.dealer_won[deal.dealer] += 1
+                else:
+                    self.other_side_won += 1
+        if tf is not None and suit is not None and tf.by and deal.winner is not None:
+            self.trump_decided[suit] += 1
+            if side_of(tf.by, seats) == deal.winner:
+                self.trump_side_won[suit] += 1
+        if deal.kot is not None:
+            self.kots[deal.kot.reason] += 1
+            self.kots_by_side[deal.kot.side] += 1
+            for s, p in people.items():
+                if side_of(s, seats) == deal.kot.side:
+                    p.kots += 1
+
+    def _streak(self, run: tuple[str, int, int], names: dict[str, Optional[str]], seats: int, source: str,
+                number: int) -> None:
+        side, length, deal = run
+        entry = {"side": side, "length": length, "source": source, "game": number, "deal": deal,
+                 "players": [f"{s} {n}" for s, n in names.items() if n and side_of(s, seats) == side]}
+        self._order += 1
+        item = (length, -self._order, entry)
+        if len(self._streaks) < TOP:
+            heapq.heappush(self._streaks, item)
+        elif item > self._streaks[0]:
+            heapq.heapreplace(self._streaks, item)
+
+    # -- the figures --------------------------------------------------------------------------
+    def streaks(self) -> list[dict[str, Any]]:
+        out = sorted(self._streaks, key=lambda t: (-t[0], -t[1]))
+        return [e for _, _, e in out]
+
+    def to_json(self) -> dict[str, Any]:
+        trump = {}
+        for suit in [*"SHDC", "none"]:
+            if self.trump_deals.get(suit):
+                trump[suit] = {"name": SUIT_NAMES.get(suit, "no trump"), "deals": self.trump_deals[suit],
+                               "decided": self.trump_decided.get(suit, 0),
+                               "trump_side_won": self.trump_side_won.get(suit, 0)}
+        return {
+            "files": self.files, "games": self.games, "games_with_errors": self.games_with_errors,
+            "matches": {"finished": self.matches_finished, "won": _plain(self.match_winner),
+                        "level": self.matches_level, "unfinished": self.games - self.matches_finished},
+            "deals": self.deals, "complete": self.complete, "tricks": self.tricks,
+            "won": _plain(self.won), "no_result": self.no_result,
+            "dealing_side_won": self.dealing_side_won, "other_side_won": self.other_side_won,
+            "dealer": {s: {"deals": self.dealer_deals[s], "dealing_side_won": self.dealer_won.get(s, 0)}
+                       for s in sorted(self.dealer_deals)},
+            "kots": _plain(self.kots), "kots_by_side": _plain(self.kots_by_side),
+            "tens_by_seat": _plain(self.tens_by_seat), "tens_by_side": _plain(self.tens_by_side),
+            "tens_by_player": {name: p.tens for name, p in sorted(self.players.items())},
+            "sweeps": {"count": self.sweeps, "size": _hist(self.sweep_size), "tens": _hist(self.sweep_tens),
+                       "largest": self.largest_sweep},
+            "last_trick": {"count": self.last_trick, "tens": self.last_trick_tens},
+            "trick_captures": self.trick_captures,
+            "trump": trump,
+            "streaks": self.streaks(),
+            "players": {name: p.json() for name, p in sorted(self.players.items())},
+        }
+
+
+def archive_stats(games: Iterable[tuple[GameFacts, str, int]]) -> ArchiveStats:
+    """Sum ``(facts, source, number)`` triples in one pass."""
+    stats = ArchiveStats()
+    for facts, source, number in games:
+        stats.add(facts, source, number)
+    return stats
+

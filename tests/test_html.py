@@ -1,0 +1,303 @@
+"""HTML replay pages and sites without a browser: page data from the engine's facts,
+escaping of everything a record says, no network, the size budget, the commands.
+
+The pages are driven in a real browser in ``test_html_browser.py``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote import iter_path, parse_string, replay_game
+from dehlanote.cli import app
+from dehlanote.output.annotate import snapshots, trick_notes
+from dehlanote.output.html import game_data, render_replay, script_json
+from dehlanote.output.html.data import card_name, trump_changes
+from dehlanote.output.html.site import build_site
+from dehlanote.replay import replay_games
+from dehlanote.rules.profile import registry
+from dehlanote.stats import ArchiveStats
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
+WORKED = ROOT / "samples" / "worked-example.dpn"
+MATCH = ROOT / "samples" / "match.dpn"
+#: one match on one page stays under this many bytes
+PAGE_BUDGET = 200_000
+
+HOSTILE = """[Event "</script><script>window.__pwned = 1</script>"]
+[A "<img src=x onerror=window.__pwned=2>"]
+[B "Bilal & \u2028 co"]
+[Rules "standard"]
+[Result "*"]
+[Annotator "--><!-- <b>bold</b>"] {</script><script>window.__pwned = 3</script>}
+
+deal 1 dealer D {<svg onload=window.__pwned=4>}
+trump D by A
+ 1 A: AH 10H 3H 7H {<script>window.__pwned = 5</script>}
+ 2 A: AS QS 2S 10S
+"""
+
+runner = CliRunner()
+
+
+def facts_of(path: Path):
+    return list(replay_games(iter_path(path)))
+
+
+def page_data(text: str) -> dict:
+    """The JSON data block of a page, parsed as the browser parses it."""
+    m = re.search(r'<script type="application/json" id="dpn-data">(.*?)</script>', text, re.S)
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+# ---- the page data is the engine's facts ---------------------------------------------------------
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_trump_as_known_matches_the_stepper(path: Path) -> None:
+    """The page's trump changes give, at every card, the suit the terminal stepper shows."""
+    for facts in facts_of(path):
+        for deal in facts.deals:
+            known, changes, events = trump_changes(deal)
+            at = dict((p, s) for p, s in changes)
+            said = dict((p, e) for p, e in events)
+            current = known
+            for snap in snapshots(deal, facts.rules):
+                current = at.get(snap.played, current)
+                assert current == snap.trump, (deal.number, snap.played)
+                if snap.played in said:
+                    assert snap.event == said[snap.played]
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_trick_data_are_the_replay_facts(path: Path) -> None:
+    for number, facts in enumerate(facts_of(path), 1):
+        data = game_data(facts, number)
+        assert len(data["deals"]) == len(facts.deals)
+        for deal, fact in zip(data["deals"], facts.deals):
+            assert deal["n"] == fact.number and deal["dealer"] == fact.dealer
+            notes = trick_notes(fact, facts.rules)
+            for t, f, note in zip(deal["tricks"], fact.tricks, notes):
+                assert [p[0] for p in t["p"]] == [p.card for p in f.plays]
+                assert t["o"] == f.order and t["w"] == f.winner and t["r"] == f.run
+                assert t["c"] == [f.centre_cards, list(f.centre_tens)]
+                cap = f.capture
+                assert t["x"] == (None if cap is None else [cap.by, cap.side, cap.cards, list(cap.tens), cap.reason])
+                assert t["d"] == {s: note.tens_after.get(s, 0) for s in data["sides"]}
+                crossed = [s for s in t["s"] if s[0] == "cross"]
+                assert len(crossed) == len(note.crossed)
+            kots = deal["score"]
+            assert sum(kots.values()) == sum(1 for d in facts.deals[: fact.number] if d.kot is not None) \
+                or fact.number != facts.deals.index(fact) + 1
+
+
+def test_worked_example_second_trick_sweeps_two_tens() -> None:
+    data = game_data(facts_of(WORKED)[0])
+    t1, t2 = data["deals"][0]["tricks"][:2]
+    assert t1["c"] == [4, ["10H"]] and t1["x"] is None
+    assert t2["x"] == ["A", "AC", 8, ["10H", "10S"], "two-in-a-row"]
+    assert ["sweep", "A sweeps 8 cards (two in a row): 10H 10S"] in t2["s"]
+
+
+def test_hands_not_recorded_are_the_cards_still_to_play_never_invented() -> None:
+    text = WORKED.read_text(encoding="utf-8")
+    # no hands line, and the record stops after trick 3: 10 cards of each hand are unknown
+    lines = [ln for ln in text.splitlines() if not ln.startswith(("hands", "      "))]
+    cut = "\n".join(ln for ln in lines if not re.match(r"\s*(1[0-3]|[4-9]) [A-D]:|tens", ln))
+    cut = cut.replace('[Result "*"]', '[Result "*"]')
+    facts = replay_game(parse_string(cut)[0])
+    deal = game_data(facts)["deals"][0]
+    assert deal["recorded"] == []
+    played = {s: [] for s in "ABCD"}
+    for t in deal["tricks"]:
+        for seat, p in zip(t["o"], t["p"]):
+            played[seat].append(p[0])
+    for seat in "ABCD":
+        assert sorted(deal["hands"][seat]) == sorted(played[seat])
+        assert deal["unknown"][seat] == 13 - len(played[seat])
+
+
+def test_errors_are_flagged_at_their_trick() -> None:
+    text = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 B: 4S 5S 7S 9S")
+    facts = replay_game(parse_string(text)[0])
+    data = game_data(facts)
+    flagged = {t["n"]: t["e"] for t in data["deals"][0]["tricks"] if "e" in t}
+    assert flagged[3][0][0] == "wrong-leader"
+    assert flagged[3][0][2:] == [20, 4, 1, 3]
+    assert len(data["errors"]) == len(facts.errors)
+
+
+def test_card_names_for_screen_readers() -> None:
+    assert card_name("10H") == "ten of hearts"
+    assert card_name("AS") == "ace of spades"
+    assert card_name("2C") == "two of clubs"
+
+
+# ---- escaping and no network ---------------------------------------------------------------------
+
+def test_script_json_cannot_end_its_script_element() -> None:
+    value = {"x": "</script><script>alert(1)</script> & \u2028\u2029 <!--"}
+    text = script_json(value)
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert "\u2028" not in text and "\u2029" not in text
+    assert json.loads(text) == value
+
+
+def test_hostile_record_is_only_ever_text() -> None:
+    facts = replay_game(parse_string(HOSTILE)[0])
+    page = render_replay([game_data(facts)], facts.game.tag("Event") or "")
+    # exactly the page's own two script elements, and no markup from the record
+    assert page.count("<script") == 2
+    assert "<img" not in page and "<svg onload" not in page and "<b>bold" not in page
+    assert "&lt;/script&gt;&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in page   # the <title>
+    data = page_data(page)
+    game = data["games"][0]
+    assert game["title"] == "</script><script>window.__pwned = 1</script>"
+    assert game["players"]["A"] == "<img src=x onerror=window.__pwned=2>"
+    assert game["deals"][0]["comments"] == ["<svg onload=window.__pwned=4>"]
+
+
+def _inline(page: str, tag: str) -> str:
+    m = re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S)
+    assert m is not None
+    return m.group(1)
+
+
+def test_page_fetches_nothing_and_runs_only_its_own_script() -> None:
+    page = render_replay([game_data(f) for f in facts_of(MATCH)], "match")
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    assert "default-src 'none'" in csp
+    for tag, key in (("script", "script-src"), ("style", "style-src")):
+        digest = base64.b64encode(hashlib.sha256(_inline(page, tag).encode()).digest()).decode()
+        assert f"{key} 'sha256-{digest}'" in csp
+    assert not re.search(r"\s(src|srcset|action)=", page)
+    urls = set(re.findall(r"https?://[^\s\"')]+", page))
+    assert urls <= {"http://www.w3.org/2000/svg"}          # a namespace name, never fetched
+    assert "@import" not in page and "url(http" not in page
+
+
+# ---- size ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_a_match_page_stays_within_the_budget(path: Path) -> None:
+    for number, facts in enumerate(facts_of(path), 1):
+        page = render_replay([game_data(facts, number)], "t")
+        assert len(page.encode("utf-8")) < PAGE_BUDGET, (path.name, len(page.encode("utf-8")))
+
+
+def test_a_long_generated_match_stays_within_the_budget() -> None:
+    """30 deals with hands, comments and glyphs (a long evening) on one page."""
+    import random
+
+    from dehlanote.playout import Style, generate_match
+
+    text, _ = generate_match(random.Random(3), "pagat", {"kots": 0}, Style(hands=True, loose=True), max_deals=30)
+    facts = replay_game(parse_string(text)[0])
+    assert len(facts.deals) == 30 and not facts.errors
+    page = render_replay([game_data(facts)], "t")
+    assert len(page.encode("utf-8")) < PAGE_BUDGET, len(page.encode("utf-8"))
+
+
+# ---- the commands ----------------------------------------------------------------------------------
+
+def test_html_writes_one_page(tmp_path: Path) -> None:
+    out = tmp_path / "match.html"
+    result = runner.invoke(app, ["html", str(MATCH), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = page_data(out.read_text(encoding="utf-8"))
+    assert [g["title"] for g in data["games"]] == ["Friday club, table 3"]
+    assert len(data["games"][0]["deals"]) == 7
+
+
+def test_html_flags_errors_and_exits_1(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.dpn"
+    bad.write_text(WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S", " 3 B: 4S"), encoding="utf-8")
+    result = runner.invoke(app, ["html", str(bad), "-o", str(tmp_path / "bad.html")])
+    assert result.exit_code == 1
+    assert "wrong-leader" in result.output
+    assert (tmp_path / "bad.html").exists()
+
+
+def test_html_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["html", str(tmp_path / "missing.dpn"), "-o", str(tmp_path / "x.html")])
+    assert result.exit_code == 2
+    assert "no such file" in result.output
+    result = runner.invoke(app, ["html", str(MATCH), str(tmp_path / "missing.dpn"), "-o", str(tmp_path / "site")])
+    assert result.exit_code == 2
+    assert (tmp_path / "site" / "index.html").exists()
+
+
+def test_html_site_has_an_index_and_a_page_per_file(tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    result = runner.invoke(app, ["html", *map(str, SAMPLES), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    pages = sorted(p.name for p in (out / "games").glob("*.html"))
+    assert pages == sorted(f"{p.stem}.html" for p in SAMPLES)
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for p in SAMPLES:
+        assert f'href="games/{p.stem}.html#game=1"' in index
+    assert "<script" not in index                      # the index needs no script at all
+
+
+def test_site_splits_a_large_file_into_pages(tmp_path: Path) -> None:
+    many = tmp_path / "many.dpn"
+    many.write_text("\n".join(p.read_text(encoding="utf-8") for p in SAMPLES[:5]), encoding="utf-8")
+    report = build_site([str(many)], tmp_path / "site", registry(), per_page=2)
+    assert [Path(p).name for p in report.files[0].pages] == ["many.html", "many-2.html", "many-3.html"]
+    numbers = [[g["n"] for g in page_data(Path(p).read_text(encoding="utf-8"))["games"]] for p in report.files[0].pages]
+    assert numbers == [[1, 2], [3, 4], [5]]
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert 'href="games/many-3.html#game=5"' in index
+
+
+def test_stats_json_counts_the_replay_facts() -> None:
+    result = subprocess.run([sys.executable, "-m", "dehlanote", "stats", "--format", "json", *map(str, SAMPLES)],
+                            capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    s = json.loads(result.stdout)
+    games = [f for p in SAMPLES for f in facts_of(p)]
+    deals = [d for f in games for d in f.deals]
+    assert s["games"] == len(games) and s["files"] == len(SAMPLES)
+    assert s["deals"] == len(deals)
+    assert sum(s["won"].values()) + s["no_result"] == sum(1 for d in deals if d.complete)
+    assert sum(s["kots"].values()) == sum(1 for d in deals if d.kot is not None)
+    sweeps = [t.capture for d in deals for t in d.tricks if t.capture and t.capture.reason == "two-in-a-row"]
+    assert s["sweeps"]["count"] == len(sweeps)
+    assert sum(s["sweeps"]["tens"].values()) == len(sweeps)
+    assert sum(int(k) * v for k, v in s["sweeps"]["size"].items()) == sum(c.cards for c in sweeps)
+    assert sum(s["tens_by_side"].values()) == sum(len(t.capture.tens) for d in deals for t in d.tricks if t.capture)
+
+
+def test_stats_text_lists_the_tables() -> None:
+    result = runner.invoke(app, ["stats", str(MATCH), str(WORKED)])
+    assert result.exit_code == 0, result.output
+    for heading in ("Deal wins", "Kots by reason", "Centre sweeps", "Trump", "Longest streaks", "Players"):
+        assert heading in result.output
+
+
+def test_stats_never_reads_a_name_as_markup(tmp_path: Path) -> None:
+    odd = tmp_path / "odd.dpn"
+    odd.write_text(WORKED.read_text(encoding="utf-8").replace('[A "Asha"]', '[A "[bold]Asha[/bold]"]'),
+                   encoding="utf-8")
+    result = runner.invoke(app, ["stats", str(odd)])
+    assert "[bold]Asha[/bold]" in result.output
+
+
+def test_streaks_keep_only_the_longest_run_of_each() -> None:
+    stats = ArchiveStats()
+    for number, facts in enumerate(facts_of(MATCH), 1):
+        stats.add(facts, "match", number)
+    streaks = stats.to_json()["streaks"]
+    assert streaks[0]["length"] == 7 and streaks[0]["side"] == "AC" and streaks[0]["deal"] == 7
+    assert all(s["length"] < 7 for s in streaks[1:])
+    assert len({(s["side"], s["deal"]) for s in streaks}) == len(streaks)
