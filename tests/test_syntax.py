@@ -864,6 +864,72 @@ def test_iter_games_is_lazy_over_megabytes(kind: str) -> None:
     assert raw.served < total / 2
 
 
+# ---- a rank without its suit ---------------------------------------------------------------------
+# The commonest slip when jotting cards: "8" for "8S" is read as a trick number. When a trick is
+# short and a lone number stands where a card should be, that number is a bad-card, at its token.
+
+BARE_RANK_ROWS = [
+    # text, the token at fault (its last occurrence), what the player wrote
+    (DEAL + " 5 A: AD 8 3D QD\n", "8", "8"),
+    (DEAL + " 9 A: 7S 4H 5S 10\n10 B: 2S 3S 4S 5S\n", "10\n", "10"),
+    (DEAL + " 9 A: 7S 4H 5S 10\n", "10", "10"),
+    (DEAL + " 9 A: 7S 4H 5S 10 {hm}\ntens AC 1 BD 3\n", "10 {", "10"),
+    (DEAL + " 5 A: AD 6 3D QD\n", "6", "6"),
+    (DEAL + " 1 AH 10H 3H 7H 2 2S 2 4S 5S\n", "2 4S", "2"),
+    (DEAL + "5. A: AD, 8, 3D, QD\n", "8", "8"),
+    (DEAL + "hands A: AS KS QS 10 JS\n", "10", "10"),
+    (DEAL + "hands A: AS KS 7 JS\n", "7", "7"),
+]
+
+
+@pytest.mark.parametrize("text,token,word", BARE_RANK_ROWS, ids=short)
+def test_bare_rank_is_a_card_without_its_suit(text: str, token: str, word: str) -> None:
+    games = parse_string(text)
+    errors = [e for g in games for e in g.errors]
+    assert len(errors) == 1, errors
+    error = errors[0]
+    rank = {"T": "10"}.get(word.upper(), word.upper())
+    assert error.code == "bad-card"
+    assert error.message == f'"{word}" has no suit: write {rank}S, {rank}H, {rank}D or {rank}C'
+    assert (error.line, error.column) == where(text, token, text.count(token) - 1)
+    assert "1 cards" not in error.message and not LARK_NAMES.search(error.message)
+
+
+@pytest.mark.parametrize("text,token,rank", [
+    (DEAL + " 5 A: AD K 3D QD\n", "K", "K"),
+    (DEAL + " 5 A: q 3D QD\n", "q", "Q"),
+    (DEAL + " 5 A: AD -J 3D QD\n", "J", "J"),
+    (DEAL + " 5 A: AD t, 3D QD\n", "t", "10"),
+], ids=short)
+def test_a_lone_letter_rank_is_a_syntax_error_with_the_hint(text: str, token: str, rank: str) -> None:
+    """A letter never reads as a trick number: the syntax error says what was meant."""
+    error = first_error(text)
+    assert error.code == "syntax" and (error.line, error.column) == where(text, token)
+    assert f'found "{token}", which has no suit: write {rank}S, {rank}H, {rank}D or {rank}C' in error.message
+
+
+@pytest.mark.parametrize("text", [
+    DEAL + " 5 A: AD 10H 3D\n 6 2S 3S 4S 5S\n",      # a card left out: the replay says trick-size
+    DEAL + " 5 A: AD 10H 3D 6 2S 3S 4S 5S\n",        # the same, two tricks to a line
+    DEAL + " 1 AH 10H 3H 7H 2 2S 3S 4S 5S\n",         # two full tricks to a line
+    DEAL + "hands A: AS KS\n 1 A: AH 10H 3H 7H\n",
+], ids=short)
+def test_a_short_trick_before_a_real_one_is_not_a_bare_rank(text: str) -> None:
+    assert one(text).deals[0].tricks
+
+
+def test_bare_rank_is_never_a_trick_size_error() -> None:
+    """End to end: the replay never sees the slip, so never says "trick 5 has 1 cards"."""
+    import subprocess
+    import sys
+    text = '[Rules "standard"]\n[Result "*"]\n\n' + DEAL + " 1 A: AH 10H 3H 7H\n 2 C: AD 8 3D QD\n"
+    out = subprocess.run([sys.executable, "-m", "dehlanote", "validate", "-"], input=text,
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 1
+    assert "bad-card" in out.stdout and '"8" has no suit' in out.stdout and ":6:10:" in out.stdout
+    assert "trick-size" not in out.stdout and "1 cards" not in out.stdout
+
+
 # ---- DPN 1.1: the spellings of hand-written records ---------------------------------------------
 # Each row: a record in a 1.1 spelling, and the same record in version 1. They must read to the
 # same facts, and the canonical form (which stays version 1) of both must be the same text.
@@ -894,7 +960,8 @@ V11_ROWS = [
     (DEAL + TRICK1 + "claim A\n", DEAL + TRICK1 + "claim A\n"),
     (DEAL + TRICK1 + "CLAIM C {all mine}\ntens AC 4 BD 0\n", DEAL + TRICK1 + "claim C {all mine}\ntens AC 4 BD 0\n"),
     # all at once, as a phone writes it
-    (('[Event "x"]\ndeal 1 dealer D\ntrump \u2665\ufe0f\nhands A: A\u2660\ufe0f, K\u2660\ufe0f | Q\u2660\ufe0f | J\u2660\ufe0f\n'
+    (('[Event "x"]\ndeal 1 dealer D\ntrump \u2665\ufe0f\n'
+      "hands A: A\u2660\ufe0f, K\u2660\ufe0f | Q\u2660\ufe0f | J\u2660\ufe0f\n"
       "1. A: A\u2665\ufe0f, 10\u2665\ufe0f, 3\u2665\ufe0f, 7\u2665\ufe0f\nclaim A\n"),
      '[Event "x"]\ndeal 1 dealer D\nhands A: AS KS | QS JS\ntrump H\n 1 A: AH 10H 3H 7H\nclaim A\n'),
 ]
@@ -1012,7 +1079,8 @@ def test_worked_example_is_canonical() -> None:
     (game,) = parse_string(text)
     assert write_game(game) == text
     deal = game.deals[0]
-    assert [[p.card for p in t.plays] for t in deal.tricks[:2]] == [["AH", "10H", "3H", "7H"], ["AS", "QS", "2S", "10S"]]
+    assert [[p.card for p in t.plays] for t in deal.tricks[:2]] == [
+        ["AH", "10H", "3H", "7H"], ["AS", "QS", "2S", "10S"]]
     assert (deal.dealer.value, deal.trump.suit.value, deal.trump.by.value) == ("D", "D", "A")
 
 

@@ -221,7 +221,8 @@ def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> tuple[D
             if not 0 <= state <= _TRICKS_SEEN or _TRICKS(line) is None:
                 return None
             state = _TRICKS_SEEN
-            _tricks(line, ln, off, tricks)
+            if not _tricks(line, ln, off, tricks):
+                return None      # a short trick before another: perhaps a bare rank (Lark says)
         elif c in "Tt":
             if (m := _TRUMP(line)) is not None:
                 if not 0 <= state < _TRUMP_DONE:
@@ -274,8 +275,9 @@ def _deals(lines: list[str], first_idx: int, line_base: int, co: int) -> tuple[D
     return tuple(deals)
 
 
-def _tricks(line: str, ln: int, off: int, out: list[Trick]) -> None:
-    """The tricks of a checked trick line (several to a line, any number of cards)."""
+def _tricks(line: str, ln: int, off: int, out: list[Trick]) -> bool:
+    """The tricks of a checked trick line (several to a line, any number of cards); False
+    when a trick of fewer than four cards comes before another on the line."""
     new = _new
     cards = CARD_TABLE
     num = None
@@ -288,11 +290,14 @@ def _tricks(line: str, ln: int, off: int, out: list[Trick]) -> None:
             plays.append(new(Play, (cards[card], ln, t.start() + off, (), None, ())))
         elif n is not None:
             if num is not None:
+                if len(plays) < 4:
+                    return False
                 out.append(new(Trick, (int(num), ln, col, tuple(plays), leader, ())))
             num, col, leader, plays = n, t.start() + off, None, []
         else:
             leader = new(Word, (seat, ln, t.start() + off))
     out.append(new(Trick, (int(num), ln, col, tuple(plays), leader, ())))  # type: ignore[arg-type]
+    return True
 
 
 def _hands(line: str, ln: int, off: int, out: list[Hand]) -> None:

@@ -215,6 +215,11 @@ class _Builder(Transformer):
             else:
                 hands = item
             i += 1
+        if hands and tricks and hands[-1].cards and hands[-1].cards[-1].line == tricks[0].line \
+                and str(tricks[0].number) in _RANK_NUMBERS:
+            # "hands A: AS 10 KS": the 10 began the tricks, but a card was meant
+            raise DpnError("bad-card", _no_suit(str(tricks[0].number)), tricks[0].line, tricks[0].column)
+        _check_bare_ranks(tricks)
         line, column = self._pos(kw)
         return Deal(line, column, number, dealer, tuple(misdeals), hands, trump, tuple(tricks), tens, (), claim)
 
@@ -280,6 +285,32 @@ class _Parser:
             games = [g._replace(errors=tuple(e for e in errors if _inside(e, g, games)))
                      for g in games]
         return games
+
+
+def _no_suit(word: str) -> str:
+    """The message for a rank written without its suit (``8`` for ``8S``)."""
+    rank = {"T": "10"}.get(word.upper(), word.upper())
+    return f'"{word}" has no suit: write {rank}S, {rank}H, {rank}D or {rank}C'
+
+
+#: the numbers that are also ranks: a lone one where a card should be is a card without its suit
+_RANK_NUMBERS = frozenset(str(n) for n in range(2, 11))
+
+
+def _check_bare_ranks(tricks: list[Trick]) -> None:
+    """Raise ``bad-card`` where a rank without its suit was read as the next trick's number.
+
+    ``5 A: AD 8 3D QD`` reads as trick 5 (one card) and trick 8: when a trick of fewer than
+    four cards (short at any table) is followed on the same line by a "trick" numbered 2 to
+    10 that is not the next number or is short too, the number was meant as a card. A short
+    trick followed by a full next trick is left to the replay (a card left out).
+    """
+    for prev, nxt in zip(tricks, tricks[1:]):
+        if len(prev.plays) >= 4 or not prev.plays or prev.plays[-1].line != nxt.line:
+            continue
+        rank = str(nxt.number)
+        if rank in _RANK_NUMBERS and (nxt.number != prev.number + 1 or len(nxt.plays) < 4):
+            raise DpnError("bad-card", _no_suit(rank), nxt.line, nxt.column)
 
 
 def _inside(error: DpnError, game: Game, games: list[Game]) -> bool:
@@ -394,17 +425,23 @@ def _run_back(chars: re.Pattern[str], text: str, i: int, limit: int = 1 << 62) -
 def _previous_word(text: str, at: int) -> str:
     """The word before ``at``, past spaces and comments ('' when something else stands
     there). Only its last 64 characters: more than any word it is compared with."""
+    return _previous_word_at(text, at)[1]
+
+
+def _previous_word_at(text: str, at: int) -> tuple[int, str]:
+    """Where the word before ``at`` starts, and the word (see :func:`_previous_word`)."""
     i = at
     while True:
         i = _run_back(_SPACES, text, i)
         if i > 0 and text[i - 1] == "}":
             opening = text.find("{", text.rfind("}", 0, i - 1) + 1, i - 1)
             if opening < 0:
-                return ""
+                return i, ""
             i = opening
             continue
         break
-    return text[max(_run_back(_WORD_CHARS, text, i, 64), i - 64): i]
+    start = max(_run_back(_WORD_CHARS, text, i, 64), i - 64)
+    return start, text[start: i]
 
 
 def _name_tail(text: str, at: int) -> int | None:
@@ -492,6 +529,9 @@ def _position(text: str, index: int) -> tuple[int, int]:
     return text.count("\n", 0, index) + 1, index - text.rfind("\n", 0, index)
 
 
+_TAG_NAME_RULE = "a tag name is letters, digits and _, starting with a letter"
+
+
 def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
     """Turn a Lark error into a DpnError a card player can read.
 
@@ -527,6 +567,12 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
         return DpnError(code, message, line + chunk.line - 1, column, source_line=source_line)
 
     what = _expected_words(names, before)
+    if "CARD" in names and before in _RANK_NUMBERS and suit_of(word) is None:
+        # "9 A: 7S 4H 5S 10": the 10 was read as a trick number, but a card was meant
+        start, _ = _previous_word_at(text, at)
+        _, card = _previous_word_at(text, start)
+        if card_of(card.rstrip("!?,")) is not None and "\n" not in text[start - len(card): start]:
+            return err("bad-card", _no_suit(before), start)
     if at >= len(text.rstrip()):
         if in_tag:
             return err("bad-tag", f"the tag is not finished: expected {what} before the end of the file")
@@ -542,14 +588,14 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
         if "NAME" in names:
             if first == '"':
                 return err("bad-tag", 'the tag has no name: a tag is [Name "value"]')
-            return err("bad-tag", f'"{shown}" is not a tag name: a tag name is letters, digits and _, starting with a letter')
+            return err("bad-tag", f'"{shown}" is not a tag name: {_TAG_NAME_RULE}')
         if "STRING" in names:
             if first == '"':
                 return err("bad-tag", "the tag value is never closed: it needs a closing \" on the same line")
             if at > 0 and not text[at - 1].isspace():
                 name = _name_tail(text, at)
                 if name is not None:
-                    return err("bad-tag", f'"{_clip(text[name:at] + word)}" is not a tag name: a tag name is letters, digits and _, starting with a letter',
+                    return err("bad-tag", f'"{_clip(text[name:at] + word)}" is not a tag name: {_TAG_NAME_RULE}',
                                name)
             return err("bad-tag", f'the tag value must be in double quotes: [Name "value"], found "{shown}"')
         gap = len(text[:at].rstrip())
@@ -559,6 +605,15 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
     if first == "[" and "LSQB" not in names:
         return err("syntax", f"a tag cannot stand here: expected {what}")
     bare = word.lstrip("-").rstrip("!?")
+    lone = bare.rstrip(",")
+    if "CARD" in names and lone in _RANK_NUMBERS:
+        return err("bad-card", _no_suit(lone), at + (word.startswith("-")))
+    if "CARD" in names and lone.upper() in ("A", "K", "Q", "J", "T") \
+            and not ("SEAT" in names and lone in "abcdef"):
+        # a letter is no number, so it never began a trick: a syntax error, with the hint
+        hint = _no_suit(lone).split(" has no suit: ")[1]
+        return err("syntax", f'expected {what}, found "{lone}", which has no suit: {hint}',
+                   at + (word.startswith("-")))
     if "CARD" in names and _CARDLIKE.fullmatch(word) and CARD_SPELLINGS.get(bare) is None \
             and word.lower() not in _KEYWORD_WORDS:
         return err("bad-card", _card_problem(word))
@@ -573,7 +628,8 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
             return err("syntax", f'"{glued}": a glyph is one of ! ? !! ?? !? ?!, right after the card', start)
         return err("syntax", f'"{shown}": a glyph goes right after its card, with no space between')
     if "CARD" in names and word.startswith("-") and CARD_SPELLINGS.get(bare):
-        return err("syntax", f'"{shown}": a withdrawn card takes no glyph and must be followed by the card played instead')
+        return err("syntax", f'"{shown}": a withdrawn card takes no glyph and must be followed by '
+                   "the card played instead")
     if first == "-" and "CARD" in names:
         return err("syntax", f'"{shown}": a withdrawn card is written -X, a minus sign right before a card')
     boundary = bool(names & _BOUNDARY) or {"INT", "CARD"} <= names
