@@ -120,6 +120,10 @@ def normalize_options(profile: str, options: Optional[dict]) -> dict:
             out[key] = value
         else:
             raise ValueError(f"unknown option {key!r}")
+    # two options for one thing would make the game hang on their order (NOTATION 1.1)
+    for a, b in (("coat", "streak"), ("double-sar", "court-piece")):
+        if a in out and b in out:
+            raise ValueError(f"the options {a} and {b} set the same thing: give one of them")
     return out
 
 
@@ -162,10 +166,12 @@ def rules_text(profile: str, options: Optional[dict] = None) -> str:
 
 def parse_rules_text(text: str) -> tuple[str, dict]:
     """Inverse of :func:`rules_text`: ``"hukum streak=5 coat"`` -> ``("hukum", {...})``."""
-    words = text.split()
+    words = text.lower().split()    # names are read in any case (NOTATION 1.1)
     profile, options = (words[0] if words else "standard"), {}
     for word in words[1:]:
         key, eq, value = word.partition("=")
+        if key in options:
+            raise ValueError(f"the option {key} is given twice")
         options[key] = value if eq else True
     return profile, normalize_options(profile, options)
 

@@ -885,7 +885,7 @@ def test_rules_command_shows_each_profile_and_options_decisions():
                           ("pagat trump=first-void-five", "trump drawn"),
                           ("hukum trump=closed", "whole of that trick"),
                           ("standard six-player", "played first wins"),
-                          ("standard double-sar coat court-piece", "all-tricks")):
+                          ("standard coat court-piece", "all-tricks")):
         result = runner.invoke(app, ["rules", label])
         assert result.exit_code == 0, result.output
         flat = " ".join(result.stdout.split())
@@ -961,3 +961,58 @@ def test_sample_six_player_deal():
     _text, facts = sample("standard-six-player.dpn")
     deal = facts.deals[0]
     assert len(deal.tricks) == 26 and len(deal.hands) == 6 and sum(deal.tens.values()) == 12
+
+
+# ---- issue 10, defect 2: options never depend on their order ------------------------------------
+
+CONFLICTS = [
+    ("standard coat streak=3", "coat", "streak=3", "streak"),
+    ("standard streak=3 coat", "streak=3", "coat", "streak"),
+    ("standard court-piece double-sar", "court-piece", "double-sar", "score"),
+    ("standard double-sar court-piece", "double-sar", "court-piece", "score"),
+    ("hukum streak=3 streak=5", "streak=3", "streak=5", "twice"),
+    ("pagat trump=closed kots=2 trump=partner", "trump=closed", "trump=partner", "twice"),
+    ("standard coat coat", "coat", "coat", "twice"),
+]
+
+
+@pytest.mark.parametrize("label,first,second,what", CONFLICTS, ids=[c[0] for c in CONFLICTS])
+def test_defect_2_options_that_set_the_same_parameter_are_unknown_rules(label, first, second, what):
+    text = f'[Event "x"]\n[Rules "{label}"]\n[Result "*"]\n\ndeal 1 dealer D\n'
+    facts = replay(text)
+    assert [(e.code, e.line, e.column) for e in facts.errors] == [("unknown-rules", 2, 1)]
+    message = facts.errors[0].message
+    assert f'"{first}"' in message and f'"{second}"' in message and what in message, message
+    assert facts.deals == ()
+
+
+def test_defect_2_the_conflict_check_is_the_option_tables_data():
+    reg = registry()
+    assert reg.options["coat"].params == ("match_points", "streak")
+    assert reg.options["double-sar"].params == ("score",) and reg.options["court-piece"].params == ("score",)
+    # an option loaded from YAML takes part by what it declares
+    reg2 = playout_registry_with('options:\n  sprint:\n    description: "short"\n    sets: {streak: 3}\n')
+    with pytest.raises(Exception, match='"sprint" .* and "streak=5" .* both set'):
+        reg2.resolve("standard sprint streak=5")
+
+
+def playout_registry_with(yaml_text: str):
+    from dehlanote.rules.profile import default_registry
+    reg = default_registry()
+    reg.load_text(yaml_text, "extra.yaml")
+    return reg
+
+
+@pytest.mark.parametrize("label", ["Standard", "STANDARD streak=3", "Pagat Kots=3", "hukum Trump=Closed",
+                                   "standard Six-Player", "pagat TRUMP=FIRST-VOID-FIVE kots=0"])
+def test_dpn_1_1_profile_and_option_names_are_case_insensitive(label):
+    rules = registry().resolve(label)
+    assert rules.label() == label.lower()
+
+
+def test_defect_2_disjoint_options_in_any_order_give_the_same_rules():
+    import itertools
+    options = ["kots=3", "streak=5", "trump=first-void-five", "double-sar", "six-player"]
+    labels = {registry().resolve("pagat " + " ".join(p)) for p in itertools.permutations(options)}
+    params = {tuple(getattr(r, k) for k in ("kots", "streak", "trump", "score", "seats", "decks")) for r in labels}
+    assert len(params) == 1

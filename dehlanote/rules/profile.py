@@ -83,6 +83,14 @@ _PARAM_TYPES: dict[str, Any] = {
     "dealer_after_all_tens": (str, KOT_DEALER), "level_dealer": (str, LEVEL_DEALER),
 }
 _TEXT_KEYS = ("name", "description", "source", "decisions", "base", "params")
+# how a conflict between two options names the parameter they both set
+_PARAM_WORDS = {
+    "seats": "the number of players", "decks": "the number of decks", "trump": "how trump is set",
+    "capture": "how tricks are captured", "score": "what decides a deal (score)",
+    "level": "what a level deal gives", "all_tens": "what all the tens win",
+    "streak": "the kot streak (streak)", "kots": "the kots that win the match (kots)",
+    "match_points": "the match points (match_points)",
+}
 
 
 def _fail(origin: str, message: str) -> DpnError:
@@ -146,6 +154,13 @@ class Option:
         """The decisions that apply when the option is used with ``value`` (True for a flag)."""
         return self.decisions + self.value_decisions.get(value, ())
 
+    @property
+    def params(self) -> tuple[str, ...]:
+        """Every parameter the option sets, as its YAML declares (``sets`` and ``param``):
+        two options of one ``Rules`` tag may not share one, so that no meaning hangs on
+        their order."""
+        return tuple(self.sets) + ((self.param,) if self.param is not None else ())
+
 
 class Registry:
     """The known profiles and options: the package's, plus any loaded from YAML files."""
@@ -153,6 +168,7 @@ class Registry:
     def __init__(self) -> None:
         self.profiles: dict[str, Rules] = {}
         self.options: dict[str, Option] = {}
+        self._resolved: dict[str, Rules] = {}   # Rules tag value -> rules (cleared by every load)
 
     # -- loading ---------------------------------------------------------------------------
     def load_text(self, text: str, origin: str) -> list[Rules]:
@@ -163,6 +179,7 @@ class Registry:
         """
         if len(text) > MAX_PROFILE_BYTES:
             raise _fail(origin, "the profile file is too large (over 1 MB)")
+        self._resolved.clear()
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
@@ -297,22 +314,54 @@ class Registry:
         Raises:
             DpnError: ``unknown-rules`` (position 0; the caller places it) naming what is unknown.
         """
+        cached = self._resolved.get(label)
+        if cached is not None:
+            return cached
+        rules = self._resolve(label)
+        if len(self._resolved) < 1024:
+            self._resolved[label] = rules
+        return rules
+
+    def _named(self, table: dict[str, Any], word: str) -> Optional[str]:
+        """The name in ``table`` that ``word`` spells, ignoring case (DPN 1.1)."""
+        if word in table:
+            return word
+        low = word.lower()
+        for name in table:
+            if name.lower() == low:
+                return name
+        return None
+
+    def _resolve(self, label: str) -> Rules:
         words = label.split()
         if not words:
             words = ["standard"]
-        name, *opts = words
-        if name not in self.profiles:
+        written, *opts = words
+        name = self._named(self.profiles, written)
+        if name is None:
             known = ", ".join(sorted(self.profiles))
-            raise DpnError("unknown-rules", f'"{name}" is not a known rule profile (known: {known})')
+            raise DpnError("unknown-rules", f'"{written}" is not a known rule profile (known: {known})')
         rules = self.profiles[name]
         applied: list[tuple[str, Any]] = []
         changes: dict[str, Any] = {}
-        for opt in opts:
-            key, eq, raw = opt.partition("=")
-            spec = self.options.get(key)
-            if spec is None:
+        setters: dict[str, tuple[str, int]] = {}    # parameter -> (option as written, its place)
+        for place, opt in enumerate(opts, 1):
+            word, eq, raw = opt.partition("=")
+            key = self._named(self.options, word)
+            if key is None:
                 known = ", ".join(sorted(self.options))
-                raise DpnError("unknown-rules", f'"{key}" is not a known option (known: {known})')
+                raise DpnError("unknown-rules", f'"{word}" is not a known option (known: {known})')
+            spec = self.options[key]
+            for param in spec.params:
+                if param in setters:
+                    first, at = setters[param]
+                    if self._named(self.options, first.partition("=")[0]) == key:
+                        raise DpnError("unknown-rules", f'the option {key} is given twice ("{first}", option {at}, '
+                                       f'and "{opt}", option {place}): give each option once')
+                    raise DpnError("unknown-rules", f'"{first}" (option {at}) and "{opt}" (option {place}) both '
+                                   f"set {_PARAM_WORDS.get(param, param)}: the game would depend on their "
+                                   "order, so give only one of them")
+                setters[param] = (opt, place)
             if spec.param is None:
                 if eq:
                     raise DpnError("unknown-rules", f'the option "{key}" takes no value')
@@ -327,6 +376,8 @@ class Registry:
                 if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:   # int("²") fails
                     raise DpnError("unknown-rules", f'{key} needs a whole number, not "{raw[:20]}"')
                 value = int(raw)
+            elif spec.choices:
+                value = next((c for c in spec.choices if str(c).lower() == raw.lower()), raw)
             if spec.choices and value not in spec.choices:
                 allowed = ", ".join(str(c) for c in spec.choices)
                 raise DpnError("unknown-rules", f'{key}={raw[:20]} is not allowed (allowed: {allowed})')
