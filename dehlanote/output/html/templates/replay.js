@@ -158,7 +158,7 @@
     if (total === 0) { row.appendChild(el("span", "more", "no cards left")); }
     box.appendChild(row);
     if (faceUp && d.recorded.indexOf(seat) < 0 && total > 0) {
-      box.appendChild(el("p", "note", "hand not recorded: the cards it goes on to play"));
+      box.appendChild(el("p", "note", "not recorded: the cards still to play"));
     }
     return box;
   }
@@ -398,6 +398,7 @@
       (t.e || []).forEach(function (er) { li.appendChild(errorLine(er)); li.className += " has-error"; });
       var a = el("a", "link", "link");
       a.href = link(g, d, t.n);
+      a.tabIndex = -1;  /* keyboard users have the trick button and "copy link": fewer stops */
       a.setAttribute("aria-label", "link to trick " + t.n);
       li.appendChild(a);
       var copy = el("button", "copy", "copy link");

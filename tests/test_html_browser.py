@@ -1,0 +1,491 @@
+"""The replay pages in a real browser: headless Chromium driven through chromedriver.
+
+Pages are generated into the test's temporary folder and opened from disk (``file://``).
+The tests press keys and click as a user does and read the DOM: the centre pile and its
+tens after N cards, a fragment restoring a position, the deal and game choosers,
+autoplay, the seat view, the print view; the index's figures equal ``dehlanote stats
+--format json``; a hostile record renders as text; no page logs a console error;
+screenshots at desktop and phone sizes are saved and checked to be non-blank.
+
+Selenium with the system's chromedriver was chosen over speaking the DevTools protocol
+by hand: it is the ordinary client (keys, clicks, waits, logs) and still gives the
+DevTools commands needed for exact viewports and print media (``execute_cdp_cmd``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+from dehlanote import iter_path, parse_string
+from dehlanote.replay import replay_games
+from dehlanote.rules.profile import registry
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import Select  # noqa: E402
+
+from dehlanote.output.html import game_data, render_replay  # noqa: E402
+from dehlanote.output.html.site import build_site  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
+WORKED = ROOT / "samples" / "worked-example.dpn"
+MATCH = ROOT / "samples" / "match.dpn"
+SIX = ROOT / "samples" / "standard-six-player.dpn"
+
+BROWSER = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+DRIVER = shutil.which("chromedriver")
+if BROWSER is None or DRIVER is None:
+    pytest.skip("no headless Chromium here: install the system packages chromium and chromium-driver "
+                "(.ci/run does so with apt-get where it can)", allow_module_level=True)
+
+# the browser and its driver are the system's: Selenium must never look for them online
+os.environ.setdefault("SE_OFFLINE", "true")
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    profile = tempfile.mkdtemp(prefix="dehlanote-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument("--window-size=1280,800")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    try:
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    except WebDriverException as exc:        # pragma: no cover - a broken install, not a test failure
+        shutil.rmtree(profile, ignore_errors=True)
+        pytest.skip(f"Chromium is installed but does not start headless: {exc.msg}")
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def viewport(driver: Any, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def page_of(tmp_path: Path, source: Path | str, name: str = "page.html", **kw: Any) -> Path:
+    """A replay page of a file (or of DPN text) in the temporary folder."""
+    text = source.read_text(encoding="utf-8") if isinstance(source, Path) else source
+    facts = list(replay_games(parse_string(text)))
+    out = tmp_path / name
+    out.write_text(render_replay([game_data(f, i) for i, f in enumerate(facts, 1)], "test", **kw), encoding="utf-8")
+    return out
+
+
+def errors_logged(driver: Any) -> list[dict[str, Any]]:
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def open_page(driver: Any, path: Path, fragment: str = "") -> None:
+    driver.get_log("browser")                  # forget what earlier pages logged
+    viewport(driver, 1280, 800)
+    driver.get(path.as_uri() + fragment)
+    wait(driver, lambda d: d.execute_script("return document.documentElement.dataset.ready") == "1")
+
+
+def wait(driver: Any, ready: Callable[[Any], Any], timeout: float = 10.0) -> Any:
+    end = time.monotonic() + timeout
+    while True:
+        value = ready(driver)
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError("the page did not get there in time")
+        time.sleep(0.05)
+
+
+def press(driver: Any, *keys: str) -> None:
+    body = driver.find_element(By.TAG_NAME, "body")
+    for key in keys:
+        body.send_keys(key)
+
+
+def text(driver: Any, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def labels(driver: Any, css: str) -> list[str]:
+    return [e.get_attribute("aria-label") for e in driver.find_elements(By.CSS_SELECTOR, css)]
+
+
+def name(card: str) -> str:
+    ranks = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
+             "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"}
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    return f"{ranks.get(card[:-1], card[:-1])} of {suits[card[-1]]}"
+
+
+# ---- stepping --------------------------------------------------------------------------------------
+
+def test_after_n_cards_the_centre_holds_what_the_replay_says(browser: Any, tmp_path: Path) -> None:
+    """Card by card with the arrow key: the centre pile, its tens and the captured piles
+    are the engine's facts at every trick end."""
+    facts = next(replay_games(iter_path(WORKED)))
+    deal = facts.deals[0]
+    open_page(browser, page_of(tmp_path, WORKED))
+    played = 0
+    piles = {"AC": [0, []], "BD": [0, []]}
+    for trick in deal.tricks[:9]:
+        press(browser, *[Keys.ARROW_RIGHT] * len(trick.plays))
+        played += len(trick.plays)
+        assert browser.find_element(By.ID, "scrubber").get_attribute("value") == str(played)
+        assert text(browser, "centre-pile").startswith(f"Centre pile: {trick.centre_cards} card")
+        assert labels(browser, "#centre-pile .card") == [name(c) for c in trick.centre_tens]
+        if trick.capture is not None:
+            piles[trick.capture.side][0] += trick.capture.cards
+            piles[trick.capture.side][1] += list(trick.capture.tens)
+        for side, (cards, tens) in piles.items():
+            pile = browser.find_element(By.CSS_SELECTOR, f"#piles .side-{side}")
+            assert f"{side} captured {cards} card" in pile.text
+            assert labels(browser, f"#piles .side-{side} .card") == [name(c) for c in tens]
+        shown = labels(browser, "#trick .card")
+        assert sorted(s.split(",")[0] for s in shown) == sorted(name(p.card) for p in trick.plays)
+    # worked example: after trick 2, A has swept 8 cards with the tens of hearts and spades to AC
+    assert piles["AC"][1][:2] == ["10H", "10S"]
+    assert errors_logged(browser) == []
+
+
+def test_keys_and_buttons_move_by_card_trick_and_deal(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, MATCH))
+    press(browser, Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+    assert text(browser, "where").startswith("Deal 1 of 7 · trick 2 of 13 · card 4 of 4")
+    press(browser, Keys.ARROW_LEFT)
+    assert "trick 2 of 13 · card 3 of 4" in text(browser, "where")
+    press(browser, Keys.ARROW_UP)
+    assert "trick 1 of 13 · card 4 of 4" in text(browser, "where")
+    press(browser, Keys.END)
+    assert "trick 13 of 13 · card 4 of 4" in text(browser, "where")
+    assert "Deal 1 result" in text(browser, "result")
+    press(browser, Keys.HOME)
+    assert "before trick 1" in text(browser, "where")
+    press(browser, "]")
+    assert text(browser, "where").startswith("Deal 2 of 7")
+    press(browser, "[", "[")
+    assert text(browser, "where").startswith("Deal 1 of 7")
+    browser.find_element(By.ID, "b-next-trick").click()
+    browser.find_element(By.ID, "b-next").click()
+    assert "trick 2 of 13 · card 1 of 4" in text(browser, "where")
+    browser.find_element(By.ID, "b-end").click()
+    browser.find_element(By.ID, "b-next-deal").click()
+    assert text(browser, "where").startswith("Deal 2 of 7 · dealt")
+    Select(browser.find_element(By.ID, "deal")).select_by_value("4")
+    assert text(browser, "where").startswith("Deal 5 of 7")
+    # t, a number and Enter: that trick
+    press(browser, "t")
+    browser.switch_to.active_element.send_keys("9", Keys.ENTER)
+    assert "trick 9 of 13 · card 4 of 4" in text(browser, "where")
+    assert errors_logged(browser) == []
+
+
+def test_keyboard_only_reaches_every_control(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, WORKED))
+    seen = set()
+    for _ in range(40):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        seen.add(browser.switch_to.active_element.get_attribute("id"))
+    assert {"deal", "view", "four", "b-prev", "b-next", "b-next-trick", "b-play", "speed", "scrubber"} <= seen
+    browser.find_element(By.ID, "b-next").send_keys(Keys.ENTER)
+    assert "card 1 of 4" in text(browser, "where")
+    # every card drawn says what it is
+    cards = labels(browser, ".seat .card")
+    assert cards and all(" of " in c for c in cards)
+    assert "ten of diamonds" in cards
+
+
+def test_fragment_restores_the_position_and_follows_it(browser: Any, tmp_path: Path) -> None:
+    page = page_of(tmp_path, MATCH)
+    open_page(browser, page, "#game=1&deal=3&trick=7")
+    assert text(browser, "where").startswith("Deal 3 of 7 · trick 7 of 13 · card 4 of 4")
+    current = browser.find_element(By.CSS_SELECTOR, "#story li[aria-current=step]")
+    assert current.get_attribute("id") == "story-7"
+    press(browser, Keys.ARROW_RIGHT)
+    assert browser.execute_script("return location.hash") == "#game=1&deal=3&trick=8&card=1"
+    # every trick has a link to its position
+    link = browser.find_element(By.CSS_SELECTOR, "#story-4 a.link")
+    assert link.get_attribute("href").endswith("#game=1&deal=3&trick=4")
+    link.click()
+    wait(browser, lambda d: "trick 4 of 13 · card 4 of 4" in text(d, "where"))
+    browser.find_element(By.CSS_SELECTOR, "#story-2 button.go").click()
+    assert "trick 2 of 13" in text(browser, "where")
+    # a link opened afresh lands on the same position
+    open_page(browser, page, "#game=1&deal=6&trick=0")
+    assert text(browser, "where").startswith("Deal 6 of 7 · dealt")
+    assert errors_logged(browser) == []
+
+
+def test_game_chooser_and_autoplay(browser: Any, tmp_path: Path) -> None:
+    two = WORKED.read_text(encoding="utf-8") + "\n" + MATCH.read_text(encoding="utf-8")
+    open_page(browser, page_of(tmp_path, two), "#game=2")
+    assert browser.find_element(By.ID, "game-label").is_displayed()
+    assert text(browser, "title") == "Friday club, table 3"
+    Select(browser.find_element(By.ID, "game")).select_by_value("0")
+    assert text(browser, "title") == "Worked example"
+    assert browser.execute_script("return location.hash").startswith("#game=1&deal=1")
+    Select(browser.find_element(By.ID, "speed")).select_by_value("400")
+    browser.find_element(By.ID, "b-play").click()
+    assert browser.find_element(By.ID, "b-play").get_attribute("aria-pressed") == "true"
+    wait(browser, lambda d: int(d.find_element(By.ID, "scrubber").get_attribute("value")) >= 2)
+    browser.find_element(By.ID, "b-play").click()
+    assert browser.find_element(By.ID, "b-play").get_attribute("aria-pressed") == "false"
+    stopped = browser.find_element(By.ID, "scrubber").get_attribute("value")
+    time.sleep(0.9)
+    assert browser.find_element(By.ID, "scrubber").get_attribute("value") == stopped
+    assert errors_logged(browser) == []
+
+
+def test_seat_view_shows_one_hand(browser: Any, tmp_path: Path) -> None:
+    facts = next(replay_games(iter_path(WORKED)))
+    open_page(browser, page_of(tmp_path, WORKED), "#game=1&deal=1&trick=2&view=B")
+    b_hand = sorted(facts.deals[0].hands["B"])
+    played = [p.card for t in facts.deals[0].tricks[:2] for p in t.plays if p.seat == "B"]
+    held = [name(c) for c in b_hand if c not in played]
+    assert sorted(labels(browser, ".seat-e .card")) == sorted(held)
+    for other in ("n", "w", "s"):
+        assert all("not shown" in label for label in labels(browser, f".seat-{other} .card"))
+    Select(browser.find_element(By.ID, "view")).select_by_value("open")
+    assert len(labels(browser, ".seat-s .card:not(.back)")) == 11
+    assert errors_logged(browser) == []
+
+
+def test_six_seats(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, SIX))
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .seat")) == 6
+    press(browser, Keys.ARROW_DOWN)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#trick .card")) == 6
+    assert "trick 1 of 26 · card 6 of 6" in text(browser, "where")
+
+
+def test_errors_are_flagged_at_their_trick(browser: Any, tmp_path: Path) -> None:
+    bad = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 B: 4S 5S 7S 9S")
+    open_page(browser, page_of(tmp_path, bad), "#game=1&deal=1&trick=3")
+    assert "wrong-leader" in text(browser, "trick-errors")
+    assert "A leads trick 3" in text(browser, "trick-errors")
+    assert "has-error" in browser.find_element(By.ID, "story-3").get_attribute("class")
+    press(browser, Keys.ARROW_DOWN)
+    assert text(browser, "trick-errors") == ""
+
+
+def test_print_view_is_the_deal_diagram_and_trick_list(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, WORKED))
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert browser.find_element(By.ID, "print").is_displayed()
+        assert not browser.find_element(By.ID, "main").is_displayed()
+        assert not browser.find_element(By.ID, "controls").is_displayed()
+        rows = browser.find_elements(By.CSS_SELECTOR, "#print table tr")
+        assert len(rows) == 1 + 13
+        assert "Asha" in browser.find_element(By.CSS_SELECTOR, "#print .ph-s").text
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+
+# ---- escaping -----------------------------------------------------------------------------------------
+
+HOSTILE = """[Event "</script><script>window.__pwned = 1</script>"]
+[A "<img src=x onerror=window.__pwned=2>"]
+[B "Bilal & \u2028 co"]
+[Rules "standard"]
+[Result "*"]
+[Annotator "<b>bold</b>"] {</script><script>window.__pwned = 3</script>}
+
+deal 1 dealer D {<svg onload=window.__pwned=4>}
+trump D by A
+ 1 A: AH 10H 3H 7H {<script>window.__pwned = 5</script>}
+ 2 A: AS QS 2S 10S
+"""
+
+
+def test_a_record_with_script_in_tags_and_comments_renders_as_text(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, HOSTILE))
+    press(browser, Keys.ARROW_DOWN)
+    assert browser.execute_script("return window.__pwned === undefined")
+    assert browser.execute_script("return document.querySelectorAll('img, b, script:not([type]):not([id])').length") \
+        == 0 or browser.execute_script("return document.querySelectorAll('img, b').length") == 0
+    assert text(browser, "title") == "</script><script>window.__pwned = 1</script>"
+    assert "<img src=x onerror=window.__pwned=2>" in text(browser, "seats")
+    story = text(browser, "story-body")
+    assert "<svg onload=window.__pwned=4>" in story
+    assert "<script>window.__pwned = 5</script>" in story
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 2
+    assert errors_logged(browser) == []
+
+
+# ---- the site's index ---------------------------------------------------------------------------------
+
+def test_index_figures_equal_stats_json(browser: Any, tmp_path: Path) -> None:
+    build_site([str(p) for p in SAMPLES], tmp_path / "site", registry())
+    result = subprocess.run([sys.executable, "-m", "dehlanote", "stats", "--format", "json", *map(str, SAMPLES)],
+                            capture_output=True, text=True, cwd=ROOT, check=False)
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    open_index(browser, tmp_path / "site" / "index.html")
+    shown = browser.execute_script(
+        "return Array.from(document.querySelectorAll('[data-stat]')).map("
+        "e => [e.dataset.stat, e.dataset.value, e.textContent])")
+    assert len(shown) > 30
+    for key, value, label in shown:
+        expected: Any = figures
+        for part in key.split("."):
+            expected = expected[part]
+        assert value == str(expected), key
+        assert label.startswith(str(expected)), key
+    # a game link opens its replay page at that game
+    browser.find_element(By.LINK_TEXT, "Friday club, table 3").click()
+    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.ready") == "1")
+    assert text(browser, "title") == "Friday club, table 3"
+    assert errors_logged(browser) == []
+
+
+def open_index(driver: Any, path: Path) -> None:
+    driver.get_log("browser")
+    viewport(driver, 1280, 800)
+    driver.get(path.as_uri())
+    wait(driver, lambda d: d.execute_script("return document.readyState") == "complete")
+
+
+def test_four_colour_switch(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, WORKED))
+    colour = "return getComputedStyle(document.querySelector('.seat .card.suit-D .rank')).fill"
+    two = browser.execute_script(colour)
+    browser.find_element(By.ID, "four").click()
+    four = browser.execute_script(colour)
+    assert two != four and four == "rgb(11, 87, 208)"
+    open_page(browser, page_of(tmp_path, WORKED, "four.html", four_colour=True))
+    assert browser.execute_script(colour) == "rgb(11, 87, 208)"
+
+
+# ---- screenshots and console -----------------------------------------------------------------------
+
+def png_pixels(data: bytes) -> tuple[int, int, list[bytes]]:
+    """Width, height and rows of RGB(A) pixels of an 8-bit, non-interlaced PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, idat, width, height, kind = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if tag == b"IHDR":
+            width, height, depth, kind = struct.unpack(">IIBB", body[:10])
+            assert depth == 8 and body[12] == 0
+        elif tag == b"IDAT":
+            idat += body
+        pos += 12 + length
+    bpp = {2: 3, 6: 4}[kind]
+    raw = zlib.decompress(idat)
+    stride = width * bpp
+    rows: list[bytes] = []
+    prev = bytearray(stride)
+    for y in range(height):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - bpp] if x >= bpp else 0
+            b = prev[x]
+            c = prev[x - bpp] if x >= bpp else 0
+            if f == 1:
+                line[x] = (line[x] + a) & 255
+            elif f == 2:
+                line[x] = (line[x] + b) & 255
+            elif f == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(bytes(line))
+        prev = line
+    return width, height, rows
+
+
+def assert_not_blank(path: Path, width: int, height: int) -> None:
+    w, h, rows = png_pixels(path.read_bytes())
+    assert (w, h) == (width, height)
+    bpp = len(rows[0]) // w
+    colours: dict[bytes, int] = {}
+    for row in rows[:: 4]:
+        for x in range(0, len(row), bpp * 4):
+            px = row[x:x + 3]
+            colours[px] = colours.get(px, 0) + 1
+    total = sum(colours.values())
+    assert len(colours) > 50, "the screenshot has almost no colours"
+    assert max(colours.values()) < 0.9 * total, "the screenshot is mostly one colour"
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_screenshots_at_desktop_and_phone_sizes(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    width, height = size
+    open_page(browser, page_of(tmp_path, MATCH), "#game=1&deal=2&trick=5&card=2")
+    viewport(browser, width, height)
+    shot = tmp_path / f"replay-{width}x{height}.png"
+    assert browser.save_screenshot(str(shot))
+    assert_not_blank(shot, width, height)
+    # the controls stay on screen at both sizes
+    rect = browser.execute_script("return document.getElementById('b-next').getBoundingClientRect().toJSON()")
+    assert 0 <= rect["top"] and rect["bottom"] <= height and rect["right"] <= width
+    # nothing is wider than the window
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    build_site([str(MATCH)], tmp_path / "site", registry())
+    open_index(browser, tmp_path / "site" / "index.html")
+    viewport(browser, width, height)
+    shot = tmp_path / f"index-{width}x{height}.png"
+    assert browser.save_screenshot(str(shot))
+    assert_not_blank(shot, width, height)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    viewport(browser, 1280, 800)
+    assert errors_logged(browser) == []
+
+
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
+def test_every_sample_plays_to_the_end_without_console_errors(browser: Any, tmp_path: Path, path: Path) -> None:
+    facts = list(replay_games(iter_path(path)))
+    open_page(browser, page_of(tmp_path, path))
+    deals = len(facts[0].deals)
+    for _ in range(deals):
+        press(browser, Keys.END, Keys.ARROW_RIGHT)
+    where = text(browser, "where")
+    last = facts[0].deals[-1]
+    assert where.startswith(f"Deal {last.number} of {last.number}")
+    assert f"trick {len(last.tricks)} of {len(last.tricks)}" in where
+    assert facts[0].result is not None
+    story = text(browser, "story-body")
+    for line in game_data(facts[0])["result"]:
+        assert line in story
+    assert errors_logged(browser) == []
+
+
+def test_pages_work_without_the_package(browser: Any, tmp_path: Path) -> None:
+    """A page copied anywhere still works: it refers to nothing beside itself."""
+    page = page_of(tmp_path, WORKED)
+    elsewhere = Path(tempfile.mkdtemp(prefix="dehlanote-page-")) / "copy.html"
+    try:
+        shutil.copy(page, elsewhere)
+        open_page(browser, elsewhere)
+        press(browser, Keys.ARROW_DOWN)
+        assert "trick 1 of 13" in text(browser, "where")
+        assert errors_logged(browser) == []
+    finally:
+        shutil.rmtree(elsewhere.parent, ignore_errors=True)
