@@ -32,7 +32,7 @@ from .common import (
     load_registry,
     located,
     open_games,
-    out_console,
+    TextOut,
     plural,
 )
 
@@ -40,7 +40,7 @@ from .common import (
 @app.command()
 def annotate(
     file: str = typer.Argument(..., metavar="FILE", help="A DPN file; - reads standard input."),
-    format: AnnotateFormat = typer.Option(AnnotateFormat.text, "--format", "-f",
+    format: AnnotateFormat = typer.Option(AnnotateFormat.text, "--format", "-f", metavar="text|dpn",
                                           help="text: a table per deal; dpn: the record with the "
                                                "facts as {} comments (itself valid DPN)."),
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
@@ -75,13 +75,13 @@ def annotate(
             for e in facts.errors:
                 err.print(str(located(e, game, path)), markup=False)
         raise typer.Exit(exit_status([report]))
-    out = out_console()
+    out = TextOut()
     symbols = symbols and (out.encoding or "").lower().startswith("utf")
     for index, game in enumerate(games, 1):
         facts = replay_game(game, reg)
         if index > 1:
             out.print()
-        out.rule(game_heading(facts, index), align="left", characters="═")
+        out.rule(game_heading(facts, index), characters="═")
         if facts.rules is not None:
             for deal in facts.deals:
                 out.print()

@@ -15,11 +15,12 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Callable, Iterator, Optional
+from typing import IO, Any, Callable, Iterator, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from .. import __version__
 from ..errors import DpnError
@@ -57,6 +58,46 @@ def out_console(**kw) -> Console:
     """The standard output console (colour only on a terminal; NO_COLOR is respected)."""
     width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
     return Console(highlight=False, width=width, **kw)
+
+
+#: the width text reports are laid out in when piped: wide enough that nothing wraps or is cut
+PIPE_WIDTH = 1000
+
+
+class TextOut:
+    """Standard output for text reports (tables, listings).
+
+    On a terminal: the terminal's width, long text wrapped at word boundaries. Piped (or
+    redirected): lines as long as their content, never padded with trailing spaces and never
+    cut; ``COLUMNS`` sets a width when wanted.
+    """
+
+    def __init__(self) -> None:
+        self.piped = not sys.stdout.isatty()
+        width = None if not self.piped or os.environ.get("COLUMNS") else PIPE_WIDTH
+        self.console = Console(highlight=False, width=width)
+
+    @property
+    def encoding(self) -> str:
+        return self.console.encoding
+
+    def print(self, *objects: object, **kw: Any) -> None:
+        if not self.piped:
+            self.console.print(*objects, **kw)
+            return
+        with self.console.capture() as capture:
+            self.console.print(*objects, **kw)
+        text = "\n".join(line.rstrip() for line in capture.get().split("\n"))
+        self.console.file.write(text)
+
+    def rule(self, title: Any, characters: str = "─") -> None:
+        """A heading with a line: across the terminal, or as long as the heading when piped."""
+        if not self.piped:
+            self.console.rule(title, align="left", characters=characters)
+            return
+        text = title if isinstance(title, Text) else Text(str(title))
+        self.print(text)
+        self.print(characters * text.cell_len)
 
 
 def err_console() -> Console:

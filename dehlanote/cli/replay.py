@@ -55,10 +55,11 @@ def _load_game(spec: str, number: int, reg: Registry) -> GameFacts:
 @app.command()
 def replay(
     file: str = typer.Argument(..., metavar="FILE", help="A DPN file."),
-    game: int = typer.Option(1, "--game", "-g", min=1, help="Which game of the file (from 1)."),
-    deal: Optional[int] = typer.Option(None, "--deal", "-d", min=1, help="Start at this deal."),
-    trick: Optional[int] = typer.Option(None, "--trick", "-t", min=1,
-                                        help="Start at the end of this trick."),
+    game: int = typer.Option(1, "--game", "-g", min=1, metavar="N", help="Which game of the file (from 1)."),
+    deal: Optional[int] = typer.Option(None, "--deal", "-d", min=1, metavar="N",
+                                       help="Start at deal N (as numbered in the record)."),
+    trick: Optional[int] = typer.Option(None, "--trick", "-t", min=1, metavar="N",
+                                        help="Start at the end of trick N."),
     plain: bool = typer.Option(False, "--plain", help="Print the steps as text, even on a terminal."),
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     rules: Optional[Path] = RULES_OPTION,

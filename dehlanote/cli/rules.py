@@ -18,13 +18,22 @@ from .common import (
     Exit,
     fail,
     load_registry,
-    out_console,
+    TextOut,
 )
+
+
+def _complete_name(incomplete: str) -> list[str]:
+    """Shell completion of NAME: the package's profiles and options."""
+    from ..rules.profile import registry
+
+    reg = registry()
+    names = list(reg.profiles) + list(reg.options)
+    return [n for n in names if n.startswith(incomplete)]
 
 
 @app.command("rules")
 def rules_command(
-    name: Optional[str] = typer.Argument(None, metavar="NAME",
+    name: Optional[str] = typer.Argument(None, metavar="NAME", autocompletion=_complete_name,
                                          help='A profile, optionally with options: "pagat kots=3".'),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
@@ -37,7 +46,7 @@ def rules_command(
     Example: dehlanote rules hukum
     """
     reg = load_registry(rules)
-    out = out_console()
+    out = TextOut()
     if name is None:
         out.print(rules_listing(reg))
         raise typer.Exit(Exit.OK)

@@ -11,7 +11,7 @@ comments, which keeps the record valid DPN. Rich rendering is in :mod:`.render`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple, Optional
+from typing import NamedTuple, Optional, cast
 
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrickFact, TrumpFact
 from ..rules.profile import Rules
@@ -234,6 +234,7 @@ class Snapshot(NamedTuple):
     capture: Optional[Capture]          # what the trick just completed captured
     event: Optional[str]                # trump set / revealed at this step
     crossed: tuple["TenStory", ...] = ()  # tens that capture took from a trick the other side won
+    event_now: bool = False             # the event happened at this very card (not earlier in the trick)
 
 
 def seat_layout(n: int) -> dict[str, str]:
@@ -272,7 +273,7 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
     trump = tf.suit if open_trump and tf is not None else None
     piles = {s: 0 for s in sides}
     pile_tens: dict[str, tuple[str, ...]] = {s: () for s in sides}
-    centre_cards, centre_tens = 0, ()
+    centre_cards, centre_tens = 0, cast("tuple[str, ...]", ())
     run: Optional[tuple[str, int]] = None
 
     def grouped() -> dict[str, tuple[str, ...]]:
@@ -283,9 +284,10 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
     played = 0
     notes = {n.fact.number: n for n in trick_notes(deal, rules)}
     for t in deal.tricks:
-        event = None                    # a trump set or revealed stays shown to the trick's end
+        event: Optional[str] = None     # a trump set or revealed stays shown to the trick's end
         for k, p in enumerate(t.plays):
             played += 1
+            before = event
             if p.card in held.get(p.seat, []):
                 held[p.seat].remove(p.card)
             if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
@@ -309,7 +311,8 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
                         trump = tf.drawn[-1]
             out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
                                 centre_cards, centre_tens, dict(piles), dict(pile_tens), trump, run,
-                                capture, event, notes[t.number].crossed if done else ()))
+                                capture, event, notes[t.number].crossed if done else (),
+                                event is not None and event != before))
     return out
 
 

@@ -187,7 +187,7 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
             footnotes.append(text)
     heading = Text(deal_heading(deal), style="bold")
     result = deal_result_text(deal, rules, facts)
-    lines = [heading, Padding(table, (0, 0, 0, 2))]
+    lines: list[RenderableType] = [heading, Padding(table, (0, 0, 0, 2))]
     footer = Text("  ")
     footer.append(result[0], style="bold")
     for extra in result[1:]:
@@ -221,7 +221,7 @@ def game_heading(facts: GameFacts, index: int) -> Text:
     rules = facts.rules
     if rules is not None:
         out.append(f" · rules {rules.label()}")
-    players = [f"{s} {printable(game.tag(s))}" for s in seats_for(rules.seats if rules else 4) if game.tag(s)]
+    players = [f"{s} {printable(game.tag(s) or '')}" for s in seats_for(rules.seats if rules else 4) if game.tag(s)]
     if players:
         out.append(" · " + ", ".join(players))
     return out
@@ -281,17 +281,17 @@ PARAM_HELP = {
 
 
 def rules_listing(reg: Registry) -> RenderableType:
-    """Every profile and option with a one-line description."""
+    """Every profile and option with its whole description (wrapped to the width, never cut)."""
     profiles = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
     profiles.add_column("profile", style="bold", no_wrap=True)
     profiles.add_column("what it is")
     for name, rules in reg.profiles.items():
-        profiles.add_row(name, Text(first_sentence(rules.description), no_wrap=True, overflow="ellipsis"))
+        profiles.add_row(name, Text(" ".join(rules.description.split())))
     options = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     options.add_column("option", style="bold", no_wrap=True)
     options.add_column("what it does")
     for name, opt in reg.options.items():
-        options.add_row(_short_usage(opt), Text(first_sentence(opt.description), no_wrap=True, overflow="ellipsis"))
+        options.add_row(_short_usage(opt), Text(" ".join(opt.description.split())))
     hint = Text('In a record: [Rules "pagat kots=3 trump=first-void-five"]. One profile: dehlanote rules NAME',
                 style="dim")
     return Group(Text("Rule profiles", style="bold underline"), profiles, Text(""),
@@ -544,7 +544,7 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
     t = snap.trick
     p = snap.shown[-1]
     lines = [f"  {p.seat} plays {p.card}" + (" (leads)" if len(snap.shown) == 1 else "")]
-    if snap.event:
+    if snap.event and snap.event_now:
         lines.append(f"    {snap.event}")
     if snap.complete:
         sides = sides_for(rules.seats)
