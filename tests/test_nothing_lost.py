@@ -91,8 +91,8 @@ def mixed_file(tmp_path: Path, order: list) -> tuple[Path, list[dict]]:
         if kind == "encoding":
             raw = raw.replace(b'"]', b'\xe9"]', 1)        # in the first tag value
         body_lines = body.split("\n")
-        first = line + next(i for i, l in enumerate(body_lines) if l.strip())
-        head = line + next(i for i, l in enumerate(body_lines) if re.match(r"\s*(\[|deal)", l))
+        first = line + next(i for i, text in enumerate(body_lines) if text.strip())
+        head = line + next(i for i, text in enumerate(body_lines) if re.match(r"\s*(\[|deal)", text))
         if entries and body.lstrip().startswith("{") and entries[-1]["kind"] == "comment-left-open":
             # the comment left open runs into this game's opening comment, and is closed by
             # it: valid DPN (a comment may hold a {), and the games are still both there
@@ -301,3 +301,94 @@ def test_a_read_only_directory(tmp_path):
         assert path.read_bytes() == before
     finally:
         os.chmod(folder, 0o755)
+
+
+# ---- a comment never crosses a game start (issue 16 items 2, 4, 11; DPN 1.1) ---------------------------
+
+def _games(text: str) -> list:
+    """Each game as (Event, deals, [(code, line, column)]), with the stream path checked to agree."""
+    from dehlanote.syntax import reader
+
+    games = parse_string(text)
+    streamed = list(iter_games(io.BytesIO(text.encode("utf-8"))))
+    assert [g._replace(source=None) for g in games] == [g._replace(source=None) for g in streamed]
+    old = reader.BLOCK
+    try:
+        reader.BLOCK = 7
+        small = list(iter_games(io.BytesIO(text.encode("utf-8"))))
+    finally:
+        reader.BLOCK = old
+    assert small == streamed
+    return [(g.tag("Event"), len(g.deals), [(e.code, e.line, e.column) for e in g.errors]) for g in games]
+
+
+def test_16_2_an_unclosed_comment_in_the_tags_ends_at_the_next_games_tags():
+    text = '[Event "one"] {unclosed\n\n' + WORKED
+    assert _games(text) == [("one", 0, [("syntax", 1, 15)]), ("Worked example", 1, [])]
+
+
+def test_16_2_an_unclosed_comment_does_not_take_the_next_games_first_tag():
+    broken = WORKED.replace("{the non-dealing side AC wins the deal; D deals again}", "{oops", 1)
+    second = WORKED.replace('[Rules "standard"]', '[Rules "pagat kots=3"] {house}')
+    games = parse_string(broken + "\n" + second)
+    assert len(games) == 2 and games[0].errors[0].code == "syntax"
+    assert "never closed" in games[0].errors[0].message
+    assert games[1].tag("Rules") == "pagat kots=3" and not games[1].errors
+    assert games[1].tags[[t.name for t in games[1].tags].index("Rules")].comments == ("house",)
+
+
+def test_16_2_a_cut_in_the_next_games_opening_comment_keeps_the_deals_before_it():
+    text = WORKED + "\n{Round 2, played at the club aft"
+    games = _games(text)
+    assert games[0] == ("Worked example", 1, [])
+    assert [g[2][0][0] for g in games[1:]] == ["syntax"]
+
+
+def test_16_2_a_closing_brace_further_down_does_not_merge_the_games():
+    # the } far below closes the first game's comment no more: a blank line then a tag ended it
+    text = '[Event "one"]\ndeal 1 dealer D {the first deal\n\n' + WORKED + "\n" + WORKED
+    games = _games(text)
+    assert [g[:2] for g in games] == [("one", 0), ("Worked example", 1), ("Worked example", 1)]
+    assert games[0][2] == [("syntax", 2, 17)]
+
+
+def test_16_4_the_word_deal_in_a_comment_does_not_stop_recovery():
+    for word in ("deal", "game", "Deal"):
+        text = f'[Event "one"] oops {{the {word} was lost}}\n\n' + WORKED
+        games = _games(text)
+        assert [g[:2] for g in games] == [("one", 0), ("Worked example", 1)], word
+        assert games[0][2] == [("syntax", 1, 15)]
+
+
+def test_16_11_a_stray_tag_after_the_deals_belongs_to_the_game_it_follows():
+    text = WORKED + '[Event "stray"]\n\n' + WORKED.replace('"Worked example"', '"two"')
+    games = parse_string(text)
+    assert [g.tag("Event") for g in games] == ["Worked example", "two"]
+    assert not games[1].errors
+    (error,) = games[0].errors
+    stray_line = WORKED.count("\n") + 1
+    assert (error.code, error.line, error.column) == ("bad-tag", stray_line, 1)
+    assert [t.value for t in games[0].tags if t.name == "Event"] == ["Worked example", "stray"]
+    assert _games(text)[1] == ("two", 1, [])
+
+
+def test_16_11_a_header_may_still_hold_a_blank_line():
+    text = WORKED + '[Event "two"]\n[Site "s"]\n\n[Round "3"]\n' + WORKED.split("\n\n", 1)[1]
+    games = parse_string(text)
+    assert [(g.tag("Event"), g.tag("Round"), g.errors) for g in games] == [
+        ("Worked example", None, ()), ("two", "3", ())]
+
+
+def test_dpn_1_1_deal_1_after_a_deal_starts_a_game_without_tags():
+    body = WORKED.split("\n\n", 1)[1]
+    assert body.startswith("deal 1")
+    # tagless games one after another, then after a tagged game, with or without a blank line
+    for text in (body + body + body, body + "\n" + body, WORKED + "\n" + body, WORKED + body):
+        games = _games(text)
+        assert [g[1:] for g in games] == [(1, [])] * len(games) and len(games) == text.count("deal 1 ")
+        assert all(not replay_game(g).errors for g in parse_string(text))
+    assert [g.tags for g in parse_string(body + body)] == [(), ()]
+    # only a deal numbered 1 starts a game; the word in a comment or "deal 12" does not
+    two = body.replace("tens AC 3 BD 1 {", "tens AC 3 BD 1 {deal 1 ")
+    assert len(parse_string(two + body)) == 2
+    assert parse_string(body.replace("deal 1 dealer D", "deal 12 dealer D") + body)[0].deals[0].number.value == 12

@@ -41,7 +41,7 @@ from .model import (
     Trump,
     Word,
 )
-from .reader import Chunk, Source, split_games
+from .reader import Chunk, Source, split_games, stray_tags
 
 __all__ = ["iter_games", "iter_path", "parse_chunk", "parse_path", "parse_string"]
 
@@ -279,7 +279,7 @@ class _Parser:
             # comments before the first game's first element belong to that game; a comment
             # that spans lines of a CRLF file keeps plain newlines, as every other text does
             comments = [(*b._pos(c), str(c)[1:-1].replace("\r\n", "\n")) for c in b.comments]
-            games = [_attach_comments(g, comments) for g in games]
+            games = [_attach_comments(g, [c for c in comments if _within(c[:2], g, games)]) for g in games]
         if b.errors:
             errors = sorted(b.errors, key=lambda e: (e.line, e.column))
             games = [g._replace(errors=tuple(e for e in errors if _inside(e, g, games)))
@@ -315,10 +315,16 @@ def _check_bare_ranks(tricks: list[Trick]) -> None:
 
 def _inside(error: DpnError, game: Game, games: list[Game]) -> bool:
     """Whether an error position falls in ``game`` (games are in file order)."""
+    return _within((error.line, error.column), game, games)
+
+
+def _within(pos: tuple[int, int], game: Game, games: list[Game]) -> bool:
+    """Whether a position falls in ``game`` (games are in file order; what comes before the
+    first game belongs to it)."""
     idx = games.index(game)
     start = (game.line, game.column)
     end = (games[idx + 1].line, games[idx + 1].column) if idx + 1 < len(games) else (1 << 60, 0)
-    return start <= (error.line, error.column) < end or (idx == 0 and (error.line, error.column) < start)
+    return start <= pos < end or (idx == 0 and pos < start)
 
 
 _parser: _Parser | None = None
@@ -657,6 +663,7 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, fast: bool = True) -
     """
     games = parse_fast(chunk) if fast else None
     if games is not None:
+        games = stray_tags(games)
         if keep_source and games:
             text = " " * (chunk.column - 1) + chunk.text if chunk.column > 1 else chunk.text
             games = [g._replace(source=text, source_line=chunk.line) for g in games]
@@ -682,6 +689,7 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, fast: bool = True) -
             encoding = [e for e in encoding if (e.line, e.column) >= (chunk.line, chunk.column)]
             broken += _sourced([_broken_game(head, error, mine)], head, keep_source)
             continue
+        games = stray_tags(games)
         if encoding:
             first = games[0] if games else Game((), (), chunk.line, chunk.column)
             games = [first._replace(errors=tuple(encoding) + first.errors)] + games[1:]
@@ -696,7 +704,7 @@ def _sourced(games: list[Game], chunk: Chunk, keep_source: bool) -> list[Game]:
     return games
 
 
-_DEAL_WORD = re.compile(r"(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
+_DEAL_LINE = re.compile(r"(?:^|(?<=\n))[ \t\r\ufeff]*[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
 #: a blank line, then a line that opens with a whole tag (comments may come first): where
 #: a new game may start
 _GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=(?:\{[^}]*\}[\s\ufeff]*)*\[[ \t]*[A-Za-z][A-Za-z0-9_]*'
@@ -724,7 +732,8 @@ def _resync(chunk: Chunk, error: DpnError) -> int | None:
     m = _GAME_START.search(text, after)
     if m is None:
         return None
-    deal = _DEAL_WORD.search(text, 0, m.end())
+    # a real deal starts a line (the word in a comment or a tag value is no deal)
+    deal = _DEAL_LINE.search(text, 0, m.end())
     return m.end() if deal is None else None
 
 

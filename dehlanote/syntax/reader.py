@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import IO, Iterator, NamedTuple, Optional, Union
+from typing import IO, Any, Iterator, NamedTuple, Optional, Union
 
+from ..errors import DpnError
 from .cards import STRING_BODY
+from .model import Game
 
 BLOCK = 1 << 20  # bytes or characters read at a time
 
@@ -27,9 +29,12 @@ _STRING = re.compile(f'"{STRING_BODY}"')
 # a line that opens with a whole tag, and one that opens with the deal keyword: the start
 # of another game, which no comment runs over (see split_games)
 _TAG_LINE = re.compile(f'\\n[ \\t\\r\\ufeff]*\\[[ \\t]*[A-Za-z][A-Za-z0-9_]*[ \\t]*"{STRING_BODY}"[ \\t]*\\]')
-_DEAL_LINE = re.compile(r"\n[ \t\r\ufeff]*[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
-_DEAL_NEXT = re.compile(r"[\s\ufeff]*[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])")
-_BLANK = re.compile(r"[\s\ufeff]*")
+# a deal numbered 1 (DPN 1.1: after another deal, it starts a game with no tags)
+_DEAL_ONE = re.compile(r"(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll][ \t]+0*1(?![0-9A-Za-z_\u2660-\u2667.])")
+_TAG_TEXT = f'\\[[ \\t]*[A-Za-z][A-Za-z0-9_]*[ \\t]*"{STRING_BODY}"[ \\t]*\\]'
+_TAG_NAME = re.compile(f'\\[[ \\t]*([A-Za-z][A-Za-z0-9_]*)[ \\t]*"{STRING_BODY}"')
+# a line of tags and comments only (the tags that may stand after a game's deals)
+_TAGS_ONLY = re.compile(f"(?:[ \\t\\r\\ufeff]*(?:{_TAG_TEXT}|\\{{[^{{}}\\n]*\\}}))+[ \\t\\r\\ufeff]*")
 _SURROGATE = re.compile("[\udc80-\udcff]")
 
 
@@ -107,11 +112,13 @@ def _blocks(source: Source, decoder: _Decoder) -> Iterator[str]:
         yield source
         return
     binary = _is_binary(source)
+    empty: Any
+    newline: Any
     empty, newline = (b"", b"\n") if binary else ("", "\n")
     # what was read of a line not yet ended: never a newline in it. Joined once the line
     # ends: adding each block to the rest copied the line again for every block, time
     # quadratic in the length of a long line (and hours for one read a few bytes at a time)
-    parts: list = []
+    parts: list[Any] = []
     while True:
         data = source.read(BLOCK)
         if not data:
@@ -148,8 +155,13 @@ def _is_binary(stream: IO) -> bool:
 def split_games(source: Source) -> Iterator[Chunk]:
     """Cut a text, or a text or binary stream, into the chunks of text of its games.
 
-    The cut falls at a ``[`` that opens a tag after the current game's first ``deal``
-    keyword; comments (``{...}``, which may span lines) and tag values are skipped.
+    A game starts at a ``[`` that opens a tag after the current game's first ``deal``
+    keyword, at a deal written ``deal 1`` after another deal (a game with no tags, DPN 1.1),
+    and at a line that opens with a tag after a blank line inside a comment left open (a
+    comment never crosses a game start: the comment is reported where it opens). Comments
+    (``{...}``, which may span lines) and tag values are skipped. Tags that stand right
+    after a game's deals, then a blank line and the next game's tags, stay with the game
+    they follow (the parser reports them there).
     """
     decoder = _Decoder()
     blocks = _blocks(source, decoder)
@@ -159,11 +171,9 @@ def split_games(source: Source) -> Iterator[Chunk]:
     line, column = 1, 1   # position of buf[start] in the file
     seen_deal = False
     eof = False
-    # what is known of the comments left open, so that a run of { is not searched again
-    # for each of them: none closes after ``open_from`` (at the end of the file), and a
-    # { before ``runaway_before`` runs over the start of a game
+    # a { at or after ``open_from`` has no } and no game start after it up to the end of
+    # the file (so that a run of { is not searched again for each of them)
     open_from: Optional[int] = None
-    runaway_before: Optional[int] = None
 
     def more() -> bool:
         nonlocal buf, eof
@@ -186,16 +196,77 @@ def split_games(source: Source) -> Iterator[Chunk]:
         start = end
         problems: tuple[EncodingProblem, ...] = ()
         if decoder.problems:
-            keep, mine = [], []
+            keep: list[EncodingProblem] = []
+            mine: list[EncodingProblem] = []
             for p in decoder.problems:
                 (mine if (p.line, p.column) < (line, column) else keep).append(p)
             decoder.problems[:] = keep
             problems = tuple(mine)
         return Chunk(text, chunk_line, chunk_col, problems, last)
 
+    def game_start_after_blank(frm: int, end: int, opening: int) -> int:
+        """Where a line opening with a tag, after a blank line that follows ``opening``,
+        starts in buf[frm:end] (-1: none)."""
+        for tag in _TAG_LINE.finditer(buf, frm, end):
+            nl = tag.start()
+            prev = buf.rfind("\n", 0, nl)
+            if prev > opening and not buf[prev + 1: nl].strip():
+                return nl + 1
+        return -1
+
+    def stray_tags_end(at: int) -> int:
+        """After a game's deals, a ``[`` at ``at``: when the lines from there hold only tags
+        and comments, then a blank line and the next game's tags, and a tag name of the
+        first group comes again in the second (one header would hold it twice), where the
+        second group starts: the tags before it stay with the game they follow. -1 otherwise
+        (a header may hold a blank line), and at once for a tag after a blank line."""
+        ls = buf.rfind("\n", 0, at) + 1
+        if buf[ls:at].strip():
+            return -1              # something else of the game stands before it on its line
+        if ls >= 1 and not buf[buf.rfind("\n", 0, ls - 1) + 1: ls].strip():
+            return -1              # after a blank line: a header (stray tags follow the deals)
+        i = ls
+        groups: list[set[str]] = [set()]
+        second = -1
+        while True:
+            nl = buf.find("\n", i)
+            while nl < 0 and not eof and more():
+                nl = buf.find("\n", i)
+            text = buf[i: len(buf) if nl < 0 else nl]
+            if not text.strip():
+                if len(groups[-1]) and len(groups) == 2:
+                    break
+                if groups[-1] and len(groups) == 1:
+                    groups.append(set())
+            elif _TAGS_ONLY.fullmatch(text):
+                if len(groups) == 2 and second < 0:
+                    second = i
+                groups[-1].update(n.lower() for n in _TAG_NAME.findall(text))
+            else:
+                break
+            if nl < 0:
+                break
+            i = nl + 1
+        return second if len(groups) == 2 and groups[0] & groups[1] else -1
+
     more()
     while True:
+        if start > BLOCK:
+            # what was emitted is dropped once over a block: copying the rest of the buffer
+            # after every game made splitting quadratic in the block size
+            if open_from is not None:
+                open_from = max(0, open_from - start)
+            buf, pos, start = buf[start:], pos - start, 0
         m = (_SCAN_BODY if seen_deal else _SCAN_HEAD).search(buf, pos)
+        if seen_deal:
+            # DPN 1.1: a deal written "deal 1" after another deal starts a game with no tags
+            one = _DEAL_ONE.search(buf, pos, len(buf) if m is None else m.start())
+            if one is not None:
+                chunk = emit(one.start(), False)
+                if chunk.text.strip():
+                    yield chunk
+                pos = one.start() + 4
+                continue
         if m is None:
             pos = len(buf)
             if eof or not more():
@@ -203,43 +274,45 @@ def split_games(source: Source) -> Iterator[Chunk]:
             continue
         ch = buf[m.start()]
         if ch == "{":
-            # A comment ends at the next }, but does not run over the start of a game (a
-            # line that opens with a tag, then the deal keyword at the start of a line in
-            # the comment or right after it): a { left open would swallow every game up to
-            # the next comment's } (silently, when that } ends a game), or to the end of the
-            # file. Such a { is left to the parser, which reports it ("this comment is
-            # never closed"), and the games after it are read.
-            if (open_from is not None and m.start() >= open_from) or \
-                    (runaway_before is not None and m.start() < runaway_before):
+            if open_from is not None and m.start() >= open_from:
                 pos = m.end()
                 continue
+            # A comment ends at the next }, or, left open, at a blank line followed by a
+            # line that opens with a tag: that line starts the next game, and the { is left
+            # to the parser, which reports it ("this comment is never closed")
             look = m.end()
-            tag_end = tag_start = -1
-            runaway = False
+            cut = -1
             while True:
                 close = buf.find("}", look)
                 end = len(buf) if close < 0 else close
-                if tag_end < 0:
-                    tag = _TAG_LINE.search(buf, max(m.end(), look - 1), end)
-                    if tag is not None:
-                        tag_start, tag_end = tag.start(), tag.end()
-                if tag_end >= 0 and _DEAL_LINE.search(buf, max(tag_end, look - 1), end):
-                    runaway = True
-                    break
-                if close >= 0:
+                cut = game_start_after_blank(max(m.end(), look - 1), end, m.start())
+                if cut >= 0 or close >= 0:
                     break
                 look = len(buf)      # search each new block once, not the whole comment again
                 if eof or not more():
                     break
-            if close >= 0 and tag_end >= 0 and not runaway:
-                while not eof and _BLANK.fullmatch(buf, close + 1) and more():
-                    pass
-                runaway = _DEAL_NEXT.match(buf, close + 1) is not None
-            if runaway:
-                runaway_before = tag_start
-            elif close < 0:         # (the whole file was searched)
+            if cut >= 0:
+                chunk = emit(cut, False)
+                if chunk.text.strip():
+                    yield chunk
+                seen_deal = False
+                pos = cut
+            elif close >= 0:
+                pos = close + 1
+            else:
+                # open to the end of the file. After a game's deals and a blank line, a {
+                # that opens a line is the next game's opening comment, cut short: the game
+                # before it keeps its deals
                 open_from = m.start()
-            pos = close + 1 if close >= 0 and not runaway else m.end()
+                ls = buf.rfind("\n", 0, m.start())
+                prev = buf.rfind("\n", 0, max(ls, 0))
+                if seen_deal and ls >= 0 and not buf[ls + 1: m.start()].strip() \
+                        and ls > start and not buf[prev + 1: ls].strip():
+                    chunk = emit(ls + 1, False)
+                    if chunk.text.strip():
+                        yield chunk
+                    seen_deal = False
+                pos = m.end()
         elif ch == '"':
             s = _STRING.match(buf, m.start())
             if s is not None:
@@ -249,22 +322,40 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 pos = len(buf) if nl < 0 else nl
         elif ch == "[":
             if seen_deal:
-                chunk = emit(m.start(), False)
+                cut = stray_tags_end(m.start())
+                chunk = emit(m.start() if cut < 0 else cut, False)
                 if chunk.text.strip():
                     yield chunk
                 seen_deal = False
-                # what was emitted is dropped below, once over a block: copying the rest of
-                # the buffer after every game made splitting quadratic in the block size
+                pos = m.end() if cut < 0 else cut
+                continue
             pos = m.end()
         else:
             seen_deal = True
             pos = m.end()
-        if start > BLOCK:
-            if open_from is not None:
-                open_from = max(0, open_from - start)
-            if runaway_before is not None:
-                runaway_before = runaway_before - start if runaway_before > start else None
-            buf, pos, start = buf[start:], pos - start, 0
     chunk = emit(len(buf), True)
     if chunk.text.strip() or chunk.encoding_errors:
         yield chunk
+
+
+def stray_tags(games: list[Game]) -> list[Game]:
+    """Games of one chunk with tags that stand after a game's deals given back to that game.
+
+    The splitter leaves such tags (a ``[Name "value"]`` right after the last deal, then a
+    blank line and the next game's tags) with the game they follow, where they read as a
+    game of tags and no deals: each becomes a ``bad-tag`` of the game before, and the tag
+    is kept there (nothing is lost, and the next game's header is its own).
+    """
+    out: list[Game] = []
+    for game in games:
+        if out and out[-1].deals and game.tags and not game.deals:
+            prev = out[-1]
+            errors = prev.errors + tuple(
+                DpnError("bad-tag", f'the tag "{tag.name}" comes after the deals of this game: '
+                         "a game's tags go before its first deal", tag.line, tag.column)
+                for tag in game.tags) + game.errors
+            out[-1] = prev._replace(tags=prev.tags + game.tags, errors=errors,
+                                    comments=prev.comments + game.comments)
+            continue
+        out.append(game)
+    return out
