@@ -369,7 +369,7 @@ def test_rules_name_shows_parameters_source_and_decisions():
     result = run("rules", "hukum")
     assert result.exit_code == 0
     out = result.stdout
-    assert "Italian description" in out and "seed" not in out
+    assert "regional variant as reported by players" in out and "seed" not in out
     assert re.search(r"capture\s+immediate", out)
     assert "Decisions" in out and "first void" in out
 
