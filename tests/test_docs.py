@@ -29,7 +29,10 @@ def dehlanote(*args: str, stdin: bytes | None = None) -> subprocess.CompletedPro
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["NO_COLOR"] = "1"
-    return subprocess.run([sys.executable, "-m", "dehlanote", *args], check=False, cwd=ROOT, env=env,
+    command = [sys.executable, "-m", "dehlanote"]
+    if not (ROOT / "dehlanote" / "__main__.py").exists():   # until the cli package brings its __main__
+        command = [sys.executable, "-c", "import sys; sys.argv[0] = 'dehlanote'; from dehlanote._entry import main; main()"]
+    return subprocess.run([*command, *args], check=False, cwd=ROOT, env=env,
                           input=stdin, capture_output=True, timeout=300)
 
 
