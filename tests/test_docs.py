@@ -29,10 +29,7 @@ def dehlanote(*args: str, stdin: bytes | None = None) -> subprocess.CompletedPro
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR")}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     env["NO_COLOR"] = "1"
-    command = [sys.executable, "-m", "dehlanote"]
-    if not (ROOT / "dehlanote" / "__main__.py").exists():   # until the cli package brings its __main__
-        command = [sys.executable, "-c", "import sys; sys.argv[0] = 'dehlanote'; from dehlanote._entry import main; main()"]
-    return subprocess.run([*command, *args], check=False, cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "dehlanote", *args], check=False, cwd=ROOT, env=env,
                           input=stdin, capture_output=True, timeout=300)
 
 
@@ -153,12 +150,8 @@ NOTATION = ROOT / "docs" / "notation.md"
 
 #: DPN 1.1 features still being built: the examples that need them may fail until they land
 PENDING_1_1 = {
-    "lexical-rules-1": "emoji suits (1.1)",
     "games-and-tags-1": "case-insensitive Rules names (1.1)",
     "games-and-tags-2": "tagless games split at deal 1 (1.1)",
-    "deals-4": "trump before hands, several | (1.1)",
-    "tricks-2": "trick numbers with a dot, commas (1.1)",
-    "claims-1-1-1": "claims (1.1)",
     "unknown-rules-2": "conflicting options are unknown-rules (1.1)",
     "unsound-claim-1-1-1": "claims (1.1)",
 }
@@ -326,6 +319,18 @@ def test_readme_starts_with_the_two_set_up_commands() -> None:
     assert commands[1] == "pip install -e '.[test]' && python3 -m pytest"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install -q -e '.[test]'" in ci or "pip install -e '.[test]'" in ci
+
+
+def test_what_is_where_names_real_paths() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## What is where", 1)[1].split("\n## ", 1)[0]
+    paths = re.findall(r"`((?:dehlanote|samples|tests)/[^`]*)`", table)
+    assert "dehlanote/cli/<command>.py" in paths and "dehlanote/rules/profiles/options.yaml" in paths
+    for path in paths:
+        pattern = re.sub(r"<[^>]+>|NAME", "*", path)
+        assert glob.glob(pattern, root_dir=ROOT), path
+    for command in _commands():   # every command's module is where the table says
+        assert glob.glob(f"dehlanote/cli/{command}*.py", root_dir=ROOT), command
 
 
 def test_rules_doc_covers_every_profile_and_option() -> None:
