@@ -150,9 +150,7 @@ NOTATION = ROOT / "docs" / "notation.md"
 
 #: DPN 1.1 features still being built: the examples that need them may fail until they land
 PENDING_1_1 = {
-    "games-and-tags-1": "case-insensitive Rules names (1.1)",
     "games-and-tags-2": "tagless games split at deal 1 (1.1)",
-    "unknown-rules-2": "conflicting options are unknown-rules (1.1)",
     "unsound-claim-1-1-1": "claims (1.1)",
 }
 
