@@ -17,7 +17,7 @@ from ...errors import DpnError
 from ...replay.facts import DealFact, GameFacts, TrickFact
 from ...rules.profile import Rules
 from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
-from ...syntax.model import Trick
+from ...syntax.model import Play, Trick
 from ..annotate import _trump_event  # the sentence annotate writes for the same trump fact
 from ..annotate import capture_text, deal_heading, deal_result_text, trick_notes, trump_text
 
@@ -55,9 +55,10 @@ def _error(e: DpnError) -> list[Any]:
     return [e.code, e.message, e.line, e.column, e.deal, e.trick]
 
 
-def _play(p: Any) -> list[Any]:
+def _play(play: Play) -> list[Any]:
     """``[card, glyph, comment, withdrawn]``, trailing empties dropped."""
-    play = p.play if hasattr(p, "play") else p
+    if play.glyph is None and not play.comments and not play.withdrawn:
+        return [play.card]          # nearly every card: the short path
     out: list[Any] = [play.card, play.glyph or "", " ".join(play.comments),
                       [w.card for w in play.withdrawn]]
     while len(out) > 1 and not out[-1]:
@@ -121,7 +122,7 @@ def _story(t: TrickFact, note: Any, rules: Rules) -> list[list[str]]:
             centre += " with " + " ".join(t.centre_tens)
         out.append(["centre", centre])
     for s in note.crossed:
-        out.append(["cross", f"{s.card}† was won by {s.won_by} ({s.won_side}) in trick {s.trick} "
+        out.append(["cross", f"{s.card} was won by {s.won_by} ({s.won_side}) in trick {s.trick} "
                              f"but {s.taken_by} swept it to {s.taken_side}"])
     return out
 

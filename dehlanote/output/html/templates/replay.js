@@ -13,7 +13,7 @@
   var SUIT_ORDER = "SHDC";
   var LAYOUT4 = {A: "s", B: "e", C: "n", D: "w"};
   var LAYOUT6 = {A: "s", B: "se", C: "ne", D: "n", E: "nw", F: "sw"};
-  var CAPTURE_WORDS = {"two-in-a-row": "sweep", "last-trick": "last trick", "trick": "trick"};
+  var CAPTURE_WORDS = {"two-in-a-row": "two in a row", "last-trick": "the last trick", "trick": "the trick"};
   var KOT_WORDS = {"all-tens": "all the tens", "streak": "a streak", "all-tricks": "every trick"};
 
   var pos = {g: 0, d: 0, p: 0};
@@ -249,6 +249,9 @@
         cap.appendChild(el("span", "take", " \u2014 " + x[0] + (x[4] === "two-in-a-row" ? " sweeps " : " takes ") +
           plural(x[2], "card") + " to " + x[1] + " (" + CAPTURE_WORDS[x[4]] + ")"));
       }
+      t.s.forEach(function (s) {
+        if (s[0] === "cross") { cap.appendChild(el("span", "crossed", "\u2020 " + s[1])); }
+      });
     }
     var errs = $("trick-errors");
     errs.textContent = "";
@@ -363,7 +366,7 @@
       t.s.forEach(function (s) {
         if (s[0] === "cross") {
           var m = /in trick (\d+)/.exec(s[1]);
-          if (m) { (lost[m[1]] = lost[m[1]] || []).push(s[1].split("\u2020")[0]); }
+          if (m) { (lost[m[1]] = lost[m[1]] || []).push(s[1].split(" ")[0]); }
         }
       });
     });
