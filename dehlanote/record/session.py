@@ -1,0 +1,923 @@
+"""A recording session: a game entered element by element, each checked before it is kept.
+
+The recording is DPN text. Each line typed is a DPN fragment (``trump H``, a whole trick
+``AH 10H 3H 7H`` with its leader implied, single cards, ``misdeal``, ``hands …``,
+``tens …``, ``-7C 8H`` for a taken-back card, a ``{comment}``) or ``undo``. The fragment is
+put in its place in the text of the deal in progress, that deal is parsed and replayed with
+the library (from the match state the earlier deals left), and the line is refused, with the
+errors ``validate`` would print, when the candidate shows any error. Nothing else is kept:
+a kept element turns the candidate into the new canonical text.
+
+DPN has whole tricks only. The cards of the trick in progress are held here, not in the
+file: they are checked by replaying the trick completed with *padding*, cards chosen for
+the seats still to play so that they cause no error of their own (a card of the suit led
+from the seat's hand when it is known, else a card nobody is known to hold, of a suit the
+seat has not shown out of); an error at a padding card is ignored, any other refuses.
+
+Nothing here touches a file or a terminal: :attr:`Session.text` is the file's text after
+each element (always valid DPN, ``Result "*"`` while unfinished), and the caller writes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from typing import Optional
+
+from ..errors import DpnError
+from ..output.annotate import Snapshot, capture_text, deal_result_text, snapshots
+from ..replay import GameFacts, explicit, replay_game
+from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
+from ..replay.facts import DealFact
+from ..rules.profile import Registry, Rules, registry as default_registry
+from ..syntax import Deal, Game, Tag, parse_string
+from ..syntax.cards import DECK, SUIT_NAMES, seats_for, sides_for
+from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
+
+__all__ = ["Session", "Outcome", "Expect", "RecordError"]
+
+_WORD = re.compile(r"\s*(\S+)")
+_SEAT_COLON = re.compile(r"^([A-F])\s*:")
+_NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
+_SHIFT = {card: 2 * i for i, card in enumerate(DECK)}
+_SUIT_OF = {card: card[-1] for card in DECK}
+
+
+class RecordError(Exception):
+    """A file that cannot be recorded into: it has errors, or its last game is over."""
+
+    def __init__(self, message: str, errors: tuple[DpnError, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one line: kept or refused, and why; what the replay said about it."""
+
+    accepted: bool
+    errors: tuple[DpnError, ...] = ()     # the coded errors that refused it, as validate reports them
+    reason: str = ""                      # a refusal that is not a record error (out of order, nothing to undo)
+    notes: tuple[str, ...] = ()           # what happened: a trick won, a deal scored, the match over
+    saved: bool = False                   # the file's text changed: write it now
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the session waits for: ``kind`` (dealer, trump, drawn, card, over), who, in words."""
+
+    kind: str
+    seat: Optional[str]
+    text: str
+    default: Optional[str] = None         # the only legal card, when the hand is known
+
+
+@dataclass(frozen=True)
+class _State:
+    tags: tuple[Tag, ...]                  # the game's tags but Result
+    rules: Rules
+    done: tuple[Deal, ...] = ()            # complete deals, canonical, as in the file
+    done_facts: tuple[DealFact, ...] = ()
+    before: tuple[MatchState, ...] = ()    # the match state before each complete deal
+    match: Optional[MatchState] = None     # after the complete deals
+    cur: Optional[Deal] = None             # the deal in progress (canonical, its lines as in the file)
+    cur_fact: Optional[DealFact] = None
+    cur_errors: tuple[DpnError, ...] = ()  # only ever a trump still to be given (missing-trump)
+    partial: tuple[str, ...] = ()          # the plays of the trick in progress, canonical text
+    partial_fact: Optional[DealFact] = None  # the deal with that trick padded (for the screen)
+    result: Optional[str] = None           # the Result once the match (or session) is over
+    done_lines: tuple[str, ...] = field(default=())  # the text of the complete deals
+
+
+class Session:
+    """One game being recorded. :meth:`feed` a line, read :attr:`text`, :meth:`expect`.
+
+    ``prefix`` is the text of the games before this one in the same file, kept as it is.
+    """
+
+    def __init__(self, rules: str = "standard", tags: tuple[tuple[str, str], ...] = (), *,
+                 reg: Optional[Registry] = None, prefix: str = "", path: str = "") -> None:
+        self.reg = reg or default_registry()
+        self.path = path
+        self.prefix = prefix
+        resolved = self.reg.resolve(rules)   # raises DpnError unknown-rules
+        tag_nodes = tuple(Tag(k, v, 0, 0) for k, v in tags if k not in ("Rules", "Result"))
+        tag_nodes += (Tag("Rules", resolved.label(), 0, 0),)
+        self.state = _State(tag_nodes, resolved, match=start_match(resolved))
+
+    # ---- loading ------------------------------------------------------------------------------
+
+    @classmethod
+    def resume(cls, text: str, *, reg: Optional[Registry] = None, path: str = "") -> tuple["Session", bool]:
+        """A session over a file's text: its unfinished last game, or a new game after the others.
+
+        Returns the session and whether it resumed an unfinished game.
+
+        Raises:
+            RecordError: the last game has errors (the file must be fixed first).
+        """
+        reg = reg or default_registry()
+        games = parse_string(text, keep_source=True)
+        if not games:
+            return cls(reg=reg, prefix=_prefix_of(text), path=path), False
+        last = games[-1]
+        facts = replay_game(last, reg)
+        if facts.errors:
+            errors = tuple(e.with_context(path=path, source_line=last.line_text(e.line)) for e in facts.errors)
+            raise RecordError(f"{path or 'the file'} has errors in its last game: fix them first "
+                              "(dehlanote validate shows them)", errors)
+        result = (last.tag("Result") or "").strip()
+        over = result not in ("", "*") or (result == "" and facts.result is not None and facts.result.finished)
+        if over:
+            return cls(reg=reg, prefix=_prefix_of(text), path=path), False
+        start = last.source_line if last.source is not None else 1
+        lines = text.split("\n")
+        prefix = "\n".join(lines[: start - 1]).rstrip("\n")
+        session = cls(reg=reg, prefix=prefix + "\n" if prefix else "", path=path)
+        session.state = session._load(last, facts)
+        return session, True
+
+    def _load(self, game: Game, facts: GameFacts) -> _State:
+        """The state of a valid game as read (complete deals and the one in progress)."""
+        assert facts.rules is not None
+        rules = facts.rules
+        tags = tuple(t for t in game.tags if t.name != "Result")
+        if not any(t.name == "Rules" for t in tags):
+            tags += (Tag("Rules", rules.label(), 0, 0),)
+        canon = explicit(facts)
+        deals = canon.deals
+        match = start_match(rules)
+        done: list[Deal] = []
+        done_facts: list[DealFact] = []
+        before: list[MatchState] = []
+        cur = cur_fact = None
+        for deal, fact in zip(deals, facts.deals):
+            if fact.complete:
+                before.append(match)
+                match, _, _ = replay_deal(match, deal, last=False)
+                done.append(deal)
+                done_facts.append(fact)
+            else:
+                cur, cur_fact = deal, fact
+        result = None
+        if match.finished:
+            result = sides_for(rules.seats)[match.winner] if match.winner is not None else "="
+        state = _State(tags, rules, tuple(done), tuple(done_facts), tuple(before), match, None, None,
+                       result=result)
+        state = replace(state, done_lines=self._deal_lines(state.done))
+        if cur is not None:
+            # renumber the lines: the canonical text may differ from what was read
+            checked = self._check_deal(state, write_deal(cur))
+            if checked.errors:
+                raise RecordError("the deal in progress cannot be recorded into", checked.errors)
+            state = replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft)
+        return state
+
+    # ---- the text -----------------------------------------------------------------------------
+
+    def _head_lines(self, state: _State) -> list[str]:
+        tags = ordered_tags(state.tags + (Tag("Result", state.result or "*", 0, 0),))
+        return [write_tag(t) for t in tags]
+
+    @staticmethod
+    def _deal_lines(deals: tuple[Deal, ...]) -> tuple[str, ...]:
+        out: list[str] = []
+        for deal in deals:
+            out.append("")
+            out.extend(write_deal(deal))
+        return tuple(out)
+
+    def _prefix_lines(self) -> int:
+        return self.prefix.count("\n") + 1 if self.prefix else 0   # + the blank line between games
+
+    def _cur_start(self, state: _State) -> int:
+        """The file line where the deal in progress starts."""
+        return self._prefix_lines() + len(self._head_lines(state)) + len(state.done_lines) + 2
+
+    def game_text(self, state: Optional[_State] = None) -> str:
+        """The game as it stands on disk: valid DPN, the trick in progress left out."""
+        state = state or self.state
+        lines = self._head_lines(state) + list(state.done_lines)
+        cur = self._writable(state)
+        if cur:
+            lines += [""] + cur
+        return "\n".join(lines) + "\n"
+
+    @property
+    def text(self) -> str:
+        """The whole file: the earlier games as they were, then this game."""
+        return (self.prefix + "\n" if self.prefix else "") + self.game_text()
+
+    def _writable(self, state: _State) -> list[str]:
+        """The lines of the deal in progress that are valid DPN now (maybe none)."""
+        if state.cur is None:
+            return []
+        if not state.cur_errors:
+            return write_deal(state.cur)
+        if state.cur.tricks:
+            # first-void-five waiting for the drawn card: keep the deal up to trick 4
+            shorter = state.cur._replace(tricks=state.cur.tricks[:-1])
+            checked = self._check_deal(state, write_deal(shorter))
+            if not checked.errors and not checked.soft:
+                return write_deal(shorter)
+        return []
+
+    # ---- checking -----------------------------------------------------------------------------
+
+    def _check_deal(self, state: _State, lines: list[str], pad_from: Optional[tuple[int, int]] = None
+                    ) -> "_Checked":
+        """Parse and replay the deal in progress written as ``lines``, from the match state.
+
+        ``pad_from`` (line, column): errors at or after it on that line are at padding cards
+        and are dropped. ``missing-trump`` is *soft* (the trump line may still come).
+        """
+        start = self._cur_start(state)
+        source = "\n" * (start - 1) + "\n".join(lines) + "\n"
+        games = parse_string(source)
+        if not games or games[0].errors or len(games[0].deals) != 1:
+            errors: tuple[DpnError, ...] = games[0].errors if games else ()
+            if not errors:
+                errors = (DpnError("syntax", "one deal at a time: this line starts another deal or game",
+                                   start, 1),)
+            return _Checked(None, None, self._located(errors, source), ())
+        deal = games[0].deals[0]
+        match = state.match or start_match(state.rules)
+        after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True)
+        if pad_from is not None:
+            found = [e for e in found if not (e.line == pad_from[0] and e.column >= pad_from[1])]
+        hard = tuple(e for e in found if e.code != "missing-trump")
+        soft = tuple(e for e in found if e.code == "missing-trump")
+        return _Checked(deal, fact, self._located(hard, source), self._located(soft, source), after)
+
+    def _located(self, errors: tuple[DpnError, ...] | list[DpnError], source: str) -> tuple[DpnError, ...]:
+        lines = source.split("\n")
+        out = []
+        for e in errors:
+            text = lines[e.line - 1] if 0 < e.line <= len(lines) else None
+            out.append(e.with_context(path=self.path or None, source_line=text))
+        return tuple(out)
+
+    # ---- feeding ------------------------------------------------------------------------------
+
+    def feed(self, line: str) -> Outcome:
+        """Take one typed line: keep it when the record stays valid, else refuse it and say why."""
+        text = _normalise(line)
+        if not text:
+            default = self.expect().default
+            if default is None:
+                return Outcome(False, reason="")
+            text = default
+        word = text.split(None, 1)[0].lower()
+        if word == "undo":
+            return self._undo()
+        if self.state.result is not None and word not in ("{",) and not text.startswith("{"):
+            return Outcome(False, reason=f"the match is over ({self._result_words()}): nothing more to record")
+        if text.startswith("["):
+            return self._tags(text)
+        if text.startswith("{"):
+            return self._comment(text)
+        if word in ("deal", "dealer"):
+            return self._deal_head(text)
+        if word == "misdeal":
+            return self._misdeal(text)
+        if word == "hands" or (_SEAT_COLON.match(text) and self._in_hands()):
+            return self._hands(text)
+        if word == "trump":
+            return self._trump(text)
+        if word == "tens":
+            return self._tens(text)
+        if word == "end":
+            return self._end()
+        if word == "claim":
+            return Outcome(False, reason="claims are not recorded yet: play the remaining tricks out")
+        return self._plays(text)
+
+    def _commit(self, state: _State, notes: tuple[str, ...] = ()) -> Outcome:
+        old = self.game_text()
+        self.state = state
+        return Outcome(True, notes=notes, saved=self.game_text() != old)
+
+    # -- deals ----------------------------------------------------------------------------------
+
+    def _next_number(self, state: _State) -> int:
+        return len(state.done) + 1
+
+    def _open(self, state: _State) -> tuple[_State, Optional[Outcome]]:
+        """The state with a deal in progress (a new one started when between deals)."""
+        if state.cur is not None:
+            return state, None
+        match = state.match
+        if match is not None and match.finished:
+            return state, Outcome(False, reason=f"the match is over ({self._result_words()})")
+        checked = self._check_deal(state, [f"deal {self._next_number(state)}"])
+        if checked.errors:
+            return state, Outcome(False, checked.errors)
+        return replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft), None
+
+    def _deal_head(self, text: str) -> Outcome:
+        state = self.state
+        if state.cur is not None and (state.cur.tricks or state.partial or state.cur.trump or state.cur.hands):
+            return Outcome(False, reason=f"deal {state.cur_fact.number if state.cur_fact else '?'} is being "
+                           "played: a new deal starts after its last trick (undo to go back)")
+        if text.split(None, 1)[0].lower() == "dealer":
+            text = f"deal {self._next_number(state)} {text}"
+        elif re.fullmatch(r"(?i)deal", text.split("{", 1)[0].strip()):
+            text = text.replace(text[:4], f"deal {self._next_number(state)}", 1)
+        if state.match is not None and state.match.finished:
+            return Outcome(False, reason=f"the match is over ({self._result_words()})")
+        checked = self._check_deal(state, [text])
+        if checked.errors:
+            return Outcome(False, checked.errors)
+        fact = checked.fact
+        return self._commit(replace(state, cur=self._canon(checked), cur_fact=fact, cur_errors=checked.soft))
+
+    def _canon(self, checked: "_Checked") -> Deal:
+        """The deal with what the replay established written in (dealer, leaders, tens)."""
+        assert checked.deal is not None and checked.fact is not None
+        facts = GameFacts(Game((), (checked.deal,), 0, 0), self.state.rules, (checked.fact,), None, ())
+        return explicit(facts).deals[0]
+
+    def _misdeal(self, text: str) -> Outcome:
+        state, refused = self._open(self.state)
+        if refused:
+            return refused
+        cur = state.cur
+        assert cur is not None
+        if cur.tricks or state.partial:
+            return Outcome(False, reason="a misdeal voids a deal before its first card: undo the cards "
+                           "played first")
+        notes = ("the hands and trump of the voided deal are dropped",) if cur.hands or cur.trump else ()
+        base = cur._replace(hands=None, trump=None)
+        lines = write_deal(base) + [text]
+        return self._try_deal(state, lines, notes)
+
+    def _try_deal(self, state: _State, lines: list[str], notes: tuple[str, ...] = ()) -> Outcome:
+        checked = self._check_deal(state, lines)
+        if checked.errors:
+            return Outcome(False, checked.errors)
+        new = replace(state, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft)
+        return self._commit(new, notes)
+
+    def _in_hands(self) -> bool:
+        cur = self.state.cur
+        return cur is not None and bool(cur.hands) and not cur.tricks and not self.state.partial
+
+    def _hands(self, text: str) -> Outcome:
+        state, refused = self._open(self.state)
+        if refused:
+            return refused
+        cur = state.cur
+        assert cur is not None
+        if cur.tricks or state.partial:
+            return Outcome(False, reason="the hands are written before the first card: undo the cards played "
+                           "to add them")
+        if text[:5].lower() == "hands":
+            body = text[5:].strip()
+        else:
+            body = text
+        lines = write_deal(cur._replace(trump=None))
+        if cur.hands:
+            lines.append("      " + body)
+        else:
+            lines.append("hands " + body)
+        if cur.trump is not None:
+            lines += write_deal(cur._replace(hands=None, misdeals=(), tricks=(), tens=None))[1:]
+        return self._try_deal(state, lines)
+
+    def _trump(self, text: str) -> Outcome:
+        state, refused = self._open(self.state)
+        if refused:
+            return refused
+        cur = state.cur
+        assert cur is not None
+        if cur.trump is not None and (cur.tricks or state.partial):
+            return Outcome(False, reason="trump is already set and cards are played: undo back to the trump "
+                           "line to change it")
+        head = write_deal(cur._replace(trump=None, tricks=(), tens=None))
+        tricks = write_deal(cur._replace(trump=None, hands=None, misdeals=(), tens=None))[1:]
+        outcome = self._try_deal(state, head + [text] + tricks)
+        if outcome.accepted and self.state.partial:
+            self._recheck_partial()
+        return outcome
+
+    def _tens(self, text: str) -> Outcome:
+        state = self.state
+        if state.cur is not None or state.partial:
+            return Outcome(False, reason="the tens are counted after the deal's last trick")
+        if not state.done:
+            return Outcome(False, reason="no deal has been played yet")
+        # check the claim against the last complete deal, replayed from the state before it
+        last = state.done[-1]
+        before = replace(state, done=state.done[:-1], done_facts=state.done_facts[:-1], before=state.before[:-1],
+                         match=state.before[-1], done_lines=self._deal_lines(state.done[:-1]), result=None)
+        lines = write_deal(last._replace(tens=None)) + [text]
+        checked = self._check_deal(before, lines)
+        if checked.errors:
+            return Outcome(False, checked.errors)
+        return self._finish_deal(before, checked)
+
+    def _end(self) -> Outcome:
+        state = self.state
+        if state.rules.kots != 0:
+            return Outcome(False, reason="this match ends by itself (a kot): to stop recording, quit; the "
+                           "record stays unfinished (Result *) and can be resumed")
+        if state.cur is not None or state.partial or not state.done:
+            return Outcome(False, reason="an open session ends between deals, after at least one deal")
+        sides = sides_for(state.rules.seats)
+        assert state.match is not None
+        a, b = state.match.kots
+        result = sides[0] if a > b else sides[1] if b > a else "="
+        return self._commit(replace(state, result=result), (f"the session ends: {self._words(result)}",))
+
+    def _result_words(self) -> str:
+        return self._words(self.state.result)
+
+    @staticmethod
+    def _words(result: Optional[str]) -> str:
+        if result is None:
+            return "unfinished"
+        return "level" if result == "=" else f"{result} wins"
+
+    # -- tags and comments ----------------------------------------------------------------------
+
+    def _tags(self, text: str) -> Outcome:
+        games = parse_string(text)
+        if not games or games[0].errors or games[0].deals or not games[0].tags:
+            errors = games[0].errors if games else ()
+            return Outcome(False, self._located(errors, text), reason="" if errors else "a tag is [Name \"value\"]")
+        state = self.state
+        tags = list(state.tags)
+        for tag in games[0].tags:
+            if tag.name == "Result":
+                return Outcome(False, reason="the recorder writes the Result itself (end closes an open session)")
+            if tag.name == "Rules":
+                if state.done or state.cur is not None:
+                    return Outcome(False, reason="the rules cannot change once a deal is recorded")
+                try:
+                    rules = self.reg.resolve(tag.value)
+                except DpnError as exc:
+                    return Outcome(False, (DpnError("unknown-rules", exc.message, 1, 1,
+                                                    source_line=text, path=self.path or None),))
+                state = replace(state, rules=rules, match=start_match(rules))
+                tag = tag._replace(value=rules.label())
+            tags = [t for t in tags if t.name != tag.name] + [tag._replace(line=0, column=0)]
+        return self._commit(replace(state, tags=tuple(tags)))
+
+    def _comment(self, text: str) -> Outcome:
+        if "}" not in text:
+            return Outcome(False, reason="a comment ends with }")
+        state = self.state
+        if state.partial:
+            plays = state.partial[:-1] + (state.partial[-1] + " " + text,)
+            return self._partial_try(replace(state, partial=()), plays, ())
+        if state.cur is not None:
+            lines = write_deal(state.cur)
+            lines[-1] += " " + text
+            return self._try_deal(state, lines)
+        if state.done:
+            last = state.done[-1]
+            before = replace(state, done=state.done[:-1], done_facts=state.done_facts[:-1],
+                             before=state.before[:-1], match=state.before[-1],
+                             done_lines=self._deal_lines(state.done[:-1]), result=None)
+            lines = write_deal(last)
+            lines[-1] += " " + text
+            checked = self._check_deal(before, lines)
+            if checked.errors:
+                return Outcome(False, checked.errors)
+            return self._finish_deal(before, checked, keep_result=state.result)
+        tags = list(state.tags)
+        if not tags:
+            return Outcome(False, reason="nothing to attach the comment to yet")
+        last_tag = ordered_tags(tags)[-1]
+        tags = [t._replace(comments=t.comments + (text[1:text.index("}")],)) if t is last_tag else t for t in tags]
+        return self._commit(replace(state, tags=tuple(tags)))
+
+    # -- cards ----------------------------------------------------------------------------------
+
+    def _plays(self, text: str) -> Outcome:
+        state, refused = self._open(self.state)
+        if refused:
+            return refused
+        if state.cur_errors:
+            return Outcome(False, state.cur_errors)
+        numbered = bool(_NUMBERED.match(text))
+        if numbered and state.partial:
+            return Outcome(False, reason=f"trick {self._trick_number(state)} is under way: type its "
+                           "remaining cards without a number")
+        # a first parse to see how many cards the line holds
+        plays, trick_head, probe = self._probe(state, text, numbered)
+        if probe is not None:
+            return probe
+        n = state.rules.seats
+        room = n - len(state.partial)
+        if numbered or len(plays) <= room:
+            return self._partial_try(state, state.partial + tuple(plays), (), trick_head if numbered else None)
+        # more cards than the trick needs: fill it, then go on with the next tricks, all or nothing
+        saved = self.state
+        notes: list[str] = []
+        self.state = state
+        rest = list(plays)
+        while rest:
+            room = n - len(self.state.partial)
+            chunk, rest = rest[:room], rest[room:]
+            outcome = self._partial_try(self.state, self.state.partial + tuple(chunk), ())
+            if not outcome.accepted:
+                self.state = saved
+                return outcome
+            notes.extend(outcome.notes)
+        changed = self.game_text() != self._game_text_of(saved)
+        return Outcome(True, notes=tuple(notes), saved=changed)
+
+    def _game_text_of(self, state: _State) -> str:
+        return self.game_text(state)
+
+    def _trick_number(self, state: _State) -> int:
+        return (len(state.cur.tricks) if state.cur is not None else 0) + 1
+
+    def _leader(self, state: _State) -> str:
+        fact = state.cur_fact
+        assert fact is not None and fact.dealer is not None
+        if fact.tricks:
+            return fact.tricks[-1].winner
+        seats = seats_for(state.rules.seats)
+        return seats[(seats.index(fact.dealer) + 1) % state.rules.seats]
+
+    def _probe(self, state: _State, text: str, numbered: bool
+               ) -> tuple[list[str], Optional[str], Optional[Outcome]]:
+        """The plays a cards line holds (canonical text), and its written head when numbered."""
+        assert state.cur is not None
+        number = self._trick_number(state)
+        line = text if numbered else f"{number:>2} {self._leader(state)}: " + " ".join(state.partial + (text,))
+        lines = write_deal(state.cur) + [line]
+        start = self._cur_start(state)
+        source = "\n" * (start - 1) + "\n".join(lines) + "\n"
+        games = parse_string(source)
+        if not games or games[0].errors or len(games[0].deals) != 1 or len(games[0].deals[0].tricks) <= len(
+                state.cur.tricks):
+            errors = games[0].errors if games else ()
+            if not errors:
+                return [], None, Outcome(False, reason="expected cards (or a DPN element: trump, hands, "
+                                         "misdeal, tens, undo)")
+            return [], None, Outcome(False, self._located(errors, source))
+        tricks = games[0].deals[0].tricks[len(state.cur.tricks):]
+        if len(tricks) > 1:
+            return [], None, Outcome(False, reason="one trick at a time when the tricks are numbered")
+        trick = tricks[0]
+        plays = [write_play(p) for p in trick.plays]
+        if not numbered:
+            plays = plays[len(state.partial):]
+        head = None
+        if numbered:
+            head = f"{trick.number:>2}" + (f" {trick.leader.value}:" if trick.leader is not None else "")
+            if trick.comments:
+                head += "".join(" {" + c + "}" for c in trick.comments)
+        return plays, head, None
+
+    def _partial_try(self, state: _State, plays: tuple[str, ...], notes: tuple[str, ...],
+                     head: Optional[str] = None) -> Outcome:
+        """Check the trick in progress with ``plays``; keep it, or the whole trick when complete."""
+        cur = state.cur
+        assert cur is not None
+        n = state.rules.seats
+        number = self._trick_number(state)
+        if head is None:
+            head = f"{number:>2} {self._leader(state)}:"
+        real = head + " " + " ".join(plays)
+        base = write_deal(cur)
+        if len(plays) >= n:
+            checked = self._check_deal(state, base + [real])
+            if checked.errors:
+                return Outcome(False, checked.errors)
+            return self._trick_done(state, checked)
+        # pad the trick with harmless cards for the seats still to play
+        padding = self._padding(state, plays)
+        line_no = self._cur_start(state) + len(base)
+        checked = self._check_deal(state, base + [real + " " + " ".join(padding)], (line_no, len(real) + 2))
+        if checked.errors:
+            return Outcome(False, checked.errors)
+        new = replace(state, partial=plays, partial_fact=checked.fact)
+        return self._commit(new, notes)
+
+    def _recheck_partial(self) -> None:
+        state = self.state
+        plays = state.partial
+        outcome = self._partial_try(replace(state, partial=()), plays, ())
+        if not outcome.accepted:
+            self.state = replace(state, partial=(), partial_fact=None)
+
+    def _padding(self, state: _State, plays: tuple[str, ...]) -> list[str]:
+        """Cards for the seats still to play that break no rule of their own."""
+        rules = state.rules
+        n = rules.seats
+        seats = seats_for(n)
+        cur = state.cur
+        assert cur is not None
+        ds, _ = start_deal(state.match or start_match(rules), cur)
+        if ds is None:
+            return [DECK[i] for i in range(n - len(plays))]
+        ds = play_tricks(ds, cur.tricks)
+        cards = [_card_of(p) for p in plays]
+        led = _SUIT_OF.get(cards[0], "S")
+        used: Counter[str] = Counter()
+        for card in DECK:
+            used[card] = (ds.played >> _SHIFT[card]) & 3
+        for card in cards:
+            used[card] += 1
+        known: Counter[str] = Counter()
+        if ds.any_explicit:
+            for s in range(n):
+                if ds.explicit[s]:
+                    for card in DECK:
+                        known[card] += (ds.hands[s] >> _SHIFT[card]) & 3
+        leader = seats.index(self._leader(state))
+        out: list[str] = []
+        for k in range(len(plays), n):
+            s = (leader + k) % n
+            if ds.explicit and ds.explicit[s]:
+                holding = ds.hands[s]
+                if ds.phase and ds.five is not None and ds.five[s] is not None:
+                    holding = ds.five[s]
+                held = [c for c in DECK if (holding >> _SHIFT[c]) & 3 and used[c] < rules.decks]
+                follow = [c for c in held if c[-1] == led]
+                pool = follow or held
+            else:
+                free = [c for c in DECK if used[c] + known[c] < rules.decks]
+                shown = {suit for i, suit in enumerate("SHDC") if ds.shown_out and ds.shown_out[s * 4 + i]}
+                safe = [c for c in free if c[-1] not in shown]
+                pool = [c for c in safe if c[-1] == led] or safe or free
+            card = pool[-1] if pool else DECK[k]
+            used[card] += 1
+            out.append(card)
+        return out
+
+    def _trick_done(self, state: _State, checked: "_Checked") -> Outcome:
+        assert checked.fact is not None
+        fact = checked.fact
+        trick = fact.tricks[-1] if fact.tricks else None
+        notes: list[str] = []
+        if trick is not None:
+            notes.append(_trick_words(trick, state.rules))
+        if fact.complete:
+            outcome = self._finish_deal(state, checked)
+            return Outcome(outcome.accepted, outcome.errors, outcome.reason, tuple(notes) + outcome.notes,
+                           outcome.saved)
+        new = replace(state, cur=self._canon(checked), cur_fact=fact, cur_errors=checked.soft, partial=(),
+                      partial_fact=None)
+        if checked.soft:
+            notes.append(checked.soft[0].message)
+        return self._commit(new, tuple(notes))
+
+    def _finish_deal(self, state: _State, checked: "_Checked", keep_result: Optional[str] = None) -> Outcome:
+        """A deal complete: it joins the done deals; the whole game is re-read from its text."""
+        assert checked.fact is not None and checked.after is not None
+        deal = self._canon(checked)
+        done = state.done + (deal,)
+        match = checked.after
+        result = keep_result
+        if match.finished:
+            result = sides_for(state.rules.seats)[match.winner] if match.winner is not None else "="
+        interim = replace(state, done=done, done_facts=state.done_facts + (checked.fact,),
+                          before=state.before + (state.match or start_match(state.rules),), match=match, cur=None,
+                          cur_fact=None, cur_errors=(), partial=(), partial_fact=None, result=result,
+                          done_lines=self._deal_lines(done))
+        # the canonical text of the whole game, checked as validate would check it
+        text = self.game_text(interim)
+        games = parse_string(text)
+        facts = replay_game(games[0], self.reg)
+        if facts.errors:   # never expected: each part was checked; refuse rather than write a bad file
+            return Outcome(False, self._located(facts.errors, text))
+        new = self._load(games[0], facts)
+        new = replace(new, result=result)
+        notes = tuple(f"deal {checked.fact.number}: {line}" for line in
+                      deal_result_text(facts.deals[-1], state.rules, facts))
+        return self._commit(new, notes)
+
+    # -- undo -----------------------------------------------------------------------------------
+
+    def _undo(self) -> Outcome:
+        """Take back the last card (or the last line: tens, trump, hands, misdeal, the deal)."""
+        state = self.state
+        if state.partial:
+            plays = state.partial[:-1]
+            new = replace(state, partial=plays, partial_fact=None if not plays else state.partial_fact)
+            if plays:
+                self.state = replace(state, partial=())
+                outcome = self._partial_try(self.state, plays, ())
+                if not outcome.accepted:
+                    self.state = state
+                    return outcome
+                return Outcome(True, notes=(f"took back {_card_of(state.partial[-1])}",), saved=False)
+            return self._commit(new, (f"took back {_card_of(state.partial[-1])}",))
+        if state.cur is None:
+            if not state.done:
+                return Outcome(False, reason="nothing to undo")
+            # reopen the last complete deal
+            last = state.done[-1]
+            before = replace(state, done=state.done[:-1], done_facts=state.done_facts[:-1], before=state.before[:-1],
+                             match=state.before[-1], done_lines=self._deal_lines(state.done[:-1]), result=None)
+            checked = self._check_deal(before, write_deal(last._replace(tens=None)))
+            state = replace(before, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft)
+        cur = state.cur
+        assert cur is not None
+        if cur.tricks:
+            trick = cur.tricks[-1]
+            plays = tuple(write_play(p) for p in trick.plays)
+            shorter = cur._replace(tricks=cur.tricks[:-1], tens=None)
+            checked = self._check_deal(state, write_deal(shorter))
+            base = replace(state, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft,
+                           partial=())
+            outcome = self._partial_try(base, plays[:-1], ())
+            if not outcome.accepted:   # never expected
+                return outcome
+            return Outcome(True, notes=(f"took back {_card_of(plays[-1])}",), saved=True)
+        for what in ("trump", "hands", "misdeals"):
+            value = getattr(cur, what)
+            if value:
+                if what == "misdeals":
+                    shorter = cur._replace(misdeals=cur.misdeals[:-1])
+                else:
+                    shorter = cur._replace(**{what: None})
+                return self._try_deal(state, write_deal(shorter), (f"took back the {what.rstrip('s')} line",))
+        # only the deal line is left: the deal goes
+        return self._commit(replace(state, cur=None, cur_fact=None, cur_errors=()), ("took back the deal line",))
+
+    # ---- where the game stands ----------------------------------------------------------------
+
+    def expect(self) -> Expect:
+        """What comes next, in words: who deals, who names trump, whose card it is."""
+        state = self.state
+        rules = state.rules
+        seats = seats_for(rules.seats)
+        if state.result is not None:
+            return Expect("over", None, f"the match is over: {self._result_words()}")
+        match = state.match
+        if state.cur is None:
+            if match is None or (not state.done and match.dealer is None):
+                return Expect("dealer", None, "deal 1: who deals first? (dealer A, B, C or D)"
+                              if rules.seats == 4 else "deal 1: who deals first? (dealer A … F)")
+            dealer = seats[match.dealer] if match.dealer is not None else "?"
+            return Expect(*self._trump_or_lead(state, len(state.done) + 1, dealer))
+        fact = state.cur_fact
+        assert fact is not None
+        number = fact.number
+        if state.cur_errors:
+            message = state.cur_errors[0].message
+            if "drawn" in message:
+                return Expect("drawn", None, f"deal {number}: all five opening tricks followed suit: which card "
+                              "was drawn for trump? (trump drawn CARD)")
+            return Expect(*self._trump_or_lead(state, number, fact.dealer or "?"))
+        trick = len(fact.tricks) + 1
+        leader = self._leader(state)
+        k = len(state.partial)
+        seat = seats[(seats.index(leader) + k) % rules.seats]
+        if k == 0:
+            text = f"deal {number}, trick {trick}: {seat} leads"
+        else:
+            led = _card_of(state.partial[0])[-1]
+            text = f"deal {number}, trick {trick}: {seat} plays ({SUIT_NAMES[led]} led)"
+        default = self._only_card(state, seat)
+        if default is not None:
+            text += f" [Enter: {default}]"
+        return Expect("card", seat, text, default)
+
+    def _trump_or_lead(self, state: _State, number: int, dealer: str) -> tuple[str, Optional[str], str]:
+        rules = state.rules
+        seats = seats_for(rules.seats)
+        if dealer not in seats:
+            return ("trump", None, f"deal {number}: trump S, H, D or C")
+        d = seats.index(dealer)
+        if rules.trump in ("announce", "closed", "partner"):
+            who = seats[(d + (2 if rules.trump == "partner" else 1)) % rules.seats]
+            role = "the dealer's partner" if rules.trump == "partner" else "the dealer's right"
+            closed = " closed" if rules.trump == "closed" else ""
+            return ("trump", who, f"deal {number}, dealer {dealer}: {who} ({role}) names trump "
+                    f"(trump S|H|D|C{closed}; or hands, misdeal)")
+        lead = seats[(d + 1) % rules.seats]
+        return ("card", lead, f"deal {number}, dealer {dealer}: {lead} leads trick 1 (or hands, misdeal)")
+
+    def _only_card(self, state: _State, seat: str) -> Optional[str]:
+        """The one legal card of ``seat`` when its hand is known and it has just one."""
+        cur = state.cur
+        if cur is None or not cur.hands or state.match is None:
+            return None
+        ds, _ = start_deal(state.match, cur)
+        if ds is None:
+            return None
+        ds = play_tricks(ds, cur.tricks)
+        seats = seats_for(state.rules.seats)
+        s = seats.index(seat)
+        if not ds.explicit[s]:
+            return None
+        holding = ds.hands[s]
+        if ds.phase and ds.five is not None and ds.five[s] is not None:
+            holding = ds.five[s]
+        held = [c for c in DECK if (holding >> _SHIFT[c]) & 3]
+        for p in state.partial:
+            card = _card_of(p)
+            if card in held:
+                held.remove(card)
+        if state.partial:
+            led = _card_of(state.partial[0])[-1]
+            follow = [c for c in held if c[-1] == led]
+            held = follow or held
+        return held[0] if len(set(held)) == 1 else None
+
+    def position(self) -> dict[str, object]:
+        """Where the game stands, as plain data (deal, trick, cards of the trick in progress)."""
+        state = self.state
+        fact = state.cur_fact
+        return {
+            "deal": fact.number if fact is not None else len(state.done) + (0 if state.cur is None else 1),
+            "deals_done": len(state.done),
+            "tricks": len(state.cur.tricks) if state.cur is not None else 0,
+            "partial": [_card_of(p) for p in state.partial],
+            "result": state.result,
+        }
+
+    def score_words(self) -> str:
+        """Deals won, the streak and the kots so far, in one line."""
+        state = self.state
+        sides = sides_for(state.rules.seats)
+        won = Counter(f.winner for f in state.done_facts if f.winner is not None)
+        parts = ["deals won " + " ".join(f"{s} {won.get(s, 0)}" for s in sides)]
+        streak = state.done_facts[-1].streak if state.done_facts else None
+        parts.append(f"streak {streak.side} {streak.length}" if streak is not None else "no streak")
+        if state.match is not None:
+            parts.append("kots " + " ".join(f"{s} {k}" for s, k in zip(sides, state.match.kots)))
+        return " · ".join(parts)
+
+    def snapshot(self) -> Optional[Snapshot]:
+        """The table now, for the stepper's renderer (None before the first deal is played)."""
+        state = self.state
+        n = state.rules.seats
+        fact = state.partial_fact if state.partial else state.cur_fact
+        if fact is None:
+            if not state.done_facts:
+                return None
+            fact = state.done_facts[-1]
+        snaps = snapshots(fact, state.rules)
+        total = sum(len(t.plays) for t in fact.tricks)
+        played = total - (n - len(state.partial)) if state.partial else total
+        snap = snaps[min(played, len(snaps) - 1)]
+        if state.partial:
+            # the padding is nobody's hand: a seat whose hand is not written shows none
+            seats = seats_for(n)[:n]
+            count = Counter(p.seat for t in fact.tricks[:-1] for p in t.plays)
+            count.update(p.seat for p in snap.shown)
+            hands = {s: snap.hands.get(s, ()) if s in fact.dealt else () for s in seats}
+            unknown = {s: 0 if s in fact.dealt else state.rules.hand_size - count.get(s, 0) for s in seats}
+            snap = snap._replace(hands=hands, unknown=unknown)
+        return snap
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def names(self) -> dict[str, str]:
+        seats = seats_for(self.state.rules.seats)
+        return {t.name: t.value for t in self.state.tags if t.name in seats}
+
+    @property
+    def finished(self) -> bool:
+        return self.state.result is not None
+
+
+@dataclass(frozen=True)
+class _Checked:
+    deal: Optional[Deal]
+    fact: Optional[DealFact]
+    errors: tuple[DpnError, ...]
+    soft: tuple[DpnError, ...]
+    after: Optional[MatchState] = None
+
+
+def _normalise(line: str) -> str:
+    """A typed line as the notation reads it: emoji selectors dropped, commas as spaces."""
+    text = line.replace("\ufe0f", "").replace("\ufe0e", "").strip()
+    if "," in text and "{" not in text:
+        text = text.replace(",", " ")
+    return text
+
+
+def _card_of(play: str) -> str:
+    """The card a canonical play text ends on (``-7C 8H!`` -> ``8H``)."""
+    words = [w for w in play.split("{", 1)[0].split() if not w.startswith("-")]
+    return words[-1].rstrip("!?") if words else ""
+
+
+def _prefix_of(text: str) -> str:
+    return text.rstrip("\n") + "\n" if text.strip() else ""
+
+
+def _trick_words(trick, rules: Rules) -> str:
+    text = f"trick {trick.number}: {trick.winner} wins"
+    if trick.capture is not None:
+        text += f"; {capture_text(trick.capture)}"
+    if rules.capture == "centre":
+        text += f"; centre {trick.centre_cards} cards" + (f" ({' '.join(trick.centre_tens)})"
+                                                          if trick.centre_tens else "")
+    return text
+
