@@ -152,7 +152,7 @@ class Session:
         done: list[Deal] = []
         done_facts: list[DealFact] = []
         before: list[MatchState] = []
-        cur = cur_fact = None
+        cur: Optional[Deal] = None
         for deal, fact in zip(deals, facts.deals):
             if fact.complete:
                 before.append(match)
@@ -160,7 +160,7 @@ class Session:
                 done.append(deal)
                 done_facts.append(fact)
             else:
-                cur, cur_fact = deal, fact
+                cur = deal
         result = None
         if match.finished:
             result = sides_for(rules.seats)[match.winner] if match.winner is not None else "="
@@ -595,8 +595,19 @@ class Session:
         padding = self._padding(state, plays)
         line_no = self._cur_start(state) + len(base)
         checked = self._check_deal(state, base + [real + " " + " ".join(padding)], (line_no, len(real) + 2))
-        if checked.errors:
-            return Outcome(False, checked.errors)
+        errors = checked.errors
+        tf = checked.fact.trump if checked.fact is not None else None
+        if errors and tf is not None and tf.trick == number and checked.deal is not None \
+                and checked.deal.trump is not None:
+            # trump set (first void) or revealed (closed) by a padding card: what the trump line
+            # says about it is checked when the real card comes
+            seats = seats_for(n)
+            leader = seats.index(self._leader(state))
+            padded = {seats[(leader + k) % n] for k in range(len(plays), n)}
+            if tf.by in padded:
+                errors = tuple(e for e in errors if e.line != checked.deal.trump.line)
+        if errors:
+            return Outcome(False, errors)
         new = replace(state, partial=plays, partial_fact=checked.fact)
         return self._commit(new, notes)
 
@@ -732,14 +743,15 @@ class Session:
             if not outcome.accepted:   # never expected
                 return outcome
             return Outcome(True, notes=(f"took back {_card_of(plays[-1])}",), saved=True)
-        for what in ("trump", "hands", "misdeals"):
-            value = getattr(cur, what)
-            if value:
-                if what == "misdeals":
-                    shorter = cur._replace(misdeals=cur.misdeals[:-1])
-                else:
-                    shorter = cur._replace(**{what: None})
-                return self._try_deal(state, write_deal(shorter), (f"took back the {what.rstrip('s')} line",))
+        taken: Optional[tuple[Deal, str]] = None
+        if cur.trump is not None:
+            taken = cur._replace(trump=None), "trump"
+        elif cur.hands:
+            taken = cur._replace(hands=None), "hands"
+        elif cur.misdeals:
+            taken = cur._replace(misdeals=cur.misdeals[:-1]), "misdeal"
+        if taken is not None:
+            return self._try_deal(state, write_deal(taken[0]), (f"took back the {taken[1]} line",))
         # only the deal line is left: the deal goes
         return self._commit(replace(state, cur=None, cur_fact=None, cur_errors=()), ("took back the deal line",))
 

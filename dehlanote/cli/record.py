@@ -1,0 +1,322 @@
+"""``dehlanote record``: enter a game at the table as it is played, checked as typed, never lost.
+
+A thin loop over :class:`dehlanote.record.Session`: read a line, feed it, save the file
+when its text changed (temporary file, fsync, rename), show what happened. On a terminal
+it asks the setup questions and shows the table after each element; from a pipe it prints
+nothing on standard output, refusals go to standard error and the exit status says
+whether every line was kept.
+"""
+
+from __future__ import annotations
+
+import datetime
+import glob
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Callable, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from ..errors import DpnError
+from ..record import RecordError, Session, save
+from ..rules.profile import Registry
+from ..syntax.cards import seats_for
+from .app import app
+from .common import Exit, err_console, fail, load_registry, out_console, why
+
+QUIT_WORDS = ("quit", "exit", "q")
+
+HELP_LINES = (
+    "Type one DPN element a line:",
+    "  trump H               trump (by whoever the rules say; 'trump H by A' checks it)",
+    "  AH 10H 3H 7H          a whole trick, leader implied; or one card a line: AH, then 10H ...",
+    "  -7C 8H                a card taken back (7C) and the card played instead (8H)",
+    "  hands A: AS KS …      a hand (one seat a line: B: …, C: …), before the first card",
+    "  misdeal               the deal is void and dealt again by the same dealer",
+    "  tens AC 3 BD 1        after a deal's last trick: the split, checked",
+    "  dealer D              the first deal's dealer (later deals: the rules say who)",
+    "  {a comment}           kept with the element before it",
+    "  [Event \"Friday\"]      a tag",
+    "  undo                  take back the last card (or line)",
+    "  end                   end an open-ended session (kots=0) between deals",
+    "  Enter                 play the only legal card, when the hands are known",
+    "  quit                  stop; the record stays unfinished and can be resumed",
+)
+
+
+def _split_rules(values: list[str]) -> tuple[Optional[str], list[Path]]:
+    """``--rules`` values: YAML files of extra profiles, and at most one rules text."""
+    text: Optional[str] = None
+    files: list[Path] = []
+    for value in values:
+        if value.lower().endswith((".yaml", ".yml")):
+            files.append(Path(value))
+        elif text is None:
+            text = value
+        else:
+            raise fail(f'give the game\'s rules once (--rules "{text}" and --rules "{value}")')
+    return text, files
+
+
+def _registry(files: list[Path]) -> Registry:
+    reg = load_registry(files[0] if files else None)
+    for extra in files[1:]:
+        try:
+            reg.load_path(extra)
+        except OSError as exc:
+            raise fail(f"cannot read the rules file {extra}: {why(exc)}")
+        except DpnError as exc:
+            raise fail(f"unknown-rules: {exc.message}")
+    return reg
+
+
+def _clean_temporaries(path: Path) -> None:
+    """Remove the temporary files an interrupted save may have left beside the record."""
+    folder = path.parent if str(path.parent) else Path(".")
+    for leftover in glob.glob(os.path.join(glob.escape(str(folder)), f".{glob.escape(path.name)}.*.tmp")):
+        try:
+            os.unlink(leftover)
+        except OSError:
+            pass
+
+
+class _Hangup(Exception):
+    """The terminal went away (SIGHUP) or the process was asked to stop (SIGTERM)."""
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    raise _Hangup(signum)
+
+
+@app.command("record")
+def record_command(
+    file: Path = typer.Argument(..., metavar="FILE.dpn",
+                                help="The record: created if missing; an unfinished game in it is resumed."),
+    rules: list[str] = typer.Option([], "--rules", metavar='"PROFILE OPTIONS" | FILE.yaml',
+                                    help='The new game\'s rules, e.g. "pagat kots=3" (default standard); '
+                                         "a .yaml file loads extra profiles, as on every command."),
+    dealer: Optional[str] = typer.Option(None, "--dealer", metavar="SEAT", help="The first dealer (A, B, C, D)."),
+    names: Optional[str] = typer.Option(None, "--names", metavar="A,B,C,D",
+                                        help="The players' names in seat order, comma-separated."),
+    sync: bool = typer.Option(True, "--sync/--no-sync",
+                              help="Flush every save to disk (fsync). --no-sync is faster and survives a "
+                                   "crash of the program, not of the machine."),
+) -> None:
+    """Record a game as it is played, one DPN element a line, each checked at once.
+
+    Every line (trump H, a trick AH 10H 3H 7H or its cards one by one, -7C 8H for a card taken back,
+    hands, misdeal, tens, undo) is replayed at once; an illegal one is refused with the message
+    validate gives, and is not written. The file is rewritten after every trick through a temporary
+    file, flushed to disk, so it is always valid DPN (Result "*" while unfinished): after a crash,
+    run the same command to resume. On a terminal the setup is asked and the table shown; from a pipe
+    the setup comes from the options or the first lines ([A "Asha"] tags, dealer D), and only
+    refusals are printed (to standard error).
+
+    Exit status: 0, or 1 when a line was refused (from a pipe), 2 for a file that cannot be used.
+
+    Example: printf 'trump D\\nAH 10H 3H 7H\\n' | dehlanote record game.dpn --dealer D --names Asha,Bilal,Chitra,Dev
+    """
+    text_rules, files = _split_rules(rules)
+    reg = _registry(files)
+    interactive = sys.stdin.isatty()
+    err = err_console()
+    out = out_console() if interactive else Console(file=sys.stderr, highlight=False)
+    path = str(file)
+    if file.is_dir():
+        raise fail(f"cannot record into {file}: it is a directory")
+    _clean_temporaries(file)
+    existing: Optional[str] = None
+    if file.exists():
+        try:
+            existing = file.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise fail(f"cannot read {file}: {why(exc)}")
+        except UnicodeDecodeError:
+            raise fail(f"cannot read {file}: it is not UTF-8 text")
+    try:
+        session, resumed = Session.resume(existing or "", reg=reg, path=path)
+    except RecordError as exc:
+        for e in exc.errors:
+            err.print(_error_text(e, path))
+        raise fail(exc.message, Exit.INVALID)
+    if resumed:
+        if text_rules is not None and reg.resolve(text_rules).label() != session.rules.label():
+            raise fail(f'{file} holds an unfinished game under "{session.rules.label()}": --rules '
+                       f'"{text_rules}" does not apply to it')
+        if interactive:
+            out.print(Text(f"Resuming {file}: ", style="bold").append(_where(session), style=""))
+        else:
+            err.print(f"dehlanote: resuming {escape(path)}: {escape(_where(session))}")
+    else:
+        try:
+            session = _new_session(session, reg, text_rules, names, interactive, out)
+        except DpnError as exc:
+            raise fail(f"unknown-rules: {exc.message}")
+    save_file: Callable[[str], None] = lambda text: save(file, text, sync=sync)  # noqa: E731
+    try:
+        save_file(session.text)
+    except OSError as exc:
+        raise fail(f"cannot write {file}: {why(exc)}")
+    if not resumed and dealer is not None:
+        outcome = session.feed(f"dealer {dealer.strip().upper()}")
+        if not outcome.accepted:
+            raise fail(f"--dealer {dealer}: " + (outcome.errors[0].message if outcome.errors else outcome.reason))
+        save_file(session.text)
+    elif not resumed and interactive:
+        _ask_dealer(session, out, save_file)
+
+    old = {s: signal.signal(s, _on_signal) for s in (signal.SIGHUP, signal.SIGTERM)}
+    refused = 0
+    try:
+        if interactive:
+            _show(session, out)
+        while True:
+            line = _read(session, interactive)
+            if line is None:
+                break
+            if line.strip().lower() in QUIT_WORDS:
+                break
+            if line.strip().lower() in ("help", "?"):
+                for h in HELP_LINES:
+                    out.print(h, markup=False, highlight=False)
+                continue
+            outcome = session.feed(line)
+            if outcome.saved:
+                try:
+                    save_file(session.text)
+                except OSError as exc:
+                    raise fail(f"cannot write {file}: {why(exc)} (the record on disk is the one before "
+                               "this line)")
+            if not outcome.accepted:
+                if not line.strip():
+                    continue
+                refused += 1
+                for e in outcome.errors:
+                    err.print(_error_text(e, path))
+                if outcome.reason:
+                    err.print(f"{path}: refused: {escape(outcome.reason)}", highlight=False)
+                continue
+            if interactive:
+                for note in outcome.notes:
+                    out.print(note, markup=False, highlight=False)
+                _show(session, out)
+    except KeyboardInterrupt:
+        _farewell(session, err, path)
+        raise typer.Exit(130)
+    except _Hangup as exc:
+        _farewell(session, err, path)
+        raise typer.Exit(128 + int(exc.args[0]))
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+    _farewell(session, err if not interactive else out, path, quiet=not interactive and not session.state.partial)
+    raise typer.Exit(Exit.INVALID if refused and not interactive else Exit.OK)
+
+
+def _error_text(e: DpnError, path: str) -> Text:
+    from ..output.render import error_text
+    return error_text(e, path)
+
+
+def _where(session: Session) -> str:
+    pos = session.position()
+    if session.finished:
+        return session.expect().text
+    text = f"{pos['deals_done']} deal{'s' if pos['deals_done'] != 1 else ''} complete"
+    if pos["tricks"]:
+        text += f", deal {pos['deal']} after trick {pos['tricks']}"
+    return text + f"; {session.score_words()}; next: {session.expect().text}"
+
+
+def _new_session(session: Session, reg: Registry, text_rules: Optional[str], names: Optional[str],
+                 interactive: bool, out: Console) -> Session:
+    """A new game: rules and names from the options, or asked on a terminal."""
+    label = text_rules
+    if label is None and interactive:
+        while True:
+            answer = _ask(out, "Rules (profile and options) [standard]: ")
+            label = answer.strip() or "standard"
+            try:
+                reg.resolve(label)
+                break
+            except DpnError as exc:
+                out.print(f"unknown-rules: {exc.message}", markup=False, style="red")
+    rules = reg.resolve(label or "standard")
+    seats = seats_for(rules.seats)[: rules.seats]
+    tags: list[tuple[str, str]] = []
+    if names is None and interactive:
+        names = _ask(out, f"Players in seat order {', '.join(seats)} (comma-separated, Enter to skip): ")
+    if names:
+        given = [n.strip() for n in names.split(",")]
+        if len(given) != len(seats):
+            raise fail(f"--names needs {len(seats)} names, one per seat ({', '.join(seats)}), not {len(given)}")
+        tags += [(seat, name) for seat, name in zip(seats, given) if name]
+    if interactive:
+        tags.insert(0, ("Date", datetime.date.today().strftime("%Y.%m.%d")))
+    new = Session(label or "standard", tuple(tags), reg=reg, prefix=session.prefix, path=session.path)
+    return new
+
+
+def _ask(out: Console, prompt: str) -> str:
+    try:
+        return input(prompt)
+    except EOFError:
+        return ""
+
+
+def _ask_dealer(session: Session, out: Console, save_file: Callable[[str], None]) -> None:
+    seats = seats_for(session.rules.seats)[: session.rules.seats]
+    while True:
+        answer = _ask(out, f"First dealer ({', '.join(seats)}): ").strip().upper()
+        if not answer:
+            return   # asked again by the prompt: dealer X
+        outcome = session.feed(f"dealer {answer}")
+        if outcome.accepted:
+            save_file(session.text)
+            return
+        out.print(outcome.errors[0].message if outcome.errors else outcome.reason, markup=False, style="red")
+
+
+def _read(session: Session, interactive: bool) -> Optional[str]:
+    if interactive:
+        try:
+            return input(session.expect().text + "> ")
+        except EOFError:
+            return None
+    line = sys.stdin.readline()
+    if not line:
+        return None
+    return line.rstrip("\n")
+
+
+def _show(session: Session, out: Console) -> None:
+    """The table as the stepper draws it, then the score."""
+    from ..output.render import stepper_screen
+    snap = session.snapshot()
+    if snap is not None:
+        fact = snap.deal
+        where = f"Deal {fact.number} · dealer {fact.dealer}"
+        out.print(stepper_screen(snap, session.rules, names=session.names, where=where,
+                                 message=session.score_words()))
+    else:
+        out.print(session.score_words(), markup=False, highlight=False)
+
+
+def _farewell(session: Session, console: Console, path: str, quiet: bool = False) -> None:
+    partial = session.state.partial
+    if partial:
+        cards = " ".join(p.split("{")[0].strip() for p in partial)
+        console.print(f"{path}: the cards of the trick under way ({cards}) are not saved: a record holds "
+                      "whole tricks; type them again when you resume", markup=False, highlight=False)
+    if quiet:
+        return
+    if session.finished:
+        console.print(f"{path}: {session.expect().text}", markup=False, highlight=False)
+    else:
+        console.print(f"{path}: saved, unfinished (Result \"*\"): run the same command to resume",
+                      markup=False, highlight=False)
