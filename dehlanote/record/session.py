@@ -272,7 +272,7 @@ class Session:
         word = text.split(None, 1)[0].lower()
         if word == "undo":
             return self._undo()
-        if self.state.result is not None and word not in ("{",) and not text.startswith("{"):
+        if self.state.result is not None and word != "tens" and not text.startswith(("{", "[")):
             return Outcome(False, reason=f"the match is over ({self._result_words()}): nothing more to record")
         if text.startswith("["):
             return self._tags(text)

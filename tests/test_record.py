@@ -1,0 +1,313 @@
+"""``dehlanote record``: a game entered element by element, each checked, the file never lost.
+
+The library session is tested directly (refusals with validate's codes, undo, resume,
+every profile recorded from a random playout equal to its canonical record); the command is
+tested as a user runs it: from a pipe, in a pseudo-terminal, and killed at random points.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from dehlanote import parse_string, replay_game, write_game
+from dehlanote.output import jsonout
+from dehlanote.playout import generate_match
+from dehlanote.record import RecordError, Session
+from dehlanote.replay import explicit
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKED = ROOT / "samples" / "worked-example.dpn"
+CLI = [sys.executable, "-m", "dehlanote", "record"]
+TRICK_HEAD = re.compile(r"^\s*\d+\.?\s+[A-F]:\s*")
+
+
+def env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+
+def canonical(text: str) -> str:
+    games = parse_string(text)
+    facts = replay_game(games[0])
+    assert not facts.errors, facts.errors
+    return write_game(explicit(facts))
+
+
+def moves_of(text: str, *, tags: bool = True) -> list[str]:
+    """What a scorer types for a game: its tags, then each deal's lines with the tricks' numbers
+    and leaders left out (a drawn trump typed after the fifth trick, when it is drawn)."""
+    out: list[str] = []
+    drawn: str | None = None
+    tricks = 0
+    for line in canonical(text).split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped.startswith("["):
+            if tags and not stripped.startswith("[Result"):
+                out.append(stripped)
+            continue
+        if stripped.startswith("deal"):
+            tricks = 0
+        if stripped.startswith("trump drawn"):
+            drawn = stripped
+            continue
+        if TRICK_HEAD.match(line):
+            out.append(TRICK_HEAD.sub("", line))
+            tricks += 1
+            if tricks == 5 and drawn is not None:
+                out.append(drawn)
+                drawn = None
+            continue
+        out.append(stripped)
+    return out
+
+
+def record(lines: list[str], session: Session | None = None) -> Session:
+    session = session or Session()
+    for line in lines:
+        outcome = session.feed(line)
+        assert outcome.accepted, (line, [str(e) for e in outcome.errors], outcome.reason)
+    return session
+
+
+def facts_json(text: str) -> dict:
+    facts = replay_game(parse_string(text)[0])
+    assert not facts.errors, facts.errors
+    return jsonout.game_json(facts)
+
+
+def strip_positions(obj):
+    """JSON facts without source positions (the recording lays the text out canonically)."""
+    if isinstance(obj, dict):
+        return {k: strip_positions(v) for k, v in obj.items() if k not in ("line", "column")}
+    if isinstance(obj, list):
+        return [strip_positions(v) for v in obj]
+    return obj
+
+
+# ---- the session ---------------------------------------------------------------------------
+
+def test_worked_example_recorded_line_by_line_has_the_samples_facts():
+    sample = WORKED.read_text(encoding="utf-8")
+    session = record(moves_of(sample))
+    assert strip_positions(facts_json(session.text)) == strip_positions(facts_json(sample))
+    assert session.text == canonical(sample)
+
+
+WORKED_START = ["deal 1 dealer D",
+                "hands A: AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C",
+                "B: QS JS 6S 5S QH 10H 5H 5D 4D 3D 10C 4C 3C",
+                "C: 8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C",
+                "D: 10S 9S 8H 7H 4H KD 10D 8D 7D 6D 2D AC KC"]
+
+
+@pytest.mark.parametrize("before, line, code, where", [
+    # a rule broken by the element typed: the code validate gives, at the token at fault
+    ([], "AH", "wrong-dealer", None),
+    (["deal 1 dealer D"], "AH", "missing-trump", None),
+    (["deal 1 dealer D"], "trump H by B", "wrong-announcer", "B"),
+    (["deal 1 dealer D"], "trump X", "syntax", None),
+    (["deal 1 dealer D", "trump D"], "1H", "bad-card", "1H"),
+    (["deal 1 dealer D", "trump D", "AH 10H 3H 7H"], "AH", "duplicate-card", "AH"),
+    (WORKED_START + ["trump D"], "KH", "not-in-hand", "KH"),
+    (WORKED_START + ["trump D", "AH"], "QS", "revoke", "QS"),
+    (WORKED_START + ["trump D"], "-AH AS", "needless-correction", "-AH"),
+    (["deal 1 dealer D", "trump D"], "2 A: AH 10H 3H 7H", "trick-number", "2"),
+    (["deal 1 dealer D", "trump D"], "1 B: AH 10H 3H 7H", "wrong-leader", "B"),
+    (["deal 1 dealer D", "trump D"], "1 A: AH 10H 3H 7H 8H", "trick-size", "1"),
+    ([], "deal 2 dealer D", "deal-number", "2"),
+    # a player who showed out of spades (C played a club on them) plays a spade later
+    (["deal 1 dealer D", "trump D", "AS QS 2C 10S", "KS 3S", ], "4S", "revoke", "2C"),
+])
+def test_an_illegal_element_is_refused_with_validates_code_and_not_written(before, line, code, where):
+    session = record(before, Session(path="game.dpn"))
+    text, state = session.text, session.state
+    outcome = session.feed(line)
+    assert not outcome.accepted
+    assert [e.code for e in outcome.errors][:1] == [code], [str(e) for e in outcome.errors]
+    err = outcome.errors[0]
+    assert err.path == "game.dpn" and err.line > 0 and err.column > 0
+    if where is not None:
+        assert err.source_line[err.column - 1:].startswith(where), (err.source_line, err.column)
+    assert session.text == text and session.state == state
+
+
+def test_the_same_message_as_validate_for_the_file_the_element_would_make():
+    session = record(["deal 1 dealer D", "trump D", "AH 10H 3H"], Session(path="game.dpn"))
+    outcome = session.feed("AH")
+    bad = session.text.rstrip("\n") + "\n 1 A: AH 10H 3H AH\n"
+    expected = replay_game(parse_string(bad)[0]).errors
+    assert [(e.code, e.message, e.line, e.column) for e in outcome.errors] == \
+        [(e.code, e.message, e.line, e.column) for e in expected]
+
+
+def test_cards_one_at_a_time_or_a_trick_a_line_or_two_tricks_a_line_give_the_same_record():
+    tricks = ["AH 10H 3H 7H", "AS QS 2S 10S", "4S 5S 7S 9S"]
+    whole = record(WORKED_START + ["trump D"] + tricks)
+    single = record(WORKED_START + ["trump D"] + " ".join(tricks).split())
+    double = record(WORKED_START + ["trump D", tricks[0] + " " + tricks[1], tricks[2]])
+    assert whole.text == single.text == double.text
+    assert " 3 A: 4S 5S 7S 9S" in whole.text
+
+
+def test_loose_spellings_are_accepted_and_written_canonically():
+    session = record(["deal 1 dealer D", "trump ♦", "ah th 3♥ 7♥️", "a♠️, q♠, 2s, 10S"])
+    assert " 1 A: AH 10H 3H 7H\n 2 A: AS QS 2S 10S\n" in session.text
+    assert "trump D by A" in session.text
+
+
+def test_a_second_trick_on_the_line_that_breaks_a_rule_refuses_the_whole_line():
+    session = record(["deal 1 dealer D", "trump D"])
+    text = session.text
+    outcome = session.feed("AH 10H 3H 7H AH QS 2S 10S")
+    assert not outcome.accepted and outcome.errors[0].code == "duplicate-card"
+    assert session.text == text and not session.state.partial
+
+
+def test_the_trick_in_progress_stays_off_the_file_which_is_always_valid():
+    session = record(["deal 1 dealer D", "trump D", "AH 10H 3H 7H"])
+    on_disk = session.text
+    record(["AS", "QS", "2S"], session)
+    assert session.text == on_disk          # three cards of trick 2: not a trick yet
+    assert session.expect().seat == "D" and "spades led" in session.expect().text
+    record(["10S"], session)
+    assert " 2 A: AS QS 2S 10S" in session.text
+
+
+def test_enter_plays_the_only_legal_card_when_the_hands_are_known():
+    session = record(WORKED_START + ["trump D", "AH 10H 3H 7H", "AS QS 2S 10S", "4S 5S 7S"])
+    assert session.expect().default == "9S"      # D's only spade left
+    assert session.feed("").accepted
+    assert " 3 A: 4S 5S 7S 9S" in session.text
+    assert session.expect().default is None       # D leads with a full choice
+
+
+def test_undo_takes_back_cards_across_a_trick_and_a_deal_and_the_file_follows():
+    sample = WORKED.read_text(encoding="utf-8")
+    moves = moves_of(sample, tags=False)
+    session = record(moves)
+    finished = session.text
+    assert session.state.cur is None and len(session.state.done) == 1
+    # back into the complete deal: its last trick reopens with three cards
+    assert session.feed("undo").accepted
+    assert "13 D:" not in session.text and "tens AC" not in session.text
+    assert session.state.partial == ("6D", "9H", "6S")
+    for _ in range(4):
+        assert session.feed("undo").accepted
+    assert "12 D:" not in session.text and session.state.partial == ("AC", "QC", "3C")
+    assert moves[-3].startswith("AC QC 3C JC {")
+    record([moves[-3][len("AC QC 3C "):], moves[-2], moves[-1]], session)
+    assert session.text == finished
+
+
+def test_undo_takes_back_lines_before_the_play_and_says_when_nothing_is_left():
+    session = record(["deal 1 dealer D", "misdeal", "trump D"])
+    assert session.feed("undo").accepted and "trump" not in session.text
+    assert session.feed("undo").accepted and session.state.cur is not None and not session.state.cur.misdeals
+    assert session.feed("undo").accepted and session.state.cur is None
+    outcome = session.feed("undo")
+    assert not outcome.accepted and "nothing to undo" in outcome.reason
+
+
+def test_a_wrong_tens_claim_after_the_deal_is_refused_and_a_right_one_kept():
+    session = record(moves_of(WORKED.read_text(encoding="utf-8"), tags=False)[:-1])
+    outcome = session.feed("tens AC 2 BD 2")
+    assert not outcome.accepted and outcome.errors[0].code == "tens-mismatch"
+    assert session.feed("tens AC 3 BD 1 {as counted}").accepted
+    assert "tens AC 3 BD 1 {as counted}" in session.text
+
+
+def test_misdeal_before_play_drops_the_voided_hands():
+    session = record(WORKED_START + ["trump D", "misdeal"])
+    assert "misdeal" in session.text or session.state.cur.misdeals
+    assert session.state.cur.hands is None and session.state.cur.trump is None
+    record(["trump S"], session)
+    assert "deal 1 dealer D\nmisdeal\ntrump S by A\n" in session.text
+    session.feed("AH")
+    outcome = session.feed("misdeal")
+    assert not outcome.accepted and "before its first card" in outcome.reason
+
+
+@pytest.mark.parametrize("profile, options, seed", [
+    ("standard", None, 1),
+    ("standard", {"trump": "partner"}, 2),
+    ("standard", {"coat": True}, 3),
+    ("standard", {"double-sar": True}, 4),
+    ("standard", {"court-piece": True}, 5),
+    ("standard", {"six-player": True}, 6),
+    ("pagat", {"kots": 2}, 7),
+    ("pagat", {"trump": "first-void-five"}, 8),
+    ("hukum", None, 9),
+    ("hukum", {"trump": "closed"}, 10),
+])
+def test_a_whole_match_recorded_from_its_lines_equals_its_canonical_record(profile, options, seed):
+    from dehlanote.playout import Style
+    rng = random.Random(seed)
+    text, _ = generate_match(rng, profile, options, Style(hands=seed % 2 == 0), max_deals=6, bias=0.5)
+    expected = canonical(text)
+    session = record(moves_of(text))
+    # the match may stop short of its end (max_deals): then the record says so with *
+    assert session.text == expected.replace(f'[Result "{parse_string(text)[0].tag("Result")}"]',
+                                            f'[Result "{session.state.result or "*"}"]')
+    facts = replay_game(parse_string(session.text)[0])
+    assert not facts.errors
+
+
+def test_the_file_is_valid_and_unfinished_after_every_element():
+    rng = random.Random(11)
+    text, _ = generate_match(rng, "standard", None, max_deals=3)
+    session = Session()
+    for line in moves_of(text):
+        cards = line.split()
+        one_by_one = "{" not in line and all(c.rstrip("!?").upper()[-1:] in "SHDC" and c[:1].isalnum()
+                                             for c in cards)
+        for card in (cards if one_by_one else [line]):
+            assert session.feed(card).accepted
+            game = parse_string(session.text)[0]
+            facts = replay_game(game)
+            assert not facts.errors, (card, facts.errors)
+            assert game.tag("Result") in ("*", session.state.result)
+
+
+def test_resume_at_every_trick_gives_the_same_record_as_one_go():
+    rng = random.Random(12)
+    text, _ = generate_match(rng, "standard", None, max_deals=3)
+    moves = moves_of(text)
+    whole = record(moves).text
+    for cut in range(0, len(moves), 5):
+        first = record(moves[:cut])
+        resumed, was_unfinished = Session.resume(first.text)
+        assert was_unfinished
+        done = len(resumed.state.done)
+        assert done == len(first.state.done)
+        # the lines not yet on disk: the partial trick is lost, so go back to the file's position
+        assert record(moves[cut:], resumed).text == whole
+
+
+def test_a_finished_game_in_the_file_is_kept_and_a_new_one_starts_after_it():
+    sample = WORKED.read_text(encoding="utf-8").replace('[Result "*"]', '[Result "AC"]')
+    # a finished game (as far as the recorder is concerned: its Result is not *)
+    with pytest.raises(RecordError):
+        Session.resume(sample)   # Result AC on an unfinished match: the file has errors
+    done = canonical(WORKED.read_text(encoding="utf-8")).replace('[Result "*"]\n', "")
+    done_facts = replay_game(parse_string(done)[0])
+    assert not done_facts.errors
+    session, resumed = Session.resume(done.replace("[Rules", '[Result "*"]\n[Rules'))
+    assert resumed
+
+
+def test_a_file_with_errors_is_not_recorded_into():
+    bad = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S", " 3 B: 4S")
+    with pytest.raises(RecordError) as info:
+        Session.resume(bad, path="bad.dpn")
+    assert [e.code for e in info.value.errors] == ["wrong-leader"]
