@@ -7,7 +7,6 @@ tested as a user runs it: from a pipe, in a pseudo-terminal, and killed at rando
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -311,3 +310,209 @@ def test_a_file_with_errors_is_not_recorded_into():
     with pytest.raises(RecordError) as info:
         Session.resume(bad, path="bad.dpn")
     assert [e.code for e in info.value.errors] == ["wrong-leader"]
+
+
+# ---- the command ---------------------------------------------------------------------------
+
+def run_record(path: Path, lines: list[str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run(CLI + [str(path), *args], input="\n".join(lines) + "\n", capture_output=True,
+                          text=True, env=env(), timeout=timeout)
+
+
+def validate(path: Path):
+    """``dehlanote validate PATH`` in this process (the interruption tests run it many times)."""
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    return CliRunner().invoke(app, ["validate", str(path)])
+
+
+def test_help_shows_an_example():
+    done = subprocess.run(CLI + ["--help"], capture_output=True, text=True, env=env(), timeout=60)
+    assert done.returncode == 0
+    assert "Example:" in done.stdout and "dehlanote record game.dpn" in done.stdout
+
+
+def test_piped_worked_example_has_the_samples_facts_and_a_quiet_stdout(tmp_path):
+    sample = WORKED.read_text(encoding="utf-8")
+    out = tmp_path / "worked.dpn"
+    done = run_record(out, moves_of(sample))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    recorded = out.read_text(encoding="utf-8")
+    assert strip_positions(facts_json(recorded)) == strip_positions(facts_json(sample))
+    assert validate(out).exit_code == 0
+    check = subprocess.run([sys.executable, "-m", "dehlanote", "fmt", "--check", str(out)], capture_output=True,
+                           text=True, env=env(), timeout=60)
+    assert check.returncode == 0, check.stdout
+
+
+def test_piped_setup_from_options_and_refusals_on_stderr_with_status_1(tmp_path):
+    out = tmp_path / "game.dpn"
+    done = run_record(out, ["trump D", "AH 10H 3H 7H", "AS QS 2S AH", "AS QS 2S 10S"],
+                      "--dealer", "D", "--names", "Asha,Bilal,Chitra,Dev", "--rules", "standard")
+    assert done.returncode == 1 and done.stdout == ""
+    assert re.search(r"game\.dpn:\d+:\d+: duplicate-card: AH has already been played", done.stderr)
+    text = out.read_text(encoding="utf-8")
+    assert '[A "Asha"]' in text and " 2 A: AS QS 2S 10S" in text and '[Result "*"]' in text
+
+
+def _match(seed: int = 26) -> tuple[str, list[str]]:
+    """A whole standard match of 7 deals, to its kot."""
+    rng = random.Random(seed)
+    text, facts = generate_match(rng, "standard", None, bias=0.3, first_dealer="B")
+    assert len(facts["deals"]) == 7 and facts["result"]["finished"]
+    return text, moves_of(text)
+
+
+def _states(moves: list[str]) -> list[str]:
+    """The file after each line of an uninterrupted recording."""
+    session = Session()
+    texts = [session.text]
+    for line in moves:
+        assert session.feed(line).accepted
+        texts.append(session.text)
+    return texts
+
+
+def _interrupt(path: Path, moves: list[str], sig: int, after: int, pause: float) -> int:
+    proc = subprocess.Popen(CLI + [str(path)], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, text=True, env=env())
+    assert proc.stdin is not None
+    deadline = time.monotonic() + 60
+    while not path.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.01)
+    try:
+        for line in moves[:after]:
+            proc.stdin.write(line + "\n")
+        proc.stdin.flush()
+        time.sleep(pause)
+        proc.send_signal(sig)
+    except BrokenPipeError:
+        pass
+    proc.wait(timeout=60)
+    try:
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    return proc.returncode
+
+
+@pytest.mark.parametrize("sig, runs", [(signal.SIGKILL, 20), (signal.SIGHUP, 2), (signal.SIGINT, 2)])
+def test_interrupted_anywhere_the_file_is_valid_unfinished_and_resumes_to_the_same_record(tmp_path, sig, runs):
+    text, moves = _match()
+    texts = _states(moves)
+    whole = texts[-1]
+    assert '[Result "*"]' not in whole
+    rng = random.Random(int(sig) * 1000 + 7)
+    for run in range(runs):
+        path = tmp_path / f"match-{int(sig)}-{run}.dpn"
+        after = rng.randrange(len(moves))
+        code = _interrupt(path, moves, sig, after, rng.uniform(0.0, 0.4))
+        if sig == signal.SIGKILL:
+            assert code == -signal.SIGKILL
+        elif code != 0:    # a signal before the last line was read: its own status
+            assert code == 128 + int(sig), code
+        assert not list(tmp_path.glob(f".{path.name}.*.tmp")) or sig == signal.SIGKILL
+        on_disk = path.read_text(encoding="utf-8")
+        assert on_disk in texts, (run, after)           # exactly a state the recording passed through
+        at = texts.index(on_disk)
+        if at < len(texts) - 1:
+            assert '[Result "*"]' in on_disk
+        checked = validate(path)
+        assert checked.exit_code == 0, checked.output
+        done = run_record(path, moves[at:])
+        assert done.returncode == 0, done.stderr
+        assert path.read_text(encoding="utf-8") == whole
+        assert not list(tmp_path.glob(f".{path.name}.*.tmp"))
+
+
+def test_an_uninterrupted_piped_match_is_finished_canonical_and_valid(tmp_path):
+    text, moves = _match()
+    path = tmp_path / "match.dpn"
+    started = time.perf_counter()
+    done = run_record(path, moves)
+    elapsed = time.perf_counter() - started
+    assert done.returncode == 0, done.stderr
+    recorded = path.read_text(encoding="utf-8")
+    assert recorded == canonical(text) == _states(moves)[-1]
+    assert validate(path).exit_code == 0
+    print(f"{len(moves)} lines recorded in {elapsed:.2f} s")
+
+
+def test_resume_shows_where_it_stands_and_rejects_other_rules(tmp_path):
+    path = tmp_path / "game.dpn"
+    run_record(path, ["deal 1 dealer D", "trump D", "AH 10H 3H 7H"])
+    done = run_record(path, ["AS QS 2S 10S"])
+    assert done.returncode == 0
+    assert "resuming" in done.stderr and "after trick 1" in done.stderr
+    assert " 2 A: AS QS 2S 10S" in path.read_text(encoding="utf-8")
+    other = run_record(path, [], "--rules", "hukum")
+    assert other.returncode == 2 and "hukum" in other.stderr
+
+
+def test_a_file_with_errors_is_refused_with_its_errors(tmp_path):
+    path = tmp_path / "bad.dpn"
+    path.write_text(WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S", " 3 B: 4S"), encoding="utf-8")
+    before = path.read_bytes()
+    done = run_record(path, ["AH"])
+    assert done.returncode == 1
+    assert re.search(r"bad\.dpn:\d+:\d+: wrong-leader", done.stderr)
+    assert path.read_bytes() == before
+
+
+def test_a_terminal_session_refuses_two_illegal_cards_takes_one_back_and_records_the_deal(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "table.dpn"
+    child = pexpect.spawn(sys.executable, ["-m", "dehlanote", "record", str(path)], env=env(),
+                          encoding="utf-8", timeout=60, dimensions=(60, 110), cwd=str(tmp_path))
+    child.expect("Rules")
+    child.sendline("")
+    child.expect("Players")
+    child.sendline("Asha, Bilal, Chitra, Dev")
+    child.expect("First dealer")
+    child.sendline("D")
+    child.expect(r"A \(the dealer's right\) names trump")
+    for line in WORKED_START[1:]:
+        child.sendline(line)
+        child.expect("names trump")
+    child.sendline("trump D")
+    child.expect("trick 1: A leads")
+    child.sendline("AH 10H 3H 7H")
+    child.expect("trick 2: A leads")
+    child.sendline("AS")
+    child.expect("B plays")
+    child.sendline("KH")                      # not B's card
+    child.expect("not-in-hand")
+    child.expect("B plays")
+    child.sendline("QS")
+    child.expect("C plays")
+    child.sendline("KH")                      # C holds spades: a revoke
+    child.expect("revoke")
+    child.expect("C plays")
+    child.sendline("3S")                      # legal, but not what was played
+    child.expect("D plays")
+    child.sendline("undo")
+    child.expect("took back 3S")
+    child.expect("C plays")
+    child.sendline("2S")
+    child.expect(r"D plays \(spades led\)> ")
+    child.sendline("10S")
+    child.expect("trick 3: A leads")
+    child.sendline("4S 5S 7S")
+    child.expect(r"D plays \(spades led\) \[Enter: 9S\]")
+    child.sendline("")                        # D's only spade left: Enter plays it
+    child.expect("trick 4: D leads")
+    for trick in ["KC 5C 4C 9C", "7D AD 5D 2H", "6H QH KH 8H", "8S 10D? KS JS",
+                  "8D 9D 3D 2C", "JH 5H 6C 4H", "JD 4D 3S 2D", "QD 10C 7C KD", "AC QC 3C JC"]:
+        child.sendline(trick)
+        child.expect(r"trick \d+: . leads")
+    child.sendline("6D 9H 6S 8C")
+    child.expect("AC wins the deal with 3 tens")
+    child.expect("deal 2, dealer D")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    recorded = path.read_text(encoding="utf-8")
+    sample = canonical(re.sub(r"\s*\{[^}]*\}", "", WORKED.read_text(encoding="utf-8")))
+    assert strip_positions(facts_json(recorded))["deals"] == strip_positions(facts_json(sample))["deals"]
+    assert validate(path).exit_code == 0
