@@ -267,8 +267,12 @@ def test_seat_view_shows_one_hand(browser: Any, tmp_path: Path) -> None:
     assert sorted(labels(browser, ".seat-e .card")) == sorted(held)
     for other in ("n", "w", "s"):
         assert all("not shown" in label for label in labels(browser, f".seat-{other} .card"))
+    # the story tells only what B had seen: tricks 1 and 2, not those to come
+    assert browser.find_element(By.ID, "story-2").is_displayed()
+    assert not browser.find_element(By.ID, "story-3").is_displayed()
     Select(browser.find_element(By.ID, "view")).select_by_value("open")
     assert len(labels(browser, ".seat-s .card:not(.back)")) == 11
+    assert browser.find_element(By.ID, "story-3").is_displayed()
     assert errors_logged(browser) == []
 
 
@@ -286,6 +290,7 @@ def test_errors_are_flagged_at_their_trick(browser: Any, tmp_path: Path) -> None
     assert "wrong-leader" in text(browser, "trick-errors")
     assert "A leads trick 3" in text(browser, "trick-errors")
     assert "has-error" in browser.find_element(By.ID, "story-3").get_attribute("class")
+    assert "1 error" in text(browser, "record-errors") and "flagged" in text(browser, "record-errors")
     press(browser, Keys.ARROW_DOWN)
     assert text(browser, "trick-errors") == ""
 

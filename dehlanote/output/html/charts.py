@@ -18,16 +18,22 @@ __all__ = ["Bar", "bar_chart", "PATTERNS"]
 PATTERNS = (
     '<svg class="defs" aria-hidden="true" focusable="false"><defs>'
     '<pattern id="pat-0" width="6" height="6" patternUnits="userSpaceOnUse"></pattern>'
+    # each mark is drawn twice, dark and light side by side, so it shows on any bar colour
     '<pattern id="pat-1" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">'
-    '<rect width="2" height="6" fill="#000" fill-opacity="0.35"/></pattern>'
+    '<rect width="1.5" height="6" fill="#000" fill-opacity="0.45"/>'
+    '<rect x="1.5" width="1.5" height="6" fill="#fff" fill-opacity="0.6"/></pattern>'
     '<pattern id="pat-2" width="6" height="6" patternUnits="userSpaceOnUse">'
-    '<circle cx="3" cy="3" r="1.3" fill="#000" fill-opacity="0.4"/></pattern>'
+    '<circle cx="3" cy="3" r="1.5" fill="#fff" fill-opacity="0.7" stroke="#000" stroke-opacity="0.5" '
+    'stroke-width="0.6"/></pattern>'
     '<pattern id="pat-3" width="6" height="6" patternUnits="userSpaceOnUse">'
-    '<path d="M0 0L6 6M6 0L0 6" stroke="#000" stroke-opacity="0.35" stroke-width="1"/></pattern>'
+    '<path d="M0 0L6 6M6 0L0 6" stroke="#000" stroke-opacity="0.45" stroke-width="1"/>'
+    '<path d="M1 0L6 5M5 0L0 5" stroke="#fff" stroke-opacity="0.6" stroke-width="0.8"/></pattern>'
     '<pattern id="pat-4" width="6" height="6" patternUnits="userSpaceOnUse">'
-    '<rect width="6" height="1.5" fill="#000" fill-opacity="0.35"/></pattern>'
+    '<rect width="6" height="1.2" fill="#000" fill-opacity="0.45"/>'
+    '<rect y="1.2" width="6" height="1.2" fill="#fff" fill-opacity="0.6"/></pattern>'
     '<pattern id="pat-5" width="6" height="6" patternUnits="userSpaceOnUse">'
-    '<rect width="1.5" height="6" fill="#000" fill-opacity="0.35"/></pattern>'
+    '<rect width="1.2" height="6" fill="#000" fill-opacity="0.45"/>'
+    '<rect x="1.2" width="1.2" height="6" fill="#fff" fill-opacity="0.6"/></pattern>'
     '</defs></svg>'
 )
 
@@ -57,7 +63,7 @@ def bar_chart(title: str, bars: Sequence[Bar], *, note: str = "", width: int = 4
     row = 26
     top = 6
     height = top + row * max(len(bars), 1) + 6
-    space = width - label_width - 70
+    space = width - label_width - 120      # room for the value written after the longest bar
     most = max((b.value for b in bars), default=0) or 1
     parts = [f'<figure class="chart"><figcaption>{escape(title)}</figcaption>',
              f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '

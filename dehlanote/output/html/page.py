@@ -97,7 +97,7 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     })
 
 
-def render_index(title: str, body: str, *, four_colour: bool = False) -> str:
+def render_index(title: str, body: str) -> str:
     """The site's index page: ``body`` is already-escaped HTML (tables and SVG charts).
 
     It has no script at all: the four-colour switch is a checkbox the stylesheet reads.
@@ -106,5 +106,5 @@ def render_index(title: str, body: str, *, four_colour: bool = False) -> str:
     return fill(template("index.html"), {
         "CSP": html.escape(csp(css, None), quote=False), "VERSION": html.escape(__version__),
         "TITLE": html.escape(title),
-        "CSS": css, "BODY": body, "BODYCLASS": "four-colour" if four_colour else "",
+        "CSS": css, "BODY": body,
     })

@@ -159,7 +159,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
             page.unreadable = _why(exc)
         report.files.append(page)
     index = out / "index.html"
-    text = render_index(title, index_body(title, stats.to_json(), rows, report.files), four_colour=four_colour)
+    text = render_index(title, index_body(title, stats.to_json(), rows, report.files, four_colour=four_colour))
     index.write_text(text, encoding="utf-8")
     report.index = str(index)
     return report
@@ -190,10 +190,13 @@ def _stat(key: str, value: Any) -> str:
     return f'<span data-stat="{escape(key)}" data-value="{escape(str(value))}">{escape(str(value))}</span>'
 
 
-def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files: list[PageReport]) -> str:
+def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files: list[PageReport], *,
+               four_colour: bool = False) -> str:
     """The index page's body: headline figures, charts, streaks, players, every game."""
+    checked = " checked" if four_colour else ""
     out: list[str] = [PATTERNS, '<header><h1>', escape(title), '</h1>',
-                      '<label class="check"><input type="checkbox" id="four"> four-colour deck</label></header>',
+                      f'<label class="check"><input type="checkbox" id="four"{checked}> four-colour deck</label>'
+                      '</header>',
                       '<main>']
     matches = s["matches"]
     out.append('<section aria-labelledby="h-summary"><h2 id="h-summary">The archive</h2><ul class="figures">')

@@ -535,9 +535,12 @@
     errs.textContent = "";
     if (g.errors.length) {
       errs.hidden = false;
+      var loose = g.errors.filter(function (er) { return er[4] === null || er[4] === undefined; });
+      var atTricks = g.errors.length - loose.length;
       errs.appendChild(el("p", "error-head", "This game has " + plural(g.errors.length, "error") +
-        "; each is flagged at its trick. Errors outside any trick:"));
-      g.errors.forEach(function (er) { if (er[4] === null || er[4] === undefined) { errs.appendChild(errorLine(er)); } });
+        (atTricks ? "; those in a deal are flagged \u26a0 at their trick and in the deal chooser" : "") +
+        (loose.length ? (atTricks ? ". Outside any deal:" : ":") : ".")));
+      loose.forEach(function (er) { errs.appendChild(errorLine(er)); });
     } else {
       errs.hidden = true;
     }
@@ -561,6 +564,8 @@
     drawInfo(g, d, st);
     drawStory(g, d);
     markStory(st);
+    document.body.classList.toggle("seat-view", view !== "open");
+    document.body.classList.toggle("at-end", pos.p === st.ends[st.ends.length - 1]);
     var sc = $("scrubber");
     sc.max = String(st.ends[st.ends.length - 1]);
     sc.value = String(pos.p);
