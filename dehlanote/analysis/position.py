@@ -1,0 +1,198 @@
+"""A double-dummy position: everything the rest of a deal depends on, and nothing else.
+
+A :class:`Position` holds the cards each seat still has, the trick in progress, trump
+(and whether it is still to be set by play), the centre and the run of consecutive wins
+that decides the next sweep, and what each side has captured. ``play`` applies one card
+by the rules; the solver (:mod:`dehlanote.analysis.search`) values positions.
+
+Scores are in the profile's unit: tens (``score: tens``), points (``points``: a ten 2, any
+other card 1) or tricks (``tricks``, court piece). Seats are indices in playing order
+(0 = A); side 0 is AC (ACE with six players), side 1 BD (BDF).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..rules.profile import Rules
+from ..syntax.cards import STRENGTH, seats_for, sides_for
+
+SCORES = ("tens", "points", "tricks")
+
+
+def is_ten(card: str) -> bool:
+    return card.startswith("10")
+
+
+@dataclass(frozen=True)
+class Game:
+    """The rules a position is played under, reduced to what the play and the score need."""
+
+    seats: int = 4
+    decks: int = 1
+    immediate: bool = False     # each trick to its winner (no centre)
+    score: str = "tens"         # tens | points | tricks
+
+    @property
+    def tricks_per_deal(self) -> int:
+        return 52 * self.decks // self.seats
+
+    @property
+    def total(self) -> int:
+        """The score both sides share at the end of a deal."""
+        tens = 4 * self.decks
+        if self.score == "tens":
+            return tens
+        if self.score == "points":
+            return 52 * self.decks + tens
+        return self.tricks_per_deal
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return sides_for(self.seats)
+
+    @property
+    def seat_names(self) -> str:
+        return seats_for(self.seats)
+
+    @classmethod
+    def of(cls, rules: Rules) -> Game:
+        return cls(rules.seats, rules.decks, rules.capture == "immediate", rules.score)
+
+    def worth(self, tens: int, tricks: int) -> int:
+        """What ``tricks`` tricks holding ``tens`` tens are worth in this unit."""
+        if self.score == "tens":
+            return tens
+        if self.score == "points":
+            return self.seats * tricks + tens
+        return tricks
+
+
+@dataclass(frozen=True)
+class Position:
+    """A position of a deal, seen double dummy.
+
+    ``trump`` is the suit in force (None: no trump yet). ``closed`` is closed trump not yet
+    revealed: (suit, setter seat); the suit becomes trump, for the whole trick, when the
+    setter first cannot follow suit. ``first_void`` means trump is still to be set: the
+    first player unable to follow makes the suit of the card played trump at once.
+    ``last_winner``/``run`` are the centre's count of consecutive wins (the engine's).
+    """
+
+    game: Game
+    hands: tuple[tuple[str, ...], ...]
+    leader: int
+    trick: tuple[str, ...] = ()
+    trump: str | None = None
+    closed: tuple[str, int] | None = None
+    first_void: bool = False
+    last_winner: int | None = None
+    run: int = 0
+    centre_tricks: int = 0
+    centre_tens: int = 0
+    tens: tuple[int, int] = (0, 0)      # tens captured per side
+    tricks: tuple[int, int] = (0, 0)    # tricks captured per side (cards / seats)
+    done: int = 0                       # tricks finished
+
+    @property
+    def turn(self) -> int:
+        """The seat to play."""
+        return (self.leader + len(self.trick)) % self.game.seats
+
+    @property
+    def over(self) -> bool:
+        return self.done == self.game.tricks_per_deal
+
+    @property
+    def left(self) -> int:
+        """Tricks still to finish, the one in progress included."""
+        return self.game.tricks_per_deal - self.done
+
+    def score(self) -> tuple[int, int]:
+        """What each side has captured so far, in the profile's unit."""
+        g = self.game
+        return g.worth(self.tens[0], self.tricks[0]), g.worth(self.tens[1], self.tricks[1])
+
+    def legal(self) -> tuple[str, ...]:
+        """The cards the player to move may play (each distinct card once)."""
+        hand = self.hands[self.turn]
+        if self.trick:
+            led = self.trick[0][-1]
+            follow = tuple(dict.fromkeys(c for c in hand if c[-1] == led))
+            if follow:
+                return follow
+        return tuple(dict.fromkeys(hand))
+
+    def play(self, card: str) -> Position:
+        """The position after the player to move plays ``card`` (which must be legal)."""
+        if card not in self.legal():
+            raise ValueError(f"{card} is not a legal card here")
+        n = self.game.seats
+        seat = self.turn
+        hand = list(self.hands[seat])
+        hand.remove(card)
+        hands = self.hands[:seat] + (tuple(hand),) + self.hands[seat + 1:]
+        cards = self.trick + (card,)
+        trump, closed, first_void = self.trump, self.closed, self.first_void
+        if trump is None and self.trick and card[-1] != self.trick[0][-1]:
+            # trump set by this first void, or closed trump revealed by its setter
+            if first_void:
+                trump, first_void = card[-1], False
+            elif closed is not None and closed[1] == seat:
+                trump, closed = closed[0], None
+        if len(cards) < n:
+            return replace(self, hands=hands, trick=cards, trump=trump, closed=closed, first_void=first_void)
+        best = 0
+        for k in range(1, n):
+            c, b = cards[k], cards[best]
+            if c[-1] == b[-1]:
+                if STRENGTH[c] > STRENGTH[b]:
+                    best = k
+            elif c[-1] == trump:
+                best = k
+        winner = (self.leader + best) % n
+        side = winner % 2
+        ttens = sum(1 for c in cards if is_ten(c))
+        done = self.done + 1
+        tens = list(self.tens)
+        tricks = list(self.tricks)
+        run = self.run + 1 if self.last_winner == winner else 1
+        ctricks, ctens = self.centre_tricks, self.centre_tens
+        if self.game.immediate:
+            tens[side] += ttens
+            tricks[side] += 1
+        else:
+            ctricks += 1
+            ctens += ttens
+            sweep = run == 2
+            if sweep:
+                run = 0
+            if sweep or done == self.game.tricks_per_deal:
+                tens[side] += ctens
+                tricks[side] += ctricks
+                ctricks = ctens = 0
+        return replace(self, hands=hands, trick=(), leader=winner, trump=trump, closed=closed,
+                       first_void=first_void, last_winner=winner, run=run, centre_tricks=ctricks,
+                       centre_tens=ctens, tens=(tens[0], tens[1]), tricks=(tricks[0], tricks[1]), done=done)
+
+    def final(self) -> tuple[int, int]:
+        """The score of a finished deal."""
+        return self.score()
+
+
+def describe(game: Game, value: int) -> dict[str, int]:
+    """A value of side 0 as the JSON's ``{"AC": n, "BD": m}``."""
+    a, b = game.sides
+    return {a: value, b: game.total - value}
+
+
+def position_for(rules: Rules, hands: dict[str, tuple[str, ...]] | tuple[tuple[str, ...], ...], leader: int,
+                 trump: str | None, **fields) -> Position:
+    """A position at the start of a trick from rules and hands (by seat letter or index)."""
+    game = Game.of(rules)
+    if isinstance(hands, dict):
+        names = seats_for(game.seats)
+        held = tuple(tuple(hands.get(s, ())) for s in names)
+    else:
+        held = tuple(tuple(h) for h in hands)
+    return Position(game, held, leader, trump=trump, **fields)

@@ -1,0 +1,510 @@
+"""The exact double-dummy search: alpha-beta by zero-window tests, a transposition table.
+
+The question asked of the tree is always boolean: "can side 0 (AC) still gain at least
+``target`` from here?" (a zero-window search); the exact value comes from a few such
+tests (a binary search between bounds). A gain is what side 0 captures from now on, in
+the profile's unit, so it does not depend on what was captured before: that is what
+lets one transposition table serve every position of a deal.
+
+Speed comes from:
+
+* **the transposition table**, looked up at the start of each trick, holding a lower and
+  an upper bound of the gain and the lead that last proved a bound. Its key is what the
+  rest of the deal depends on: each suit as the owners of its remaining cards by
+  *relative* rank (a 9 that is now the highest heart out is an ace), the ten marked
+  (it carries the score), the non-trump suits sorted (they are interchangeable), the
+  leader and whether the leader is one win from a sweep, and the centre's tens (and
+  tricks, when they score). The table has a size limit: past it, it starts afresh.
+* **equivalent cards merged**: cards of one hand that are adjacent among the cards still
+  out (or in the current trick) win the same tricks, so only one of them is searched;
+  a ten is never merged with another card when tens score.
+* **cheap bounds**: nothing to gain, or more asked than the tens (points, tricks) left.
+* **move ordering that knows the game**: the lead that proved the last bound first; a
+  follower beats the card winning the trick as cheaply as it can when the other side is
+  winning it, plays low when its partner is; a ten is thrown on partner's trick only when
+  that trick sweeps the centre, and otherwise kept back; discards come from the lowest
+  cards of the longest plain suit.
+
+Cards inside the search are (suit, rank) with rank 0 for a two up to 12 for an ace; a
+hand is one integer per (seat, suit) with two bits per rank (a count, up to three decks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..syntax.cards import STRENGTH, SUITS
+from .position import Game, Position, is_ten
+
+TEN = 8
+ONES = int("01" * 13, 2)
+RANK_NAME = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+
+
+def card_of(suit: int, rank: int) -> str:
+    return RANK_NAME[rank] + SUITS[suit]
+
+
+def parts(card: str) -> tuple[int, int]:
+    return SUITS.index(card[-1]), STRENGTH[card]
+
+
+class OutOfTime(Exception):
+    """The node limit was reached before the position was solved."""
+
+
+class Solver:
+    """A double-dummy solver for one game (rules) and one trump set-up; its table is kept
+    between calls, so solving the positions of one deal one after the other is cheap.
+    """
+
+    def __init__(self, game: Game, *, table_limit: int = 1_000_000) -> None:
+        self.game = game
+        self.table_limit = table_limit
+        self.nodes = 0
+        self.node_limit: int | None = None
+        self._table: dict = {}
+        self._rel: dict = {}
+        self._classes: dict = {}
+        self._config: tuple = ()
+
+    # ---- public ---------------------------------------------------------------------------
+
+    def value(self, pos: Position) -> int:
+        """Side 0's final score under best play from ``pos``."""
+        if pos.over:
+            return pos.score()[0]
+        return pos.score()[0] + self._gain(pos)
+
+    def card_values(self, pos: Position) -> dict[str, int]:
+        """Side 0's final score after each legal card of the player to move (best play after)."""
+        out: dict[str, int] = {}
+        for card in pos.legal():
+            out[card] = self.value(pos.play(card))
+        return out
+
+    def at_least(self, pos: Position, target: int) -> bool:
+        """Whether side 0's final score can reach ``target`` under best play (one test)."""
+        if pos.over:
+            return pos.score()[0] >= target
+        run = self._setup(pos)
+        return run(target - pos.score()[0])
+
+    # ---- the search -----------------------------------------------------------------------
+
+    def _gain(self, pos: Position) -> int:
+        run = self._setup(pos)
+        lo, hi = 0, self._upper
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if run(mid):
+                lo = mid
+            else:
+                hi = mid - 1
+        return lo
+
+    def _setup(self, pos: Position) -> Callable[[int], bool]:
+        """Load ``pos`` into the search state; returns the test "gain >= target?"."""
+        g = self.game
+        n = g.seats
+        tens_score = g.score != "tricks"
+        wK = {"tens": 0, "points": n, "tricks": 1}[g.score]
+        wT = 0 if g.score == "tricks" else 1
+        immediate = g.immediate
+        # the trump set-up: a change of it makes the table's entries meaningless
+        hidden = -1
+        setter = -1
+        if pos.closed is not None:
+            hidden = SUITS.index(pos.closed[0])
+            setter = pos.closed[1]
+        config = (hidden, setter)
+        if len(self._rel) > 400_000:
+            self._rel = {}
+            self._table = {}
+        if config != self._config:
+            self._table = {}
+            self._config = config
+        table = self._table
+        rel = self._rel
+        classes_memo = self._classes
+        limit = self.table_limit
+        solver = self
+
+        H = [0] * (4 * n)
+        R = [0] * 4
+        hand_tens = 0
+        for seat, hand in enumerate(pos.hands):
+            for card in hand:
+                s, r = parts(card)
+                H[seat * 4 + s] += 1 << (2 * r)
+                if r == TEN:
+                    hand_tens += 1
+        for s in range(4):
+            R[s] = sum(H[s::4])
+        stack: list[tuple[int, int]] = []
+        for card in pos.trick:
+            s, r = parts(card)
+            R[s] += 1 << (2 * r)
+            stack.append((s, r))
+        trump = SUITS.index(pos.trump) if pos.trump is not None else -1
+        fv = pos.first_void and trump < 0
+        closed_pending = hidden >= 0 and trump < 0
+        last_cut: list = [None]
+        cut_holder = last_cut
+        trick_tens = sum(1 for c in pos.trick if is_ten(c))
+        self._upper = (hand_tens + trick_tens + pos.centre_tens) * wT + (pos.centre_tricks + pos.left) * wK
+
+        def rel_id(masks: tuple) -> int:
+            """The suit's remaining cards by relative rank: owners high to low, the ten marked."""
+            ident = rel.get(masks)
+            if ident is None:
+                seq = []
+                for r in range(12, -1, -1):
+                    sh = 2 * r
+                    owners = tuple((m >> sh) & 3 for m in masks)
+                    if any(owners):
+                        seq.append((owners, r == TEN and tens_score))
+                ident = rel.setdefault(("seq", tuple(seq)), len(rel))
+                rel[masks] = ident
+            return ident
+
+        def classes(m: int, rs: int) -> tuple:
+            """One rank per class of equivalent cards of a holding ``m`` (high to low)."""
+            key = m | (rs << 26)
+            got = classes_memo.get(key)
+            if got is not None:
+                return got
+            out = []
+            in_run = False
+            rep = False
+            for r in range(12, -1, -1):
+                sh = 2 * r
+                c = (rs >> sh) & 3
+                if not c:
+                    continue
+                mine = (m >> sh) & 3
+                if mine == c:
+                    if not in_run:
+                        in_run, rep = True, False
+                    if r == TEN and tens_score:
+                        out.append(r)
+                    elif not rep:
+                        out.append(r)
+                        rep = True
+                else:
+                    in_run = False
+                    if mine:
+                        out.append(r)
+            got = tuple(out)
+            if len(classes_memo) > 200_000:
+                classes_memo.clear()
+            classes_memo[key] = got
+            return got
+
+        def sure(leader: int, need: int) -> int:
+            """How many tricks running the leader can surely win by leading one suit (up to ``need``)."""
+            best = 0
+            lb = leader * 4
+            for s in range(4):
+                m = H[lb + s]
+                if not m:
+                    continue
+                rs = R[s]
+                top_rank = rs.bit_length() - 1 >> 1
+                sh = 2 * top_rank
+                if not (m >> sh) & 3:
+                    continue
+                t = 0
+                for r in range(top_rank, -1, -1):
+                    sh = 2 * r
+                    c = (rs >> sh) & 3
+                    if not c:
+                        continue
+                    mine = (m >> sh) & 3
+                    if mine == c:
+                        t += mine
+                        if t >= need:
+                            break
+                        continue
+                    if t == 0:
+                        t = 1
+                    break
+                t = min(t, need)
+                if s != trump and trump >= 0:
+                    for o in range(n):
+                        if o == leader or not H[o * 4 + trump]:
+                            continue
+                        om = H[o * 4 + s]
+                        length = (om & ONES).bit_count() + 2 * ((om >> 1) & ONES).bit_count()
+                        t = min(t, length)
+                if t > best:
+                    best = t
+                    if best >= need:
+                        return best
+            return best
+
+        def key_of(leader: int, run: int, ctens: int, ctricks: int) -> tuple:
+            ids = [rel_id(tuple(H[s::4])) for s in range(4)]
+            special = trump if trump >= 0 else hidden if closed_pending else -1
+            if special >= 0:
+                head = ids.pop(special)
+                ids.sort()
+                return (head, special, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv,
+                        closed_pending)
+            ids.sort()
+            return (-1, -1, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv, closed_pending)
+
+        def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> bool:
+            if target <= 0:
+                return True
+            top = (ctens + hand_tens) * wT + (ctricks + left) * wK
+            if target > top:
+                return False
+            if not immediate and (ctens * wT or ctricks * wK) and trump >= -1 and not fv and not closed_pending:
+                need = 1 if run or left == 1 else 2
+                if need <= sure(leader, need):
+                    got = ctens * wT + (ctricks + need) * wK
+                    if not (leader & 1):
+                        if target <= got:
+                            return True
+                    elif target > top - got:
+                        return False
+            key = key_of(leader, run, ctens, ctricks)
+            entry = table.get(key)
+            if entry is not None:
+                if entry[0] >= target:
+                    return True
+                if entry[1] < target:
+                    return False
+                hint = entry[2]
+            else:
+                hint = None
+            cut_holder[0] = None
+            res = play(0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint)
+            best = cut_holder[0]
+            if entry is None:
+                if len(table) >= limit:
+                    table.clear()
+                entry = [0, top, None]
+                table[key] = entry
+            if res:
+                entry[0] = max(entry[0], target)
+            elif target - 1 < entry[1]:
+                entry[1] = target - 1
+            if best is not None:
+                entry[2] = best
+            return res
+
+        def finish(bk: int, ttens: int, target: int, leader: int, run: int, ctens: int, ctricks: int,
+                   left: int) -> bool:
+            winner = (leader + bk) % n
+            side = winner & 1
+            if immediate:
+                gain = ttens * wT + wK
+                nrun = 0
+                ctens2 = ctricks2 = 0
+            else:
+                ctens2 = ctens + ttens
+                ctricks2 = ctricks + 1
+                nrun = run + 1 if winner == leader else 1
+                if nrun == 2 or left == 1:
+                    gain = ctens2 * wT + ctricks2 * wK
+                    ctens2 = ctricks2 = 0
+                    nrun = 0
+                else:
+                    gain = 0
+            if side == 0:
+                target -= gain
+            if left == 1:
+                return target <= 0
+            if target <= 0:
+                return True
+            for s, r in stack[-n:]:
+                R[s] -= 1 << (2 * r)
+            saved = stack[-n:]
+            del stack[-n:]
+            res = trick(winner, nrun, ctens2, ctricks2, left - 1, target)
+            stack.extend(saved)
+            for s, r in saved:
+                R[s] += 1 << (2 * r)
+            return res
+
+        def play(k: int, seat: int, led: int, bk: int, bsuit: int, brank: int, ttens: int, target: int,
+                 leader: int, run: int, ctens: int, ctricks: int, left: int, hint) -> bool:
+            nonlocal hand_tens, trump, fv, closed_pending
+            solver.nodes += 1
+            base = seat * 4
+            ac = not (seat & 1)
+            # ---- the moves, in order ----
+            if k:
+                held = H[base + led]
+                if held:
+                    cls = classes(held, R[led])
+                    if len(cls) == 1:
+                        moves = [(led, cls[0])]
+                    else:
+                        partner = not ((leader + bk - seat) & 1)
+                        if partner:
+                            sweeping = immediate or left == 1 or (run and (leader + bk) % n == leader)
+                            low = [(led, r) for r in reversed(cls) if r != TEN]
+                            if TEN in cls and tens_score:
+                                moves = [(led, TEN)] + low if sweeping else low + [(led, TEN)]
+                            else:
+                                moves = low
+                        elif bsuit == led:
+                            win = [(led, r) for r in reversed(cls) if r > brank]
+                            lose = [(led, r) for r in reversed(cls) if r < brank and r != TEN]
+                            if TEN in cls and TEN < brank and tens_score:
+                                lose.append((led, TEN))
+                            moves = win + lose
+                        else:
+                            moves = [(led, r) for r in reversed(cls) if r != TEN]
+                            if TEN in cls and tens_score:
+                                moves.append((led, TEN))
+                else:
+                    # a void: ruff when the other side is winning, else throw low cards
+                    partner = not ((leader + bk - seat) & 1)
+                    moves = []
+                    ruffs = []
+                    tenmoves = []
+                    highs = []
+                    for s in range(4):
+                        m = H[base + s]
+                        if not m:
+                            continue
+                        cls = classes(m, R[s])
+                        if s == trump and not partner:
+                            for r in reversed(cls):
+                                if bsuit != trump or r > brank:
+                                    ruffs.append((s, r))
+                                else:
+                                    highs.append((s, r))
+                            continue
+                        first = True
+                        for r in reversed(cls):
+                            if r == TEN and tens_score:
+                                tenmoves.append((s, r))
+                            elif first:
+                                moves.append((s, r))
+                                first = False
+                            else:
+                                highs.append((s, r))
+                    sweeping = partner and (immediate or left == 1 or (run and (leader + bk) % n == leader))
+                    moves = tenmoves + moves + highs if sweeping else ruffs + moves + highs + tenmoves
+            else:
+                moves = []
+                tenmoves = []
+                lows = []
+                for s in range(4):
+                    m = H[base + s]
+                    if not m:
+                        continue
+                    cls = classes(m, R[s])
+                    rs = R[s]
+                    top_rank = rs.bit_length() - 1 >> 1
+                    for i, r in enumerate(cls):
+                        if r == TEN and tens_score:
+                            tenmoves.append((s, r))
+                        elif i == 0 and r == top_rank:
+                            moves.append((s, r))
+                        else:
+                            lows.append((s, r))
+                lows.reverse()
+                moves = moves + lows + tenmoves
+                if hint is not None and hint in moves:
+                    moves.remove(hint)
+                    moves.insert(0, hint)
+            # ---- try them ----
+            nxt = seat + 1
+            if nxt == n:
+                nxt = 0
+            for mv in moves:
+                s, r = mv
+                bit = 1 << (2 * r)
+                H[base + s] -= bit
+                ten = r == TEN
+                if ten:
+                    hand_tens -= 1
+                set_trump = False
+                if k == 0:
+                    nled, nbk, nbs, nbr = s, 0, s, r
+                else:
+                    nled = led
+                    if s == bsuit:
+                        if r > brank:
+                            nbk, nbs, nbr = k, s, r
+                        else:
+                            nbk, nbs, nbr = bk, bsuit, brank
+                    elif s == trump:
+                        nbk, nbs, nbr = k, s, r
+                    elif s != led and trump < 0 and (fv or (closed_pending and seat == setter)):
+                        set_trump = True
+                        saved_flags = (fv, closed_pending)
+                        if fv:
+                            trump = s
+                            nbk, nbs, nbr = k, s, r
+                        else:
+                            trump = hidden
+                            nbk, nbs, nbr = 0, stack[-k][0], stack[-k][1]
+                            cards = stack[-k:] + [(s, r)]
+                            for j in range(1, k + 1):
+                                cs, cr = cards[j]
+                                if cs == nbs:
+                                    if cr > nbr:
+                                        nbk, nbr = j, cr
+                                elif cs == trump:
+                                    nbk, nbs, nbr = j, cs, cr
+                        fv = closed_pending = False
+                    else:
+                        nbk, nbs, nbr = bk, bsuit, brank
+                stack.append(mv)
+                if k + 1 == n:
+                    res = finish(nbk, ttens + ten, target, leader, run, ctens, ctricks, left)
+                else:
+                    res = play(k + 1, nxt, nled, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks,
+                               left, None)
+                stack.pop()
+                if set_trump:
+                    trump = -1
+                    fv, closed_pending = saved_flags
+                if ten:
+                    hand_tens += 1
+                H[base + s] += bit
+                if res == ac:
+                    if k == 0:
+                        cut_holder[0] = mv
+                    return res
+            if solver.node_limit is not None and solver.nodes > solver.node_limit:
+                raise OutOfTime
+            return not ac
+
+        # the root: the trick in progress, or a new trick
+        n0 = len(pos.trick)
+        ctens0, ctricks0, left0 = pos.centre_tens, pos.centre_tricks, pos.left
+        lead0 = pos.leader
+        run0 = pos.run if pos.last_winner == pos.leader else 0
+        ttens0 = sum(1 for c in pos.trick if parts(c)[1] == TEN)
+
+        if n0 == 0:
+            def test(target: int) -> bool:
+                return trick(lead0, run0, ctens0, ctricks0, left0, target)
+            return test
+
+        # replay the trick so far into (best index, suit, rank), trump set by it included
+        led0 = parts(pos.trick[0])[0]
+        cards0 = [parts(c) for c in pos.trick]
+        bk0, bs0, br0 = 0, cards0[0][0], cards0[0][1]
+        for j in range(1, n0):
+            cs, cr = cards0[j]
+            if cs == bs0:
+                if cr > br0:
+                    bk0, br0 = j, cr
+            elif cs == trump:
+                bk0, bs0, br0 = j, cs, cr
+
+        def test_mid(target: int) -> bool:
+            if target <= 0:
+                return True
+            return play(n0, pos.turn, led0, bk0, bs0, br0, ttens0, target, lead0, run0, ctens0, ctricks0,
+                        left0, None)
+        return test_mid
