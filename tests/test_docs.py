@@ -357,6 +357,89 @@ def test_rules_doc_samples_use_the_rules_they_are_listed_for() -> None:
             assert any(all(word in written.split() for word in o.split()) for o in options), (sample, written)
 
 
+# ---- the pre-commit hooks, run by pre-commit itself ------------------------------------------------
+
+HOOKS = ROOT / ".pre-commit-hooks.yaml"
+
+
+def test_pre_commit_hooks_file_is_a_valid_manifest() -> None:
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    hooks = {hook["id"]: hook for hook in clientlib.load_manifest(str(HOOKS))}
+    assert set(hooks) == {"dehlanote-validate", "dehlanote-fmt"}
+    assert hooks["dehlanote-validate"]["entry"].split()[:2] == ["dehlanote", "validate"]
+    assert hooks["dehlanote-fmt"]["entry"].split() == ["dehlanote", "fmt", "--check"]
+    for hook in hooks.values():
+        assert re.search(hook["files"], "club/2026/friday.dpn") and not re.search(hook["files"], "notes.txt")
+
+
+def _git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, capture_output=True)
+
+
+def _pre_commit(repo: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env |= {"PRE_COMMIT_HOME": str(home), "PYTHONPATH": str(ROOT), "NO_COLOR": "1", "PRE_COMMIT_COLOR": "never"}
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", "--all-files"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_pre_commit_runs_the_hooks_on_dpn_files(tmp_path: Path) -> None:
+    """The hooks as shipped, run by pre-commit in a club's repository: a good record passes,
+    a record with errors fails validate, a valid record in a loose layout fails fmt.
+
+    The hooks are used as a ``repo: local`` copy of .pre-commit-hooks.yaml with the entry
+    pointed at this checkout's command line (``language: python`` would build a virtualenv
+    from the network); ids, names, entries and file patterns are the shipped ones.
+    """
+    clientlib = pytest.importorskip("pre_commit.clientlib")
+    yaml = pytest.importorskip("yaml")
+    repo, home = tmp_path / "club", tmp_path / "pre-commit-home"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    _git(repo, "config", "user.email", "club@example.org")
+    _git(repo, "config", "user.name", "Club")
+    hooks = []
+    for hook in clientlib.load_manifest(str(HOOKS)):
+        words = shlex.split(hook["entry"])
+        assert words[0] == "dehlanote"
+        hooks.append({"id": hook["id"], "name": hook["name"], "files": hook["files"],
+                      "language": "unsupported" if "unsupported" in _languages() else "system",
+                      "entry": shlex.join([sys.executable, "-m", "dehlanote", *words[1:]])})
+    (repo / ".pre-commit-config.yaml").write_text(yaml.safe_dump({"repos": [{"repo": "local", "hooks": hooks}]}))
+    (repo / "notes.txt").write_text("not a record {")
+    good = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    (repo / "friday.dpn").write_text(good, encoding="utf-8")
+    _git(repo, "add", ".")
+    result = _pre_commit(repo, home)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert re.search(r"dehlanote validate\.+Passed", result.stdout)
+    assert re.search(r"dehlanote fmt --check\.+Passed", result.stdout)
+
+    bad = (ROOT / "docs" / "examples" / "bad.dpn").read_text(encoding="utf-8")
+    (repo / "saturday.dpn").write_text(bad, encoding="utf-8")
+    _git(repo, "add", ".")
+    result = _pre_commit(repo, home)
+    assert result.returncode == 1
+    assert re.search(r"dehlanote validate\.+Failed", result.stdout)
+    assert "saturday.dpn:8:4: wrong-leader" in result.stdout
+    assert "friday.dpn:" not in result.stdout
+
+    (repo / "saturday.dpn").unlink()
+    loose = (ROOT / "samples" / "loose-style.dpn").read_text(encoding="utf-8")
+    (repo / "kitchen.dpn").write_text(loose, encoding="utf-8")
+    _git(repo, "add", "-A")
+    result = _pre_commit(repo, home)
+    assert result.returncode == 1
+    assert re.search(r"dehlanote validate\.+Passed", result.stdout)
+    assert re.search(r"dehlanote fmt --check\.+Failed", result.stdout)
+    assert "would reformat kitchen.dpn" in result.stdout
+
+
+def _languages() -> set[str]:
+    from pre_commit.all_languages import languages
+    return set(languages)
+
+
 # ---- no internal source or machine path in user-facing text -------------------------------------
 
 #: the brief's source documents ("seeds", "seed 004"), its file names (upper case: docs/rules.md is
