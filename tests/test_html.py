@@ -10,8 +10,6 @@ import base64
 import hashlib
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,7 +23,6 @@ from dehlanote.output.html.data import card_name, trump_changes
 from dehlanote.output.html.site import build_site
 from dehlanote.replay import replay_games
 from dehlanote.rules.profile import registry
-from dehlanote.stats import ArchiveStats
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
@@ -258,46 +255,3 @@ def test_site_splits_a_large_file_into_pages(tmp_path: Path) -> None:
     assert numbers == [[1, 2], [3, 4], [5]]
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'href="games/many-3.html#game=5"' in index
-
-
-def test_stats_json_counts_the_replay_facts() -> None:
-    result = subprocess.run([sys.executable, "-m", "dehlanote", "stats", "--format", "json", *map(str, SAMPLES)],
-                            capture_output=True, text=True, cwd=ROOT)
-    assert result.returncode == 0, result.stderr
-    s = json.loads(result.stdout)
-    games = [f for p in SAMPLES for f in facts_of(p)]
-    deals = [d for f in games for d in f.deals]
-    assert s["games"] == len(games) and s["files"] == len(SAMPLES)
-    assert s["deals"] == len(deals)
-    assert sum(s["won"].values()) + s["no_result"] == sum(1 for d in deals if d.complete)
-    assert sum(s["kots"].values()) == sum(1 for d in deals if d.kot is not None)
-    sweeps = [t.capture for d in deals for t in d.tricks if t.capture and t.capture.reason == "two-in-a-row"]
-    assert s["sweeps"]["count"] == len(sweeps)
-    assert sum(s["sweeps"]["tens"].values()) == len(sweeps)
-    assert sum(int(k) * v for k, v in s["sweeps"]["size"].items()) == sum(c.cards for c in sweeps)
-    assert sum(s["tens_by_side"].values()) == sum(len(t.capture.tens) for d in deals for t in d.tricks if t.capture)
-
-
-def test_stats_text_lists_the_tables() -> None:
-    result = runner.invoke(app, ["stats", str(MATCH), str(WORKED)])
-    assert result.exit_code == 0, result.output
-    for heading in ("Deal wins", "Kots by reason", "Centre sweeps", "Trump", "Longest streaks", "Players"):
-        assert heading in result.output
-
-
-def test_stats_never_reads_a_name_as_markup(tmp_path: Path) -> None:
-    odd = tmp_path / "odd.dpn"
-    odd.write_text(WORKED.read_text(encoding="utf-8").replace('[A "Asha"]', '[A "[bold]Asha[/bold]"]'),
-                   encoding="utf-8")
-    result = runner.invoke(app, ["stats", str(odd)])
-    assert "[bold]Asha[/bold]" in result.output
-
-
-def test_streaks_keep_only_the_longest_run_of_each() -> None:
-    stats = ArchiveStats()
-    for number, facts in enumerate(facts_of(MATCH), 1):
-        stats.add(facts, "match", number)
-    streaks = stats.to_json()["streaks"]
-    assert streaks[0]["length"] == 7 and streaks[0]["side"] == "AC" and streaks[0]["deal"] == 7
-    assert all(s["length"] < 7 for s in streaks[1:])
-    assert len({(s["side"], s["deal"]) for s in streaks}) == len(streaks)

@@ -202,6 +202,8 @@ def game_summary(facts: GameFacts, number: int) -> dict[str, Any]:
         outcome = "not replayed"
     elif result.finished:
         outcome = f"{result.winner} wins" if result.winner else "level"
+    elif result.finished is None:
+        outcome = "result unknown"
     else:
         outcome = "unfinished"
     return {"n": number, "title": _title(facts, number), "date": game.tag("Date") or "",
@@ -258,6 +260,8 @@ def game_data(facts: GameFacts, number: int = 1) -> dict[str, Any]:
                           for s in sides)
         if result.finished:
             lines.append(f"{result.winner} wins the match ({kots})" if result.winner else f"level ({kots})")
+        elif result.finished is None:
+            lines.append(f"the match result is unknown: a deal's outcome is not known ({kots})")
         else:
             lines.append(f"the match is not finished ({kots})")
         if result.points:

@@ -4,6 +4,11 @@
   "use strict";
   var DATA = JSON.parse(document.getElementById("dpn-data").textContent);
   var GAMES = DATA.games;
+  if (!GAMES.length) {
+    document.getElementById("where").textContent = "this record holds no game";
+    document.documentElement.setAttribute("data-ready", "1");
+    return;
+  }
   var NS = "http://www.w3.org/2000/svg";
   var RANKS = {A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
     "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
