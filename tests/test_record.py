@@ -516,3 +516,76 @@ def test_a_terminal_session_refuses_two_illegal_cards_takes_one_back_and_records
     sample = canonical(re.sub(r"\s*\{[^}]*\}", "", WORKED.read_text(encoding="utf-8")))
     assert strip_positions(facts_json(recorded))["deals"] == strip_positions(facts_json(sample))["deals"]
     assert validate(path).exit_code == 0
+
+
+def test_first_void_five_waits_for_the_drawn_card_and_keeps_the_file_valid_meanwhile():
+    sample = (ROOT / "samples" / "pagat-first-void-five.dpn").read_text(encoding="utf-8")
+    moves = moves_of(sample)
+    at = next(i for i, line in enumerate(moves) if line.startswith("trump drawn"))
+    session = record(moves[:at])
+    expect = session.expect()
+    assert expect.kind == "drawn" and "trump drawn" in expect.text
+    refused = session.feed(moves[at + 1].split()[0])
+    assert not refused.accepted and refused.errors[0].code == "missing-trump"
+    on_disk = parse_string(session.text)[0]
+    assert not replay_game(on_disk).errors
+    assert len(on_disk.deals[-1].tricks) == 4          # the fifth trick waits for its drawn card
+    record(moves[at:], session)
+    assert session.text == canonical(sample)
+
+
+def test_an_open_session_ends_with_end_and_a_match_does_not():
+    rng = random.Random(5)
+    text, _ = generate_match(rng, "pagat", {"kots": 0}, max_deals=2)
+    session = record(moves_of(text))
+    assert session.state.result is None and '[Result "*"]' in session.text
+    assert session.feed("end").accepted
+    assert session.state.result in ("AC", "BD", "=")
+    assert f'[Result "{session.state.result}"]' in session.text
+    assert not replay_game(parse_string(session.text)[0]).errors
+    outcome = session.feed("AH")
+    assert not outcome.accepted and "over" in outcome.reason
+    standard = record(["deal 1 dealer D"])
+    outcome = standard.feed("end")
+    assert not outcome.accepted and "kot" in outcome.reason
+
+
+def test_a_claim_waits_for_the_trick_under_way_to_finish():
+    session = record(["deal 1 dealer D", "trump D", "AH 10H"])
+    outcome = session.feed("claim A")
+    assert not outcome.accepted and "under way" in outcome.reason
+
+
+def test_cards_taken_back_and_hands_with_the_first_five_split_are_recorded_as_written():
+    from dehlanote.playout import Style
+    rng = random.Random(17)
+    text, _ = generate_match(rng, "standard", None, Style(hands=True, withdrawn=0.5), max_deals=2)
+    assert re.search(r"-(?:10|[2-9AKQJ])[SHDC] ", text)
+    session = record(moves_of(text))
+    assert session.text.replace(f'[Result "{session.state.result or "*"}"]', "") == \
+        canonical(text).replace(f'[Result "{parse_string(text)[0].tag("Result")}"]', "")
+
+
+def one_card_a_line(moves: list[str]) -> list[str]:
+    out = []
+    for line in moves:
+        words = line.split()
+        cards = "{" not in line and all(w.rstrip("!?").upper()[-1:] in "SHDC" and w[:1].isalnum() for w in words)
+        out.extend(words if cards else [line])
+    return out
+
+
+@pytest.mark.parametrize("profile, options, seed", [
+    ("pagat", {"kots": 0}, 1),             # found a stand-in that revealed a revoke that never was
+    ("standard", None, 31),
+    ("hukum", None, 32),
+    ("hukum", {"trump": "closed"}, 33),
+    ("pagat", {"trump": "first-void-five"}, 34),
+    ("standard", {"six-player": True}, 35),
+])
+def test_every_legal_card_typed_alone_is_accepted(profile, options, seed):
+    """The trick in progress is checked with stand-in cards: they must never refuse a legal card."""
+    text, _ = generate_match(random.Random(seed), profile, options, max_deals=4)
+    session = record(one_card_a_line(moves_of(text)))
+    assert session.text.replace(f'[Result "{session.state.result or "*"}"]', "") == \
+        canonical(text).replace(f'[Result "{parse_string(text)[0].tag("Result")}"]', "")

@@ -249,13 +249,17 @@ class Session:
             found = [e for e in found if not (e.line == pad_from[0] and e.column >= pad_from[1])]
         hard = tuple(e for e in found if e.code != "missing-trump")
         soft = tuple(e for e in found if e.code == "missing-trump")
-        return _Checked(deal, fact, self._located(hard, source), self._located(soft, source), after)
+        return _Checked(deal, fact, self._located(hard, source, pad_from), self._located(soft, source, pad_from),
+                        after)
 
-    def _located(self, errors: tuple[DpnError, ...] | list[DpnError], source: str) -> tuple[DpnError, ...]:
+    def _located(self, errors: tuple[DpnError, ...] | list[DpnError], source: str,
+                 pad_from: Optional[tuple[int, int]] = None) -> tuple[DpnError, ...]:
         lines = source.split("\n")
         out = []
         for e in errors:
             text = lines[e.line - 1] if 0 < e.line <= len(lines) else None
+            if text is not None and pad_from is not None and e.line == pad_from[0]:
+                text = text[: pad_from[1] - 2]   # the stand-in cards are nobody's business
             out.append(e.with_context(path=self.path or None, source_line=text))
         return tuple(out)
 
@@ -291,7 +295,7 @@ class Session:
         if word == "end":
             return self._end()
         if word == "claim":
-            return Outcome(False, reason="claims are not recorded yet: play the remaining tricks out")
+            return self._claim(text)
         return self._plays(text)
 
     def _commit(self, state: _State, notes: tuple[str, ...] = ()) -> Outcome:
@@ -417,6 +421,22 @@ class Session:
         if checked.errors:
             return Outcome(False, checked.errors)
         return self._finish_deal(before, checked)
+
+    def _claim(self, text: str) -> Outcome:
+        """``claim X`` after the last trick played: X's side takes every trick left."""
+        state = self.state
+        if state.cur is None or not state.cur.tricks and not state.cur.trump and not state.cur.hands:
+            return Outcome(False, reason="a claim comes during a deal, after the last trick played")
+        if state.partial:
+            return Outcome(False, reason=f"trick {self._trick_number(state)} is under way: a claim comes "
+                           "after the last trick played (finish the trick or undo its cards)")
+        checked = self._check_deal(state, write_deal(state.cur) + [text])
+        if checked.errors:
+            return Outcome(False, checked.errors)
+        if checked.fact is None or not checked.fact.complete:
+            return Outcome(False, reason="claims are not replayed by this version yet: play the remaining "
+                           "tricks out")
+        return self._finish_deal(state, checked)
 
     def _end(self) -> Outcome:
         state = self.state
@@ -643,7 +663,10 @@ class Session:
                     for card in DECK:
                         known[card] += (ds.hands[s] >> _SHIFT[card]) & 3
         leader = seats.index(self._leader(state))
-        out: list[str] = []
+        # each seat's candidates, best first; then one card each, by a small search (near the end
+        # of a deal a greedy choice can leave a seat only a suit it showed out of)
+        choices: list[list[str]] = []
+        safest: list[list[str]] = []     # only the cards that reveal no earlier revoke
         for k in range(len(plays), n):
             s = (leader + k) % n
             if ds.explicit and ds.explicit[s]:
@@ -652,16 +675,18 @@ class Session:
                     holding = ds.five[s]
                 held = [c for c in DECK if (holding >> _SHIFT[c]) & 3 and used[c] < rules.decks]
                 follow = [c for c in held if c[-1] == led]
-                pool = follow or held
+                pool = (follow or held)[::-1]
+                safest.append(pool)
             else:
-                free = [c for c in DECK if used[c] + known[c] < rules.decks]
+                free = [c for c in DECK if used[c] + known[c] < rules.decks][::-1]   # low cards first
                 shown = {suit for i, suit in enumerate("SHDC") if ds.shown_out and ds.shown_out[s * 4 + i]}
                 safe = [c for c in free if c[-1] not in shown]
-                pool = [c for c in safe if c[-1] == led] or safe or free
-            card = pool[-1] if pool else DECK[k]
-            used[card] += 1
-            out.append(card)
-        return out
+                pool = [c for c in safe if c[-1] == led] + [c for c in safe if c[-1] != led]
+                safest.append(list(pool))
+                pool += [c for c in free if c not in pool]
+            choices.append(pool or [DECK[k]])
+        out = _assign(safest, used, rules.decks) or _assign(choices, used, rules.decks)
+        return out if out is not None else [c[0] for c in choices]
 
     def _trick_done(self, state: _State, checked: "_Checked") -> Outcome:
         assert checked.fact is not None
@@ -904,6 +929,20 @@ class _Checked:
     errors: tuple[DpnError, ...]
     soft: tuple[DpnError, ...]
     after: Optional[MatchState] = None
+
+
+def _assign(choices: list[list[str]], used: Counter[str], decks: int) -> Optional[list[str]]:
+    """One card per seat from its candidates, no card more often than the decks hold."""
+    if not choices:
+        return []
+    for card in choices[0][:60]:
+        if used[card] < decks:
+            used[card] += 1
+            rest = _assign(choices[1:], used, decks)
+            used[card] -= 1
+            if rest is not None:
+                return [card] + rest
+    return None
 
 
 def _normalise(line: str) -> str:
