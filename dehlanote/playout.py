@@ -27,6 +27,11 @@ Decisions taken where RULES.md leaves room (kept here so the oracle says what it
   made it, else the dealer's partner; after a streak kot rule 7 applies.
 * ``hukum`` 2-2 (and any level deal there): same dealer if the dealing side lost the
   previous deal, else the next seat (also on a first deal).
+* Closed trump: under ``standard``/``pagat`` the dealer's right chooses it from the first
+  five cards; under ``hukum`` the first player unable to follow chooses it in secret (that
+  card is no trump; the suit is the one held most, as an announcer picks) and reveals it the
+  next time they cannot follow. Before the reveal no suit is trump; the revealed suit counts
+  for the whole trick of the reveal. ``trump.set_at`` is the trick where it was chosen.
 """
 
 from __future__ import annotations
@@ -296,7 +301,12 @@ def play_deal(rng: random.Random, rules: Rules, number: int, dealer: str, *,
     info: dict = {"suit": None, "by": None, "trick": None}
     secret: Optional[str] = None
     setter = first
-    if method in ("announce", "partner", "closed"):
+    # hukum's closed trump: the first player unable to follow chooses it in secret, and
+    # reveals it the next time they cannot follow (all 52 are dealt: no first five)
+    closed_void = method == "closed" and rules.profile == "hukum"
+    if closed_void:
+        info = {"suit": None, "by": None, "trick": None, "closed": True}
+    elif method in ("announce", "partner", "closed"):
         setter = rules.partner[dealer] if method == "partner" else first
         suit = trump_suit or choose_trump(rng, hands[setter][:5])
         info = {"suit": suit, "by": setter, "trick": None}
@@ -334,6 +344,13 @@ def play_deal(rng: random.Random, rules: Rules, number: int, dealer: str, *,
                 if set_by_play and trump is None:
                     trump = SUIT_OF[card]
                     info = {"suit": trump, "by": seat, "trick": number_t}
+                elif closed_void and trump is None:
+                    if info["by"] is None:
+                        secret = trump_suit or choose_trump(rng, hand)
+                        info.update(suit=secret, by=seat, set_at=number_t)
+                    elif seat == info["by"]:
+                        trump = secret
+                        info["trick"] = number_t
                 elif method == "closed" and seat == setter and trump is None:
                     trump = secret
                     info["trick"] = number_t

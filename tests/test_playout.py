@@ -368,9 +368,11 @@ def check_deal(profile: str, options: dict, deal: dict) -> None:
         assert info["by"] == nxt[dealer] and info["trick"] is None
     if method == "partner":
         assert info["by"] == nxt[nxt[dealer]] and info["trick"] is None
-    if method == "closed":
+    closed_void = method == "closed" and profile == "hukum"   # hukum: the first void sets it
+    if method == "closed" and not closed_void:
         assert info["by"] == nxt[dealer] and info["closed"] is True
     trump = info["suit"] if method in ("announce", "partner") else None
+    setter = None
     leader = nxt[dealer]
     last, run, centre = None, 0, []
     captured = {s: [] for s in sides}
@@ -392,7 +394,14 @@ def check_deal(profile: str, options: dict, deal: dict) -> None:
                 if method in ("first-void", "first-void-five") and trump is None:
                     trump = suit(card)
                     assert info == {"suit": trump, "by": seat, "trick": t}
-                if method == "closed" and trump is None and seat == info["by"]:
+                if closed_void and trump is None:
+                    if setter is None:
+                        setter = seat
+                        assert (info["by"], info["set_at"]) == (seat, t)
+                    elif seat == setter:
+                        trump = info["suit"]
+                        assert info["trick"] == t
+                elif method == "closed" and trump is None and seat == info["by"]:
                     trump = info["suit"]
                     assert info["trick"] == t
             held[seat][card] -= 1

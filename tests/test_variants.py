@@ -594,9 +594,13 @@ def test_seed004_informal_shorter_kot_streaks(profile, length, seeds):
         assert facts.result.winner == last.kot.side
 
 
-# ---- seed 004 variants: closed trump (band hukum) -----------------------------------------------
+# ---- seed 004 variants: closed trump ------------------------------------------------------------
+# Under standard (and pagat) the dealer's right chooses closed trump from the first five cards
+# (RULES.md's Decision); under hukum the first player unable to follow chooses it in secret and
+# reveals it the next time they cannot follow (issue 10, defect 5).
 
-CLOSED = "hukum trump=closed"
+CLOSED = "standard trump=closed"
+HUKUM_CLOSED = "hukum trump=closed"
 CLOSED_PLAY = " 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 4S\n"
 
 
@@ -638,7 +642,7 @@ def test_seed004_closed_trump_setter_is_the_dealers_right_and_the_record_states_
 def test_seed004_closed_trump_never_revealed_in_a_complete_deal():
     # a generated deal where the setter always followed suit, with a claimed reveal
     for seed in range(60):
-        text, facts, _ = match(HUKUM, (("trump", "closed"),), seed, 0.0, max_deals=1)
+        text, facts, _ = match("standard", (("trump", "closed"),), seed, 0.0, max_deals=1)
         deal = facts.deals[0]
         if deal.trump.trick is None:
             break
@@ -650,22 +654,59 @@ def test_seed004_closed_trump_never_revealed_in_a_complete_deal():
     assert errors(replay(bad)) == [("trump-mismatch", *pos(bad, "trump", "5"))]
 
 
-def test_seed004_closed_trump_generated_reveals():
+# hukum: B is the first unable to follow (2C, trick 2): B chooses trump then, and reveals it in
+# trick 3, the next time B cannot follow; A's void in trick 3 (4C) sets nothing
+HUKUM_CLOSED_PLAY = " 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n"
+
+
+def test_defect_5_hukum_closed_trump_is_chosen_by_the_first_player_unable_to_follow():
+    facts = replay(head(HUKUM_CLOSED) + "trump D by B at 3 closed\n" + HUKUM_CLOSED_PLAY)
+    assert facts.errors == (), [str(e) for e in facts.errors]
+    deal = facts.deals[0]
+    assert (deal.trump.suit, deal.trump.by, deal.trump.set_at, deal.trump.trick) == ("D", "B", 2, 3)
+    # trick 2: B's 2C is no trump (nothing is trump before the reveal): C's QH wins;
+    # trick 3: B reveals diamonds with 3D, which wins over C's AS
+    assert [(t.winner, t.trump) for t in deal.tricks] == [("A", None), ("C", None), ("B", "D")]
+
+
+def test_defect_5_hukum_closed_trump_by_the_dealers_right_is_a_wrong_announcer():
+    text = head(HUKUM_CLOSED) + "trump D by A at 3 closed\n" + HUKUM_CLOSED_PLAY
+    assert errors(replay(text)) == [("wrong-announcer", *pos(text, "trump", "A"))]
+    assert "first player unable to follow" in replay(text).errors[0].message
+
+
+def test_defect_5_hukum_closed_trump_reveal_is_the_setters_next_void():
+    text = head(HUKUM_CLOSED) + "trump D by B at 2 closed\n" + HUKUM_CLOSED_PLAY
+    assert errors(replay(text)) == [("trump-mismatch", *pos(text, "trump", "2"))]
+
+
+def test_defect_5_hukum_closed_trump_the_suit_is_needed_only_at_the_reveal():
+    # no trump line: fine until B reveals in trick 3, whose winner then hangs on the suit
+    text = head(HUKUM_CLOSED) + " 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n"
+    assert replay(text).errors == ()
+    text = head(HUKUM_CLOSED) + HUKUM_CLOSED_PLAY
+    assert [e[0] for e in errors(replay(text))] == ["missing-trump"]
+
+
+def test_defect_5_hukum_closed_generated_reveals():
     seen = 0
-    for _text, facts, _ in matches(HUKUM, (("trump", "closed"),), count=20, max_deals=3):
-        for deal in facts.deals:
-            n = deal.trump.trick
-            assert all(t.trump is None for t in deal.tricks[: (n or 14) - 1])
-            if n is not None:
-                setter = deal.trump.by
-                t = deal.tricks[n - 1]
-                card = next(p.card for p in t.plays if p.seat == setter)
-                assert card[-1] != t.plays[0].card[-1]          # the setter's first failure to follow
-                for earlier in deal.tricks[: n - 1]:
-                    own = next(p.card for p in earlier.plays if p.seat == setter)
-                    assert earlier.leader == setter or own[-1] == earlier.plays[0].card[-1]
-                assert all(x.trump == deal.trump.suit for x in deal.tricks[n - 1:])
-                seen += 1
+    for _text, facts, oracle in matches(HUKUM, (("trump", "closed"),), count=20, max_deals=3):
+        for deal, od in zip(facts.deals, oracle["deals"]):
+            tf = deal.trump
+            assert (tf.suit, tf.by, tf.trick, tf.set_at) == (od["trump"]["suit"], od["trump"]["by"],
+                                                             od["trump"]["trick"], od["trump"].get("set_at"))
+            voids = [(t.number, p.seat) for t in deal.tricks for p in t.plays[1:]
+                     if p.card[-1] != t.plays[0].card[-1]]
+            if not voids:
+                assert tf.by is None and tf.trick is None
+                continue
+            assert (tf.set_at, tf.by) == voids[0]                  # the first player unable to follow
+            again = [n for n, seat in voids[1:] if seat == tf.by]
+            assert tf.trick == (again[0] if again else None)      # ... reveals at their next void
+            n = tf.trick or 14
+            assert all(t.trump is None for t in deal.tricks[: n - 1])
+            assert all(t.trump == tf.suit for t in deal.tricks[n - 1:])
+            seen += tf.trick is not None
     assert seen >= 20
 
 
@@ -865,7 +906,8 @@ def test_rules_tag_names_each_profile_and_option(label, params):
     ("pagat trump=first-void-five", ["trump at once", "over-trump", "|", "trump drawn", "trick 6"]),
     ("hukum", ["first void", "previous deal", "first-deal 2-2", "neither grows nor resets", "sirr"]),
     ("hukum trump=closed", ["trump=closed: The setter is the dealer's right", "no suit is trump",
-                            "whole of that trick", "at N names the trick of the reveal"]),
+                            "whole of that trick", "at N names the trick of the reveal",
+                            "the first player unable to follow suit chooses trump in secret"]),
     ("standard trump=partner", ["trump=partner: The dealer's partner declares trump"]),
     ("standard double-sar", ["double-sar: Points: 2 for each ten", "28-28", "whatever its points"]),
     ("standard coat", ["coat: Each deal won", "no streak kots"]),
@@ -1016,3 +1058,52 @@ def test_defect_2_disjoint_options_in_any_order_give_the_same_rules():
     labels = {registry().resolve("pagat " + " ".join(p)) for p in itertools.permutations(options)}
     params = {tuple(getattr(r, k) for k in ("kots", "streak", "trump", "score", "seats", "decks")) for r in labels}
     assert len(params) == 1
+
+
+# ---- issue 10, defect 3: trump ... at N is checked as far as the record goes -------------------
+
+def test_defect_3_hukum_at_n_when_everyone_followed_in_trick_n_is_a_trump_mismatch():
+    play = " 1 A: AH 2H 3H 4H\n 2 A: KH 5H 6H 7H\n 3 A: QH 8H 9H 10H\n"
+    text = head("hukum") + "trump S by B at 2\n" + play
+    facts = replay(text)
+    assert errors(facts) == [("trump-mismatch", *pos(text, "trump", "2"))]
+    assert "tricks 1-3" in facts.errors[0].message
+    # trick 2 not yet written: nothing to say
+    text = head("hukum") + "trump S by B at 2\n" + " 1 A: AH 2H 3H 4H\n"
+    assert errors(replay(text)) == []
+
+
+def test_defect_3_closed_reveal_at_a_trick_the_setter_led_is_a_trump_mismatch():
+    play = " 1 A: AH 2H 3H 4H\n 2 A: KH 5H 6H 7H\n 3 A: QH 8H 9H 10H\n"
+    text = head("standard trump=closed") + "trump C by A at 3 closed\n" + play
+    assert errors(replay(text)) == [("trump-mismatch", *pos(text, "trump", "3"))]
+
+
+def test_defect_3_first_void_five_at_n_is_checked_in_an_unfinished_record():
+    text = head(FVF) + SPLIT + "trump S by B at 1\n" + " 1 A: AH 3H 9H 4H\n"
+    assert errors(replay(text)) == [("trump-mismatch", *pos(text, "trump", "1"))]
+
+
+# ---- issue 10, defect 4: a withdrawn card must have been dealt -----------------------------------
+
+def test_defect_4_a_card_withdrawn_in_the_five_card_phase_must_be_among_the_first_five():
+    # 5H is among B's last eight cards, not yet dealt in trick 2: it cannot have been put down
+    text = head(FVF) + SPLIT + " 1 A: AH 3H 9H 4H\n 2 A: KH -5H 2S 8H 5S\n"
+    facts = replay(text)
+    assert errors(facts) == [("not-in-hand", *pos(text, " 2 A:", "-5H"))]
+    assert "first five" in facts.errors[0].message
+    # playing it there gives the same code
+    text = head(FVF) + SPLIT + " 1 A: AH 3H 9H 4H\n 2 A: KH 5H 8H 5S\n"
+    assert [e[0] for e in errors(replay(text))] == ["not-in-hand"]
+
+
+def test_defect_4_a_withdrawn_card_already_played_is_not_in_hand():
+    # A led 2S in trick 1, then "withdraws" it in trick 2
+    text = head("standard") + HANDS_BY_SUIT + "trump D by A\n 1 A: 2S 2H 2D 2C\n 2 C: KD 3C -2S 3S 3H\n"
+    assert errors(replay(text)) == [("not-in-hand", *pos(text, " 2 C:", "-2S"))]
+
+
+HANDS_BY_SUIT = ("hands A: AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\n"
+                 "      B: AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H\n"
+                 "      C: AD KD QD JD 10D 9D 8D 7D 6D 5D 4D 3D 2D\n"
+                 "      D: AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C\n")

@@ -80,7 +80,8 @@ def deal_json(d: DealFact) -> dict[str, Any]:
         "hands": {seat: list(cards) for seat, cards in d.hands.items()},
         "trump": None if tf is None else {
             "suit": tf.suit, "by": tf.by, "trick": tf.trick, "method": tf.method, "drawn": tf.drawn,
-            "closed": tf.closed, "comments": list(written.comments) if written is not None else [],
+            "closed": tf.closed, "set_at": tf.set_at,
+            "comments": list(written.comments) if written is not None else [],
         },
         "tricks": tricks,
         "tens": dict(d.tens),

@@ -146,11 +146,19 @@ def start_match(rules: Rules) -> MatchState:
     return MatchState(rules)
 
 
+def _method(rules: Rules) -> str:
+    """The trump method as the engine plays it: ``closed-void`` is closed trump set in secret by
+    the first player unable to follow (hukum), ``closed`` the dealer's right's secret choice."""
+    if rules.trump == "closed" and rules.closed_setter == "first-void":
+        return "closed-void"
+    return rules.trump
+
+
 def _infer_dealer(deal: Deal, rules: Rules, seats: str) -> Optional[int]:
     n = rules.seats
     t = deal.trump
     if t is not None and t.by is not None and t.by.value in seats:
-        offset = {"announce": 1, "partner": 2, "closed": 1}.get(rules.trump)
+        offset = {"announce": 1, "partner": 2, "closed": 1}.get(_method(rules))
         if offset is not None:
             return (seats.index(t.by.value) - offset) % n
     if deal.tricks and deal.tricks[0].leader is not None and deal.tricks[0].leader.value in seats:
@@ -242,12 +250,21 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 hands[s] = held
 
     # trump
-    method = rules.trump
+    method = _method(rules)
     t = deal.trump
     trump = hidden = None
     trump_fact = None
     unknown = False
-    if method in ("announce", "partner", "closed"):
+    if method == "closed-void":
+        # the setter is whoever first cannot follow suit (found in play): the record states the
+        # suit, needed only once trump is revealed; by and at are checked after the play
+        if t is not None and t.drawn is not None:
+            errors.append(_err("trump-mismatch", "trump is never drawn in this game: the first player "
+                               "unable to follow suit chooses it in secret", t, number))
+        elif t is not None and t.suit is not None:
+            hidden = t.suit.value
+        trump_fact = TrumpFact(hidden, None, None, "closed", closed=True)
+    elif method in ("announce", "partner", "closed"):
         announcer = (dealer + (2 if method == "partner" else 1)) % n
         who = "the dealer's partner" if method == "partner" else "the dealer's right"
         if t is None or t.suit is None:
@@ -400,12 +417,26 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
                         and seats[seat] == trump_fact.by:
                     trump = hidden
                     trump_fact = trump_fact._replace(trick=expected)
+                elif method == "closed-void" and trump_fact.trick is None:
+                    if trump_fact.by is None:
+                        # the first player unable to follow writes trump in secret (no trump yet)
+                        trump_fact = trump_fact._replace(by=seats[seat], set_at=expected)
+                    elif seats[seat] == trump_fact.by:
+                        # ... and reveals it the next time they cannot follow
+                        trump_fact = trump_fact._replace(trick=expected)
+                        if hidden is None:
+                            trump_unknown = True
+                            errors.append(_err("missing-trump", f"{seats[seat]} reveals the secret trump in "
+                                               f"trick {expected}, but the record does not say which suit: "
+                                               f"write trump S by {seats[seat]} at {expected} closed",
+                                               deal if deal is not None else play, deal_no, expected))
+                        trump = hidden
             seat += 1
             if seat == n:
                 seat = 0
 
         # the winner: highest trump, else highest card of the suit led; of equal cards the first
-        unknown_trump = trump_unknown or (method == "closed" and trump is None
+        unknown_trump = trump_unknown or (method in ("closed", "closed-void") and trump is None
                                           and trump_fact is not None and trump_fact.trick == expected)
         best = 0
         best_card = cards[0]
@@ -557,7 +588,12 @@ def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, 
                 continue
             holding = five[seat] if in_phase and five is not None and five[seat] is not None else full
             if not (holding >> SHIFT[card]) & 3:
-                continue  # not among the first five: really illegal
+                # dealt later (after the five-card phase): it could not have been put down, as a
+                # card played there would not be (issue 10, defect 4)
+                errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card}, which is not among the "
+                                       f"first five cards of {seats[seat]}", w.line, w.column,
+                                       deal=state.number, trick=trick_no))
+                continue
             if k == 0 or card[-1] == led or not holding & SUIT_MASK[led]:
                 errors.append(DpnError("needless-correction", _needless(card, k, led, seats[seat]),
                                        w.line, w.column, deal=state.number, trick=trick_no))
@@ -615,23 +651,44 @@ def _first_later(state: DealState, seat: int, index: int, match) -> Optional[int
 
 
 def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
-    """Compare a trump line with what the play established (trump set by play or revealed)."""
+    """Compare a trump line with what the play established (trump set by play or revealed).
+
+    A claim is checked as far as the record goes: ``at N`` once trick N has been replayed,
+    even in an unfinished record, where the tricks written already contradict it.
+    """
     rules = state.rules
     t = state.deal.trump if state.deal is not None else None
-    method = rules.trump
+    method = _method(rules)
     if t is None or method in ("announce", "partner"):
         return []
     errors = []
     fact = state.trump_fact
     n = state.number
-    if method == "closed":
+    reached = len(state.tricks)
+    past = t.at is not None and (complete or reached >= t.at.value)   # the record reached trick N
+    span = "trick 1" if reached == 1 else f"tricks 1-{reached}"
+    if method in ("closed", "closed-void"):
+        if method == "closed-void" and t.by is not None and fact is not None:
+            if fact.by is not None and fact.by != t.by.value:
+                errors.append(_err("wrong-announcer", f"trump is chosen in secret by the first player unable to "
+                                   f"follow suit: {fact.by} (trick {fact.set_at}), not {t.by.value}", t.by, n))
+            elif fact.by is None and complete:
+                errors.append(_err("wrong-announcer", "every player followed suit all deal, so nobody chose "
+                                   f"trump (not {t.by.value})", t.by, n))
         if t.at is not None and fact is not None:
-            if fact.trick is None and complete:
-                errors.append(_err("trump-mismatch", f"the setter ({fact.by}) never failed to follow suit, "
-                                   f"so trump was never revealed (not at trick {t.at.value})", t.at, n))
+            if fact.trick is None and past:
+                if fact.by is None:
+                    why = f"every player followed suit in {span}"
+                elif method == "closed-void":
+                    why = f"{fact.by} chose trump at trick {fact.set_at} and did not fail to follow suit again in {span}"
+                else:
+                    why = f"the setter ({fact.by}) did not fail to follow suit in {span}"
+                errors.append(_err("trump-mismatch", f"{why}, so trump was not revealed at trick {t.at.value}",
+                                   t.at, n))
             elif fact.trick is not None and fact.trick != t.at.value:
+                first = "next" if method == "closed-void" else "first"
                 errors.append(_err("trump-mismatch", f"trump was revealed at trick {fact.trick}, when {fact.by} "
-                                   f"first could not follow suit, not at trick {t.at.value}", t.at, n))
+                                   f"{first} could not follow suit, not at trick {t.at.value}", t.at, n))
         return errors
     # first-void and first-void-five
     if t.drawn is not None:
@@ -648,6 +705,9 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
         if complete:
             errors.append(_err("trump-mismatch", "every player followed suit all deal, so no trump was set",
                                t.suit or t, n))
+        elif past and t.at is not None and not state.trump_unknown:   # (a missing drawn card is told)
+            errors.append(_err("trump-mismatch", f"every player followed suit in {span}, so trump was not set "
+                               f"at trick {t.at.value}", t.at, n))
         return errors
     if fact.drawn is not None:
         return errors  # reported when the drawn card was needed

@@ -55,6 +55,7 @@ class TrumpFact(NamedTuple):
     method: str                   # the profile's trump method
     drawn: Optional[str] = None   # the card drawn when all five opening tricks were followed
     closed: bool = False
+    set_at: Optional[int] = None  # closed trump chosen in secret during play (hukum): the trick
 
 
 class Kot(NamedTuple):

@@ -24,6 +24,7 @@ LEVEL_MODES = ("non-dealers", "none")
 ALL_TENS_EFFECTS = ("kot", "match")
 KOT_DEALER = ("rule", "partner")
 LEVEL_DEALER = ("previous", "same", "right")
+CLOSED_SETTERS = ("dealer-right", "first-void")
 
 MAX_PROFILE_BYTES = 1 << 20
 
@@ -49,6 +50,7 @@ class Rules:
     streak_reset_after_kot: bool = True
     dealer_after_all_tens: str = "rule"   # rule 7, or pagat's: right / dealer's partner
     level_dealer: str = "previous"  # on a no-result deal: hukum's rule, same dealer, or right
+    closed_setter: str = "dealer-right"   # who sets closed trump: the dealer's right, or the first void
     options: tuple[tuple[str, Any], ...] = field(default=())
 
     @cached_property
@@ -81,6 +83,7 @@ _PARAM_TYPES: dict[str, Any] = {
     "kots": (int, range(0, 1001)), "match_points": (int, range(0, 1001)),
     "streak_reset_after_kot": (bool, (True, False)),
     "dealer_after_all_tens": (str, KOT_DEALER), "level_dealer": (str, LEVEL_DEALER),
+    "closed_setter": (str, CLOSED_SETTERS),
 }
 _TEXT_KEYS = ("name", "description", "source", "decisions", "base", "params")
 # how a conflict between two options names the parameter they both set
