@@ -1,10 +1,10 @@
-"""The one error type of dehlanote, with the stable codes of NOTATION.md."""
+"""The one error type of dehlanote, with the stable codes of the notation (docs/notation.md)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-#: every stable error code, as NOTATION.md lists them
+#: every stable error code, as docs/notation.md lists them
 CODES: tuple[str, ...] = (
     "syntax", "bad-card", "bad-tag", "unknown-rules", "duplicate-card", "hand-size",
     "not-in-hand", "revoke", "needless-correction", "trick-size", "trick-number",
@@ -101,7 +101,7 @@ class DpnError(Exception):
         return f"{text}\n{pad}^"
 
     def to_json(self) -> dict[str, Any]:
-        """The error as NOTATION.md's JSON ``error`` object."""
+        """The error as the notation's (docs/notation.md) JSON ``error`` object."""
         return {
             "code": self.code,
             "message": self.message,

@@ -1,7 +1,7 @@
 """Random playouts of legal Dehla Pakad matches, written as DPN, with a referee's facts.
 
 This module is a test oracle and a corpus maker. It is deliberately an *independent*
-implementation of ``RULES.md``: it imports nothing from :mod:`dehlanote` except the card
+implementation of docs/rules.md: it imports nothing from :mod:`dehlanote` except the card
 spellings of :mod:`dehlanote.syntax.cards`, so that the project's replayer (written
 separately) can be checked against it. Only the standard library is used, and every
 random choice comes from the ``random.Random`` passed in, so a seed gives the same match.
@@ -9,7 +9,7 @@ random choice comes from the ``random.Random`` passed in, so a seed gives the sa
 The entry points are :func:`generate_match` (one game: its DPN text and the facts an
 independent referee would state about it) and :func:`generate_corpus` (many games).
 
-Decisions taken where RULES.md leaves room (kept here so the oracle says what it assumes):
+Decisions taken where the rules (docs/rules.md) leave room (kept here so the oracle says what it assumes):
 
 * Hands are dealt from one shuffle; a hand's first five cards are the ones dealt in the
   first round (the announcer chooses from them; ``first-void-five`` plays on them).
@@ -48,7 +48,7 @@ FLAG_OPTIONS = ("double-sar", "coat", "six-player", "court-piece")
 STREAK_OPTIONS = (3, 5, 7)
 
 ALL_TENS = "all-tens"
-ALL_TRICKS = "all-tricks"  # court-piece's sweep kot: no reason name exists in NOTATION.md
+ALL_TRICKS = "all-tricks"  # court-piece's sweep kot: no reason name exists in the notation's core
 STREAK = "streak"
 COAT_POINTS = 7
 
@@ -202,7 +202,7 @@ def trick_winner(cards: list, trump: Optional[str]) -> int:
 
 
 class Centre:
-    """Deferred capture (RULES.md rule 4): the centre pile and the count ``(last, run)``."""
+    """Deferred capture (docs/rules.md rule 4): the centre pile and the count ``(last, run)``."""
 
     def __init__(self) -> None:
         self.cards: list = []
@@ -439,7 +439,7 @@ def judge_deal(rules: Rules, deal: dict) -> tuple[dict, dict, Optional[str], Opt
 
 def next_dealer(rules: Rules, dealer: str, winner: Optional[str], kot: Optional[dict],
                 previous_winner: Optional[str]) -> str:
-    """Who deals next while the match goes on (RULES.md rule 7 and the profile rows)."""
+    """Who deals next while the match goes on (docs/rules.md rule 7 and the profile rows)."""
     dealing = rules.side_of[dealer]
     if kot is not None and kot["reason"] != STREAK and rules.profile == "pagat":
         return rules.next_seat[dealer] if kot["side"] == dealing else rules.partner[dealer]

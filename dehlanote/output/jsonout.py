@@ -1,6 +1,6 @@
 """JSON (``dpn-json/1``): replayed games as plain data, and back to the model.
 
-The keys of NOTATION.md's JSON core are kept exactly; the extra keys (comments, written
+The keys of the notation's (docs/notation.md) JSON core are kept exactly; the extra keys (comments, written
 hands, positions, notes) are documented in ``dpn-json.schema.json`` beside this file.
 :func:`game_from_json` rebuilds the model so that JSON -> DPN gives the canonical text.
 """
@@ -113,7 +113,7 @@ def deal_json(d: DealFact) -> dict[str, Any]:
 
 
 def game_json(facts: GameFacts) -> dict[str, Any]:
-    """One game as NOTATION.md's JSON ``game`` object."""
+    """One game as the notation's (docs/notation.md) JSON ``game`` object."""
     game = facts.game
     tags: dict[str, str] = {}
     tag_comments: dict[str, list[str]] = {}

@@ -31,7 +31,7 @@ MAX_PROFILE_BYTES = 1 << 20
 
 @dataclass(frozen=True)
 class Rules:
-    """The parameters of one rule system. Every row of RULES.md's table is a value here."""
+    """The parameters of one rule system. Every profile and option of docs/rules.md is a value here."""
 
     name: str = "standard"
     description: str = ""

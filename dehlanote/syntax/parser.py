@@ -46,7 +46,7 @@ from .reader import Chunk, Source, split_games, stray_tags
 __all__ = ["iter_games", "iter_path", "parse_chunk", "parse_path", "parse_string"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
-#: the tags that mean something (NOTATION.md), by lowercase name: their names are read in any
+#: the tags that mean something (docs/notation.md), by lowercase name: their names are read in any
 #: case and kept in this spelling, so that ``game.tag("Rules")`` finds ``[rules "pagat"]``
 _TAG_NAMES = {name.lower(): name for name in (
     "Event", "Site", "Date", "Round", "Annotator", "A", "B", "C", "D", "E", "F", "Rules", "Kots", "Result")}

@@ -1,6 +1,6 @@
 """The canonical DPN form of a game (what ``dehlanote fmt`` writes).
 
-It writes exactly what the model holds, in the canonical layout of NOTATION.md: known
+It writes exactly what the model holds, in the canonical layout of docs/notation.md: known
 tags first, ``deal N dealer X``, one seat per ``hands`` line with the cards grouped by suit
 (S H D C, high to low, the ``|`` kept), the trump line, one trick per line with its number
 right-aligned in two columns, the ``tens`` line, blank lines between deals and games,
