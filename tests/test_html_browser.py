@@ -232,6 +232,16 @@ def test_fragment_restores_the_position_and_follows_it(browser: Any, tmp_path: P
     wait(browser, lambda d: "trick 4 of 13 · card 4 of 4" in text(d, "where"))
     browser.find_element(By.CSS_SELECTOR, "#story-2 button.go").click()
     assert "trick 2 of 13" in text(browser, "where")
+    # "copy link" puts the page's address with that trick's fragment on the clipboard
+    browser.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["clipboardReadWrite",
+                                                                         "clipboardSanitizedWrite"]})
+    copy = browser.find_element(By.CSS_SELECTOR, "#story-5 button.copy")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", copy)
+    copy.click()
+    wait(browser, lambda d: copy.text == "copied")
+    pasted = browser.execute_async_script(
+        "var done = arguments[0]; navigator.clipboard.readText().then(done, function (e) { done(String(e)); })")
+    assert pasted == page.as_uri() + "#game=1&deal=3&trick=5"
     # a link opened afresh lands on the same position
     open_page(browser, page, "#game=1&deal=6&trick=0")
     assert text(browser, "where").startswith("Deal 6 of 7 · dealt")
