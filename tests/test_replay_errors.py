@@ -44,7 +44,7 @@ SMALL = [
     ("trump-mismatch", '[Result "*"]\ndeal 1 dealer D\ntrump D by A at 3\n', 3, 17),
     ("trump-mismatch", '[Rules "hukum"]\n[Result "*"]\ndeal 1 dealer D\ntrump S by B at 1\n'
                        " 1 A: AH 2D 3H 4H\n", 4, 7),
-    ("result-mismatch", '[Result "AC"]\ndeal 1 dealer D\ntrump D by A\n', 1, 1),
+    ("result-mismatch", '[Result "AC"]\n[Event "no deal played"]\n', 1, 1),
     ("encoding", b'[Event "caf\xe9"]\n'.decode("latin-1"), None, None),  # bytes case below
 ]
 
@@ -143,3 +143,61 @@ def test_all_errors_are_collected_and_strict_mode_raises_the_first():
     with pytest.raises(DpnError) as info:
         replay_game(game, strict=True)
     assert info.value.code == "wrong-leader"
+
+
+# ---- issue 10: cascading errors -----------------------------------------------------------------
+# A structural fault (a missing, repeated or short trick) is reported once; the revokes, hands
+# and tens that would follow only from it are not.
+
+def _trick_lines(text: str) -> list[re.Match]:
+    return list(re.finditer(r"^ ?\d{1,2} [A-F]: .*\n", text, re.M))
+
+
+@pytest.mark.parametrize("hands", [False, True])
+def test_one_missing_trick_line_gives_one_error(hands):
+    from dehlanote.playout import Style
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(12):
+        text, _facts = generate_match(rng, "standard", None, Style(hands=hands), max_deals=6)
+        lines = _trick_lines(text)
+        for m in rng.sample(lines, 4):
+            bad = text[: m.start()] + text[m.end():]
+            errors = [e for g in parse_string(bad) for e in replay_game(g).errors]
+            number = int(m.group(0).split()[0])
+            expected = "incomplete-deal" if number == 13 else "trick-number"
+            assert [e.code for e in errors] == [expected], [str(e) for e in errors]
+            if number < 13:
+                assert errors[0].message.startswith(f"trick {number} is missing")
+                assert errors[0].line == _line_col(bad, m.start())[0]
+            checked += 1
+    assert checked == 48
+
+
+def test_a_repeated_trick_line_gives_one_error_and_the_deal_replays():
+    text, facts = _match()
+    m = _trick_lines(text)[6]
+    bad = text[: m.end()] + m.group(0) + text[m.end():]
+    result = replay_game(parse_string(bad)[0])
+    assert [(e.code, e.line) for e in result.errors] == [("trick-number", _line_col(bad, m.end())[0])]
+    assert "written twice" in result.errors[0].message
+    assert [d.winner for d in result.deals] == [d["winner"] for d in facts["deals"]]
+
+
+def test_a_short_trick_gives_one_error_and_no_tens_mismatch():
+    text, _ = _match()
+    m = _trick_lines(text)[4]
+    short = m.group(0).rsplit(" ", 1)[0] + "\n"
+    bad = text[: m.start()] + short + text[m.end():]
+    errors = replay_game(parse_string(bad)[0]).errors
+    assert [e.code for e in errors] == ["trick-size"]
+
+
+def test_a_wrong_number_on_the_right_trick_is_one_error():
+    text, facts = _match()
+    m = _trick_lines(text)[3]
+    number = int(m.group(0).split()[0])
+    bad = text[: m.start()] + m.group(0).replace(f"{number} ", f"{number + 5} ", 1) + text[m.end():]
+    result = replay_game(parse_string(bad)[0])
+    assert [e.code for e in result.errors] == ["trick-number"]
+    assert [d.winner for d in result.deals] == [d["winner"] for d in facts["deals"]]

@@ -347,6 +347,22 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     for trick in written:
         number, _line, _column, plays, written_leader, _comments = trick
         expected = done + 1
+        if number != expected:
+            # a structural fault is told once, and what follows only from it is not
+            kind = _misnumbered(deal, trick, expected)
+            if kind == "repeat":
+                errors.append(_err("trick-number", f"trick {number} is written twice: the repeated line is "
+                                   "left out", trick, deal_no, number))
+                continue
+            if kind == "gap":
+                missing = f"trick {expected} is" if number == expected + 1 else \
+                    f"tricks {expected}-{number - 1} are"
+                errors.append(_err("trick-number", f"{missing} missing: the record goes from trick {expected - 1} "
+                                   f"to trick {number}", trick, deal_no, expected))
+                notes += (f"deal {deal_no} could not be followed from trick {expected}: {missing} missing, so "
+                          "who played what after it is unknown",)
+                broken = True
+                break
         if expected > tricks_per_deal:
             errors.append(_err("trick-number", f"a deal has only {tricks_per_deal} tricks", trick, deal_no, number))
             broken = True
@@ -513,6 +529,22 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
         shown if type(shown) is tuple else _shown_tuple(shown, n),
         tricks, old_errors + tuple(errors) if errors else old_errors, notes, broken, deal,
     ))
+
+
+def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int) -> str:
+    """What a trick written with an unexpected number is: ``repeat`` (the line before it again,
+    same number and cards), ``gap`` (tricks missing: this one and all after it count on from
+    its number), or ``typo`` (a wrong number on the right trick)."""
+    tricks = deal.tricks if deal is not None else ()
+    index = next((i for i, t in enumerate(tricks) if t is trick), None)
+    if index is None:
+        return "typo"
+    if index and tricks[index - 1].number == trick.number and \
+            [p.card for p in tricks[index - 1].plays] == [p.card for p in trick.plays]:
+        return "repeat"
+    if trick.number > expected and all(t.number == trick.number + j for j, t in enumerate(tricks[index:])):
+        return "gap"
+    return "typo"
 
 
 def _phase_notes(state: DealState, tricks: tuple[TrickFact, ...]) -> tuple[str, ...]:
@@ -807,7 +839,7 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                         tens_count if state.tricks else {}, tens_cards if state.tricks else {}, {}, None, None,
                         None, None, False, deal, state.notes)
-        if last and not state.broken:
+        if last and unfinished_ok and not state.broken:
             # an unfinished record: the match simply was not over when the record stops
             return match._replace(deals_seen=number, dealer=None, prev_known=False), fact
         return _unknown_outcome(match, number), fact
