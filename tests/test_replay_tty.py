@@ -73,17 +73,18 @@ def test_keys_step_through_cards_tricks_and_jumps(tmp_path):
     s.expect("Deal 1 · before trick 1 of 13", "Centre", "0 cards", "AC pile")
     s.key("n", "trick 1 of 13 · card 1 of 4", "trick 1 · A leads")
     s.key("N", "trick 1 of 13 · card 4 of 4", "A wins", "4 cards, tens ")
-    s.key(DOWN, "trick 2 of 13 · card 4 of 4", "A sweeps 8 cards (two in a row)", "A just swept")
+    s.key(DOWN, "trick 2 of 13 · card 4 of 4", "sweeps 8 cards with", "A just swept")
     s.key(RIGHT, "trick 3 of 13 · card 1 of 4")
     s.key(LEFT, "trick 2 of 13 · card 4 of 4")
     s.key("p", "trick 2 of 13 · card 3 of 4")
     s.key(UP, "trick 1 of 13 · card 4 of 4")
-    s.key("t9\r", "trick 9 of 13 · card 4 of 4", "A sweeps 20 cards (two in a row)",
-          " was won by D (BD) in trick 7", "28 cards, tens ")
+    s.key("t9\r", "trick 9 of 13 · card 4 of 4", "sweeps 20 cards with", "28 cards, tens ",
+          " was won by D (BD) in trick 7, swept by A to AC")
     s.key("?", "Keys (? again to close)", "jump to the end of trick 7")
     s.key("?", "trick 9 · A leads")
     s.key("t99\r", "this deal has no trick 99")
-    s.key("G", "trick 13 of 13 · card 4 of 4", "D takes the last 4 cards")
+    s.key("G", "trick 13 of 13 · card 4 of 4", "takes the last 4 cards", "the deal is over",
+          "AC wins the deal with 3 tens (AC 3 BD 1)")
     s.key("q")
     status, tail = s.finish()
     assert status == 0
@@ -109,7 +110,7 @@ def test_deals_and_start_position(tmp_path):
 
 def test_hukum_shows_immediate_capture_and_trump_set_by_a_void(tmp_path):
     s = Session(tmp_path, HUKUM)
-    s.expect("none yet: the first player unable to follow sets it", "each trick goes straight to its winner")
+    s.expect("none yet: the first player unable to follow sets it", "each trick to its winner")
     s.key("t3\r", "trick 3 of 13", "takes the trick", "cannot follow: trump set, spades")
     s.key("q")
     status, _ = s.finish()

@@ -17,9 +17,14 @@ from ..output.annotate import (
     Stepper,
     deal_heading,
     deal_result_text,
-    snapshots,
+    flag_text,
+    match_state,
+    match_text,
 )
+from ..output.keys import StepperKeys
 from ..output.render import (
+    ERROR_MARK,
+    ScreenSize,
     plain_hands,
     plain_step_lines,
     stepper_screen,
@@ -54,7 +59,8 @@ def _load_game(spec: str, number: int, reg: Registry) -> GameFacts:
 
 @app.command()
 def replay(
-    file: str = typer.Argument(..., metavar="FILE", help="A DPN file."),
+    file: str = typer.Argument(..., metavar="FILE",
+                               help="A DPN file; - reads standard input (with --plain, or when piped)."),
     game: int = typer.Option(1, "--game", "-g", min=1, metavar="N", help="Which game of the file (from 1)."),
     deal: Optional[int] = typer.Option(None, "--deal", "-d", min=1, metavar="N",
                                        help="Start at deal N (as numbered in the record)."),
@@ -69,14 +75,21 @@ def replay(
     Forward and back by card, trick and deal: the four hands, the trick, the centre pile,
     each side's captured pile and tens, trump, dealer, the run of consecutive wins.
 
-    Keys: → n / ← p card, ↓ N / ↑ P trick, ] [ deal, t then a number: trick, ? help, q quit.
-    When standard output is not a terminal (or with --plain) the steps are printed as text;
-    --deal and --trick then limit what is printed.
+    Each deal ends with its result (tens, winner, run, next dealer) and the match as it stands
+    (kots, runs; "unknown" where the record does not allow to know); a status line shows the
+    match at every step. Errors are marked at the card or trick at fault.
+
+    Keys: → n / ← p card, ↓ N / ↑ P trick, ] [ deal, t then a number: trick, e next error,
+    ? help, q quit. When standard output is not a terminal (or with --plain) the steps are
+    printed as text, each error after the card at fault; --deal and --trick then limit what is
+    printed.
 
     Example: dehlanote replay samples/worked-example.dpn --trick 2
     """
-    if file == STDIN:
-        raise fail("replay reads its keys from the terminal: give it a file, not standard input")
+    interactive = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if file == STDIN and not plain and sys.stdout.isatty():
+        raise fail("the stepper reads its keys from standard input, so it cannot read the record there too: "
+                   "give it a file, or print the steps with --plain (dehlanote replay --plain -)")
     reg = load_registry(rules)
     facts = _load_game(file, game, reg)
     err = err_console()
@@ -88,12 +101,11 @@ def replay(
         err.print(f"dehlanote: game {game} has {plural(len(facts.errors), 'error')}; "
                   f"showing what could be replayed (dehlanote validate {escape(file)} lists them)",
                   markup=False)
-    stepper = Stepper(facts.deals, facts.rules)
+    stepper = Stepper.of(facts)
     if deal is not None and not stepper.goto(deal):
         raise fail(f"game {game} has no deal {deal} (deals {facts.deals[0].number} to {facts.deals[-1].number})")
     if trick is not None and not stepper.jump(trick):
         raise fail(f"deal {stepper.deals[stepper.deal].number} has no trick {trick}")
-    interactive = not plain and sys.stdin.isatty() and sys.stdout.isatty()
     if interactive:
         _interactive(stepper, facts, symbols)
     else:
@@ -102,17 +114,22 @@ def replay(
 
 
 def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_trick: Optional[int]) -> None:
+    """The steps as text; each error printed where it happened, the match after each deal."""
     out = out_console(soft_wrap=True)
     rules = facts.rules
     assert rules is not None
     indexes = [stepper.deal] if only_deal or only_trick is not None else range(len(stepper.deals))
     for n, i in enumerate(indexes):
         d = stepper.deals[i]
-        snaps = snapshots(d, rules)
+        snaps = stepper.snaps(i)
+        flags = [f for f in stepper.flags if f.deal == i]
         if n:
             out.print()
         out.print(deal_heading(d), markup=False, style="bold")
         if only_trick is None:
+            for f in flags:
+                if f.played == 0 and not f.at_end:
+                    out.print(f"  {ERROR_MARK} {flag_text(f)}", markup=False)
             out.print("  hands:", markup=False)
             for line in plain_hands(snaps[0], rules):
                 out.print("  " + line, markup=False)
@@ -122,26 +139,24 @@ def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_t
                 continue
             if len(snap.shown) == 1:
                 out.print(f" trick {t.number}, {t.leader} leads", markup=False)
-            for line in plain_step_lines(snap, rules):
+            lines = plain_step_lines(snap, rules)
+            out.print(lines[0], markup=False)
+            for f in flags:
+                if f.played == snap.played and not f.at_end:
+                    out.print(f"    {ERROR_MARK} {flag_text(f)}", markup=False)
+            for line in lines[1:]:
                 out.print(line, markup=False)
         if only_trick is None:
             for line in deal_result_text(d, rules, facts if i == len(stepper.deals) - 1 else None):
                 out.print(f"  {line}", markup=False)
+            for f in flags:
+                if f.at_end:
+                    out.print(f"  {ERROR_MARK} {flag_text(f)}", markup=False)
+            out.print("  match: " + match_text(match_state(stepper.deals, i + 1, rules, facts.result), rules),
+                      markup=False)
 
 
-# -- the interactive stepper --
-
-_KEYS = {
-    b"\x1b[C": "next", b"\x1bOC": "next", b"n": "next", b"l": "next", b" ": "next",
-    b"\x1b[D": "prev", b"\x1bOD": "prev", b"p": "prev", b"h": "prev",
-    b"\x1b[B": "next-trick", b"\x1bOB": "next-trick", b"N": "next-trick", b"j": "next-trick",
-    b"\x1b[A": "prev-trick", b"\x1bOA": "prev-trick", b"P": "prev-trick", b"k": "prev-trick",
-    b"]": "next-deal", b"[": "prev-deal", b"\x1b[6~": "next-deal", b"\x1b[5~": "prev-deal",
-    b"g": "start", b"\x1b[H": "start", b"G": "end", b"\x1b[F": "end",
-    b"t": "jump", b"?": "help", b"q": "quit", b"Q": "quit", b"\x03": "quit", b"\x04": "quit",
-    b"\r": "enter", b"\n": "enter", b"\x1b": "escape", b"\x7f": "backspace", b"\x08": "backspace",
-}
-
+# -- the interactive stepper: read keys, let StepperKeys apply them, draw --
 
 def _read_key(fd: int, timeout: float) -> Optional[bytes]:
     """One key press (an escape sequence counts as one), or None after ``timeout`` seconds."""
@@ -170,18 +185,17 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
 
     console = Console(highlight=False)
     symbols = symbols and (console.encoding or "").lower().startswith("utf")
-    rules = facts.rules
-    assert rules is not None
-    names = {s: facts.game.tag(s) for s in "ABCDEF" if facts.game.tag(s)}
+    names = {s: name for s in "ABCDEF" if (name := facts.game.tag(s))}
+    title = facts.game.tag("Event") or ""
+    control = StepperKeys(stepper)
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     old_term = signal.getsignal(signal.SIGTERM)
     old_hup = signal.getsignal(signal.SIGHUP)
 
-    def stop(signum, frame):  # noqa: ARG001 - a signal handler's signature
+    def stop(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler's signature
         raise SystemExit(128 + signum)
 
-    state = {"help": False, "prompt": None, "message": None}
     try:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGHUP, stop)
@@ -192,17 +206,14 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
             while True:
                 if dirty or console.size != size:
                     size = console.size
-                    where = (f"{facts.game.tag('Event') or 'Game'} · " if facts.game.tag("Event") else "") \
-                        + stepper.where()
-                    screen.update(stepper_screen(
-                        stepper.snap, rules, names=names, where=where, symbols=symbols,
-                        help_shown=state["help"], prompt=state["prompt"], message=state["message"]))
+                    screen.update(stepper_screen(stepper, names=names, title=title, symbols=symbols,
+                                                 control=control, size=ScreenSize(size.width, size.height)))
                     dirty = False
                 key = _read_key(fd, 0.25)
                 if key is None:
                     continue
                 dirty = True
-                if _handle_key(key, stepper, state):
+                if control.press(key):
                     break
     except KeyboardInterrupt:
         pass
@@ -210,50 +221,3 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         signal.signal(signal.SIGTERM, old_term)
         signal.signal(signal.SIGHUP, old_hup)
-
-
-def _handle_key(key: bytes, stepper: Stepper, state: dict) -> bool:
-    """Apply one key to the stepper; True to quit."""
-    action = _KEYS.get(key)
-    state["message"] = None
-    if state["prompt"] is not None:
-        digits = state["prompt"]
-        if key.isdigit():
-            state["prompt"] = (digits + key.decode())[-3:]
-        elif action == "backspace":
-            state["prompt"] = digits[:-1]
-        elif action == "enter":
-            state["prompt"] = None
-            if digits and not stepper.jump(int(digits)):
-                state["message"] = f"this deal has no trick {digits}"
-        elif action in ("escape", "quit") or key == b"t":
-            state["prompt"] = None
-        return False
-    if action == "quit":
-        return True
-    if action == "help":
-        state["help"] = not state["help"]
-        return False
-    if action == "escape":
-        state["help"] = False
-        return False
-    if action == "jump":
-        state["prompt"] = ""
-        return False
-    if key.isdigit():
-        state["prompt"] = key.decode()
-        return False
-    moves = {
-        "next": stepper.next_card, "prev": stepper.prev_card, "next-trick": stepper.next_trick,
-        "prev-trick": stepper.prev_trick, "next-deal": stepper.next_deal, "prev-deal": stepper.prev_deal,
-        "start": stepper.start, "end": stepper.end,
-    }
-    move = moves.get(action or "")
-    if move is None:
-        state["message"] = "press ? for the keys"
-    elif not move():
-        state["message"] = "the end of the record" if action and action.startswith("next") else \
-            "the start of the record"
-    return False
-
-

@@ -11,9 +11,10 @@ comments, which keeps the record valid DPN. Rich rendering is in :mod:`.render`.
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple, Optional, cast
+from typing import NamedTuple, Optional, Sequence, Union, cast
 
-from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrickFact, TrumpFact
+from ..errors import DpnError, printable
+from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact, TrumpFact
 from ..rules.profile import Rules
 from ..deck import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
 from ..syntax.model import Game
@@ -21,6 +22,7 @@ from ..syntax.model import Game
 __all__ = [
     "TenStory", "TrickNote", "Snapshot", "ten_stories", "trick_notes", "trump_text", "capture_text",
     "deal_result_text", "deal_heading", "snapshots", "annotated_game", "seat_layout", "Stepper",
+    "MatchState", "match_state", "match_text", "match_parts", "Flag", "place_errors", "flag_text",
 ]
 
 
@@ -384,6 +386,186 @@ def annotated_game(facts: GameFacts) -> Game:
     return game._replace(deals=tuple(deals))
 
 
+# ---- the match as it stands ---------------------------------------------------------------------
+
+#: a fact the record does not allow to know (a deal whose outcome is unknown came before)
+UNKNOWN = "unknown"
+
+
+class MatchState(NamedTuple):
+    """The match before a deal (or after it): what the replay states, never a guess."""
+
+    kots: dict[str, int]                   # kots made so far (the certain ones)
+    points: dict[str, int]                 # coat: deals won per side ({} otherwise)
+    streak: Union[Streak, None, str]       # the run going into the next deal; UNKNOWN after an unknown deal
+    unknown: tuple[int, ...]               # numbers of the deals so far whose outcome is unknown
+    over: bool                             # the match certainly ended
+    winner: Optional[str]                  # who won it (None: level, or not over)
+    deals: int                             # deals counted
+
+
+def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
+                result: Optional[ResultFact] = None) -> MatchState:
+    """The match after the first ``upto`` deals of ``deals`` (0: before any), from the deal facts.
+
+    The run is the one the next deal continues: an unknown deal makes it unknown (runs then
+    count afresh from the next known deal), a kot restarts it where the profile says so.
+    """
+    sides = sides_for(rules.seats)
+    kots = {s: 0 for s in sides}
+    points = {s: 0 for s in sides} if rules.match_points else {}
+    streak: Union[Streak, None, str] = None
+    unknown: list[int] = []
+    over, winner = False, None
+    for d in deals[:upto]:
+        if d.kot is not None:
+            kots[d.kot.side] = kots.get(d.kot.side, 0) + 1
+        if points and d.winner is not None:
+            points[d.winner] = points.get(d.winner, 0) + 1
+        if not d.complete:
+            if not over:
+                unknown.append(d.number)
+            streak = UNKNOWN
+        elif d.kot is not None and rules.streak_reset_after_kot:
+            streak = None
+        elif d.winner is None and streak == UNKNOWN:
+            pass                        # no result: the run stays as unknown as it was
+        else:
+            streak = d.streak
+        if d.ends_match and not over:
+            over = True
+            if result is not None and result.finished:
+                winner = result.winner
+            elif d.kot is not None:
+                winner = d.kot.side
+            else:
+                winner = d.winner
+    if not over and upto >= len(deals) and result is not None and result.finished:
+        over, winner = True, result.winner          # an open session ends with the record
+    return MatchState(kots, points, streak, tuple(unknown), over, winner, min(upto, len(deals)))
+
+
+def match_parts(state: MatchState, rules: Rules) -> list[str]:
+    """The match in parts, most important first: ``kots AC 0 BD 1``, ``run BD 2``, ...,
+    then what wins (``1 kot wins the match``, ``7 in a row make a kot``)."""
+    sides = sides_for(rules.seats)
+    parts = []
+    if state.over:
+        parts.append(f"match over: {state.winner} wins" if state.winner else "match over: level")
+    parts.append(f"kots {_split(state.kots, sides)}")
+    if state.points:
+        parts.append(f"deals won {_split(state.points, sides)}")
+    if not state.over:
+        if isinstance(state.streak, str):
+            parts.append("run unknown")
+        elif state.streak is None:
+            parts.append("no run")
+        else:
+            parts.append(f"run {state.streak.side} {state.streak.length}")
+    if state.unknown:
+        listed = ", ".join(str(n) for n in state.unknown)
+        parts.append(f"deal{'s' if len(state.unknown) != 1 else ''} {listed} unknown")
+    if not state.over:
+        if rules.match_points:
+            parts.append(f"{rules.match_points} deals won win the match")
+        if rules.kots:
+            parts.append(f"{rules.kots} kot{' wins' if rules.kots == 1 else 's win'} the match")
+        elif not rules.match_points:
+            parts.append("an open session")
+        if rules.streak and not rules.match_points:
+            parts.append(f"{rules.streak} in a row make a kot")
+    return parts
+
+
+def match_text(state: MatchState, rules: Rules) -> str:
+    """``kots AC 0 BD 1 · run BD 2 · 1 kot wins the match · 7 in a row make a kot``."""
+    return " · ".join(match_parts(state, rules))
+
+
+# ---- errors where they happened ------------------------------------------------------------------
+
+class Flag(NamedTuple):
+    """An error placed where it happened in the play, for the stepper and ``replay --plain``."""
+
+    error: DpnError
+    deal: int                  # index into the deals
+    played: int                # the snapshot (cards played) where it shows
+    trick: Optional[int]       # the trick it belongs to (None: the deal or the match)
+    card: Optional[int]        # the card at fault, by its place in the trick (None: the trick itself)
+    at_end: bool = False       # a claim about the whole deal or match: shown with the deal's result
+
+
+#: errors about a claim on the whole deal or match: shown where the deal's result is
+_END_CODES = frozenset({"tens-mismatch", "result-mismatch", "incomplete-deal"})
+
+
+def place_errors(deals: Sequence[DealFact], errors: Sequence[DpnError]) -> list[Flag]:
+    """Each error at the card, trick or deal it concerns (by its position in the record).
+
+    A card's error (revoke, not in hand, a card withdrawn wrongly) marks that card; a trick's
+    (wrong leader, trick number or size) the trick's first card; a claim about the deal
+    (tens, incomplete) or the match (Result) its end; anything else the start of its deal.
+    """
+    flags: list[Flag] = []
+    if not deals:
+        return flags
+    lines = [d.deal.line for d in deals]
+    for err in errors:
+        index = None
+        if err.deal is not None:
+            index = next((i for i, d in enumerate(deals) if d.number == err.deal), None)
+        if index is None:
+            before = [i for i, line in enumerate(lines) if line <= err.line]
+            if not before:
+                # before the first deal: the tags (the Result claim is judged at the end)
+                if err.code == "result-mismatch":
+                    last = len(deals) - 1
+                    flags.append(Flag(err, last, _cards(deals[last]), None, None, True))
+                else:
+                    flags.append(Flag(err, 0, 0, None, None))
+                continue
+            index = before[-1]
+        flags.append(_place(err, index, deals[index]))
+    flags.sort(key=lambda f: (f.deal, f.played, f.at_end))
+    return flags
+
+
+def _cards(deal: DealFact) -> int:
+    return sum(len(t.plays) for t in deal.tricks)
+
+
+def _place(err: DpnError, index: int, deal: DealFact) -> Flag:
+    at = (err.line, err.column)
+    played = 0
+    for t in deal.tricks:
+        trick = t.trick
+        shown = len(t.plays)              # the cards the replay placed (a long trick: its first ones)
+        for j, play in enumerate(trick.plays):
+            if (play.line, play.column) == at or any((w.line, w.column) == at for w in play.withdrawn):
+                return Flag(err, index, played + min(j + 1, shown), t.number, j if j < shown else None)
+        leader = trick.leader
+        if (trick.line, trick.column) == at or (leader is not None and (leader.line, leader.column) == at):
+            return Flag(err, index, played + 1 if shown else played, t.number, None)
+        played += shown
+    end = _cards(deal)
+    if err.code in _END_CODES:
+        return Flag(err, index, end, None, None, True)
+    if err.trick is not None:
+        start = 0
+        for t in deal.tricks:
+            if t.number == err.trick:
+                return Flag(err, index, start + 1 if t.plays else start, t.number, None)
+            start += len(t.plays)
+        return Flag(err, index, end, err.trick, None)          # a trick the replay could not reach
+    return Flag(err, index, 0, None, None)
+
+
+def flag_text(flag: Flag) -> str:
+    """``revoke at 20:10: B must follow suit ...``"""
+    err = flag.error
+    return f"{err.code} at {err.line}:{err.column}: {printable(err.message)}"
+
+
 # ---- moving through a game, card by card -------------------------------------------------------
 
 class Stepper:
@@ -393,14 +575,24 @@ class Stepper:
     Snapshots are computed per deal when first needed.
     """
 
-    def __init__(self, deals: "list[DealFact] | tuple[DealFact, ...]", rules: Rules) -> None:
+    def __init__(self, deals: "list[DealFact] | tuple[DealFact, ...]", rules: Rules,
+                 errors: Sequence[DpnError] = (), result: Optional[ResultFact] = None) -> None:
         if not deals:
             raise ValueError("a stepper needs at least one replayed deal")
         self.deals = tuple(deals)
         self.rules = rules
+        self.result = result
+        self.flags = place_errors(self.deals, errors)
         self.deal = 0
         self.played = 0
         self._snaps: dict[int, list[Snapshot]] = {}
+
+    @classmethod
+    def of(cls, facts: GameFacts) -> "Stepper":
+        """A stepper over a replayed game, its errors placed where they happened."""
+        if facts.rules is None:
+            raise ValueError("a game without rules cannot be stepped through")
+        return cls(facts.deals, facts.rules, facts.errors, facts.result)
 
     # -- what is shown ------------------------------------------------------------------------
     def snaps(self, deal: Optional[int] = None) -> list[Snapshot]:
@@ -435,6 +627,50 @@ class Stepper:
             parts.append(f"trick {snap.trick.number} of {total}")
             parts.append(f"card {len(snap.shown)} of {len(snap.trick.plays)}")
         return " · ".join(parts)
+
+    @property
+    def deal_over(self) -> bool:
+        """At the last card of a deal played to its end (its result is known)."""
+        return self.played == self.last() and self.deals[self.deal].complete
+
+    def at_end(self) -> bool:
+        """At the last card the record gives for this deal."""
+        return self.played == self.last()
+
+    def match(self) -> MatchState:
+        """The match as it stands here: before this deal, or after it once it is over."""
+        upto = self.deal + 1 if self.at_end() else self.deal
+        return match_state(self.deals, upto, self.rules, self.result)
+
+    def trick_start(self) -> int:
+        """Cards played before the trick shown now (0 before trick 1)."""
+        ends = self.ends()
+        before = [e for e in ends if e < self.played]
+        return before[-1] if before else 0
+
+    def flags_here(self) -> list[Flag]:
+        """The errors of what is on the table: the shown trick up to this card (its deal's at the start,
+        the claims about the deal at its end)."""
+        start = self.trick_start() if self.played else -1
+        return [f for f in self.flags if f.deal == self.deal and start < f.played <= self.played
+                and (not f.at_end or self.at_end())]
+
+    def next_error(self) -> bool:
+        """To the next place with an error (False: none after here)."""
+        for f in self.flags:
+            if (f.deal, f.played) > (self.deal, self.played):
+                return self._go(f.deal, f.played)
+        return False
+
+    def prev_error(self) -> bool:
+        """To the previous place with an error (False: none before here)."""
+        for f in reversed(self.flags):
+            if (f.deal, f.played) < (self.deal, self.played):
+                return self._go(f.deal, f.played)
+        return False
+
+    def first_error(self) -> bool:
+        return bool(self.flags) and self._go(self.flags[0].deal, self.flags[0].played)
 
     # -- moves ----------------------------------------------------------------------------------
     def _go(self, deal: int, played: int) -> bool:

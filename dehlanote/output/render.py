@@ -8,39 +8,33 @@ Text that comes from a record (names, comments, messages) is always passed as pl
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+import io
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Optional, Sequence
 
 from rich import box
 from rich.align import Align
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.layout import Layout
 from rich.padding import Padding
+from rich.segment import Segment
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
 from ..errors import DpnError, printable
-from ..replay.facts import DealFact, GameFacts, PlayFact
+from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrumpFact
 from ..rules.profile import Option, Registry, Rules, param_names
 from ..deck import SUIT_SYMBOLS, SUITS, seats_for, side_of, sides_for
 from .annotate import (
-    Snapshot, capture_text, deal_heading, deal_result_text, seat_layout, ten_stories, trick_notes, trump_text,
+    Flag, Snapshot, Stepper, capture_text, deal_heading, deal_result_text, flag_text, match_parts, seat_layout,
+    ten_stories, trick_notes, trump_text,
 )
+from .keys import help_rows, key_hints
+
+if TYPE_CHECKING:
+    from .keys import StepperKeys
 
 RED_SUITS = "HD"
-
-#: the keys of the stepper, as the help screen lists them
-KEYS = (
-    ("→  n", "next card"),
-    ("←  p", "previous card"),
-    ("↓  N", "next trick"),
-    ("↑  P", "previous trick"),
-    ("]  [", "next / previous deal"),
-    ("t 7 ⏎", "jump to the end of trick 7"),
-    ("g  G", "start / end of the deal"),
-    ("?", "this help"),
-    ("q  Ctrl-C", "quit"),
-)
-
 
 # ---- cards ---------------------------------------------------------------------------------
 
@@ -340,23 +334,102 @@ def profile_view(rules: Rules, label: str) -> RenderableType:
 
 
 # ---- the stepper -------------------------------------------------------------------------------
+#
+# The screen is a fixed frame: every region has a size that depends on the terminal's size only,
+# never on the step, so nothing moves as the cards are played. From the top: where we are, the
+# match, the table (hands around the trick box), trump / run / piles, notes (errors here, trump
+# events, tens that changed sides, the deal's result), and the key line, always the last row.
+# Text that is too long for its place loses whole words or parts (a name, a hint), never letters.
 
-def _seat_title(seat: str, snap: Snapshot, names: dict[str, str], n: int) -> Text:
-    out = Text(seat, style="bold")
-    name = names.get(seat)
-    if name:
-        out.append(f" {name}")
-    out.append(f" ({side_of(seat, n)})", style="dim")
-    if snap.deal.dealer == seat:
-        out.append(" dealer", style="cyan")
+ERROR_MARK = "✗"
+
+
+def fit_parts(parts: Sequence[str], width: int, sep: str = " · ", keep_last: int = 0) -> str:
+    """As many of ``parts`` (in order) as fit in ``width`` cells; the last ``keep_last`` always."""
+    tail = list(parts[len(parts) - keep_last:]) if keep_last else []
+    head = list(parts[: len(parts) - keep_last]) if keep_last else list(parts)
+    out: list[str] = []
+    for part in head:
+        if Text(sep.join(out + [part] + tail)).cell_len <= width:
+            out.append(part)
+    return sep.join(out + tail)
+
+
+def _words_fitting(text: str, width: int) -> str:
+    """The first words of ``text`` that fit in ``width`` cells ("" if not even one)."""
+    out = ""
+    for word in text.split():
+        candidate = f"{out} {word}".strip()
+        if Text(candidate).cell_len > width:
+            break
+        out = candidate
+    return out
+
+
+class ScreenSize(NamedTuple):
+    width: int
+    height: int
+
+
+class _Frame(NamedTuple):
+    """The sizes of the screen's regions for a terminal size and a number of seats."""
+
+    compact: bool          # north and south as two lines each (small terminals)
+    side: int              # width of the west and east hands
+    box: int               # width of the trick box
+    box_height: int
+    seat_height: int       # lines of a hand beside the box (and of every hand when not compact)
+    table: int             # lines of the table region
+    notes: int             # lines for the notes
+
+
+def _frame(size: ScreenSize, n: int) -> _Frame:
+    width, height = size
+    fixed = 1 + 1 + 3 + 1                       # where, match, info, keys
+    if n == 6:
+        box = max(30, min(44, width - 4))
+        full_seat, full_box = 6, 7
+        full = 2 * full_seat + full_box
+        if height - fixed - full >= 3:
+            return _Frame(False, (width - 4) // 3, box, full_box, full_seat, full, height - fixed - full)
+        seat, box_h = 5, 5
+        table = 2 * seat + box_h
+        return _Frame(True, (width - 4) // 3, box, box_h, seat, table, max(1, height - fixed - table))
+    box = 40 if width >= 100 else max(30, min(36, width - 40))
+    side = max(12, min(30, (width - box - 4) // 2))
+    box_h = 8
+    full = 6 + box_h + 6
+    if height - fixed - full >= 3:
+        return _Frame(False, side, box, box_h, 6, full, height - fixed - full)
+    table = 2 + box_h + 2
+    return _Frame(True, side, box, box_h, 6, table, max(1, height - fixed - table))
+
+
+def _seat_marker(seat: str, snap: Snapshot) -> str:
     t = snap.trick
     if t is not None and not snap.complete and len(snap.shown) < len(t.plays):
         if t.plays[len(snap.shown)].seat == seat:
-            out.append(" ◀ to play", style="bold yellow")
+            return "◀ to play"
     elif snap.complete and t is not None and t.winner == seat and snap.played < _deal_cards(snap):
-        out.append(" ◀ leads next", style="bold yellow")
+        return "◀ leads next"
     elif snap.trick is None and snap.deal.tricks and snap.deal.tricks[0].leader == seat:
-        out.append(" ◀ leads", style="bold yellow")
+        return "◀ leads"
+    return ""
+
+
+def _seat_title(seat: str, snap: Snapshot, names: dict[str, str], n: int, width: int) -> Text:
+    """``A Asha (AC) dealer``: the name shortened by whole words when the place is narrow."""
+    side = f" ({side_of(seat, n)})"
+    dealer = " dealer" if snap.deal.dealer == seat else ""
+    room = width - len(seat) - len(side) - len(dealer) - 1
+    name = _words_fitting(printable(names.get(seat, "")), room) if room > 0 else ""
+    out = Text(seat, style="bold")
+    if name:
+        out.append(f" {name}")
+    if Text(f"{seat} {name}{side}{dealer}").cell_len <= width:
+        out.append(side, style="dim")
+    if dealer:
+        out.append(dealer, style="cyan")
     return out
 
 
@@ -364,37 +437,89 @@ def _deal_cards(snap: Snapshot) -> int:
     return sum(len(t.plays) for t in snap.deal.tricks)
 
 
-def _seat_box(seat: str, snap: Snapshot, names: dict[str, str], n: int, symbols: bool) -> RenderableType:
-    body = _seat_title(seat, snap, names, n)
-    body.append("\n")
-    body.append_text(hand_lines(snap.hands.get(seat, ()), symbols, snap.unknown.get(seat, 0)))
-    return body
+def _seat_lines(seat: str, snap: Snapshot, names: dict[str, str], n: int, symbols: bool, width: int,
+                *, one_line: bool = False, inline: bool = False) -> Text:
+    """A hand: title, a line for "◀ to play" and the unseen cards, then a line per suit.
+
+    ``one_line``: the title and marker on one line and the hand on the next (north and south of
+    a small terminal); ``inline``: the title and marker on one line, then a line per suit.
+    """
+    marker = _seat_marker(seat, snap)
+    unseen = snap.unknown.get(seat, 0)
+    extra = Text()
+    if marker:
+        extra.append(marker, style="bold yellow")
+    if unseen:
+        extra.append((" · " if marker else "") + f"{unseen} unseen", style="dim")
+    if (one_line or inline) and extra.cell_len + 2 + len(seat) > width:
+        extra = Text(marker, style="bold yellow")
+    title = _seat_title(seat, snap, names, n, width - (extra.cell_len + 2 if one_line or inline else 0))
+    cards = snap.hands.get(seat, ())
+    if inline:
+        if extra:
+            title.append("  ")
+            title.append_text(extra)
+        title.append("\n")
+        title.append_text(hand_lines(cards, symbols))
+        return title
+    if one_line:
+        line = title
+        if extra:
+            line.append("  ")
+            line.append_text(extra)
+        line.append("\n")
+        line.append_text(_hand_one_line(cards, symbols))
+        return line
+    out = title
+    out.append("\n")
+    out.append_text(extra)
+    out.append("\n")
+    out.append_text(hand_lines(cards, symbols))
+    return out
 
 
-def _capture_rich(cap, symbols: bool) -> Text:
-    """A capture in words, its tens as cards."""
+def _hand_one_line(cards: Iterable[str], symbols: bool) -> Text:
+    by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
+    for card in cards:
+        by_suit[card[-1]].append(card[:-1])
     out = Text()
+    for i, suit in enumerate(SUITS):
+        if i:
+            out.append("  ")
+        out.append(SUIT_SYMBOLS[suit] if symbols else suit, style="red" if suit in RED_SUITS else "bold")
+        out.append(" " + (" ".join(by_suit[suit]) if by_suit[suit] else "—"))
+    return out
+
+
+def _short_capture(cap: Capture, symbols: bool, winner: str) -> Text:
+    """A capture in a few words for the trick box: ``sweeps 8 cards with 10♥ 10♠``."""
+    out = Text()
+    who = "" if cap.by == winner else f"{cap.by} "
     if cap.reason == "trick":
-        out.append(f"{cap.by} takes the trick")
+        out.append(f"{who}takes the trick")
     elif cap.reason == "last-trick":
-        out.append(f"{cap.by} takes the last {cap.cards} cards")
+        out.append(f"{who}takes the last {cap.cards} cards")
     else:
-        out.append(f"{cap.by} sweeps {cap.cards} cards (two in a row)")
+        out.append(f"{who}sweeps {cap.cards} cards")
     if cap.tens:
         out.append(" with ")
         out.append_text(cards_text(cap.tens, symbols))
     return out
 
 
-def _trick_box(snap: Snapshot, n: int, symbols: bool) -> RenderableType:
-    """The trick on the table: each seat's card on its side, the winner's highlighted."""
+def _trick_box(snap: Snapshot, n: int, symbols: bool, frame: _Frame, flags: Sequence[Flag]) -> RenderableType:
+    """The trick on the table, each card on its seat's side; a card at fault marked ✗."""
     layout = seat_layout(n)
     t = snap.trick
+    bad_cards = {f.card for f in flags if f.card is not None and t is not None and f.trick == t.number}
+    bad_trick = any(f.card is None and t is not None and f.trick == t.number for f in flags)
     cards: dict[str, Text] = {}
-    for p in snap.shown:
+    for i, p in enumerate(snap.shown):
         style = "bold reverse" if snap.complete and t is not None and p.seat == t.winner else "bold"
         text = Text(f"{p.seat} ", style="dim")
         text.append_text(card_text(p.card, symbols, style=style))
+        if i in bad_cards:
+            text.append(ERROR_MARK, style="bold red")
         cards[p.seat] = text
     where = {pos: seat for seat, pos in layout.items()}
 
@@ -402,9 +527,9 @@ def _trick_box(snap: Snapshot, n: int, symbols: bool) -> RenderableType:
         seat = where.get(pos)
         return cards.get(seat, Text("")) if seat else Text("")
 
-    grid = Table.grid(padding=(0, 2))
+    grid = Table.grid(padding=(0, 1), expand=True)
     for _ in range(3):
-        grid.add_column(justify="center", min_width=6)
+        grid.add_column(justify="center", ratio=1)
     if n == 6:
         grid.add_row(at("NW"), at("N"), at("NE"))
         grid.add_row(at("SW"), at("S"), at("SE"))
@@ -412,129 +537,269 @@ def _trick_box(snap: Snapshot, n: int, symbols: bool) -> RenderableType:
         grid.add_row(Text(""), at("N"), Text(""))
         grid.add_row(at("W"), Text(""), at("E"))
         grid.add_row(Text(""), at("S"), Text(""))
-    title = "no card played yet" if t is None else f"trick {t.number} · {t.leader} leads"
+    title = Text("no card played yet" if t is None else f"trick {t.number} · {t.leader} leads")
+    if bad_trick:
+        title.append(f" {ERROR_MARK}", style="bold red")
     caption = Text(justify="center")
     if t is not None and snap.complete:
         caption.append(f"{t.winner} wins", style="bold")
         if snap.capture is not None:
-            caption.append("\n")
-            caption.append_text(_capture_rich(snap.capture, symbols))
-        for story in snap.crossed:
-            caption.append("\n")
-            caption.append_text(card_text(story.card, symbols, style="bold"))
-            caption.append(f" was won by {story.won_by} ({story.won_side}) in trick {story.trick}",
-                           style="yellow")
-    if snap.event:
-        if caption:
-            caption.append("\n")
-        caption.append(snap.event, style="bold magenta")
-    body: RenderableType = Align.center(grid)
-    if caption:
-        body = Group(body, caption)
-    return Panel(body, title=title, box=box.ROUNDED, padding=(0, 1), width=40)
+            caption.append(", ")
+            caption.append_text(_short_capture(snap.capture, symbols, t.winner))
+    return Panel(Group(grid, caption), title=title, box=box.ROUNDED, padding=(0, 1), width=frame.box,
+                 height=frame.box_height)
 
 
-def _pile(count: int, tens: tuple[str, ...], symbols: bool) -> Text:
+def _pile(count: int, tens: tuple[str, ...], symbols: bool, width: int = 80) -> Text:
     out = Text(f"{count} card{'s' if count != 1 else ''}")
     if tens:
-        out.append(", tens ")
-        out.append_text(cards_text(tens, symbols))
+        listed = Text(", tens ").append_text(cards_text(tens, symbols))
+        if out.cell_len + listed.cell_len <= width:
+            out.append_text(listed)
+        else:
+            out.append(f", {len(tens)} tens")
     return out
 
 
-def _info(snap: Snapshot, rules: Rules, symbols: bool) -> RenderableType:
-    """Trump, dealer and the run on the left; the centre and the captured piles on the right."""
-    sides = sides_for(rules.seats)
-    left = Table.grid(padding=(0, 2))
-    left.add_column(style="bold", no_wrap=True)
-    left.add_column()
+def _trump_row(snap: Snapshot, rules: Rules, symbols: bool, room: int = 80) -> Text:
+    """Trump as the players know it at this step, in at most ``room`` cells when it can be said shorter."""
     tf = snap.deal.trump
     trump = Text()
     if snap.trump is not None:
         trump.append_text(suit_text(snap.trump, symbols))
-        how = trump_text(tf) if tf is not None else ""
-        if how.startswith("trump "):
-            how = how[len("trump "):]
-        if tf is not None and tf.suit == snap.trump and ", " in how:
-            trump.append(", " + how.split(", ", 1)[1], style="dim")
+        how = _trump_how(tf) if tf is not None else ""
+        if how and trump.cell_len + 2 + len(how) <= room:
+            trump.append(", " + how, style="dim")
+        elif tf is not None and tf.by and trump.cell_len + 5 + len(tf.by) <= room:
+            trump.append(f", by {tf.by}", style="dim")
     elif tf is not None and tf.suit is not None and (tf.closed or tf.method == "closed"):
-        trump.append(f"closed: chosen in secret by {tf.by}, not revealed yet")
+        long, short = f"closed: chosen in secret by {tf.by}, not revealed yet", f"closed: chosen by {tf.by}"
+        trump.append(long if len(long) <= room else short)
     elif rules.trump in ("first-void", "first-void-five"):
-        trump.append("none yet: the first player unable to follow sets it")
+        long, short = "none yet: the first player unable to follow sets it", "none yet: the first void sets it"
+        trump.append(long if len(long) <= room else short)
+    elif tf is None:
+        trump.append("unknown")
     else:
         trump.append("none")
-    left.add_row("Trump", trump)
-    left.add_row("Dealer", Text(str(snap.deal.dealer or "?")))
+    return trump
+
+
+def _trump_how(tf: TrumpFact) -> str:
+    """How trump was set, in a few words: ``announced by A``, ``set by D at trick 5``."""
+    if tf.drawn is not None:
+        return f"{tf.drawn} drawn after trick {tf.trick - 1 if tf.trick else '?'}"
+    if tf.closed or tf.method == "closed":
+        return f"revealed by {tf.by} at trick {tf.trick}" if tf.trick else f"chosen by {tf.by}"
+    if tf.method in ("first-void", "first-void-five"):
+        return f"set by {tf.by} at trick {tf.trick}"
+    if tf.method == "partner":
+        return f"announced by {tf.by} (partner)"
+    return f"announced by {tf.by}"
+
+
+def _run_row(snap: Snapshot, stepper_over: bool, at_end: bool) -> Text:
+    if stepper_over:
+        return Text("the deal is over", style="bold")
+    if at_end and snap.played:
+        return Text("the record stops here", style="bold")
+    if snap.run is None:
+        return Text("—")
+    if snap.run[1] == 0:
+        return Text(f"{snap.run[0]} just swept: count starts again")
+    return Text(f"{snap.run[0]} {snap.run[1]} in a row" + (", one more sweeps the centre" if snap.run[1] == 1 else ""))
+
+
+def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool, at_end: bool) -> RenderableType:
+    """Trump, dealer and the run on the left; the centre and the captured piles on the right."""
+    sides = sides_for(rules.seats)
+    right_w = max(26, min(40, width * 2 // 5 - 2))
+    left_w = min(width - right_w - 2, 60)
+    left = Table.grid(padding=(0, 1))
+    left.add_column(style="bold", no_wrap=True, width=7)
+    left.add_column(width=max(8, left_w - 8))
+    left.add_row("Trump", _trump_row(snap, rules, symbols, max(8, left_w - 8)))
+    left.add_row("Dealer", Text(str(snap.deal.dealer or "unknown")))
     if rules.capture == "centre":
-        if snap.run is None:
-            run = Text("—")
-        elif snap.run[1] == 0:
-            run = Text(f"{snap.run[0]} just swept: the count starts again")
-        else:
-            run = Text(f"{snap.run[0]} {snap.run[1]} in a row"
-                       + (", one more sweeps the centre" if snap.run[1] == 1 else ""))
-        left.add_row("Run", run)
+        left.add_row("Run", _run_row(snap, over, at_end))
     else:
-        left.add_row("Capture", Text("each trick goes straight to its winner"))
-    right = Table.grid(padding=(0, 2))
-    right.add_column(style="bold", no_wrap=True)
-    right.add_column()
+        left.add_row("Capture", Text("the deal is over", style="bold") if over
+                     else Text("each trick to its winner"))
+    right = Table.grid(padding=(0, 1))
+    label_w = max(len(s) for s in sides) + 5
+    right.add_column(style="bold", no_wrap=True, width=label_w)
+    right.add_column(width=max(8, right_w - label_w - 1))
+    room = right_w - label_w - 1
     if rules.capture == "centre":
-        right.add_row("Centre", _pile(snap.centre_cards, snap.centre_tens, symbols))
+        right.add_row("Centre", _pile(snap.centre_cards, snap.centre_tens, symbols, room))
     for side in sides:
-        right.add_row(f"{side} pile", _pile(snap.piles.get(side, 0), snap.pile_tens.get(side, ()), symbols))
-    both = Table.grid(padding=(0, 4))
-    both.add_column()
-    both.add_column()
+        right.add_row(f"{side} pile", _pile(snap.piles.get(side, 0), snap.pile_tens.get(side, ()), symbols, room))
+    both = Table.grid(padding=(0, 2))
+    both.add_column(width=left_w)
+    both.add_column(width=right_w)
     both.add_row(left, right)
     return both
 
 
-def stepper_screen(snap: Snapshot, rules: Rules, *, names: dict[str, str], where: str,
-                   symbols: bool = True, help_shown: bool = False, prompt: Optional[str] = None,
-                   message: Optional[str] = None) -> RenderableType:
-    """The stepper's whole screen for one snapshot."""
+def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width: int, height: int,
+           flags: Sequence[Flag]) -> RenderableType:
+    """What happened here, most important first; what does not fit is counted, never cut."""
+    items: list[Text] = []
+    for f in flags:
+        text = Text(f"{ERROR_MARK} ", style="bold red")
+        text.append(flag_text(f), style="red")
+        items.append(text)
+    if snap.event:
+        items.append(Text(snap.event, style="bold magenta"))
+    for story in snap.crossed:
+        text = card_text(story.card, symbols, style="bold")
+        text.append(f" was won by {story.won_by} ({story.won_side}) in trick {story.trick}, swept by "
+                    f"{story.taken_by} to {story.taken_side}", style="yellow")
+        items.append(text)
+    if stepper.at_end() and snap.played:
+        deal = stepper.deals[stepper.deal]
+        lines = deal_result_text(deal, rules)
+        head = Text(f"Deal {deal.number} {'over' if deal.complete else 'stops'}: ", style="bold")
+        head.append(lines[0], style="bold")
+        items.append(head)
+        if len(lines) > 1:
+            items.append(Text(" · ".join(lines[1:])))
+    out: list[Text] = []
+    used = 0
+    for i, item in enumerate(items):
+        need = max(1, len(item.wrap(_measure_console(), width)))
+        rest = len(items) - i - 1
+        if used + need > height - (1 if rest else 0):
+            left = len(items) - i
+            more = Text(f"… {left} more note{'s' if left != 1 else ''} here", style="dim")
+            if flags:
+                more.append(" (dehlanote validate lists every error)", style="dim")
+            out.append(more)
+            break
+        out.append(item)
+        used += need
+    return Group(*out)
+
+
+_MEASURE: list[Console] = []
+
+
+def _measure_console() -> Console:
+    """A console used only to measure how text wraps."""
+    if not _MEASURE:
+        _MEASURE.append(Console(width=200, file=io.StringIO(), color_system=None))
+    return _MEASURE[0]
+
+
+def _keys_line(control: Optional["StepperKeys"], width: int) -> Text:
+    status = Text()
+    if control is not None and control.prompt is not None:
+        status.append(f"jump to trick: {control.prompt}", style="bold yellow")
+        status.append("▏  (Enter to go, Esc to cancel)", style="dim")
+    elif control is not None and control.message:
+        status.append(control.message, style="yellow")
+    else:
+        status.append(fit_parts(key_hints(), width, keep_last=2), style="dim")
+    return status
+
+
+def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", symbols: bool = True,
+                   control: Optional["StepperKeys"] = None,
+                   size: ScreenSize = ScreenSize(120, 40)) -> RenderableType:
+    """The stepper's whole screen at a position: exactly ``size.height`` rows, the keys on the last."""
+    snap = stepper.snap
+    rules = stepper.rules
     n = rules.seats
+    width, height = size
+    frame = _frame(size, n)
+    flags = stepper.flags_here()
     layout = seat_layout(n)
     by_pos = {pos: seat for seat, pos in layout.items()}
 
-    def seat(pos: str) -> RenderableType:
-        s = by_pos.get(pos)
-        return _seat_box(s, snap, names, n, symbols) if s else Text("")
-
-    table = Table.grid(padding=(0, 3))
-    table.add_column(vertical="middle")
-    table.add_column(vertical="middle")
-    table.add_column(vertical="middle")
-    if n == 6:
-        table.add_row(seat("NW"), seat("N"), seat("NE"))
-        table.add_row(Text(""), _trick_box(snap, n, symbols), Text(""))
-        table.add_row(seat("SW"), seat("S"), seat("SE"))
-    else:
-        table.add_row(Text(""), seat("N"), Text(""))
-        table.add_row(seat("W"), _trick_box(snap, n, symbols), seat("E"))
-        table.add_row(Text(""), seat("S"), Text(""))
+    where = fit_parts([p for p in (title, stepper.where()) if p], width)
+    if not where:
+        where = stepper.where()
     head = Text(where, style="bold")
-    parts: list[RenderableType] = [head]
-    if help_shown:
+    errors = [f"{ERROR_MARK} {plural_word(len(stepper.flags), 'error')} (e: next)"] if stepper.flags else []
+    match = fit_parts(match_parts(stepper.match(), rules) + errors, width, keep_last=len(errors))
+    status = Text(match, style="cyan")
+
+    def seat(pos: str, w: int, one_line: bool = False) -> RenderableType:
+        s = by_pos.get(pos)
+        inline = n == 6 and frame.compact
+        return _seat_lines(s, snap, names, n, symbols, w, one_line=one_line, inline=inline) if s else Text("")
+
+    box_ = _trick_box(snap, n, symbols, frame, flags)
+    if n == 6:
+        w = frame.side
+        top = Table.grid(padding=(0, 2))
+        bottom = Table.grid(padding=(0, 2))
+        for grid in (top, bottom):
+            for _ in range(3):
+                grid.add_column(width=w)
+        top.add_row(seat("NW", w), seat("N", w), seat("NE", w))
+        bottom.add_row(seat("SW", w), seat("S", w), seat("SE", w))
+        table: RenderableType = Group(_Fixed(top, frame.seat_height), _Fixed(Align.center(box_), frame.box_height),
+                                      _Fixed(bottom, frame.seat_height))
+    else:
+        middle = Table.grid(padding=(0, 2))
+        middle.add_column(width=frame.side, vertical="middle")
+        middle.add_column(width=frame.box)
+        middle.add_column(width=frame.side, vertical="middle")
+        middle.add_row(seat("W", frame.side), box_, seat("E", frame.side))
+        margin = max(0, (width - 2 * frame.side - frame.box - 4) // 2)
+        if frame.compact:
+            # from the trick box's left edge, so that the hand does not move as it shrinks
+            pad = margin + frame.side + 2
+            north: RenderableType = Padding(seat("N", width - pad, one_line=True), (0, 0, 0, pad))
+            south: RenderableType = Padding(seat("S", width - pad, one_line=True), (0, 0, 0, pad))
+            seat_h = 2
+        else:
+            north = Padding(seat("N", frame.box), (0, 0, 0, margin + frame.side + 2))
+            south = Padding(seat("S", frame.box), (0, 0, 0, margin + frame.side + 2))
+            seat_h = frame.seat_height
+        table = Group(_Fixed(north, seat_h), _Fixed(Padding(middle, (0, 0, 0, margin)), frame.box_height),
+                      _Fixed(south, seat_h))
+
+    root = Layout()
+    regions = [Layout(head, size=1), Layout(status, size=1)]
+    if control is not None and control.help:
         keys = Table(box=box.SIMPLE, show_edge=False, title="Keys (? again to close)", title_justify="left")
-        keys.add_column("key", style="bold")
+        keys.add_column("key", style="bold", no_wrap=True)
         keys.add_column("does")
-        for k, v in KEYS:
+        for k, v in help_rows():
             keys.add_row(k, v)
-        parts.append(keys)
+        regions.append(Layout(keys, ratio=1))
     else:
-        parts += [table, _info(snap, rules, symbols)]
-    status = Text()
-    if prompt is not None:
-        status.append(f"jump to trick: {prompt}", style="bold yellow")
-        status.append("▏  (Enter to go, Esc to cancel)", style="dim")
-    elif message:
-        status.append(message, style="yellow")
-    else:
-        status.append("→/n ←/p card · ↓/N ↑/P trick · ]/[ deal · t jump · ? help · q quit", style="dim")
-    parts.append(status)
-    return Group(*parts)
+        at_end = stepper.at_end()
+        regions += [
+            Layout(table, size=frame.table),
+            Layout(_info(snap, rules, symbols, width, over=stepper.deal_over, at_end=at_end), size=3),
+            Layout(_notes(stepper, snap, rules, symbols, width, frame.notes, flags), size=frame.notes),
+        ]
+    regions.append(Layout(_keys_line(control, width), size=1))
+    root.split_column(*regions)
+    return root
+
+
+class _Fixed:
+    """Render ``renderable`` in exactly ``height`` lines."""
+
+    def __init__(self, renderable: RenderableType, height: int) -> None:
+        self.renderable = renderable
+        self.height = height
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        lines = console.render_lines(self.renderable, options.update(height=None), pad=True)
+        blank = [Segment(" " * options.max_width)]
+        lines = (lines + [blank] * self.height)[: self.height]
+        for line in lines:
+            yield from line
+            yield Segment.line()
+
+
+def plural_word(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
@@ -579,5 +844,6 @@ def plain_hands(snap: Snapshot, rules: Rules) -> list[str]:
 
 __all__ = [
     "card_text", "cards_text", "hand_lines", "error_text", "deal_table", "game_heading", "game_result_text",
-    "rules_listing", "profile_view", "stepper_screen", "plain_step_lines", "plain_hands", "KEYS", "trump_text",
+    "rules_listing", "profile_view", "stepper_screen", "plain_step_lines", "plain_hands", "trump_text",
+    "ScreenSize", "fit_parts",
 ]

@@ -1,0 +1,262 @@
+"""The stepper without a terminal: the match as it stands, errors placed where they happened,
+the one keymap, and the screen rendered at 80x24 and 120x40 (fixed frame, keys on the last row)."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from dehlanote import iter_path, parse_string, replay_game
+from dehlanote.cli import app
+from dehlanote.output.annotate import Stepper, deal_result_text, match_state, match_text, place_errors
+from dehlanote.output.keys import STEPPER_KEYS, StepperKeys, action_for, help_rows, key_hints
+from dehlanote.output.render import ScreenSize, fit_parts, stepper_screen
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(__file__).resolve().parent / "data"
+WORKED = DATA / "worked-example.dpn"
+SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
+FIXTURES = sorted(DATA.glob("*.dpn"))
+SIZES = [ScreenSize(80, 24), ScreenSize(120, 40)]
+
+
+def games(path: Path):
+    return [replay_game(g) for g in iter_path(path)]
+
+
+def broken_text() -> str:
+    """The worked example with a revoke (B plays 3D to a spade lead in trick 3), a wrong leader
+    (trick 4 written as led by D) and a wrong tens claim."""
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 3D 7S 9S").replace(" 8 D: 8D 9D 3D 2C", " 8 D: 8D 9D 5S 2C")
+    return text.replace("tens AC 3 BD 1", "tens AC 2 BD 2")
+
+
+def leader_text() -> str:
+    """The worked example with only a wrong leader (trick 3, line 20) and a wrong tens claim (line 31)."""
+    text = WORKED.read_text(encoding="utf-8")
+    return text.replace(" 3 A: 4S 5S 7S 9S", " 3 B: 4S 5S 7S 9S").replace("tens AC 3 BD 1", "tens AC 2 BD 2")
+
+
+def unknown_text() -> str:
+    """Deal 1 complete, deal 2 written but empty (its outcome unknown), deal 3 complete."""
+    text = WORKED.read_text(encoding="utf-8").replace('[Rules "standard"]', '[Rules "standard streak=3"]')
+    head, _, body = text.partition("deal 1 dealer D")
+    body = "deal 1 dealer D" + body
+    third = body.replace("deal 1 dealer D", "deal 3 dealer D")
+    return head + body + "\ndeal 2 dealer D\n\n" + third
+
+
+def render(stepper: Stepper, size: ScreenSize, control: StepperKeys | None = None) -> list[str]:
+    console = Console(width=size.width, height=size.height, file=io.StringIO(), color_system=None,
+                      legacy_windows=False)
+    with console.capture() as capture:
+        console.print(stepper_screen(stepper, names={"A": "Asha", "B": "Bilal"}, title="Worked example",
+                                     control=control or StepperKeys(stepper), size=size))
+    return capture.get().rstrip("\n").split("\n")
+
+
+# ---- the match as it stands ------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", SAMPLES + FIXTURES, ids=lambda p: p.name)
+def test_match_state_after_the_last_deal_agrees_with_the_result(path):
+    for facts in games(path):
+        if facts.rules is None or facts.result is None or not facts.deals:
+            continue
+        state = match_state(facts.deals, len(facts.deals), facts.rules, facts.result)
+        assert state.kots == facts.result.kots
+        if facts.result.finished is not None:
+            assert state.over == facts.result.finished
+            if state.over:
+                assert state.winner == facts.result.winner
+        if facts.result.points:
+            assert state.points == facts.result.points
+
+
+def test_match_state_before_each_deal_counts_the_kots_and_the_run():
+    facts = games(ROOT / "samples" / "pagat-session.dpn")[0]
+    rules = facts.rules
+    for i, deal in enumerate(facts.deals):
+        before = match_state(facts.deals, i, rules)
+        assert sum(before.kots.values()) == sum(1 for d in facts.deals[:i] if d.kot is not None)
+        after = match_state(facts.deals, i + 1, rules)
+        if deal.complete and deal.kot is None and deal.streak is not None:
+            assert after.streak == deal.streak
+    text = match_text(match_state(facts.deals, 0, rules), rules)
+    assert text.startswith("kots AC 0 BD 0 · no run")
+
+
+def test_an_unknown_deal_is_unknown_in_the_match_and_the_deal_result():
+    facts = replay_game(parse_string(unknown_text())[0])
+    assert [d.complete for d in facts.deals] == [True, False, True]
+    rules = facts.rules
+    after_unknown = match_state(facts.deals, 2, rules)
+    assert after_unknown.streak == "unknown" and after_unknown.unknown == (2,)
+    assert "run unknown" in match_text(after_unknown, rules)
+    assert "deal 2 unknown" in match_text(after_unknown, rules)
+    lines = deal_result_text(facts.deals[1], rules, facts)
+    assert "winner unknown" in lines[0] and "streak: unknown" in lines and "next dealer: unknown" in lines
+    out = CliRunner().invoke(app, ["replay", "--plain", "-"], input=unknown_text()).stdout
+    assert "winner unknown" in out and "run unknown" in out and "deal 2 unknown" in out
+
+
+# ---- errors where they happened ----------------------------------------------------------------
+
+def test_errors_are_placed_at_the_card_the_trick_and_the_deal_end():
+    facts = replay_game(parse_string(broken_text())[0])
+    flags = {(f.error.code, f.error.line, f.error.column): f for f in place_errors(facts.deals, facts.errors)}
+    revoke = flags[("revoke", 20, 10)]
+    assert (revoke.deal, revoke.trick, revoke.card, revoke.played, revoke.at_end) == (0, 3, 1, 10, False)
+    leader = flags[("wrong-leader", 21, 4)]
+    assert (leader.trick, leader.card, leader.played) == (4, None, 13)
+    tens = next(f for f in flags.values() if f.error.code == "tens-mismatch")
+    assert tens.at_end and tens.played == 52 and tens.trick is None
+    assert len(flags) == len(facts.errors)
+
+
+def test_stepper_jumps_from_error_to_error_and_shows_them_where_they_are():
+    facts = replay_game(parse_string(leader_text())[0])
+    st = Stepper.of(facts)
+    assert st.flags_here() == []
+    assert st.next_error() and (st.played, st.snap.trick.number) == (9, 3)
+    assert [f.error.code for f in st.flags_here()] == ["wrong-leader"]
+    assert st.next_card() and [f.error.code for f in st.flags_here()] == ["wrong-leader"]   # same trick
+    assert st.next_trick() and st.played == 12 and len(st.flags_here()) == 1    # trick 3 complete
+    assert st.next_card() and st.flags_here() == []                            # trick 4
+    assert st.next_error() and st.played == 52
+    assert [f.error.code for f in st.flags_here()] == ["tens-mismatch"]
+    assert not st.next_error()
+    assert st.prev_error() and st.played == 9
+    assert not st.prev_error()
+
+
+def test_plain_replay_prints_each_error_after_the_card_at_fault():
+    result = CliRunner().invoke(app, ["replay", "--plain", "-"], input=broken_text())
+    lines = result.stdout.splitlines()
+    at = lines.index("  B plays 3D")
+    assert lines[at + 1].startswith("    ✗ revoke at 20:10: B must follow suit (spades led)")
+    tens = next(i for i, line in enumerate(lines) if "tens-mismatch at 31:1" in line)
+    assert lines[tens - 1] == "  next dealer: D"            # after the deal's result
+    assert lines[tens + 1].startswith("  match: kots AC 0 BD 0")
+
+
+# ---- one keymap ---------------------------------------------------------------------------------
+
+def test_every_key_of_the_table_does_its_action_and_the_help_lists_them_all():
+    seen: set[bytes] = set()
+    for entry in STEPPER_KEYS:
+        for key in entry.keys:
+            assert key not in seen, key
+            seen.add(key)
+            assert action_for(key) == entry.action
+    assert help_rows() == [(k.label, k.does) for k in STEPPER_KEYS]
+    assert key_hints()[-2:] == ["? help", "q quit"]
+
+
+def test_keys_drive_the_stepper():
+    facts = replay_game(parse_string(leader_text())[0])
+    st = Stepper.of(facts)
+    keys = StepperKeys(st)
+    assert not keys.press(b"n") and st.played == 1
+    assert not keys.press(b"\x1b[B") and st.played == 4           # down: the end of the trick
+    for key in b"t12\r":
+        keys.press(bytes([key]))
+    assert st.played == 48 and keys.prompt is None
+    keys.press(b"9")
+    assert keys.prompt == "9"
+    keys.press(b"9")
+    keys.press(b"\r")
+    assert keys.message == "this deal has no trick 99" and st.played == 48
+    keys.press(b"e")
+    assert st.played == 52 and keys.message is None                # the tens claim at the deal's end
+    keys.press(b"e")
+    assert st.played == 9 and keys.message == "no error after this: back to the first"
+    keys.press(b"?")
+    assert keys.help
+    keys.press(b"\x1b")
+    assert not keys.help
+    keys.press(b"x")
+    assert keys.message == "press ? for the keys"
+    assert keys.press(b"q")
+    clean = StepperKeys(Stepper.of(games(WORKED)[0]))
+    clean.press(b"e")
+    assert clean.message == "no errors in this game"
+
+
+# ---- the screen ----------------------------------------------------------------------------------
+
+def _positions(st: Stepper):
+    """Every card of the first two deals, then the deal ends of the others."""
+    for i in range(len(st.deals)):
+        st.deal, st.played = i, 0
+        yield
+        if i < 2:
+            while st.played < st.last():
+                st.played += 1
+                yield
+        else:
+            st.played = st.last()
+            yield
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s.width}x{s.height}")
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_screen_fills_the_terminal_with_a_fixed_frame(path, size):
+    facts = games(path)[0]
+    st = Stepper.of(facts)
+    frames = set()
+    for _ in _positions(st):
+        lines = render(st, size)
+        assert len(lines) == size.height
+        assert max(len(line) for line in lines) <= size.width
+        assert "q quit" in lines[-1] and "? help" in lines[-1]
+        assert lines[0].startswith("Worked example · Deal")
+        # the info rows never wrap into each other: each of the three is there
+        assert [line.split()[0] for line in lines if line.startswith(("Trump ", "Dealer ", "Run ", "Capture "))] \
+            == ["Trump", "Dealer", "Run" if facts.rules.capture == "centre" else "Capture"]
+        top = next(i for i, line in enumerate(lines) if "╭" in line)
+        bottom = next(i for i, line in enumerate(lines) if "╰" in line)
+        frames.add((top, lines[top].index("╭"), bottom, lines[bottom].index("╯")))
+        if st.deal_over:
+            assert any("the deal is over" in line for line in lines)
+            assert not any("one more sweeps" in line for line in lines)
+            assert any(line.startswith(f"Deal {st.deals[st.deal].number} over: ") for line in lines)
+    assert len(frames) == 1, frames            # the trick box never moves nor changes size
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s.width}x{s.height}")
+def test_screen_marks_the_card_at_fault_and_says_the_error_in_whole_words(size):
+    facts = replay_game(parse_string(broken_text())[0])
+    st = Stepper.of(facts)
+    assert st.next_error()
+    lines = render(st, size)
+    text = "\n".join(lines)
+    assert "B 3♦✗" in text
+    words = " ".join(text.split())
+    message = "revoke at 20:10: B must follow suit (spades led) and holds 3 spades (JS 6S 5S), but plays 3D"
+    assert message in words                       # wrapped at spaces, never cut
+    assert re.search(r"✗ \d+ errors \(e: next\)", lines[1])
+    st.next_error()
+    text = "\n".join(render(st, size))
+    assert "trick 4 · B leads ✗" in text           # the trick itself is at fault
+
+
+def test_screen_help_lists_the_keymap():
+    st = Stepper.of(games(WORKED)[0])
+    keys = StepperKeys(st)
+    keys.press(b"?")
+    text = "\n".join(render(st, ScreenSize(80, 24), keys))
+    assert "Keys (? again to close)" in text
+    for label, does in help_rows():
+        assert does in text
+
+
+def test_fit_parts_drops_whole_parts_and_keeps_the_last():
+    parts = ["kots AC 0 BD 0", "run AC 2", "a long explanation that does not fit", "✗ 2 errors"]
+    assert fit_parts(parts, 40, keep_last=1) == "kots AC 0 BD 0 · run AC 2 · ✗ 2 errors"
+    assert fit_parts(parts, 200) == " · ".join(parts)
