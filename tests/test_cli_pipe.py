@@ -32,7 +32,7 @@ def test_piped_rules_shows_every_description_in_full_without_padding():
         assert " ".join(rules.description.split()) in flat
     for opt in reg.options.values():
         assert " ".join(opt.description.split()) in flat
-    assert "closed (set secretly by the dealer's right" in out        # trump=closed can be found
+    assert "closed" in reg.options["trump"].description               # so trump=closed can be found
     assert "…" not in out
     assert all(line == line.rstrip() for line in out.splitlines())
 
@@ -76,8 +76,11 @@ def test_rules_on_a_terminal_wraps_at_its_width(width):
     lines = [line for line in out.split("\n") if line.strip()]
     assert lines and max(len(line) for line in lines) <= width
     assert "…" not in out
-    words = out.split()
-    assert "secretly" in words and "closed" in " ".join(words)
+    words = " ".join(out.split())
+    assert "closed" in words
+    for opt in registry().options.values():                  # every description's words, none cut
+        for word in opt.description.split():
+            assert word in words, word
     # each description is whole: its words appear in order, wrapped in its column
     trump = [line for line in lines if line.startswith("trump=")]
     assert trump
