@@ -437,6 +437,11 @@ def test_an_uninterrupted_piped_match_is_finished_canonical_and_valid(tmp_path):
     recorded = path.read_text(encoding="utf-8")
     assert recorded == canonical(text) == _states(moves)[-1]
     assert validate(path).exit_code == 0
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    check = CliRunner().invoke(app, ["fmt", "--check", str(path)])
+    assert check.exit_code == 0, check.output
     print(f"{len(moves)} lines recorded in {elapsed:.2f} s")
 
 
@@ -589,3 +594,20 @@ def test_every_legal_card_typed_alone_is_accepted(profile, options, seed):
     session = record(one_card_a_line(moves_of(text)))
     assert session.text.replace(f'[Result "{session.state.result or "*"}"]', "") == \
         canonical(text).replace(f'[Result "{parse_string(text)[0].tag("Result")}"]', "")
+
+
+def test_a_last_deal_short_of_its_tricks_without_result_is_resumed_as_unfinished():
+    sample = WORKED.read_text(encoding="utf-8").replace('[Result "*"]\n', "")
+    cut = sample[: sample.index(" 5 D:")]
+    assert [e.code for e in replay_game(parse_string(cut)[0]).errors] == ["incomplete-deal"]
+    session, resumed = Session.resume(cut)
+    assert resumed and '[Result "*"]' in session.text
+    assert not replay_game(parse_string(session.text)[0]).errors
+    assert session.expect().text.startswith("deal 1, trick 5: D leads")
+
+
+def test_a_bare_seat_answers_who_deals_first():
+    session = Session()
+    assert session.expect().kind == "dealer"
+    assert session.feed("d").accepted
+    assert session.expect().kind == "trump" and session.expect().seat == "A"

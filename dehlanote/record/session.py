@@ -124,6 +124,13 @@ class Session:
             return cls(reg=reg, prefix=_prefix_of(text), path=path), False
         last = games[-1]
         facts = replay_game(last, reg)
+        if facts.errors and last.tag_node("Result") is None and all(
+                e.code == "incomplete-deal" and e.deal == len(last.deals) for e in facts.errors):
+            # a last deal short of its tricks, with no Result: an unfinished game, so marked
+            marked = last._replace(tags=last.tags + (Tag("Result", "*", 0, 0),))
+            again = replay_game(marked, reg)
+            if not again.errors:
+                last, facts = marked, again
         if facts.errors:
             errors = tuple(e.with_context(path=path, source_line=last.line_text(e.line)) for e in facts.errors)
             raise RecordError(f"{path or 'the file'} has errors in its last game: fix them first "
@@ -273,6 +280,8 @@ class Session:
             if default is None:
                 return Outcome(False, reason="")
             text = default
+        if len(text) == 1 and text.upper() in seats_for(self.state.rules.seats) and self.expect().kind == "dealer":
+            text = f"dealer {text.upper()}"     # the answer to "who deals first?"
         word = text.split(None, 1)[0].lower()
         if word == "undo":
             return self._undo()
