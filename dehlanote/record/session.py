@@ -625,15 +625,17 @@ class Session:
         line_no = self._cur_start(state) + len(base)
         checked = self._check_deal(state, base + [real + " " + " ".join(padding)], (line_no, len(real) + 2))
         errors = checked.errors
-        tf = checked.fact.trump if checked.fact is not None else None
-        if errors and tf is not None and tf.trick == number and checked.deal is not None \
-                and checked.deal.trump is not None:
-            # trump set (first void) or revealed (closed) by a padding card: what the trump line
-            # says about it is checked when the real card comes
+        if errors and checked.deal is not None and checked.deal.trump is not None:
+            # what the trump line says about a trump set (first void) or revealed (closed) in
+            # this trick is checked when the card that does it is real: not while no real card
+            # of the trick has failed to follow suit, nor when a stand-in set it
+            tf = checked.fact.trump if checked.fact is not None else None
             seats = seats_for(n)
             leader = seats.index(self._leader(state))
             padded = {seats[(leader + k) % n] for k in range(len(plays), n)}
-            if tf.by in padded:
+            cards = [_card_of(p) for p in plays]
+            real_void = any(c[-1:] != cards[0][-1:] for c in cards[1:])
+            if not real_void or (tf is not None and tf.trick == number and tf.by in padded):
                 errors = tuple(e for e in errors if e.line != checked.deal.trump.line)
         if errors:
             return Outcome(False, errors)
