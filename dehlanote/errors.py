@@ -10,7 +10,7 @@ CODES: tuple[str, ...] = (
     "not-in-hand", "revoke", "needless-correction", "trick-size", "trick-number",
     "wrong-leader", "incomplete-deal", "deal-number", "wrong-dealer", "missing-trump",
     "wrong-announcer", "trump-mismatch", "tens-mismatch", "result-mismatch", "after-match",
-    "encoding",
+    "unsound-claim", "encoding",
 )
 
 

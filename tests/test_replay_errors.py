@@ -45,6 +45,7 @@ SMALL = [
     ("trump-mismatch", '[Rules "hukum"]\n[Result "*"]\ndeal 1 dealer D\ntrump S by B at 1\n'
                        " 1 A: AH 2D 3H 4H\n", 4, 7),
     ("result-mismatch", '[Result "AC"]\n[Event "no deal played"]\n', 1, 1),
+    ("unsound-claim", HEAD + " 1 A: AH 2H 3H 4H\nclaim E\n", 7, 1),
     ("encoding", b'[Event "caf\xe9"]\n'.decode("latin-1"), None, None),  # bytes case below
 ]
 

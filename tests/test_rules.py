@@ -324,3 +324,53 @@ def test_defect_1_unknown_facts_are_null_in_json_and_unknown_in_text():
     assert doc["games"][0]["result"]["finished"] is None and doc["games"][0]["result"]["points"] is None
     lines = deal_result_text(facts.deals[1], facts.rules, facts)
     assert lines[1:] == ["streak: unknown", "next dealer: unknown"] and "winner unknown" in lines[0]
+
+
+# ---- DPN 1.1: claims ------------------------------------------------------------------------------
+
+CLAIM_PLAY = (" 1 A: AH 10H 3H 7H\n"       # A wins, centre 4 cards with 10H
+              " 2 A: AS QS 2S 10S\n"       # A again: sweeps 8 cards, 10H 10S to AC
+              " 3 A: 4S 5S 7S 9S\n")       # D wins: centre 4 cards
+
+
+def test_claim_takes_every_remaining_trick_the_centre_and_the_cards_in_hand():
+    facts = replay(CLAIM_PLAY + "claim B\n", '[Event "claim"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n')
+    assert facts.errors == ()
+    deal = facts.deals[0]
+    assert deal.complete and len(deal.tricks) == 3
+    claim = deal.claim
+    assert (claim.by, claim.side, claim.trick, claim.cards, claim.sound) == ("B", "BD", 4, 4 + 40, None)
+    assert sorted(claim.tens) == ["10C", "10D"]
+    assert deal.tens == {"AC": 2, "BD": 2} and deal.winner == "AC"     # 2-2: the non-dealers
+    assert deal.next_dealer == "D"
+
+
+def test_claim_makes_the_deal_complete_and_its_tens_claim_is_checked():
+    head = '[Event "claim"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n'
+    facts = replay(CLAIM_PLAY + "claim A\ntens AC 4 BD 0\n", head.replace('"*"', '"AC"'))
+    assert facts.errors == () and facts.deals[0].kot.reason == "all-tens"
+    facts = replay(CLAIM_PLAY + "claim A\ntens AC 3 BD 1\n", head.replace('"*"', '"AC"'))
+    assert [e.code for e in facts.errors] == ["tens-mismatch"]
+    # without the claim the deal stops after trick 3 (an unfinished record may)
+    facts = replay(CLAIM_PLAY, head)
+    assert not facts.deals[0].complete and facts.deals[0].claim is None
+
+
+def test_claim_under_immediate_capture_and_in_json():
+    import jsonschema
+
+    from dehlanote.output import jsonout
+    from dehlanote.syntax import write_game
+    text = '[Rules "hukum"]\n[Result "AC"]\n\ndeal 1 dealer D\n 1 A: AH 10H 3H 7H\nclaim C {the rest is ours}\n'
+    facts = replay_game(parse_string(text)[0])
+    assert facts.errors == ()
+    deal = facts.deals[0]
+    assert deal.tens == {"AC": 4, "BD": 0} and deal.kot is not None     # A took 10H; C claims the rest
+    doc = {"format": "dpn-json/1", "games": [jsonout.game_json(facts)]}
+    jsonschema.validate(doc, jsonout.schema())
+    claim = doc["games"][0]["deals"][0]["claim"]
+    assert {k: claim[k] for k in ("by", "line", "column", "sound")} == {"by": "C", "line": 6, "column": 1,
+                                                                          "sound": None}
+    back = write_game(jsonout.game_from_json(doc["games"][0]))
+    assert "claim C {the rest is ours}" in back
+    assert replay_game(parse_string(back)[0]).deals[0].claim.by == "C"

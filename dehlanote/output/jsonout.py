@@ -11,9 +11,9 @@ import json
 from importlib import resources
 from typing import Any, Iterable, Optional
 
-from ..replay.facts import DealFact, GameFacts, TrickFact
+from ..replay.facts import ClaimFact, DealFact, GameFacts, TrickFact
 from ..deck import seats_for, sides_for
-from ..syntax.model import CardRef, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
+from ..syntax.model import CardRef, Claim, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
 
 FORMAT = "dpn-json/1"
 
@@ -67,6 +67,18 @@ def _unplayed_trick_json(trick: Trick) -> dict[str, Any]:
     }
 
 
+def _claim_json(claim: Optional[Claim], fact: Optional[ClaimFact]) -> Optional[dict[str, Any]]:
+    """``claim X`` as written, with what the replay made of it (the cards and tens it took)."""
+    if claim is None:
+        return None
+    out: dict[str, Any] = {"by": claim.seat, "line": claim.line, "column": claim.column,
+                           "sound": fact.sound if fact is not None else None,
+                           "comments": list(claim.comments)}
+    if fact is not None:
+        out.update(side=fact.side, trick=fact.trick, cards=fact.cards, tens=list(fact.tens))
+    return out
+
+
 def deal_json(d: DealFact) -> dict[str, Any]:
     deal = d.deal
     tf = d.trump
@@ -92,6 +104,7 @@ def deal_json(d: DealFact) -> dict[str, Any]:
         "streak": None if d.streak is None else {"side": d.streak.side, "length": d.streak.length},
         "next_dealer": d.next_dealer,
         "complete": d.complete,
+        "claim": _claim_json(deal.claim, d.claim),
         "line": deal.line,
         "comments": list(deal.comments),
         "misdeal_comments": [list(m.comments) for m in deal.misdeals],
@@ -164,7 +177,8 @@ def _written_deal_json(deal: Deal) -> dict[str, Any]:
         "misdeals": len(deal.misdeals), "hands": {}, "trump": None,
         "tricks": [_unplayed_trick_json(t) for t in deal.tricks],
         "tens": {}, "tens_cards": {}, "points": {}, "winner": None, "kot": None, "streak": None,
-        "next_dealer": None, "complete": False, "line": deal.line, "comments": list(deal.comments),
+        "next_dealer": None, "complete": False, "claim": _claim_json(deal.claim, None),
+        "line": deal.line, "comments": list(deal.comments),
         "misdeal_comments": [list(m.comments) for m in deal.misdeals], "written_hands": None,
         "written_trump": None, "written_tens": None, "tens_comments": [], "notes": [],
     }
@@ -254,10 +268,14 @@ def _deal_from_json(d: dict[str, Any], valid: bool, sides: tuple[str, str]) -> D
     elif d.get("written_tens"):
         tens = Tens(tuple((w(s), w(c)) for s, c in d["written_tens"].items()), line, 0, tens_comments)
     misdeal_comments = d.get("misdeal_comments") or [[] for _ in range(int(d.get("misdeals") or 0))]
+    c = d.get("claim")
+    claim = Claim(str(c["by"]), int(c.get("line") or line), int(c.get("column") or 0),
+                  tuple(c.get("comments") or ())) if c else None
     return Deal(
         line, 0,
         number=w(d["number"]) if d.get("number") is not None else None,
         dealer=w(d["dealer"]) if d.get("dealer") else None,
         misdeals=tuple(Misdeal(line, 0, tuple(c)) for c in misdeal_comments),
         hands=hands, trump=trump, tricks=tuple(tricks), tens=tens, comments=tuple(d.get("comments") or ()),
+        claim=claim,
     )

@@ -21,8 +21,8 @@ from typing import Iterable, NamedTuple, Optional
 from ..errors import DpnError
 from ..rules.profile import Rules
 from ..deck import CARD_INDEX, DECK, STRENGTH, SUITS, TENS, seats_for, sides_for
-from ..syntax.model import CardRef, Deal, Play, Trick
-from .facts import Capture, DealFact, Kot, PlayFact, Streak, TrickFact, TrumpFact
+from ..syntax.model import Claim, Deal, Play, Trick
+from .facts import Capture, ClaimFact, DealFact, Kot, Streak, TrickFact, TrumpFact
 
 SHIFT: dict[str, int] = {card: 2 * i for card, i in CARD_INDEX.items()}
 SUIT_MASK: dict[str, int] = {
@@ -133,6 +133,27 @@ class DealState(NamedTuple):
     notes: tuple[str, ...] = ()
     broken: bool = False                # the deal cannot be followed further
     deal: Optional[Deal] = None         # the written deal
+    claim: Optional[ClaimFact] = None   # ``claim X``: X's side took the rest
+
+
+def _state(rules: Rules, params: tuple, number: int, dealer: int, leader: int, tricks_done: int,
+           trump: Optional[str], trump_fact: Optional[TrumpFact], hidden: Optional[str], trump_unknown: bool,
+           phase: bool, explicit: tuple[bool, ...], any_explicit: bool, hands: tuple[int, ...],
+           five: Optional[tuple[Optional[int], ...]], dealt: tuple[int, ...], played: int, centre: int,
+           centre_tens: tuple[str, ...], last_winner: Optional[int], run: int, pile_cards: tuple[int, int],
+           pile_tens: tuple[tuple[str, ...], tuple[str, ...]], pile_tricks: tuple[int, int],
+           phase_cards: tuple[str, ...], pending: tuple[Pending, ...], shown_out: tuple[tuple, ...],
+           tricks: tuple[TrickFact, ...], errors: tuple[DpnError, ...], notes: tuple[str, ...], broken: bool,
+           deal: Optional[Deal], claim: Optional[ClaimFact]) -> DealState:
+    """The one place a :class:`DealState` is built (positionally: keywords cost more than a
+    trick's rules in bulk checking; the parameters are checked against the fields below)."""
+    return _new(DealState, (
+        rules, params, number, dealer, leader, tricks_done, trump, trump_fact, hidden, trump_unknown, phase,
+        explicit, any_explicit, hands, five, dealt, played, centre, centre_tens, last_winner, run, pile_cards,
+        pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, errors, notes, broken, deal, claim))
+
+
+assert _state.__code__.co_varnames[:_state.__code__.co_argcount] == DealState._fields
 
 
 def _err(code: str, message: str, node, deal: Optional[int], trick: Optional[int] = None) -> DpnError:
@@ -305,11 +326,9 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     params = (n, rules.decks, rules.tricks_per_deal, method, rules.capture == "immediate")
     held = tuple(hands)
     # positional, in DealState's field order (keywords cost more than the whole setup)
-    state = _new(DealState, (
-        rules, params, number, dealer, (dealer + 1) % n, 0, trump, trump_fact, hidden, unknown, phase,
-        tuple(explicit), any(explicit), held, five_t, held, 0, 0, (), None, 0, (0, 0), ((), ()), (0, 0),
-        (), (), _NO_SHOWN[n], (), (), tuple(notes), False, deal,
-    ))
+    state = _state(rules, params, number, dealer, (dealer + 1) % n, 0, trump, trump_fact, hidden, unknown, phase,
+                   tuple(explicit), any(explicit), held, five_t, held, 0, 0, (), None, 0, (0, 0), ((), ()), (0, 0),
+                   (), (), _NO_SHOWN[n], (), (), tuple(notes), False, deal, None)
     return state, errors
 
 
@@ -334,7 +353,7 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
      explicit, any_explicit, hands, five, dealt, played, centre, centre_tens, last_winner, run,
      pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown, tricks, old_errors, notes,
-     broken, deal) = state
+     broken, deal, claim) = state
     if broken:
         return state
     n, decks, tricks_per_deal, method, immediate = params
@@ -521,14 +540,13 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
                     trump_unknown = trump is None
         leader = last_winner = winner
         done = expected
-    return _new(DealState, (
+    return _state(
         rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
         explicit, any_explicit, tuple(hands) if hands is not None else state.hands,
         tuple(five) if five is not None else None, dealt, played, centre, centre_tens, last_winner, run,
         pile_cards, pile_tens, pile_tricks, phase_cards, pending,
         shown if type(shown) is tuple else _shown_tuple(shown, n),
-        tricks, old_errors + tuple(errors) if errors else old_errors, notes, broken, deal,
-    ))
+        tricks, old_errors + tuple(errors) if errors else old_errors, notes, broken, deal, claim)
 
 
 def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int) -> str:
@@ -641,6 +659,39 @@ def _needless(card: str, k: int, led: str, seat: str) -> str:
     if card[-1] == led:
         return f"{card} followed suit and was legal: nothing needed correcting"
     return f"{card} was legal: {seat} had no {SUIT_WORD[led]}, so nothing needed correcting"
+
+
+# ---- claims ---------------------------------------------------------------------------
+
+def claim_deal(state: DealState, claim: Claim) -> DealState:
+    """``claim X`` after the last trick played (DPN 1.1): X's side takes every trick left,
+    the centre and every card still in hand, so the deal is complete without its last tricks.
+
+    No hands are needed: the cards still in hand are those not played yet. Whether the claim
+    is sound (double dummy) is not judged here (``ClaimFact.sound`` stays None).
+    """
+    if state.broken or state.claim is not None:
+        return state
+    n, decks, tricks_per_deal, _method, _immediate = state.params
+    seats = _SEATS[n]
+    if claim.seat not in seats:
+        error = DpnError("unsound-claim", f"there is no seat {claim.seat} at this {n}-player table to claim",
+                         claim.line, claim.column, deal=state.number)
+        return state._replace(errors=state.errors + (error,))
+    side = seats.index(claim.seat) % 2
+    left = (tricks_per_deal - state.tricks_done) * n
+    unplayed = tuple(ten for ten in TENS for _ in range(decks - ((state.played >> SHIFT[ten]) & 3)))
+    tens = state.centre_tens + unplayed
+    cards = state.centre + left
+    fact = ClaimFact(claim.seat, _SIDES[n][side], claim.line, claim.column, state.tricks_done + 1, cards, tens)
+    piles = list(state.pile_cards)
+    pile_tens = list(state.pile_tens)
+    tricks = list(state.pile_tricks)
+    piles[side] += cards
+    pile_tens[side] += tens
+    tricks[side] += cards // n
+    return state._replace(centre=0, centre_tens=(), pile_cards=(piles[0], piles[1]),
+                          pile_tens=(pile_tens[0], pile_tens[1]), pile_tricks=(tricks[0], tricks[1]), claim=fact)
 
 
 # ---- end of deal ---------------------------------------------------------------------
@@ -819,13 +870,15 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         return _unknown_outcome(match, number), fact
 
     errors.extend(state.errors)
-    complete = not state.broken and state.tricks_done == rules.tricks_per_deal
-    if not state.broken and state.tricks_done < rules.tricks_per_deal and not (last and unfinished_ok):
+    played_out = not state.broken and state.tricks_done == rules.tricks_per_deal
+    complete = played_out or (not state.broken and state.claim is not None)
+    if not complete and not state.broken and not (last and unfinished_ok):
         errors.append(_err("incomplete-deal", f"deal {number} stops after {state.tricks_done} trick"
                            f"{'s' if state.tricks_done != 1 else ''}; a deal has {rules.tricks_per_deal} "
                            "(only an unfinished record, Result \"*\", may stop early)", deal, number))
-    errors.extend(_resolve_pending(state, complete))
-    errors.extend(_check_set_trump(state, complete))
+    # (after a claim the cards still in hand are not known: checks that need them stay open)
+    errors.extend(_resolve_pending(state, played_out))
+    errors.extend(_check_set_trump(state, played_out))
 
     # the written hands; DealFact.hands adds the played ones of a complete deal on demand
     hands = {seats[s]: _cards_of(state.dealt[s]) for s in range(n) if state.explicit[s]} \
@@ -920,7 +973,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         streak_side, streak_len, exact = None, 0, True
     fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                     tens_count, tens_cards, extra, sides[winner] if winner is not None else None, kot, streak,
-                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes, finished)
+                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes, finished,
+                    state.claim)
     new = match._replace(
         deals_seen=number, dealer=next_dealer, dealer_reason=reason, streak_side=streak_side,
         streak_len=streak_len, kots=(kots[0], kots[1]), points=(points[0], points[1]), finished=finished,
@@ -946,5 +1000,7 @@ def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_
     errors.extend(start_errors)
     if state is not None:
         state = play_tricks(state, deal.tricks)
+        if deal.claim is not None:
+            state = claim_deal(state, deal.claim)
     match, fact = finish_deal(match, state, deal, last=last, unfinished_ok=unfinished_ok, errors=errors)
     return match, fact, errors

@@ -58,6 +58,19 @@ class TrumpFact(NamedTuple):
     set_at: Optional[int] = None  # closed trump chosen in secret during play (hukum): the trick
 
 
+class ClaimFact(NamedTuple):
+    """``claim X`` (DPN 1.1): X's side takes every trick left, the centre and every card still in hand."""
+
+    by: str
+    side: str
+    line: int
+    column: int
+    trick: int                    # the first trick not played
+    cards: int                    # cards the claim takes: the centre and those still in hand
+    tens: tuple[str, ...]         # the tens among them
+    sound: Optional[bool] = None  # the double-dummy check (None: not checked)
+
+
 class Kot(NamedTuple):
     side: str
     reason: str                   # all-tens | streak | all-tricks
@@ -86,11 +99,12 @@ class DealFact(NamedTuple):
     deal: Deal
     notes: tuple[str, ...] = ()
     ends_match: bool = False            # the match certainly ended with this deal
+    claim: Optional[ClaimFact] = None   # ``claim X`` ended the deal
 
     @property
     def hands(self) -> dict[str, tuple[str, ...]]:
         """The hands as dealt: as written, or for a complete deal what each seat played."""
-        if not self.complete:
+        if not self.complete or self.claim is not None:
             return dict(self.dealt)
         played: dict[str, list[str]] = {}
         for t in self.tricks:
