@@ -22,6 +22,7 @@ from dehlanote import parse_string, replay_game, write_game
 from dehlanote.output import jsonout
 from dehlanote.playout import generate_match
 from dehlanote.record import RecordError, Session
+from dehlanote.record.session import INTERNAL
 from dehlanote.replay import explicit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -571,12 +572,21 @@ def test_cards_taken_back_and_hands_with_the_first_five_split_are_recorded_as_wr
         canonical(text).replace(f'[Result "{parse_string(text)[0].tag("Result")}"]', "")
 
 
+CARD_WORD = re.compile(r"-?(?:10|[2-9AKQJT])[SHDC♠♥♦♣](?:!!|\?\?|!\?|\?!|!|\?)?", re.I)
+
+
+def is_cards(line: str) -> bool:
+    return bool(line.split()) and all(CARD_WORD.fullmatch(w) for w in line.split())
+
+
 def one_card_a_line(moves: list[str]) -> list[str]:
+    """Trick lines split into their plays (a taken-back card stays with the card played)."""
     out = []
     for line in moves:
-        words = line.split()
-        cards = "{" not in line and all(w.rstrip("!?").upper()[-1:] in "SHDC" and w[:1].isalnum() for w in words)
-        out.extend(words if cards else [line])
+        if is_cards(line):
+            out.extend(re.findall(r"(?:-\S+\s+)*[^-\s]\S*", line))
+        else:
+            out.append(line)
     return out
 
 
@@ -611,3 +621,77 @@ def test_a_bare_seat_answers_who_deals_first():
     assert session.expect().kind == "dealer"
     assert session.feed("d").accepted
     assert session.expect().kind == "trump" and session.expect().seat == "A"
+
+
+# ---- anything typed: never a traceback, never an invalid file ------------------------------
+
+TOKENS = ["AH", "10H", "3H", "7H", "AS", "QS", "2S", "10S", "KD", "th", "a♥️", "1H", "ZZ", "-7C", "8H", "!",
+          "trump", "H", "D", "by", "A", "B", "at", "3", "closed", "drawn", "deal", "dealer", "misdeal",
+          "hands", "A:", "B:", "|", "tens", "AC", "BD", "2", "claim", "undo", "end", "{note}", "{", "}",
+          "[Event", '"x"]', '[Result "AC"]', '[Rules "hukum"]', "1", "13", "1.", ",", "", "\t", "\x1b[2J"]
+
+
+def test_whatever_is_typed_the_session_answers_and_the_file_stays_valid():
+    hypothesis = pytest.importorskip("hypothesis")
+    st = hypothesis.strategies
+
+    @hypothesis.settings(max_examples=150, deadline=None, derandomize=True)
+    @hypothesis.given(st.lists(st.lists(st.sampled_from(TOKENS), max_size=6).map(" ".join), max_size=25),
+                      st.sampled_from(["standard", "hukum", "pagat trump=first-void-five"]))
+    def check(lines, rules):
+        session = Session(rules)
+        for line in ["dealer D"] + lines:
+            outcome = session.feed(line)
+            assert outcome.accepted or outcome.errors or outcome.reason or not line.replace(",", " ").strip()
+            assert not outcome.reason.startswith(INTERNAL), (line, outcome.reason)
+            game = parse_string(session.text)[0]
+            assert not replay_game(game).errors, (line, session.text)
+            assert game.tag("Result") == (session.state.result or "*")
+
+    check()
+
+
+@pytest.mark.parametrize("profile, options, seed", [
+    ("standard", None, 41), ("hukum", None, 42), ("pagat", {"trump": "first-void-five"}, 43),
+])
+def test_taking_cards_back_at_random_and_playing_them_again_gives_the_same_record(profile, options, seed):
+    from dehlanote.playout import Style
+    text, _ = generate_match(random.Random(seed), profile, options, Style(hands=seed % 2 == 1), max_deals=3)
+    items = [m for m in one_card_a_line(moves_of(text)) if not m.startswith("tens")]
+    whole = record(items).text
+    rng = random.Random(seed)
+    session = Session()
+    fed: list[str] = []
+    for item in items:
+        assert session.feed(item).accepted, item
+        fed.append(item)
+        cards = 0
+        while cards < len(fed) and is_cards(fed[-1 - cards]):
+            cards += 1
+        if cards and rng.random() < 0.3:
+            k = rng.randint(1, min(cards, 6))
+            for _ in range(k):
+                outcome = session.feed("undo")
+                assert outcome.accepted and outcome.notes[0].startswith("took back")
+            for again in fed[-k:]:
+                assert session.feed(again).accepted, again
+    assert session.text == whole
+
+
+def test_the_screen_shows_the_trick_so_far_the_centre_each_sides_tens_the_score_and_whose_turn():
+    import io
+
+    from rich.console import Console
+
+    from dehlanote.record.screen import table_view
+    session = record(["[A \"Asha\"]", "[B \"Bilal\"]"] + WORKED_START + ["trump D", "AH 10H 3H 7H", "AS QS 2S 10S",
+                                                                      "4S 5S"])
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    console.print(table_view(session, symbols=False))
+    text = console.file.getvalue()
+    assert "Deal 1 · dealer D · trump diamonds (by A)" in text
+    assert "Trick 3: A 4S  B 5S" in text
+    assert "Centre 0 cards" in text and "AC 8 cards, tens 10H 10S" in text and "BD 0 cards, tens —" in text
+    assert "A Asha" in text and "S K" in text          # A's hand after AS and 4S: the king of spades left
+    assert "deals won AC 0 BD 0" in text
+    assert "◀ C (AC)" in text

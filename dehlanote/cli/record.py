@@ -295,16 +295,9 @@ def _read(session: Session, interactive: bool) -> Optional[str]:
 
 
 def _show(session: Session, out: Console) -> None:
-    """The table as the stepper draws it, then the score."""
-    from ..output.render import stepper_screen
-    snap = session.snapshot()
-    if snap is not None:
-        fact = snap.deal
-        where = f"Deal {fact.number} · dealer {fact.dealer}"
-        out.print(stepper_screen(snap, session.rules, names=session.names, where=where,
-                                 message=session.score_words()))
-    else:
-        out.print(session.score_words(), markup=False, highlight=False)
+    """The table below the last line typed (the scroll-back stays: no full-screen redraw)."""
+    from ..record.screen import table_view
+    out.print(table_view(session))
 
 
 def _farewell(session: Session, console: Console, path: str, quiet: bool = False) -> None:

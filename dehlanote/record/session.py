@@ -35,7 +35,10 @@ from ..syntax import Deal, Game, Tag, parse_string
 from ..syntax.cards import DECK, SUIT_NAMES, seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
 
-__all__ = ["Session", "Outcome", "Expect", "RecordError"]
+__all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
+
+#: how a refusal caused by a fault of the recorder itself begins
+INTERNAL = "internal error"
 
 _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
@@ -273,7 +276,20 @@ class Session:
     # ---- feeding ------------------------------------------------------------------------------
 
     def feed(self, line: str) -> Outcome:
-        """Take one typed line: keep it when the record stays valid, else refuse it and say why."""
+        """Take one typed line: keep it when the record stays valid, else refuse it and say why.
+
+        Never raises: a line the recorder cannot handle is refused (``reason`` starts with
+        ``INTERNAL``) and the session is left as it was, so a game at the table goes on.
+        """
+        state = self.state
+        try:
+            return self._feed(line)
+        except Exception as exc:   # noqa: BLE001 (the scorer's game must survive a recorder bug)
+            self.state = state
+            return Outcome(False, reason=f"{INTERNAL}: this line could not be handled ({type(exc).__name__}: "
+                           f"{exc}); the record is unchanged")
+
+    def _feed(self, line: str) -> Outcome:
         text = _normalise(line)
         if not text:
             default = self.expect().default
@@ -960,7 +976,7 @@ def _normalise(line: str) -> str:
     """A typed line as the notation reads it: emoji selectors dropped, commas as spaces."""
     text = line.replace("\ufe0f", "").replace("\ufe0e", "").strip()
     if "," in text and "{" not in text:
-        text = text.replace(",", " ")
+        text = text.replace(",", " ").strip()
     return text
 
 
