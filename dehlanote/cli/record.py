@@ -85,8 +85,11 @@ def _clean_temporaries(path: Path) -> None:
             pass
 
 
-class _Hangup(Exception):
-    """The terminal went away (SIGHUP) or the process was asked to stop (SIGTERM)."""
+class _Hangup(BaseException):
+    """The terminal went away (SIGHUP) or the process was asked to stop (SIGTERM).
+
+    A ``BaseException``, like ``KeyboardInterrupt``: nothing on the way may swallow it.
+    """
 
 
 def _on_signal(signum: int, _frame: object) -> None:
@@ -301,6 +304,14 @@ def _show(session: Session, out: Console) -> None:
 
 
 def _farewell(session: Session, console: Console, path: str, quiet: bool = False) -> None:
+    """Say what is saved (the terminal may be gone: then say nothing)."""
+    try:
+        _say_farewell(session, console, path, quiet)
+    except OSError:
+        pass
+
+
+def _say_farewell(session: Session, console: Console, path: str, quiet: bool) -> None:
     partial = session.state.partial
     if partial:
         cards = " ".join(p.split("{")[0].strip() for p in partial)
