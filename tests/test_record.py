@@ -695,3 +695,18 @@ def test_the_screen_shows_the_trick_so_far_the_centre_each_sides_tens_the_score_
     assert "A Asha" in text and "S K" in text          # A's hand after AS and 4S: the king of spades left
     assert "deals won AC 0 BD 0" in text
     assert "◀ C (AC)" in text
+
+
+def test_a_claim_after_the_last_trick_played_ends_the_deal_as_the_replay_scores_it():
+    moves = moves_of(WORKED.read_text(encoding="utf-8"), tags=False)
+    session = record(moves[:-3])                       # up to trick 11
+    outcome = session.feed("claim D")
+    if not outcome.accepted and "not replayed" in outcome.reason:
+        pytest.skip("this replayer does not score claims yet")
+    assert outcome.accepted, (outcome.errors, outcome.reason)
+    assert "claim D\ntens AC 3 BD 1\n" in session.text
+    assert session.state.cur is None and session.expect().text.startswith("deal 2, dealer D")
+    game = parse_string(session.text)[0]
+    assert not replay_game(game).errors
+    again, resumed = Session.resume(session.text)
+    assert resumed and len(again.state.done) == 1 and again.text == session.text
