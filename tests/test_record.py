@@ -710,3 +710,12 @@ def test_a_claim_after_the_last_trick_played_ends_the_deal_as_the_replay_scores_
     assert not replay_game(game).errors
     again, resumed = Session.resume(session.text)
     assert resumed and len(again.state.done) == 1 and again.text == session.text
+
+
+def test_piped_bytes_that_are_not_utf8_are_refused_not_a_traceback(tmp_path):
+    path = tmp_path / "game.dpn"
+    done = subprocess.run(CLI + [str(path), "--dealer", "D"], input=b"trump D\nA\xff\xfeH 10H 3H 7H\nAH 10H 3H 7H\n",
+                          capture_output=True, env=env(), timeout=60)
+    assert done.returncode == 1
+    assert b"Traceback" not in done.stderr and b"game.dpn:" in done.stderr
+    assert " 1 A: AH 10H 3H 7H" in path.read_text(encoding="utf-8")

@@ -39,6 +39,7 @@ HELP_LINES = (
     "  hands A: AS KS …      a hand (one seat a line: B: …, C: …), before the first card",
     "  misdeal               the deal is void and dealt again by the same dealer",
     "  tens AC 3 BD 1        after a deal's last trick: the split, checked",
+    "  claim B               after the last trick played: B's side takes every trick left",
     "  dealer D              the first deal's dealer (later deals: the rules say who)",
     "  {a comment}           kept with the element before it",
     "  [Event \"Friday\"]      a tag",
@@ -286,15 +287,20 @@ def _ask_dealer(session: Session, out: Console, save_file: Callable[[str], None]
 
 
 def _read(session: Session, interactive: bool) -> Optional[str]:
+    """The next line typed or piped (None at the end); bytes that are not UTF-8 become U+FFFD,
+    which the notation then refuses with a message like any other wrong character."""
     if interactive:
-        try:
-            return input(session.expect().text + "> ")
-        except EOFError:
-            return None
-    line = sys.stdin.readline()
-    if not line:
+        while True:
+            try:
+                return input(session.expect().text + "> ")
+            except EOFError:
+                return None
+            except UnicodeDecodeError:
+                err_console().print("dehlanote: that line is not UTF-8 text: type it again", highlight=False)
+    raw = sys.stdin.buffer.readline()
+    if not raw:
         return None
-    return line.rstrip("\n")
+    return raw.decode("utf-8", "replace").rstrip("\n")
 
 
 def _show(session: Session, out: Console) -> None:
