@@ -31,12 +31,14 @@ hand is one integer per (seat, suit) with two bits per rank (a count, up to thre
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from ..syntax.cards import STRENGTH, SUITS
 from .position import Game, Position, is_ten
 
 TEN = 8
+CHECK_EVERY = 4096
 ONES = int("01" * 13, 2)
 RANK_NAME = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -63,6 +65,8 @@ class Solver:
         self.table_limit = table_limit
         self.nodes = 0
         self.node_limit: int | None = None
+        self.deadline: float | None = None
+        self.check_at = 1 << 62
         self._table: dict = {}
         self._rel: dict = {}
         self._classes: dict = {}
@@ -89,6 +93,20 @@ class Solver:
             return pos.score()[0] >= target
         run = self._setup(pos)
         return run(target - pos.score()[0])
+
+    def limit(self, nodes: int | None, seconds: float | None) -> None:
+        """Stop (raise :class:`OutOfTime`) after ``nodes`` more nodes or ``seconds`` from now."""
+        self.node_limit = None if nodes is None else self.nodes + nodes
+        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.check_at = self.nodes + CHECK_EVERY if nodes is not None or seconds is not None else 1 << 62
+
+    def tick(self) -> None:
+        """The periodic check of the limits (every few thousand nodes)."""
+        self.check_at = self.nodes + CHECK_EVERY
+        if self.node_limit is not None and self.nodes > self.node_limit:
+            raise OutOfTime
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime
 
     # ---- the search -----------------------------------------------------------------------
 
@@ -257,6 +275,8 @@ class Solver:
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> bool:
             if target <= 0:
                 return True
+            if solver.nodes >= solver.check_at:
+                solver.tick()
             top = (ctens + hand_tens) * wT + (ctricks + left) * wK
             if target > top:
                 return False
@@ -474,8 +494,6 @@ class Solver:
                     if k == 0:
                         cut_holder[0] = mv
                     return res
-            if solver.node_limit is not None and solver.nodes > solver.node_limit:
-                raise OutOfTime
             return not ac
 
         # the root: the trick in progress, or a new trick

@@ -1,0 +1,231 @@
+"""Analysing a recorded deal: the value before each trick and the cost of each card played.
+
+Positions are built from the replayer's facts (the hands as dealt, trump, the leader of
+trick 1) and stepped card by card with :meth:`Position.play`; after each trick the
+position is checked against the replayer's trick facts (winner, centre, run), so the
+analysis never drifts from the replay.
+
+Trump set by play: under ``first-void`` the suit the record shows is taken as known from
+the start (a double-dummy question about the deal that was played); under ``closed``
+trump the suit is known and in force from its reveal, as in play. Under
+``first-void-five`` the five-card phase is not analysed: analysis starts once trump is set.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..replay import DealFact
+from ..rules.profile import Rules
+from ..syntax.cards import seats_for
+from .position import Game, Position, describe
+from .search import OutOfTime, Solver
+
+
+class NotAnalysable(Exception):
+    """A deal whose hands or trump are not known, so it cannot be solved."""
+
+
+@dataclass
+class PlayAnalysis:
+    seat: str
+    card: str
+    value: int                 # side 0's final score after the card, best play after
+    loss: int                  # what the player's side gave away against its best card
+    best: tuple[str, ...]      # the cards that keep the most (the card played among them if best)
+    best_value: int
+    values: dict[str, int]     # every legal card's value (side 0)
+
+
+@dataclass
+class TrickAnalysis:
+    number: int
+    value: int                 # side 0's final score under best play from the start of the trick
+    plays: list[PlayAnalysis] = field(default_factory=list)
+
+
+@dataclass
+class DealAnalysis:
+    number: int
+    game: Game
+    value: int | None = None   # from the first analysed position
+    tricks: list[TrickAnalysis] = field(default_factory=list)
+    solved: bool = True
+    reason: str = ""           # why not (not analysable, not solved in time)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def to_json(self, game_index: int) -> dict[str, Any]:
+        g = self.game
+        out: dict[str, Any] = {"game": game_index, "deal": self.number,
+                               "value": describe(g, self.value) if self.value is not None else None,
+                               "solved": self.solved}
+        if self.reason:
+            out["reason"] = self.reason
+        out["nodes"] = self.nodes
+        out["tricks"] = [{
+            "number": t.number,
+            "value": describe(g, t.value),
+            "plays": [{"seat": p.seat, "card": p.card, "value": describe(g, p.value), "loss": p.loss,
+                       "best": list(p.best)} for p in t.plays],
+        } for t in self.tricks]
+        return out
+
+
+def known_hands(fact: DealFact, rules: Rules) -> dict[str, tuple[str, ...]] | None:
+    """Every seat's hand as dealt, when known (written, or every card of a complete deal played)."""
+    seats = seats_for(rules.seats)
+    hands = fact.hands if fact.complete else dict(fact.dealt)
+    if any(len(hands.get(s, ())) != rules.hand_size for s in seats):
+        return None
+    return {s: tuple(hands[s]) for s in seats}
+
+
+def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
+    """The position before the first analysable trick, and that trick's number.
+
+    Raises:
+        NotAnalysable: hands or trump unknown, or no trick recorded.
+    """
+    hands = known_hands(fact, rules)
+    if hands is None:
+        raise NotAnalysable("the hands are not known: write them with hands, or record every card")
+    if not fact.tricks:
+        raise NotAnalysable("no trick was played")
+    seats = seats_for(rules.seats)
+    tf = fact.trump
+    method = rules.trump
+    kw: dict[str, Any] = {}
+    start = 1
+    if method in ("announce", "partner"):
+        if tf is None or tf.suit is None:
+            raise NotAnalysable("the trump suit is not known")
+        trump: str | None = tf.suit
+    elif method == "closed":
+        if tf is None or tf.suit is None or tf.by is None:
+            raise NotAnalysable("the closed trump suit is not known")
+        trump = None
+        kw["closed"] = (tf.suit, seats.index(tf.by))
+    elif method == "first-void":
+        trump = tf.suit if tf is not None else None
+        kw["first_void"] = trump is None
+    else:  # first-void-five: the phase on five cards is not analysed
+        if tf is None or tf.suit is None or tf.trick is None:
+            raise NotAnalysable("trump was never set, and the five-card phase is not analysed")
+        trump = None
+        kw["first_void"] = True
+        start = tf.trick + 1 if tf.drawn is None else tf.trick
+    pos = Position(Game.of(rules), tuple(hands[s] for s in seats), seats.index(fact.tricks[0].leader),
+                   trump=trump, **kw)
+    if start > 1:
+        pos = _advance(pos, fact, start - 1, seats)
+        if tf is not None and tf.suit is not None:
+            from dataclasses import replace
+            pos = replace(pos, trump=tf.suit, first_void=False)
+    return pos, start
+
+
+def _advance(pos: Position, fact: DealFact, tricks: int, seats: str) -> Position:
+    """Play the record's first ``tricks`` tricks from ``pos`` (trump not yet in force)."""
+    for t in fact.tricks[:tricks]:
+        for p in t.plays:
+            if p.seat != seats[pos.turn]:
+                raise NotAnalysable(f"trick {t.number}: {p.seat} plays out of turn")
+            try:
+                pos = _force(pos, p.card)
+            except ValueError as exc:
+                raise NotAnalysable(str(exc)) from None
+    return pos
+
+
+def _force(pos: Position, card: str) -> Position:
+    """Play ``card`` even where following suit is judged on five cards (first-void-five)."""
+    from dataclasses import replace
+    if card in pos.legal():
+        return pos.play(card)
+    seat = pos.turn
+    hand = pos.hands[seat]
+    if card not in hand:
+        raise ValueError(f"{card} is not in the hand")
+    # in the five-card phase a card may be legal that is not legal on the whole hand
+    others = tuple(c for c in hand if c[-1] != pos.trick[0][-1]) if pos.trick else hand
+    tmp = replace(pos, hands=pos.hands[:seat] + (others,) + pos.hands[seat + 1:])
+    after = tmp.play(card)
+    rest = list(hand)
+    rest.remove(card)
+    return replace(after, hands=after.hands[:seat] + (tuple(rest),) + after.hands[seat + 1:])
+
+
+def _check(pos: Position, t: Any, rules: Rules) -> None:
+    seats = seats_for(rules.seats)
+    centre = pos.centre_tricks * rules.seats
+    if seats[pos.leader] != t.winner or (rules.capture != "immediate" and centre != t.centre_cards):
+        raise NotAnalysable(f"trick {t.number} replays differently here (a record the solver cannot follow)")
+
+
+def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: Solver | None = None,
+                 node_limit: int | None = None, time_limit: float | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> DealAnalysis:
+    """Value every card played in a recorded deal (from trick ``from_trick`` on).
+
+    Never raises for a deal that cannot be analysed or solved in time: the result says so
+    (``solved`` False and a ``reason``), keeping what was solved before the limit.
+    """
+    game = Game.of(rules)
+    out = DealAnalysis(fact.number, game)
+    try:
+        pos, start = start_position(fact, rules)
+    except NotAnalysable as exc:
+        out.solved, out.reason = False, str(exc)
+        return out
+    seats = seats_for(rules.seats)
+    solver = solver or Solver(game)
+    begin = time.perf_counter()
+    nodes0 = solver.nodes
+    solver.limit(node_limit, time_limit)
+    first = max(start, from_trick)
+    try:
+        if first > start:
+            pos = _advance(pos, fact, first - 1, seats) if start == 1 else _advance_from(pos, fact, start, first, seats)
+        total = len(fact.tricks) - first + 1
+        for t in fact.tricks[first - 1:]:
+            if progress is not None:
+                progress(t.number - first, total)
+            ta = TrickAnalysis(t.number, solver.value(pos))
+            if out.value is None:
+                out.value = ta.value
+            out.tricks.append(ta)
+            for p in t.plays:
+                values = solver.card_values(pos)
+                if p.card not in values:
+                    raise NotAnalysable(f"trick {t.number}: {p.seat}'s {p.card} is not a legal card here")
+                mine = 0 if seats.index(p.seat) % 2 == 0 else 1
+                sign = 1 if mine == 0 else -1
+                best_value = max(values.values()) if mine == 0 else min(values.values())
+                best = tuple(c for c, v in values.items() if v == best_value)
+                ta.plays.append(PlayAnalysis(p.seat, p.card, values[p.card], sign * (best_value - values[p.card]),
+                                             best, best_value, values))
+                pos = pos.play(p.card)
+            _check(pos, t, rules)
+        if progress is not None:
+            progress(total, total)
+    except OutOfTime:
+        out.solved = False
+        out.reason = "not solved in time"
+    except NotAnalysable as exc:
+        out.solved, out.reason = False, str(exc)
+    finally:
+        solver.limit(None, None)
+        out.nodes = solver.nodes - nodes0
+        out.seconds = time.perf_counter() - begin
+    return out
+
+
+def _advance_from(pos: Position, fact: DealFact, start: int, first: int, seats: str) -> Position:
+    for t in fact.tricks[start - 1:first - 1]:
+        for p in t.plays:
+            pos = pos.play(p.card)
+    return pos
