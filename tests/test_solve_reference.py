@@ -76,6 +76,8 @@ class Ref:
         if self.trick and card[-1] != self.trick[0][-1] and self.trump is None:
             if self.first_void:
                 self.trump, self.first_void = card[-1], False
+            elif self.closed is not None and self.closed[1] == -1:
+                self.closed = (self.closed[0], seat)   # hukum: the first void sets trump in secret
             elif self.closed is not None and self.closed[1] == seat:
                 self.trump, self.closed = self.closed[0], None
         self.trick.append(card)
@@ -118,7 +120,7 @@ def random_ending(rng: random.Random, game: Game, tricks_left: int, trump_mode: 
     if trump_mode == "first-void":
         suit, extra = None, {"first_void": True}
     elif trump_mode == "closed":
-        extra = {"closed": (suit, rng.randrange(game.seats))}
+        extra = {"closed": (suit, rng.randrange(-1, game.seats))}
         suit = None
     elif trump_mode == "none":
         suit = None

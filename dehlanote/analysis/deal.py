@@ -25,6 +25,9 @@ from .position import Game, Position, describe
 from .search import OutOfTime, Solver
 
 
+TIMEOUT = "not solved in time"
+
+
 class NotAnalysable(Exception):
     """A deal whose hands or trump are not known, so it cannot be solved."""
 
@@ -105,10 +108,15 @@ def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
             raise NotAnalysable("the trump suit is not known")
         trump: str | None = tf.suit
     elif method == "closed":
-        if tf is None or tf.suit is None or tf.by is None:
+        if tf is None or tf.suit is None:
             raise NotAnalysable("the closed trump suit is not known")
         trump = None
-        kw["closed"] = (tf.suit, seats.index(tf.by))
+        if rules.closed_setter == "first-void":
+            kw["closed"] = (tf.suit, -1)     # set by the first player unable to follow, as in play
+        elif tf.by is None:
+            raise NotAnalysable("the closed trump setter is not known")
+        else:
+            kw["closed"] = (tf.suit, seats.index(tf.by))
     elif method == "first-void":
         trump = tf.suit if tf is not None else None
         kw["first_void"] = trump is None
@@ -214,7 +222,7 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
             progress(total, total)
     except OutOfTime:
         out.solved = False
-        out.reason = "not solved in time"
+        out.reason = TIMEOUT
     except NotAnalysable as exc:
         out.solved, out.reason = False, str(exc)
     finally:
@@ -229,3 +237,46 @@ def _advance_from(pos: Position, fact: DealFact, start: int, first: int, seats: 
         for p in t.plays:
             pos = pos.play(p.card)
     return pos
+
+
+# ---- what a loss means to a player ---------------------------------------------------------
+
+def outcome(game: Game, rules: Rules, dealer: int, value: int) -> tuple[int | None, bool]:
+    """Who wins a deal that ends with side 0 on ``value``, and whether it is a sweep kot."""
+    a, b = value, game.total - value
+    if 2 * a > game.total:
+        winner: int | None = 0
+    elif 2 * b > game.total:
+        winner = 1
+    else:
+        winner = None if rules.level == "none" else 1 - dealer % 2
+    sweep = False
+    if game.score == "tricks":
+        sweep = value in (0, game.total)
+    elif game.score == "tens":
+        sweep = value in (0, game.total)
+    # points: all the tens to one side cannot be told from the points alone
+    return winner, sweep
+
+
+def glyph(play: PlayAnalysis, game: Game, rules: Rules, dealer: int) -> str:
+    """``?`` for a card that gave something away, ``??`` when it cost the deal's outcome."""
+    if play.loss <= 0:
+        return ""
+    if outcome(game, rules, dealer, play.value) != outcome(game, rules, dealer, play.best_value):
+        return "??"
+    return "?"
+
+
+def split(game: Game, value: int) -> str:
+    """A final score as ``2–2`` (side 0 first)."""
+    return f"{value}\u2013{game.total - value}"
+
+
+def advice(play: PlayAnalysis, game: Game) -> str:
+    """What would have kept the value: ``B should have played 10S: AC 2–2 instead of 1–3``."""
+    better = [c for c in play.best if c != play.card]
+    cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")
+    side = game.sides[0]
+    return (f"{play.seat} should have played {cards}: {side} {split(game, play.best_value)} "
+            f"instead of {split(game, play.value)}")

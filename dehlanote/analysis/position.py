@@ -74,7 +74,9 @@ class Position:
 
     ``trump`` is the suit in force (None: no trump yet). ``closed`` is closed trump not yet
     revealed: (suit, setter seat); the suit becomes trump, for the whole trick, when the
-    setter first cannot follow suit. ``first_void`` means trump is still to be set: the
+    setter first cannot follow suit. A setter of -1 is not chosen yet (hukum): the first
+    player unable to follow becomes the setter (that card is no trump) and reveals trump at
+    their next void. ``first_void`` means trump is still to be set: the
     first player unable to follow makes the suit of the card played trump at once.
     ``last_winner``/``run`` are the centre's count of consecutive wins (the engine's).
     """
@@ -138,6 +140,8 @@ class Position:
             # trump set by this first void, or closed trump revealed by its setter
             if first_void:
                 trump, first_void = card[-1], False
+            elif closed is not None and closed[1] < 0:
+                closed = (closed[0], seat)      # the first void writes trump in secret
             elif closed is not None and closed[1] == seat:
                 trump, closed = closed[0], None
         if len(cards) < n:

@@ -135,7 +135,7 @@ class Solver:
         if pos.closed is not None:
             hidden = SUITS.index(pos.closed[0])
             setter = pos.closed[1]
-        config = (hidden, setter)
+        config = (hidden,)
         if len(self._rel) > 400_000:
             self._rel = {}
             self._table = {}
@@ -171,6 +171,8 @@ class Solver:
         cut_holder = last_cut
         trick_tens = sum(1 for c in pos.trick if is_ten(c))
         self._upper = (hand_tens + trick_tens + pos.centre_tens) * wT + (pos.centre_tricks + pos.left) * wK
+
+        tenx = TEN if tens_score else -1    # the ten as a card apart (not under court piece)
 
         def rel_id(masks: tuple) -> int:
             """The suit's remaining cards by relative rank: owners high to low, the ten marked."""
@@ -264,13 +266,14 @@ class Solver:
         def key_of(leader: int, run: int, ctens: int, ctricks: int) -> tuple:
             ids = [rel_id(tuple(H[s::4])) for s in range(4)]
             special = trump if trump >= 0 else hidden if closed_pending else -1
+            pending = setter if closed_pending else -2
             if special >= 0:
                 head = ids.pop(special)
                 ids.sort()
                 return (head, special, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv,
-                        closed_pending)
+                        pending)
             ids.sort()
-            return (-1, -1, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv, closed_pending)
+            return (-1, -1, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv, pending)
 
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> bool:
             if target <= 0:
@@ -351,7 +354,7 @@ class Solver:
 
         def play(k: int, seat: int, led: int, bk: int, bsuit: int, brank: int, ttens: int, target: int,
                  leader: int, run: int, ctens: int, ctricks: int, left: int, hint) -> bool:
-            nonlocal hand_tens, trump, fv, closed_pending
+            nonlocal hand_tens, trump, fv, closed_pending, setter
             solver.nodes += 1
             base = seat * 4
             ac = not (seat & 1)
@@ -366,20 +369,20 @@ class Solver:
                         partner = not ((leader + bk - seat) & 1)
                         if partner:
                             sweeping = immediate or left == 1 or (run and (leader + bk) % n == leader)
-                            low = [(led, r) for r in reversed(cls) if r != TEN]
-                            if TEN in cls and tens_score:
+                            low = [(led, r) for r in reversed(cls) if r != tenx]
+                            if tenx in cls:
                                 moves = [(led, TEN)] + low if sweeping else low + [(led, TEN)]
                             else:
                                 moves = low
                         elif bsuit == led:
                             win = [(led, r) for r in reversed(cls) if r > brank]
-                            lose = [(led, r) for r in reversed(cls) if r < brank and r != TEN]
-                            if TEN in cls and TEN < brank and tens_score:
+                            lose = [(led, r) for r in reversed(cls) if r <= brank and r != tenx]
+                            if tenx in cls and TEN <= brank:
                                 lose.append((led, TEN))
                             moves = win + lose
                         else:
-                            moves = [(led, r) for r in reversed(cls) if r != TEN]
-                            if TEN in cls and tens_score:
+                            moves = [(led, r) for r in reversed(cls) if r != tenx]
+                            if tenx in cls:
                                 moves.append((led, TEN))
                 else:
                     # a void: ruff when the other side is winning, else throw low cards
@@ -445,7 +448,7 @@ class Solver:
                 ten = r == TEN
                 if ten:
                     hand_tens -= 1
-                set_trump = False
+                undo = 0
                 if k == 0:
                     nled, nbk, nbs, nbr = s, 0, s, r
                 else:
@@ -457,8 +460,13 @@ class Solver:
                             nbk, nbs, nbr = bk, bsuit, brank
                     elif s == trump:
                         nbk, nbs, nbr = k, s, r
+                    elif s != led and closed_pending and setter < 0:
+                        # the first void chooses closed trump in secret: no trump yet
+                        undo = 2
+                        setter = seat
+                        nbk, nbs, nbr = bk, bsuit, brank
                     elif s != led and trump < 0 and (fv or (closed_pending and seat == setter)):
-                        set_trump = True
+                        undo = 1
                         saved_flags = (fv, closed_pending)
                         if fv:
                             trump = s
@@ -484,9 +492,11 @@ class Solver:
                     res = play(k + 1, nxt, nled, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks,
                                left, None)
                 stack.pop()
-                if set_trump:
+                if undo == 1:
                     trump = -1
                     fv, closed_pending = saved_flags
+                elif undo == 2:
+                    setter = -1
                 if ten:
                     hand_tens += 1
                 H[base + s] += bit

@@ -1,0 +1,165 @@
+"""``dehlanote solve``: double-dummy analysis of deals whose hands are known."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, split
+from ..replay import DealFact, replay_game
+from ..rules.profile import Rules
+from ..syntax.cards import seats_for
+from .app import app
+from .common import (
+    RULES_OPTION,
+    Exit,
+    OutputFormat,
+    TextOut,
+    display_name,
+    emit,
+    err_console,
+    expand,
+    load_registry,
+    located,
+    open_games,
+)
+
+Task = tuple[str, int, DealFact, Rules]
+
+
+def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str]) -> Iterator[Task]:
+    for spec in specs:
+        path = display_name(spec)
+        for index, game in enumerate(open_games(spec), 1):
+            facts = replay_game(game, reg)
+            errors.extend(str(located(e, game, path)) for e in facts.errors)
+            if facts.rules is None:
+                continue
+            for fact in facts.deals:
+                if only is None or fact.number == only:
+                    yield path, index, fact, facts.rules
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _work(args: tuple[Task, int, int | None, float | None]) -> DealAnalysis:
+    (path, index, fact, rules), from_trick, nodes, seconds = args
+    return analyse_deal(fact, rules, from_trick=from_trick, node_limit=nodes, time_limit=seconds)
+
+
+def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: DealAnalysis) -> None:
+    g = a.game
+    head = f"{path}, game {index}, deal {a.number} ({rules.label()})"
+    if a.value is None:
+        out.print(f"{head}: not analysed: {a.reason}", markup=False)
+        return
+    sides = g.sides
+    out.print(f"{head}: {sides[0]} {split(g, a.value)} {sides[1]} under best play"
+              + ("" if a.solved else f" (stopped: {a.reason})"), markup=False)
+    dealer = seats_for(rules.seats).index(fact.dealer) if fact.dealer else 0
+    unit = {"tens": "ten", "points": "point", "tricks": "trick"}[g.score]
+    for t in a.tricks:
+        cards = "  ".join(f"{p.seat} {p.card}{glyph(p, g, rules, dealer)}" for p in t.plays)
+        out.print(f"  {t.number:>2}  {sides[0]} {split(g, t.value):<6} {cards}", markup=False)
+        for p in t.plays:
+            if p.loss:
+                what = f"{p.loss} {unit}{'s' if p.loss != 1 else ''}"
+                out.print(f"        {p.card} cost {what}: {advice(p, g)}", markup=False)
+
+
+@app.command()
+def solve(
+    files: list[str] = typer.Argument(..., metavar="FILE...",
+                                      help="DPN files (globs allowed); - reads standard input."),
+    deal: int | None = typer.Option(None, "--deal", min=1, metavar="N", help="Only deal N of each game."),
+    from_trick: int = typer.Option(1, "--from-trick", min=1, metavar="K",
+                                   help="Start the analysis at trick K (later tricks are much faster)."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", metavar="text|json",
+                                        help="text: a line per trick; json: one object (its schema ships "
+                                             "with the package: dehlanote/analysis/solve.schema.json)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Solve N deals at a time."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
+                                     help="Give up on a deal after this long: it is reported as not "
+                                          "solved in time (0: no limit)."),
+    node_limit: int | None = typer.Option(None, "--node-limit", min=1, metavar="N",
+                                          help="Give up on a deal after N card plays searched."),
+    rules: Path | None = RULES_OPTION,
+) -> None:
+    """Solve deals double dummy: the value under best play before each trick, and what each card cost.
+
+    For each deal whose hands are known (written with hands, or every card played): the
+    value from the start and before each trick (each side's final tens; points under
+    double-sar, tricks under court-piece), and for each card played, marked ? when it gave
+    something away (?? when that changed who wins the deal), the best cards instead.
+    Trump set by play is taken as known. Full deals can take a while: a progress bar shows
+    on a terminal, Ctrl-C stops cleanly, and --time-limit caps each deal.
+
+    Exit status: 0, 1 when a record has errors or a deal was not solved in time, 2 for an unreadable file.
+
+    Example: dehlanote solve samples/worked-example.dpn --from-trick 6
+    """
+    reg = load_registry(rules)
+    specs = expand(files)
+    errors: list[str] = []
+    tasks = list(_tasks(specs, reg, deal, errors))
+    seconds = time_limit or None
+    args = [(t, from_trick, node_limit, seconds) for t in tasks]
+    results: list[DealAnalysis] = []
+    show = sys.stderr.isatty()
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.description}"), console=Console(stderr=True, highlight=False),
+                        transient=True, disable=not show)
+    with progress:
+        bar = progress.add_task("", total=len(args))
+        if jobs > 1 and len(args) > 1:
+            import multiprocessing
+            pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker)
+            try:
+                for result in pool.imap(_work, args):
+                    results.append(result)
+                    progress.advance(bar)
+                pool.close()
+            except KeyboardInterrupt:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+        else:
+            for a in args:
+                path, index, fact, _ = a[0]
+                progress.update(bar, description=f"{path} game {index} deal {fact.number}")
+                def step(done: int, total: int) -> None:
+                    progress.update(bar, completed=len(results) + (done / total if total else 0))
+                t, k, n, s = a
+                results.append(analyse_deal(t[2], t[3], from_trick=k, node_limit=n, time_limit=s, progress=step))
+                progress.update(bar, completed=len(results))
+
+    unsolved = any(r.reason == TIMEOUT for r in results)
+    if format is OutputFormat.json:
+        deals = []
+        for (path, index, _fact, _rules), r in zip(tasks, results):
+            deals.append({"path": path, **r.to_json(index)})
+        emit(json.dumps({"deals": deals}, indent=2, ensure_ascii=False) + "\n")
+    else:
+        out = TextOut()
+        for (path, index, fact, rules_), r in zip(tasks, results):
+            _text(out, path, index, fact, rules_, r)
+        if not tasks:
+            out.print("no deal to solve", markup=False)
+    err = err_console()
+    for line in errors:
+        err.print(line, markup=False)
+    if errors or unsolved:
+        raise typer.Exit(Exit.INVALID)
+    raise typer.Exit(Exit.OK)
