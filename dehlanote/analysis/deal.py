@@ -40,7 +40,6 @@ class PlayAnalysis:
     loss: int                  # what the player's side gave away against its best card
     best: tuple[str, ...]      # the cards that keep the most (the card played among them if best)
     best_value: int
-    values: dict[str, int]     # every legal card's value (side 0)
 
 
 @dataclass
@@ -207,15 +206,11 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
                 out.value = ta.value
             out.tricks.append(ta)
             for p in t.plays:
-                values = solver.card_values(pos)
-                if p.card not in values:
+                if p.card not in pos.legal() or seats[pos.turn] != p.seat:
                     raise NotAnalysable(f"trick {t.number}: {p.seat}'s {p.card} is not a legal card here")
-                mine = 0 if seats.index(p.seat) % 2 == 0 else 1
-                sign = 1 if mine == 0 else -1
-                best_value = max(values.values()) if mine == 0 else min(values.values())
-                best = tuple(c for c, v in values.items() if v == best_value)
-                ta.plays.append(PlayAnalysis(p.seat, p.card, values[p.card], sign * (best_value - values[p.card]),
-                                             best, best_value, values))
+                after, best_value, best = solver.judge(pos, p.card)
+                sign = 1 if pos.turn % 2 == 0 else -1
+                ta.plays.append(PlayAnalysis(p.seat, p.card, after, sign * (best_value - after), best, best_value))
                 pos = pos.play(p.card)
             _check(pos, t, rules)
         if progress is not None:

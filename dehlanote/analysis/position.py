@@ -125,6 +125,40 @@ class Position:
                 return follow
         return tuple(dict.fromkeys(hand))
 
+    def groups(self) -> list[tuple[str, ...]]:
+        """The legal cards in classes of equivalent ones: one suit, one hand, no card still out
+        (in a hand or in the trick) between them, never a ten with another card when tens score.
+        Equivalent cards have equal values, so one card of each class is enough to solve."""
+        legal = self.legal()
+        out = [c for h in self.hands for c in h] + list(self.trick)
+        mine = self.hands[self.turn]
+        tens_apart = self.game.score != "tricks"
+        groups: list[list[str]] = []
+        for suit in "SHDC":
+            cards = sorted((c for c in legal if c[-1] == suit), key=lambda c: -STRENGTH[c])
+            if not cards:
+                continue
+            ranks = sorted({STRENGTH[c] for c in out if c[-1] == suit}, reverse=True)
+            current: list[str] = []
+            for r in ranks:
+                here = [c for c in out if c[-1] == suit and STRENGTH[c] == r]
+                card = here[0]
+                owned = sum(1 for c in mine if c == card) == len(here)
+                if not owned:
+                    if current:
+                        groups.append(current)
+                        current = []
+                    if card in mine:
+                        groups.append([card])
+                    continue
+                if tens_apart and is_ten(card):
+                    groups.append([card])
+                    continue
+                current.append(card)
+            if current:
+                groups.append(current)
+        return [tuple(g) for g in groups]
+
     def play(self, card: str) -> Position:
         """The position after the player to move plays ``card`` (which must be legal)."""
         if card not in self.legal():

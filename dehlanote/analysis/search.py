@@ -83,9 +83,36 @@ class Solver:
     def card_values(self, pos: Position) -> dict[str, int]:
         """Side 0's final score after each legal card of the player to move (best play after)."""
         out: dict[str, int] = {}
-        for card in pos.legal():
-            out[card] = self.value(pos.play(card))
+        for group in pos.groups():
+            v = self.value(pos.play(group[0]))
+            for card in group:
+                out[card] = v
         return out
+
+    def judge(self, pos: Position, played: str) -> tuple[int, int, tuple[str, ...]]:
+        """The value after ``played``, the best value the mover could have had, and the cards
+        that give it. Cheaper than every card's value: a card is only tested against the
+        one played (is it better? as good?), and valued exactly only when better."""
+        groups = pos.groups()
+        mover = pos.turn % 2
+        after = self.value(pos.play(played))
+        best, best_cards = after, [c for g in groups if played in g for c in g]
+        for group in groups:
+            if played in group:
+                continue
+            nxt = pos.play(group[0])
+            if mover == 0:
+                if self.at_least(nxt, best + 1):
+                    best, best_cards = self.value(nxt), list(group)
+                elif self.at_least(nxt, best):
+                    best_cards.extend(group)
+            else:
+                if not self.at_least(nxt, best):
+                    best, best_cards = self.value(nxt), list(group)
+                elif not self.at_least(nxt, best + 1):
+                    best_cards.extend(group)
+        order = {c: i for i, c in enumerate(pos.legal())}
+        return after, best, tuple(sorted(best_cards, key=order.__getitem__))
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether side 0's final score can reach ``target`` under best play (one test)."""
@@ -95,9 +122,9 @@ class Solver:
         return run(target - pos.score()[0])
 
     def limit(self, nodes: int | None, seconds: float | None) -> None:
-        """Stop (raise :class:`OutOfTime`) after ``nodes`` more nodes or ``seconds`` from now."""
+        """Stop (raise :class:`OutOfTime`) after ``nodes`` more nodes or ``seconds`` more CPU seconds."""
         self.node_limit = None if nodes is None else self.nodes + nodes
-        self.deadline = None if seconds is None else time.monotonic() + seconds
+        self.deadline = None if seconds is None else time.process_time() + seconds
         self.check_at = self.nodes + CHECK_EVERY if nodes is not None or seconds is not None else 1 << 62
 
     def tick(self) -> None:
@@ -105,7 +132,7 @@ class Solver:
         self.check_at = self.nodes + CHECK_EVERY
         if self.node_limit is not None and self.nodes > self.node_limit:
             raise OutOfTime
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and time.process_time() > self.deadline:
             raise OutOfTime
 
     # ---- the search -----------------------------------------------------------------------

@@ -87,7 +87,7 @@ def solve(
                                              "with the package: dehlanote/analysis/solve.schema.json)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Solve N deals at a time."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
-                                     help="Give up on a deal after this long: it is reported as not "
+                                     help="Give up on a deal after this many CPU seconds: it is reported as not "
                                           "solved in time (0: no limit)."),
     node_limit: int | None = typer.Option(None, "--node-limit", min=1, metavar="N",
                                           help="Give up on a deal after N card plays searched."),

@@ -1,0 +1,112 @@
+"""``dehlanote solve``: values along a recorded deal, JSON against its schema, limits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+from dehlanote import iter_path, replay_games
+from dehlanote.analysis.deal import analyse_deal
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "dehlanote", "solve", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=600)
+
+
+def _schema() -> dict:
+    return json.loads(resources.files("dehlanote.analysis").joinpath("solve.schema.json").read_text())
+
+
+def test_json_follows_the_schema_and_the_values_chain() -> None:
+    res = run("--format", "json", "--from-trick", "10", str(SAMPLES / "worked-example.dpn"),
+              str(SAMPLES / "hukum-match.dpn"), str(SAMPLES / "standard-double-sar.dpn"))
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    jsonschema.validate(doc, _schema())
+    assert len(doc["deals"]) == 1 + 5 + 3
+    for deal in doc["deals"]:
+        assert deal["solved"], deal
+        tricks = deal["tricks"]
+        assert [t["number"] for t in tricks] == [10, 11, 12, 13]
+        assert deal["value"] == tricks[0]["value"]
+        for t, nxt in zip(tricks, tricks[1:]):
+            assert t["plays"][-1]["value"] == nxt["value"]      # the value after a trick starts the next
+        for t in tricks:
+            for p in t["plays"]:
+                assert p["loss"] >= 0
+                assert (p["card"] in p["best"]) == (p["loss"] == 0)
+
+
+def test_the_last_card_is_worth_what_the_replay_scored() -> None:
+    """After the last card nothing is left to choose: the value is the deal's real score."""
+    res = run("--format", "json", "--from-trick", "12", str(SAMPLES / "standard-court-piece.dpn"),
+              str(SAMPLES / "standard-double-sar.dpn"), str(SAMPLES / "worked-example.dpn"))
+    doc = json.loads(res.stdout)
+    facts = [d for path in ("standard-court-piece.dpn", "standard-double-sar.dpn", "worked-example.dpn")
+             for g in replay_games(iter_path(str(SAMPLES / path))) for d in g.deals]
+    assert len(facts) == len(doc["deals"])
+    for deal, fact in zip(doc["deals"], facts):
+        final = deal["tricks"][-1]["plays"][-1]["value"]
+        assert final == (fact.points or fact.tens), (deal["path"], deal["deal"])
+
+
+def test_a_misplayed_card_is_marked_with_what_would_have_kept_it() -> None:
+    # deal 4 of the closed-trump sample: C's JH at trick 10 lets BD take the last ten
+    res = run("--from-trick", "10", "--deal", "4", str(SAMPLES / "hukum-closed-trump.dpn"))
+    assert res.returncode == 0, res.stderr
+    assert "C JH??" in res.stdout
+    assert "C should have played 10H: AC 1\u20133 instead of 0\u20134" in res.stdout
+
+
+def test_text_output_names_each_deal_and_its_value() -> None:
+    res = run("--from-trick", "12", str(SAMPLES / "worked-example.dpn"))
+    assert res.returncode == 0, res.stderr
+    first = res.stdout.splitlines()[0]
+    assert first.startswith(str(SAMPLES / "worked-example.dpn") + ", game 1, deal 1 (standard): AC 3\u20131 BD")
+    assert "  12  AC 3\u20131" in res.stdout
+
+
+def test_a_node_limit_reports_not_solved_in_time() -> None:
+    res = run("--node-limit", "2000", "--format", "json", str(SAMPLES / "worked-example.dpn"))
+    assert res.returncode == 1
+    deal = json.loads(res.stdout)["deals"][0]
+    assert deal["solved"] is False and deal["reason"] == "not solved in time"
+
+
+def test_jobs_give_the_same_answer() -> None:
+    one = run("--format", "json", "--from-trick", "11", str(SAMPLES / "pagat-session.dpn"))
+    two = run("--format", "json", "--from-trick", "11", "--jobs", "2", str(SAMPLES / "pagat-session.dpn"))
+    assert one.returncode == two.returncode == 0
+    strip = lambda doc: [{k: v for k, v in d.items() if k != "nodes"} for d in json.loads(doc)["deals"]]  # noqa: E731
+    assert strip(one.stdout) == strip(two.stdout)
+
+
+def test_unknown_hands_are_not_analysed(tmp_path: Path) -> None:
+    record = tmp_path / "short.dpn"
+    record.write_text('[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n')
+    res = run(str(record))
+    assert res.returncode == 0, res.stderr
+    assert "not analysed: the hands are not known" in res.stdout
+
+
+def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
+    res = run(str(tmp_path / "missing.dpn"))
+    assert res.returncode == 2
+    assert "missing.dpn" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_library_first_void_five_starts_after_the_phase() -> None:
+    facts = next(replay_games(iter_path(str(SAMPLES / "pagat-first-void-five.dpn"))))
+    for deal in facts.deals:
+        a = analyse_deal(deal, facts.rules, from_trick=11)
+        assert a.solved, a.reason
+        assert a.tricks[0].number == 11
