@@ -8,7 +8,9 @@ shown again.
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -22,6 +24,7 @@ WORKED = DATA / "worked-example.dpn"
 LOOSE = DATA / "loose-style.dpn"
 HUKUM = DATA / "hukum.dpn"
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 RIGHT, LEFT, DOWN, UP = "\x1b[C", "\x1b[D", "\x1b[B", "\x1b[A"
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
@@ -32,9 +35,9 @@ def command() -> str:
 
 
 class Session:
-    """``dehlanote replay ARGS`` in a 40x120 pty, with the tty modes saved before and after."""
+    """``dehlanote replay ARGS`` in a pty (40x120 unless told), with the tty modes saved before and after."""
 
-    def __init__(self, tmp_path: Path, *args: str) -> None:
+    def __init__(self, tmp_path: Path, *args: str, size: tuple[int, int] = (40, 120)) -> None:
         self.before = tmp_path / "stty-before"
         self.after = tmp_path / "stty-after"
         line = " ".join(shlex.quote(str(a)) for a in args)
@@ -44,8 +47,16 @@ class Session:
         env.pop("NO_COLOR", None)
         env.pop("COLUMNS", None)
         env.pop("LINES", None)
-        self.child = pexpect.spawn("/bin/sh", ["-c", script], env=env, dimensions=(40, 120),
+        self.size = size
+        self.log = io.StringIO()
+        self.child = pexpect.spawn("/bin/sh", ["-c", script], env=env, dimensions=size,
                                    encoding="utf-8", timeout=30)
+        self.child.logfile_read = self.log
+
+    def frame(self) -> list[str]:
+        """The last screen drawn, as plain lines (each frame starts at the top-left corner)."""
+        text = self.log.getvalue().split("\x1b[H")[-1].split("\x1b[?1049l")[0]
+        return ANSI.sub("", text).split("\r\n")
 
     def expect(self, *texts: str) -> None:
         for text in texts:
@@ -140,3 +151,57 @@ def test_not_a_terminal_prints_plain_steps(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "\x1b[" not in text
     assert "A wins trick 2; A sweeps 8 cards (two in a row): 10H 10S" in text
+
+
+def _with_errors(tmp_path: Path) -> Path:
+    """The worked example with a revoke (trick 3), a wrong leader (trick 4) and a wrong tens claim."""
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 3D 7S 9S").replace(" 8 D: 8D 9D 3D 2C", " 8 D: 8D 9D 5S 2C")
+    path = tmp_path / "errors.dpn"
+    path.write_text(text.replace("tens AC 3 BD 1", "tens AC 2 BD 2"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("rows, cols", [(24, 80), (40, 120)])
+def test_screen_fits_the_terminal_keys_last_and_the_box_never_moves(tmp_path, rows, cols):
+    s = Session(tmp_path, _with_errors(tmp_path), size=(rows, cols))
+    boxes = set()
+
+    def check(*texts: str) -> list[str]:
+        s.expect(*texts)
+        s.expect("q quit")                       # the last row: the frame is complete
+        lines = s.frame()
+        assert len(lines) == rows, lines
+        assert max(len(line) for line in lines) <= cols
+        assert "? help" in lines[-1] and "q quit" in lines[-1]
+        top = next(i for i, line in enumerate(lines) if "╭" in line)
+        bottom = next(i for i, line in enumerate(lines) if "╰" in line)
+        boxes.add((top, lines[top].index("╭"), bottom, lines[bottom].index("╯")))
+        return lines
+
+    lines = check("before trick 1 of 13")
+    assert "kots AC 0 BD 0" in lines[1] and "errors (e: next)" in lines[1]
+    s.child.send("e")
+    lines = check("trick 3 of 13 · card 2 of 4")
+    screen = " ".join(" ".join(lines).split())
+    assert "B 3♦✗" in screen
+    assert "revoke at 20:10: B must follow suit (spades led) and holds 3 spades (JS 6S 5S), but plays 3D" in screen
+    s.child.send("e")
+    lines = check("trick 4 of 13 · card 1 of 4")
+    assert any("trick 4 · B leads ✗" in line for line in lines)
+    s.child.send("N")
+    check("trick 4 of 13 · card 4 of 4")
+    s.child.send("G")
+    lines = check("trick 13 of 13 · card 4 of 4")
+    screen = "\n".join(lines)
+    assert "the deal is over" in screen and "one more sweeps" not in screen
+    assert "Deal 1 over: AC wins the deal with 3 tens (AC 3 BD 1)" in screen
+    assert "tens-mismatch at 31:1" in screen
+    assert "run AC 1" in lines[1]
+    s.child.send("?")
+    s.expect("Keys (? again to close)", "next error in the record", "q quit")
+    s.key("q")
+    status, tail = s.finish()
+    assert status == 0 and "Traceback" not in tail
+    assert s.restored()
+    assert len(boxes) == 1, boxes

@@ -11,6 +11,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.control import Control
 from rich.markup import escape
 
 from ..output.annotate import (
@@ -200,12 +201,17 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGHUP, stop)
         tty.setcbreak(fd, termios.TCSANOW)
+        # Ctrl-C arrives as a key (quit) rather than a signal, so that it never cuts a frame mid-character
+        mode = termios.tcgetattr(fd)
+        mode[3] &= ~termios.ISIG
+        termios.tcsetattr(fd, termios.TCSANOW, mode)
         with console.screen(hide_cursor=True) as screen:
             size = None
             dirty = True
             while True:
                 if dirty or console.size != size:
                     size = console.size
+                    console.control(Control.home())      # each frame from the top: it fills the screen
                     screen.update(stepper_screen(stepper, names=names, title=title, symbols=symbols,
                                                  control=control, size=ScreenSize(size.width, size.height)))
                     dirty = False

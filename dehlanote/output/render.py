@@ -643,9 +643,21 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool
 
 def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width: int, height: int,
            flags: Sequence[Flag]) -> RenderableType:
-    """What happened here, most important first; what does not fit is counted, never cut."""
+    """What happened here, most important first; what does not fit is counted, never cut.
+
+    At a deal's end its result comes first, then the claims about the deal that are wrong; then
+    the errors of the trick shown, the trump event, the tens that changed sides.
+    """
     items: list[Text] = []
-    for f in flags:
+    if stepper.at_end() and snap.played:
+        deal = stepper.deals[stepper.deal]
+        lines = deal_result_text(deal, rules)
+        head = Text(f"Deal {deal.number} {'over' if deal.complete else 'stops'}: ", style="bold")
+        head.append(lines[0], style="bold")
+        items.append(head)
+        if len(lines) > 1:
+            items.append(Text(" · ".join(lines[1:])))
+    for f in sorted(flags, key=lambda f: not f.at_end):
         text = Text(f"{ERROR_MARK} ", style="bold red")
         text.append(flag_text(f), style="red")
         items.append(text)
@@ -656,14 +668,6 @@ def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width:
         text.append(f" was won by {story.won_by} ({story.won_side}) in trick {story.trick}, swept by "
                     f"{story.taken_by} to {story.taken_side}", style="yellow")
         items.append(text)
-    if stepper.at_end() and snap.played:
-        deal = stepper.deals[stepper.deal]
-        lines = deal_result_text(deal, rules)
-        head = Text(f"Deal {deal.number} {'over' if deal.complete else 'stops'}: ", style="bold")
-        head.append(lines[0], style="bold")
-        items.append(head)
-        if len(lines) > 1:
-            items.append(Text(" · ".join(lines[1:])))
     out: list[Text] = []
     used = 0
     for i, item in enumerate(items):

@@ -1,0 +1,97 @@
+"""Several files and standard input: ``annotate`` takes files and globs like ``validate``;
+``replay --plain -`` reads standard input, the interactive stepper refuses it clearly."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote import iter_path, replay_game
+from dehlanote.cli import app
+
+DATA = Path(__file__).resolve().parent / "data"
+WORKED = DATA / "worked-example.dpn"
+HUKUM = DATA / "hukum.dpn"
+runner = CliRunner()
+
+
+def run(*args: object, input: str | bytes | None = None):
+    result = runner.invoke(app, [str(a) for a in args], input=input, env={"COLUMNS": None})
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def test_annotate_several_files_names_each_and_exits_as_validate(tmp_path):
+    result = run("annotate", "--letters", WORKED, HUKUM)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert f"{WORKED} · Game 1: Worked example" in out
+    assert f"{HUKUM} · Game 1: " in out
+    assert out.index(str(WORKED)) < out.index(str(HUKUM))
+    assert out.count("Result: ") == 2
+
+
+def test_annotate_expands_quoted_globs():
+    pattern = str(DATA / "w*.dpn")
+    assert run("annotate", pattern).stdout == run("annotate", WORKED).stdout
+
+
+def test_annotate_unreadable_file_is_reported_and_the_others_annotated(tmp_path):
+    result = run("annotate", tmp_path / "missing.dpn", WORKED)
+    assert result.exit_code == 2
+    assert "cannot read" in result.stderr and "missing.dpn" in result.stderr and "no such file" in result.stderr
+    assert "Game 1: Worked example" in result.stdout
+
+
+def test_annotate_several_files_as_dpn_is_one_valid_stream(tmp_path):
+    result = run("annotate", "-f", "dpn", WORKED, HUKUM)
+    assert result.exit_code == 0
+    out = tmp_path / "all.dpn"
+    out.write_text(result.stdout, encoding="utf-8")
+    games = [replay_game(g) for g in iter_path(out)]
+    expected = [replay_game(g) for p in (WORKED, HUKUM) for g in iter_path(p)]
+    assert len(games) == len(expected)
+    assert all(g.errors == () for g in games)
+    assert [g.result for g in games] == [g.result for g in expected]
+
+
+def test_annotate_reads_standard_input_once():
+    text = WORKED.read_text(encoding="utf-8")
+    assert "Game 1: Worked example" in run("annotate", "-", input=text).stdout
+    assert run("annotate", "-", "-", input=text).exit_code == 2
+
+
+def test_replay_plain_reads_standard_input():
+    text = WORKED.read_text(encoding="utf-8")
+    piped = run("replay", "--plain", "-", input=text)
+    assert piped.exit_code == 0
+    assert piped.stdout == run("replay", "--plain", WORKED).stdout
+    assert piped.stdout.count(" plays ") == 52
+
+
+pexpect = pytest.importorskip("pexpect")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a pseudo-terminal")
+def test_interactive_replay_refuses_standard_input_with_a_clear_message():
+    """On a terminal, without --plain: standard input carries the keys, so the record cannot come there."""
+    command = f"{shlex.quote(sys.executable)} -m dehlanote replay - < {shlex.quote(str(WORKED))}; echo EXIT=$?"
+    child = pexpect.spawn("/bin/sh", ["-c", command], dimensions=(24, 80), encoding="utf-8", timeout=60,
+                          env=dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8"))
+    child.expect(r"EXIT=(\d+)")
+    assert child.match.group(1) == "2"
+    said = " ".join(child.before.split())
+    assert "give it a file, or print the steps with --plain" in said
+    assert "Traceback" not in child.before
+    # --plain on the same terminal reads it
+    command = (f"{shlex.quote(sys.executable)} -m dehlanote replay --plain - < {shlex.quote(str(WORKED))} "
+               "| tail -3; echo EXIT=$?")
+    child = pexpect.spawn("/bin/sh", ["-c", command], dimensions=(24, 80), encoding="utf-8", timeout=60,
+                          env=dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8"))
+    child.expect(r"EXIT=(\d+)")
+    assert "match: kots AC 0 BD 0" in child.before
