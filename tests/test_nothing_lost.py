@@ -262,7 +262,8 @@ def test_a_failed_write_leaves_the_original_intact(tmp_path, monkeypatch, failur
     if failure == "rename":
         monkeypatch.setattr(cli_module.os, "replace", fail)
     elif failure == "copymode":
-        monkeypatch.setattr(cli_module.shutil, "copymode", fail)
+        from dehlanote.output import files
+        monkeypatch.setattr(files.os, "fchmod", fail)
     else:
         real = fmt_module._canonical_pieces
 
@@ -392,3 +393,56 @@ def test_dpn_1_1_deal_1_after_a_deal_starts_a_game_without_tags():
     two = body.replace("tens AC 3 BD 1 {", "tens AC 3 BD 1 {deal 1 ")
     assert len(parse_string(two + body)) == 2
     assert parse_string(body.replace("deal 1 dealer D", "deal 12 dealer D") + body)[0].deals[0].number.value == 12
+
+
+# ---- the canonical form reads back as the same record (issue 16 item 3) --------------------------------
+
+MATCH = (ROOT / "samples" / "match.dpn").read_text(encoding="utf-8")
+
+
+def test_16_3_fmt_write_keeps_a_comment_holding_a_tag_line_in_its_deal(tmp_path):
+    text = MATCH.replace("tens AC 2 BD 2", 'tens AC {score sheet said\n[Round "1"]} 2 BD 2', 1)
+    assert text != MATCH
+    path = tmp_path / "match.dpn"
+    path.write_text(text, encoding="utf-8")
+    before = [replay_game(g) for g in parse_string(text)]
+    assert len(before) == 1 and not before[0].errors
+    result = runner.invoke(app, ["fmt", "--write", str(path)])
+    assert result.exit_code == 0, result.output
+    after = parse_string(path.read_text(encoding="utf-8"))
+    assert len(after) == 1 and not replay_game(after[0]).errors
+    assert len(after[0].deals) == len(before[0].game.deals)
+    assert after[0].deals[0].tens.comments == ('score sheet said\n[Round "1"]',)
+    assert runner.invoke(app, ["validate", str(path)]).exit_code == 0
+
+
+def test_16_3_fmt_is_idempotent_on_comments_holding_cr(tmp_path):
+    for comment in ("a\r\r\nb", "a\rb\r", "\r", "x\r\n\r\ny"):
+        text = WORKED.replace("{diamonds}", "{" + comment + "}")
+        path = tmp_path / "cr.dpn"
+        path.write_bytes(text.encode("utf-8"))
+        assert runner.invoke(app, ["fmt", "--write", str(path)]).exit_code == 0
+        once = path.read_bytes()
+        assert runner.invoke(app, ["fmt", "--check", str(path)]).exit_code == 0, repr(comment)
+        assert runner.invoke(app, ["fmt", "--write", str(path)]).exit_code == 0
+        assert path.read_bytes() == once
+
+
+def test_16_3_fmt_refuses_to_write_what_does_not_read_back(tmp_path, monkeypatch):
+    from dehlanote.syntax import writer
+
+    path = scrambled(tmp_path)
+    before = path.read_bytes()
+
+    def lossy(game, facts):      # a writer bug: the last deal's tens comment lost
+        text = cli_module.canonical_text(game, facts)
+        return text.replace(" {the non-dealing side AC wins the deal; D deals again}", "")
+
+    monkeypatch.setattr(fmt_module, "canonical_text", lossy)
+    result = runner.invoke(app, ["fmt", "--write", str(path)])
+    assert result.exit_code == 2, result.output
+    assert "would not read back" in result.stderr and "unchanged" in result.stderr
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dpn"]
+    game = parse_string(WORKED)[0]
+    assert writer.reads_back(game, WORKED) and not writer.reads_back(game, WORKED.replace("{diamonds}", ""))

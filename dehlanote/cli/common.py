@@ -9,9 +9,7 @@ from __future__ import annotations
 import enum
 import glob
 import os
-import shutil
 import sys
-import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +23,7 @@ from rich.text import Text
 from .. import __version__
 from ..errors import DpnError
 from ..output import jsonout
+from ..output.files import Snapshot, write_target
 from ..replay import GameFacts, explicit, replay_game
 from ..rules.profile import Registry, default_registry, registry
 from ..syntax import Game, iter_games, iter_path, write_game
@@ -355,7 +354,7 @@ def open_games(spec: str) -> Iterator[Game]:
     return chain()
 
 
-def write_document(write: Callable[[str], None], facts: Iterator[GameFacts], *, indent: Optional[int] = 2) -> bool:
+def write_document(write: Callable[[str], object], facts: Iterator[GameFacts], *, indent: Optional[int] = 2) -> bool:
     """Write the ``dpn-json/1`` document game by game (the same text as ``jsonout.dumps``).
 
     Returns True when every game is valid.
@@ -384,30 +383,13 @@ def write_document(write: Callable[[str], None], facts: Iterator[GameFacts], *, 
 
 
 @contextmanager
-def replacing(target: Path) -> Iterator[IO[str]]:
-    """A temporary file beside ``target`` that replaces it only when the block succeeds."""
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
-            yield stream
-        if target.exists():
-            shutil.copymode(target, tmp)
-        else:
-            os.chmod(tmp, 0o666 & ~umask_now())
-        os.replace(tmp, target)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def umask_now() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def replacing(target: Path, *, force: bool = False, expect: Optional[Snapshot] = None) -> Iterator[IO[str]]:
+    """A stream whose text becomes ``target`` when the block succeeds (see
+    :func:`dehlanote.output.files.write_target`: a regular file is replaced by a rename in
+    its real directory, keeping mode, owner and group; a device or FIFO is written as it
+    is). Raises OutputRefused or OSError."""
+    with write_target(target, force=force, expect=expect) as stream:
+        yield stream
 
 
 def canonical_text(game: Game, facts: GameFacts) -> str:

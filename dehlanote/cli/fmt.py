@@ -13,7 +13,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..replay import replay_game
+from ..output.files import OutputRefused, snapshot
+from ..replay import explicit, replay_game
+from ..syntax.writer import reads_back
 from ..rules.profile import Registry
 from .app import app
 from .common import (
@@ -54,15 +56,30 @@ class _Compare:
         return same
 
 
+class NotReadBack(Exception):
+    """The canonical text of a game would not read back as the same game."""
+
+
 def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[str]:
+    """The canonical text of each game, each checked to read back as the same game (a
+    game whose canonical text would not is written as it was, and NotReadBack raised
+    at the end, for --write to refuse the file)."""
     first = True
+    lost: list[int] = []
     for game in games_of(spec):
         facts = replay_game(game, reg)
         report.games += 1
         report.deals += len(game.deals)
         report.count += len(facts.errors)
-        yield ("" if first else "\n") + canonical_text(game, facts)
+        text = canonical_text(game, facts)
+        if not facts.errors and not game.errors and not reads_back(explicit(facts), text):
+            lost.append(report.games)
+            text = (game.source or text).strip("\n") + "\n"
+        yield ("" if first else "\n") + text
         first = False
+    if lost:
+        raise NotReadBack(f"the canonical form of game {', '.join(map(str, lost))} would not read back as the "
+                          "same record (a bug: please report it), so it is written as it was")
 
 
 @app.command()
@@ -72,6 +89,7 @@ def fmt(
                                                      "and exit 1 if there are any."),
     write: bool = typer.Option(False, "--write", "-w", help="Rewrite each file in place (not files whose "
                                                            "games have errors)."),
+    force: bool = typer.Option(False, "--force", help="With --write, rewrite read-only files too."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Write records in canonical DPN.
@@ -103,13 +121,19 @@ def fmt(
         reports.append(report)
         try:
             if check or write:
-                same = _fmt_file(spec, reg, report, write, err)
+                same = _fmt_file(spec, reg, report, write, err, force)
                 if not same:
                     changed.append(report.path)
             else:
                 for piece in _canonical_pieces(spec, reg, report):
                     emit(("\n" if wrote and not report.games - 1 else "") + piece)
                     wrote = True
+        except (OutputRefused, NotReadBack) as exc:
+            report.unreadable = str(exc)
+            verb = "rewrite" if write else "format"
+            err.print(f"dehlanote: will not {verb} {escape(report.path)}: {escape(str(exc))}"
+                      + (" (the file is unchanged)" if write else ""))
+            continue
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
@@ -142,7 +166,8 @@ def fmt(
     raise typer.Exit(status)
 
 
-def _fmt_file(spec: str, reg: Registry, report: FileReport, write: bool, err: Console) -> bool:
+def _fmt_file(spec: str, reg: Registry, report: FileReport, write: bool, err: Console,
+              force: bool = False) -> bool:
     """Compare (and with ``write`` replace) one file with its canonical form; True if it was canonical."""
     if spec == STDIN:
         # standard input is read twice (games, then bytes to compare): spool it to a file first
@@ -158,8 +183,11 @@ def _fmt_file(spec: str, reg: Registry, report: FileReport, write: bool, err: Co
             for piece in _canonical_pieces(spec, reg, report):
                 compare.feed(piece)
             return compare.close()
+        if not os.path.isfile(spec):
+            raise OutputRefused("it is not a regular file (--write rewrites files)")
+        before = snapshot(spec)     # an editor's save while fmt runs is not overwritten
         try:
-            with replacing(Path(spec)) as stream:
+            with replacing(Path(spec), force=force, expect=before) as stream:
                 for piece in _canonical_pieces(spec, reg, report):
                     compare.feed(piece)
                     stream.write(piece)

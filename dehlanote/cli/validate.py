@@ -54,7 +54,8 @@ def validate(
 ) -> None:
     """Check records against their rules and list every error.
 
-    Every card, trick, deal and claim is checked under each game's rules. Prints path:line:col: code: message for each error, then a summary.
+    Every card, trick, deal and claim is checked under each game's rules. Prints
+    path:line:col: code: message for each error, then a summary.
     Exit status: 0 all valid, 1 some invalid, 2 usage or an unreadable file.
 
     Example: dehlanote validate samples/*.dpn

@@ -46,6 +46,9 @@ from .reader import Chunk, Source, split_games, stray_tags
 __all__ = ["iter_games", "iter_path", "parse_chunk", "parse_path", "parse_string"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
+#: line ends inside a comment: a run of CRs before a LF reads as one newline, so that a
+#: comment written back canonically reads the same again (fmt is idempotent on \r)
+_CRLF = re.compile("\r+\n")
 #: the tags that mean something (docs/notation.md), by lowercase name: their names are read in any
 #: case and kept in this spelling, so that ``game.tag("Rules")`` finds ``[rules "pagat"]``
 _TAG_NAMES = {name.lower(): name for name in (
@@ -278,7 +281,7 @@ class _Parser:
         if b.comments:
             # comments before the first game's first element belong to that game; a comment
             # that spans lines of a CRLF file keeps plain newlines, as every other text does
-            comments = [(*b._pos(c), str(c)[1:-1].replace("\r\n", "\n")) for c in b.comments]
+            comments = [(*b._pos(c), _CRLF.sub("\n", str(c)[1:-1])) for c in b.comments]
             games = [_attach_comments(g, [c for c in comments if _within(c[:2], g, games)]) for g in games]
         if b.errors:
             errors = sorted(b.errors, key=lambda e: (e.line, e.column))

@@ -119,8 +119,14 @@ def _blocks(source: Source, decoder: _Decoder) -> Iterator[str]:
     # ends: adding each block to the rest copied the line again for every block, time
     # quadratic in the length of a long line (and hours for one read a few bytes at a time)
     parts: list[Any] = []
+    # read1: one system call per block, so that a pipe's data is read as it comes and a
+    # signal is handled between two reads (BufferedReader.read loops in C until the block
+    # is full: a signal that came between two of its reads waited for the next data)
+    read = getattr(source, "read1", None) if binary else None
+    if read is None:
+        read = source.read
     while True:
-        data = source.read(BLOCK)
+        data = read(BLOCK)
         if not data:
             break
         cut = data.rfind(newline)

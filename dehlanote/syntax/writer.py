@@ -11,7 +11,7 @@ leaders) are written when the model has them: the replayer can fill them in firs
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..deck import sort_key
 from .model import Deal, Game, Hand, Play, Tag, Trick, Trump
@@ -121,3 +121,44 @@ def write_game(game: Game) -> str:
 def write_games(games: Iterable[Game]) -> str:
     """The canonical text of several games, a blank line between them."""
     return "\n".join(write_game(g) for g in games)
+
+
+def _unplaced(node: Any) -> Any:
+    """A model node with every position set to 0, recursively."""
+    if isinstance(node, tuple):
+        fields = getattr(node, "_fields", None)
+        if fields is None:
+            return tuple(_unplaced(x) for x in node)
+        values = {f: _unplaced(getattr(node, f)) for f in fields}
+        for f in ("line", "column"):
+            if f in values:
+                values[f] = 0
+        return type(node)(**values)
+    return node
+
+
+def normal_form(game: Game) -> Game:
+    """What the canonical text of ``game`` keeps, as a model to compare: positions, the
+    kept source and errors dropped, tags in canonical order and spelling, hands by seat and
+    their cards in canonical order (each side of the ``|``)."""
+    deals = []
+    for deal in game.deals:
+        hands = deal.hands
+        if hands is not None:
+            hands = tuple(
+                h._replace(cards=tuple(sorted(h.cards[: h.split], key=lambda c: sort_key(c.card)))
+                           + tuple(sorted(h.cards[h.split:], key=lambda c: sort_key(c.card))))
+                if h.split is not None else h._replace(cards=tuple(sorted(h.cards, key=lambda c: sort_key(c.card))))
+                for h in sorted(hands, key=lambda h: h.seat))
+        deals.append(deal._replace(hands=hands))
+    plain = game._replace(tags=tuple(ordered_tags(game.tags)), deals=tuple(deals), errors=(),
+                          source=None, source_line=0)
+    return _unplaced(plain)
+
+
+def reads_back(game: Game, text: str) -> bool:
+    """Whether ``text`` (the canonical text of ``game``) reads back as exactly that game."""
+    from .parser import parse_string
+
+    again = parse_string(text)
+    return len(again) == 1 and not again[0].errors and normal_form(again[0]) == normal_form(game)

@@ -31,6 +31,7 @@ from dehlanote.playout import Style, generate_match
 from dehlanote.replay import explicit, replay_game
 from dehlanote.syntax import iter_games, parse_string, write_game
 from dehlanote.syntax import reader as _reader
+from dehlanote.syntax.writer import normal_form
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
@@ -350,6 +351,8 @@ def _check_canonical(canonical: str, facts) -> None:
         raise Violation(f"canonical form is not idempotent:\n{canonical}")
     if len(refacts.deals) != len(facts.deals) or refacts.result != facts.result:
         raise Violation("the canonical text replays to other facts")
+    if normal_form(again[0]) != normal_form(explicit(facts)):
+        raise Violation(f"the canonical text reads back as another record (model):\n{canonical}")
     if _content(again[0]) != _content(facts.game):
         raise Violation(f"the canonical text lost or changed a tag, comment, glyph or card:\n{canonical}")
 
