@@ -9,11 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from dehlanote.cli import app
 
-COMMANDS = ["validate", "json", "fmt", "annotate", "replay", "rules"]
+#: every command registered on the app, whoever added it
+COMMANDS = sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
 #: what Typer shows of Python's types: <bool>, <list[str]>, <int range>, [x>=1], {FILE}
 PYTHON_TYPES = re.compile(r"<(?:bool|int|str|float|list|path|text|int range)[^>]*>|\[x[<>]=?\d+|\{[A-Z]+\}")
 

@@ -260,3 +260,17 @@ def test_fit_parts_drops_whole_parts_and_keeps_the_last():
     parts = ["kots AC 0 BD 0", "run AC 2", "a long explanation that does not fit", "✗ 2 errors"]
     assert fit_parts(parts, 40, keep_last=1) == "kots AC 0 BD 0 · run AC 2 · ✗ 2 errors"
     assert fit_parts(parts, 200) == " · ".join(parts)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s.width}x{s.height}")
+def test_screen_says_unknown_for_a_deal_whose_outcome_is_unknown(size):
+    facts = replay_game(parse_string(unknown_text())[0])
+    st = Stepper.of(facts)
+    assert st.next_deal()
+    lines = render(st, size)
+    text = "\n".join(lines)
+    assert "Deal 2 of 3 · no trick in the record" in lines[0]
+    assert "run unknown" in lines[1] and "deal 2 unknown" in lines[1]
+    assert "winner unknown" in text and "streak: unknown · next dealer: unknown" in text
+    assert st.next_deal()
+    assert "run unknown" in render(st, size)[1]            # the run going into deal 3 is not known either

@@ -455,7 +455,7 @@ def match_parts(state: MatchState, rules: Rules) -> list[str]:
     parts.append(f"kots {_split(state.kots, sides)}")
     if state.points:
         parts.append(f"deals won {_split(state.points, sides)}")
-    if not state.over:
+    if not state.over and rules.streak and not rules.match_points:
         if isinstance(state.streak, str):
             parts.append("run unknown")
         elif state.streak is None:
@@ -467,7 +467,7 @@ def match_parts(state: MatchState, rules: Rules) -> list[str]:
         parts.append(f"deal{'s' if len(state.unknown) != 1 else ''} {listed} unknown")
     if not state.over:
         if rules.match_points:
-            parts.append(f"{rules.match_points} deals won win the match")
+            parts.append(f"{rules.match_points} deal wins take the match")
         if rules.kots:
             parts.append(f"{rules.kots} kot{' wins' if rules.kots == 1 else 's win'} the match")
         elif not rules.match_points:
@@ -621,7 +621,9 @@ class Stepper:
         parts = [f"Deal {d.number} of {self.deals[-1].number}" if len(self.deals) > 1 else f"Deal {d.number}"]
         snap = self.snap
         total = len(d.tricks)
-        if snap.trick is None:
+        if total == 0:
+            parts.append("no trick in the record")
+        elif snap.trick is None:
             parts.append(f"before trick 1 of {total}")
         else:
             parts.append(f"trick {snap.trick.number} of {total}")

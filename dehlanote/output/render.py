@@ -418,10 +418,10 @@ def _seat_marker(seat: str, snap: Snapshot) -> str:
 
 
 def _seat_title(seat: str, snap: Snapshot, names: dict[str, str], n: int, width: int) -> Text:
-    """``A Asha (AC) dealer``: the name shortened by whole words when the place is narrow."""
+    """``A Asha (AC) dealer``: where the place is narrow the side goes first, then the name's last words."""
     side = f" ({side_of(seat, n)})"
     dealer = " dealer" if snap.deal.dealer == seat else ""
-    room = width - len(seat) - len(side) - len(dealer) - 1
+    room = width - len(seat) - len(dealer) - 1
     name = _words_fitting(printable(names.get(seat, "")), room) if room > 0 else ""
     out = Text(seat, style="bold")
     if name:
@@ -649,10 +649,10 @@ def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width:
     the errors of the trick shown, the trump event, the tens that changed sides.
     """
     items: list[Text] = []
-    if stepper.at_end() and snap.played:
-        deal = stepper.deals[stepper.deal]
+    deal = stepper.deals[stepper.deal]
+    if stepper.at_end() and (snap.played or not deal.tricks):
         lines = deal_result_text(deal, rules)
-        head = Text(f"Deal {deal.number} {'over' if deal.complete else 'stops'}: ", style="bold")
+        head = Text(f"Deal {deal.number} over: " if deal.complete else f"Deal {deal.number}: ", style="bold")
         head.append(lines[0], style="bold")
         items.append(head)
         if len(lines) > 1:
