@@ -1,10 +1,15 @@
 """Random playouts of legal Dehla Pakad matches, written as DPN, with a referee's facts.
 
-This module is a test oracle and a corpus maker. It is deliberately an *independent*
-implementation of docs/rules.md: it imports nothing from :mod:`dehlanote` except the card
-spellings of :mod:`dehlanote.syntax.cards`, so that the project's replayer (written
-separately) can be checked against it. Only the standard library is used, and every
-random choice comes from the ``random.Random`` passed in, so a seed gives the same match.
+This module is a test oracle and a corpus maker (``dehlanote generate``). It is deliberately
+an *independent* implementation of docs/rules.md and of the notation's rules for facts: it
+must stay independent of the engine. It imports nothing from :mod:`dehlanote` except the
+deck's plain data in :mod:`dehlanote.deck` (card names, their order and spellings, seats
+and sides: no rule), never the replayer (:mod:`dehlanote.replay`), the rule profiles
+(:mod:`dehlanote.rules`) or the parser, so that the replayer, written separately, can be
+checked against it; every decision it shares with the replayer is written here again, on
+its own (:func:`blind_facts` for deals whose outcome is unknown). Only the standard library
+is used, and every random choice comes from the ``random.Random`` passed in, so a seed gives
+the same match.
 
 The entry points are :func:`generate_match` (one game: its DPN text and the facts an
 independent referee would state about it) and :func:`generate_corpus` (many games).
@@ -449,6 +454,77 @@ def next_dealer(rules: Rules, dealer: str, winner: Optional[str], kot: Optional[
     return rules.next_seat[dealer] if winner == dealing else dealer
 
 
+def blind_facts(rules: Rules, deals: list, unknown: set) -> tuple[list, dict]:
+    """What a referee can state about a match when the deals in ``unknown`` (0-based) have no
+    known outcome (NOTATION 1.1, "unknown is not invented"), worked out from the other deals'
+    play alone: ``([{winner, kot, streak, next_dealer}, ...], result)``.
+
+    An unknown deal has no winner, streak or next dealer. Runs count afresh from the next
+    known deal; a streak kot on a run counted afresh is stated only when one kot ends the
+    match (``kots_to_win == 1``: an earlier kot would have ended it, and play went on), never
+    in a session of several kots (an unseen kot may have restarted the run). ``coat`` points
+    and kot tallies are lower bounds; the match ends for certain only when one reaches its
+    target; otherwise, once a deal is unknown, whether it ended is unknown (``finished``
+    None). Hukum's 2-2 rule names no dealer when the deal before is unknown.
+    """
+    run: Optional[tuple] = None
+    exact = True                 # the run began after a known deal
+    prev_known, previous = True, None
+    kots = {s: 0 for s in rules.sides}
+    points = {s: 0 for s in rules.sides}
+    known, match_winner = True, None
+    out = []
+    for i, deal in enumerate(deals):
+        if i in unknown:
+            out.append({"winner": None, "kot": None, "streak": None, "next_dealer": None})
+            run, exact, prev_known, previous, known = None, False, False, None, False
+            continue
+        _tens, _score, winner, kot = judge_deal(rules, deal)
+        if winner is not None:
+            if run is not None and run[0] == winner:
+                run = (winner, run[1] + 1)
+            else:
+                exact = exact or run is not None
+                run = (winner, 1)
+            points[winner] += 1
+            if kot is None and rules.streak_kot and run[1] == rules.streak_kot and \
+                    (exact or rules.kots_to_win == 1):
+                kot = {"side": winner, "reason": STREAK}
+        if kot is not None:
+            kots[kot["side"]] += 1
+            if rules.kots_to_win and kots[kot["side"]] >= rules.kots_to_win:
+                match_winner = kot["side"]
+        if match_winner is None and rules.coat and winner and points[winner] >= COAT_POINTS:
+            match_winner = winner
+        facts = {"winner": winner, "kot": kot, "streak": {"side": run[0], "length": run[1]} if run else None}
+        if match_winner is not None:
+            facts["next_dealer"] = None
+            out.append(facts)
+            break
+        level_unknown = winner is None and not rules.level_to_non_dealers and not prev_known
+        facts["next_dealer"] = None if level_unknown else next_dealer(rules, deal["dealer"], winner, kot, previous)
+        out.append(facts)
+        previous, prev_known = winner, True
+        if kot is not None:
+            run, exact = None, True
+    if match_winner is not None:
+        result: dict = {"winner": match_winner, "finished": True}
+    elif not known:
+        result = {"winner": None, "finished": None}
+    elif rules.kots_to_win == 0:
+        first, second = rules.sides
+        result = {"winner": None if kots[first] == kots[second] else
+                  (first if kots[first] > kots[second] else second), "finished": True}
+    else:
+        result = {"winner": None, "finished": False}
+    result["kots"] = kots
+    if rules.coat:
+        result["points"] = points if known else None
+    return out, result
+
+
+# ---------------------------------------------------------------------------------------
+# A match
 # ---------------------------------------------------------------------------------------
 # A match
 

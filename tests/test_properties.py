@@ -126,3 +126,102 @@ def test_seven_deal_streak_matches_replay_with_the_oracles_facts():
         last = facts.deals[-1]
         assert last.kot is not None and last.kot.reason == "streak" and last.streak.length == 7
         assert [d.winner for d in facts.deals[-7:]] == [last.kot.side] * 7
+
+
+# ---- an unknown deal in the middle of random matches (NOTATION 1.1) -------------------------------
+
+def _with_unknown_deal(game, number: int, keep: int, dealer: str):
+    """The game with deal ``number`` stopped after ``keep`` tricks (its tens claim dropped) and
+    the next deal's dealer written (after an unknown deal the rules cannot give it)."""
+    from dehlanote.syntax.model import Word
+    deals = list(game.deals)
+    deals[number - 1] = deals[number - 1]._replace(tricks=deals[number - 1].tricks[:keep], tens=None)
+    following = deals[number]
+    if following.dealer is None:
+        deals[number] = following._replace(dealer=Word(dealer, following.line, following.column))
+    return game._replace(deals=tuple(deals))
+
+
+def check_unknown_deal(profile, options, seed, style, bias):
+    from dehlanote.playout import blind_facts, make_rules
+    rng = random.Random(seed)
+    text, oracle = generate_match(rng, profile, options, style=style, max_deals=40, bias=bias)
+    count = len(oracle["deals"])
+    if count < 3:
+        return False
+    u = rng.randrange(1, count - 1)               # never the first or the last deal
+    game = _with_unknown_deal(parse_string(text)[0], u + 1, rng.randrange(0, 12), oracle["deals"][u + 1]["dealer"])
+    facts = replay_game(game)
+    assert [e.code for e in facts.errors] == ["incomplete-deal"], [str(e) for e in facts.errors]
+    rules = make_rules(profile, options)
+    blind, result = blind_facts(rules, oracle["deals"], {u})
+    assert len(facts.deals) == len(blind)
+    for deal, od, expect in zip(facts.deals, oracle["deals"], blind):
+        assert deal.dealer == od["dealer"]
+        assert deal.winner == expect["winner"]
+        assert (None if deal.kot is None else dict(deal.kot._asdict())) == expect["kot"], deal.number
+        assert (None if deal.streak is None else dict(deal.streak._asdict())) == expect["streak"], deal.number
+        assert deal.next_dealer == expect["next_dealer"], deal.number
+    r = facts.result
+    assert (r.winner, r.finished, r.kots) == (result["winner"], result["finished"], result["kots"])
+    if "points" in result:
+        assert r.points == result["points"]
+    return True
+
+
+def _unknown_property(profile, options):
+    @settings(max_examples=max(10, EXAMPLES // 4), deadline=None, suppress_health_check=list(HealthCheck),
+              derandomize=True)
+    @given(seed=st.integers(0, 2**32 - 1), style=styles, bias=st.sampled_from([0.0, 0.4, 0.7]))
+    def test(seed, style, bias):
+        check_unknown_deal(profile, options, seed, style, bias)
+    test.__name__ = f"test_unknown_deal_{profile}_" + "_".join(f"{k}-{v}" for k, v in (options or {}).items())
+    return test
+
+
+for _profile, _options in PROFILES + [("standard", {"coat": True}), ("hukum", {"coat": True})]:
+    _t = _unknown_property(_profile, _options)
+    globals()[_t.__name__.replace("=", "-")] = _t
+
+
+def test_unknown_deals_are_exercised():
+    # the checks above really run (not all skipped): count the matches that qualify
+    done = sum(check_unknown_deal("standard", None, seed, Style(), 0.0) for seed in range(60))
+    assert done >= 10
+
+
+# ---- options in every order (NOTATION 1.1) --------------------------------------------------------
+
+ORDERED = [("pagat", {"kots": 2, "trump": "first-void-five", "streak": 5, "double-sar": True}),
+           ("hukum", {"streak": 3, "six-player": True, "court-piece": True}),
+           ("standard", {"trump": "closed", "coat": True, "six-player": True}),
+           ("pagat", {"kots": 0, "trump": "partner", "court-piece": True, "streak": 3})]
+
+
+def test_options_in_every_order_replay_the_same_match():
+    import itertools
+    import re
+    for i, (profile, options) in enumerate(ORDERED):
+        text, oracle = generate_match(random.Random(i), profile, options, Style(hands=i % 2 == 0), max_deals=6)
+        label = re.search(r'\[Rules "([^"]*)"\]', text).group(1)
+        name, *words = label.split()
+        docs = set()
+        for order in itertools.permutations(words):
+            shuffled = text.replace(f'[Rules "{label}"]', f'[Rules "{" ".join((name, *order)).upper()}"]')
+            facts = replay_game(parse_string(shuffled)[0])
+            assert facts.errors == (), [str(e) for e in facts.errors[:3]]
+            doc = game_json(facts)
+            doc.pop("tags")
+            docs.add(repr(doc))
+        assert len(docs) == 1, (profile, options)
+        assert [d.winner for d in facts.deals] == [d["winner"] for d in oracle["deals"]]
+
+
+def test_conflicting_options_are_refused_in_every_order():
+    import itertools
+    for words in (["coat", "streak=5", "kots=2"], ["double-sar", "court-piece", "six-player"],
+                  ["trump=closed", "trump=closed"]):
+        for order in itertools.permutations(words):
+            text = f'[Rules "pagat {" ".join(order)}"]\n[Result "*"]\n\ndeal 1 dealer D\n'
+            facts = replay_game(parse_string(text)[0])
+            assert [e.code for e in facts.errors] == ["unknown-rules"]

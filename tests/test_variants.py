@@ -1046,7 +1046,7 @@ def playout_registry_with(yaml_text: str):
 
 
 @pytest.mark.parametrize("label", ["Standard", "STANDARD streak=3", "Pagat Kots=3", "hukum Trump=Closed",
-                                   "standard Six-Player", "pagat TRUMP=FIRST-VOID-FIVE kots=0"])
+                                   "standard Six-Player", "pagat kots=0 TRUMP=FIRST-VOID-FIVE"])
 def test_dpn_1_1_profile_and_option_names_are_case_insensitive(label):
     rules = registry().resolve(label)
     assert rules.label() == label.lower()

@@ -393,6 +393,9 @@ class Registry:
             applied.append((key, value))
         if not changes and not applied:
             return rules
+        # in the option table's order, so that the same options in any order are equal rules
+        table = list(self.options)
+        applied.sort(key=lambda item: table.index(item[0]))
         # the options' decisions follow the profile's (each once, labelled with its option)
         decisions = list(rules.decisions)
         for key, value in applied:
