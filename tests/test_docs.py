@@ -150,7 +150,7 @@ NOTATION = ROOT / "docs" / "notation.md"
 
 #: DPN 1.1 features still being built: the examples that need them may fail until they land
 PENDING_1_1 = {
-    "unsound-claim-1-1-1": "claims (1.1)",
+    "unsound-claim-1-1-1": "unsound-claim (1.1) needs the double-dummy check of a claim",
 }
 
 
