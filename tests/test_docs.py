@@ -302,8 +302,7 @@ def test_notation_json_keys_are_in_the_schema() -> None:
     keys = _schema_keys(schema)
     named = words - placeholders
     assert {"tags", "next_dealer", "capture", "withdrawn", "finished", "claim"} <= named
-    pending = {"claim", "sound"}   # deal.claim of 1.1: in the schema once claims are replayed
-    assert named - keys <= pending, named - keys
+    assert named - keys == set()
 
 
 # ---- the docs hang together ----------------------------------------------------------------------
