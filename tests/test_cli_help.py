@@ -91,3 +91,11 @@ def test_completion_of_commands_and_rule_names(tmp_path):
     names = _run([], home, _DEHLANOTE_COMPLETE="complete_bash", COMP_WORDS="dehlanote rules hu", COMP_CWORD="2")
     assert names.stdout.split() == ["hukum"]
     assert list(home.iterdir()) == []
+
+
+def test_replay_help_lists_the_keys_of_the_one_keymap():
+    from dehlanote.output.keys import key_hints
+
+    text = " ".join(help_of("replay").replace("│", " ").split())
+    for hint in key_hints():
+        assert hint in text, hint

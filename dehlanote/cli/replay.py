@@ -22,7 +22,7 @@ from ..output.annotate import (
     match_state,
     match_text,
 )
-from ..output.keys import StepperKeys
+from ..output.keys import StepperKeys, key_hints
 from ..output.render import (
     ERROR_MARK,
     ScreenSize,
@@ -80,8 +80,7 @@ def replay(
     (kots, runs; "unknown" where the record does not allow to know); a status line shows the
     match at every step. Errors are marked at the card or trick at fault.
 
-    Keys: → n / ← p card, ↓ N / ↑ P trick, ] [ deal, t then a number: trick, e next error,
-    ? help, q quit. When standard output is not a terminal (or with --plain) the steps are
+    Keys: {keys}. When standard output is not a terminal (or with --plain) the steps are
     printed as text, each error after the card at fault; --deal and --trick then limit what is
     printed.
 
@@ -112,6 +111,10 @@ def replay(
     else:
         _plain_replay(stepper, facts, only_deal=deal is not None, only_trick=trick)
     raise typer.Exit(Exit.OK)
+
+
+# the keys in --help come from the one keymap, as the help screen's and the key line's do
+replay.__doc__ = (replay.__doc__ or "").replace("{keys}", ", ".join(key_hints()))
 
 
 def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_trick: Optional[int]) -> None:

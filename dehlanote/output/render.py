@@ -237,25 +237,6 @@ def game_result_text(facts: GameFacts) -> Text:
 
 # ---- rules -----------------------------------------------------------------------------------
 
-def first_sentence(text: str, limit: int = 100) -> str:
-    """A description cut to one line: its first sentence, or as many of its clauses as fit."""
-    text = " ".join(text.split())
-    end = text.find(". ")
-    if 0 < end <= limit:
-        return text[: end + 1]
-    clauses = text.split("; ")
-    out = clauses[0]
-    for clause in clauses[1:]:
-        if len(out) + 2 + len(clause) > limit:
-            break
-        out += "; " + clause
-    if out.count("(") > out.count(")"):
-        out = out[: out.rfind(" (")]
-    if len(out) > limit:
-        out = out[: limit - 1].rsplit(" ", 1)[0] + "…"
-    return out
-
-
 #: what each parameter of a profile means, for ``rules NAME``
 PARAM_HELP = {
     "seats": "players at the table (partners sit opposite)",
