@@ -809,3 +809,51 @@ def test_the_rare_cases_are_reached():
                  "pagat kot by non-dealers", "pagat streak kot", "coat ended by points",
                  "closed revealed", "closed never revealed", "first-void-five set after trick 1"):
         assert seen[case], case
+
+
+# --------------------------------------------------------------------------------------
+# dehlanote generate: the oracle as a command
+
+
+def _generate(*args: str) -> str:
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    result = CliRunner().invoke(app, ["generate", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@pytest.mark.parametrize("profile,options", COMBOS, ids=[rules_text(p, o) for p, o in COMBOS])
+def test_generate_writes_legal_dpn_for_every_profile(profile, options):
+    from dehlanote.replay import replay_game
+    from dehlanote.syntax import parse_string
+    label = rules_text(profile, options)
+    for seed, extra in ((1, ()), (2, ("--hands", "--style", "loose"))):
+        text = _generate("--rules", label, "--games", "3", "--seed", str(seed), *extra)
+        games = parse_string(text)
+        assert len(games) == 3
+        for game in games:
+            facts = replay_game(game)
+            assert facts.errors == (), [str(e) for e in facts.errors[:3]]
+            assert sorted(facts.rules.label().split()) == sorted(label.split())
+            # played to its end, or stopped (Result "*") after the command's limit of deals
+            from dehlanote.cli.generate import MAX_DEALS
+            assert facts.result.finished or len(facts.deals) == MAX_DEALS
+
+
+def test_generate_is_deterministic_for_a_seed_and_checks_its_rules(tmp_path):
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    first = _generate("--rules", "Pagat Kots=3", "--games", "2", "--seed", "9", "--hands")
+    assert first == _generate("--rules", "pagat kots=3", "--games", "2", "--seed", "9", "--hands")
+    assert first != _generate("--rules", "pagat kots=3", "--games", "2", "--seed", "10", "--hands")
+    assert first.count("[Event ") == 2 and "hands A:" in first
+    out = tmp_path / "g.dpn"
+    _generate("--rules", "hukum", "--seed", "3", "-o", str(out))
+    assert out.read_text(encoding="utf-8") == _generate("--rules", "hukum", "--seed", "3")
+    bad = CliRunner().invoke(app, ["generate", "--rules", "standard coat streak=3"])
+    assert bad.exit_code == 2 and "coat" in bad.output and "streak" in bad.output
+    bad = CliRunner().invoke(app, ["generate", "--rules", "bridge"])
+    assert bad.exit_code == 2 and "bridge" in bad.output

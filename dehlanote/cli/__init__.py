@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Optional
 
-from . import annotate, fmt, html, json_cmd, record, replay, rules, solve, stats, validate  # noqa: F401,E402 (they register commands)
+from . import annotate, fmt, generate, html, json_cmd, record, replay, rules, solve, stats, validate  # noqa: F401,E402 (they register commands)
 from .app import app
 
 __all__ = ["app", "main"]
