@@ -274,3 +274,15 @@ def test_screen_says_unknown_for_a_deal_whose_outcome_is_unknown(size):
     assert "winner unknown" in text and "streak: unknown · next dealer: unknown" in text
     assert st.next_deal()
     assert "run unknown" in render(st, size)[1]            # the run going into deal 3 is not known either
+
+
+@pytest.mark.parametrize("size", [ScreenSize(60, 20), ScreenSize(50, 15), ScreenSize(40, 10)],
+                         ids=lambda s: f"{s.width}x{s.height}")
+def test_a_small_terminal_loses_the_table_before_the_keys(size):
+    facts = replay_game(parse_string(broken_text())[0])
+    st = Stepper.of(facts)
+    st.next_error()
+    lines = render(st, size)
+    assert len(lines) == size.height
+    assert "? help" in lines[-1] and "q quit" in lines[-1]
+    assert lines[0].startswith("Deal 1") or lines[0].startswith("Worked example · Deal 1")

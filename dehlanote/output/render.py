@@ -579,16 +579,22 @@ def _trump_how(tf: TrumpFact) -> str:
     return f"announced by {tf.by}"
 
 
-def _run_row(snap: Snapshot, stepper_over: bool, at_end: bool) -> Text:
+def _run_row(snap: Snapshot, stepper_over: bool, at_end: bool, room: int = 80) -> Text:
+    """The run of tricks toward a sweep, said shorter when the place is narrow."""
     if stepper_over:
         return Text("the deal is over", style="bold")
     if at_end and snap.played:
         return Text("the record stops here", style="bold")
     if snap.run is None:
         return Text("—")
-    if snap.run[1] == 0:
-        return Text(f"{snap.run[0]} just swept: count starts again")
-    return Text(f"{snap.run[0]} {snap.run[1]} in a row" + (", one more sweeps the centre" if snap.run[1] == 1 else ""))
+    seat, count = snap.run
+    if count == 0:
+        long, short = f"{seat} just swept: count starts again", f"{seat} just swept"
+    elif count == 1:
+        long, short = f"{seat} 1 in a row, one more sweeps the centre", f"{seat} 1 in a row"
+    else:
+        long = short = f"{seat} {count} in a row"
+    return Text(long if len(long) <= room else short)
 
 
 def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool, at_end: bool) -> RenderableType:
@@ -602,7 +608,7 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool
     left.add_row("Trump", _trump_row(snap, rules, symbols, max(8, left_w - 8)))
     left.add_row("Dealer", Text(str(snap.deal.dealer or "unknown")))
     if rules.capture == "centre":
-        left.add_row("Run", _run_row(snap, over, at_end))
+        left.add_row("Run", _run_row(snap, over, at_end, max(8, left_w - 8)))
     else:
         left.add_row("Capture", Text("the deal is over", style="bold") if over
                      else Text("each trick to its winner"))
@@ -701,10 +707,10 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
     layout = seat_layout(n)
     by_pos = {pos: seat for seat, pos in layout.items()}
 
-    where = fit_parts([p for p in (title, stepper.where()) if p], width)
-    if not where:
-        where = stepper.where()
-    head = Text(where, style="bold")
+    where = stepper.where()
+    if title and Text(f"{title} · {where}").cell_len <= width:
+        where = f"{title} · {where}"
+    head = Text(_words_fitting(where, width) or where, style="bold")
     errors = [f"{ERROR_MARK} {plural_word(len(stepper.flags), 'error')} (e: next)"] if stepper.flags else []
     match = fit_parts(match_parts(stepper.match(), rules) + errors, width, keep_last=len(errors))
     status = Text(match, style="cyan")
@@ -756,12 +762,22 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
             keys.add_row(k, v)
         regions.append(Layout(keys, ratio=1))
     else:
-        at_end = stepper.at_end()
-        regions += [
-            Layout(table, size=frame.table),
-            Layout(_info(snap, rules, symbols, width, over=stepper.deal_over, at_end=at_end), size=3),
-            Layout(_notes(stepper, snap, rules, symbols, width, frame.notes, flags), size=frame.notes),
-        ]
+        # a terminal too small for everything loses the table first, then the info: never the keys
+        avail = max(0, height - 3)
+        table_h = frame.table if avail >= frame.table + 3 else 0
+        info_h = 3 if avail - table_h >= 3 else 0
+        notes_h = avail - table_h - info_h
+        if table_h:
+            regions.append(Layout(table, size=table_h))
+        if info_h:
+            info = _info(snap, rules, symbols, width, over=stepper.deal_over, at_end=stepper.at_end())
+            regions.append(Layout(info, size=info_h))
+        if notes_h:
+            notes = _notes(stepper, snap, rules, symbols, width, notes_h, flags)
+            if not table_h:
+                notes = Group(Text(f"(a terminal of at least {max(width, 80)} by {frame.table + 6} "
+                                   "shows the table)", style="dim"), notes)
+            regions.append(Layout(notes, size=notes_h))
     regions.append(Layout(_keys_line(control, width), size=1))
     root.split_column(*regions)
     return root
