@@ -514,3 +514,19 @@ def test_records_that_cannot_be_replayed_still_give_a_page(browser: Any, tmp_pat
     assert "no deal that could be replayed" in text(browser, "where")
     assert "expected ':' after the seat" in text(browser, "record-errors")
     assert errors_logged(browser) == []
+
+
+def test_closed_trump_is_secret_but_to_its_chooser(browser: Any, tmp_path: Path) -> None:
+    closed = ROOT / "samples" / "hukum-closed-trump.dpn"
+    facts = next(replay_games(iter_path(closed)))
+    trump = facts.deals[0].trump
+    assert trump is not None and trump.by and trump.suit and trump.trick
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    page = page_of(tmp_path, closed)
+    other = next(s for s in "ABCD" if s != trump.by)
+    open_page(browser, page, f"#game=1&deal=1&trick=1&view={other}")
+    assert "not yet revealed" in text(browser, "trump")
+    open_page(browser, page, f"#game=1&deal=1&trick=1&view={trump.by}")
+    assert "your secret" in text(browser, "trump") and suits[trump.suit] in text(browser, "trump")
+    open_page(browser, page, f"#game=1&deal=1&trick={trump.trick}&view={other}")
+    assert suits[trump.suit] in text(browser, "trump")

@@ -32,7 +32,8 @@ KEYS = {
             "known at the start}, recorded [seats whose hands were written], unknown {seat: cards never "
             "seen}, open (trump known to all from the start, or null), tk [[cards played, suit]] trump "
             "changes, ev [[cards played, sentence]] trump events, closed (seat that chose a secret trump), "
-            "tricks [trick], unplayed [[number, cards]] written tricks the replay did not reach, result "
+            "secret (that trump: shown only in that seat's view until revealed), tricks [trick], "
+            "unplayed [[number, cards]] written tricks the replay did not reach, result "
             "[sentences], complete, winner, kot, streak, next, tens {side: n}, score {side: kots} after "
             "the deal, points {side: n} after the deal (match points), comments, errors [error]",
     "trick": "n: number, l: leader, o: seats in playing order, p: [[card, glyph, comment, withdrawn]], "
@@ -172,6 +173,7 @@ def _deal(d: DealFact, rules: Rules, facts: GameFacts, last: bool, score: dict[s
         "trump": trump_text(tf), "hands": hands, "recorded": recorded, "unknown": unknown,
         "open": known, "tk": changes, "ev": events,
         "closed": tf.by if tf is not None and (tf.closed or tf.method == "closed") else None,
+        "secret": tf.suit if tf is not None and (tf.closed or tf.method == "closed") else None,
         "tricks": [_trick(t, n, rules, sides) for t, n in zip(d.tricks, notes)],
         "unplayed": [_unplayed(t) for t in d.deal.tricks[len(d.tricks):]],
         "result": deal_result_text(d, rules, facts if last else None),

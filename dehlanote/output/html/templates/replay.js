@@ -230,10 +230,9 @@
     var tr = $("trump");
     tr.textContent = "";
     var known = st.trump;
-    if (!known && d.closed && view === d.closed) {
-      var tf = null;
-      d.tk.forEach(function (ch) { tf = tf || ch[1]; });
-      if (tf) { known = tf; tr.appendChild(el("span", "", "trump (your secret): ")); }
+    if (!known && d.closed && view === d.closed && d.secret) {
+      known = d.secret;
+      tr.appendChild(el("span", "", "trump (your secret): "));
     }
     if (known) {
       if (!tr.firstChild) { tr.appendChild(el("span", "", "trump: ")); }
