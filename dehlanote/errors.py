@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from .output.safe import printable
+
+__all__ = ["CODES", "DpnError", "printable"]
+
 #: every stable error code, as docs/notation.md lists them
 CODES: tuple[str, ...] = (
     "syntax", "bad-card", "bad-tag", "unknown-rules", "duplicate-card", "hand-size",
@@ -12,16 +16,6 @@ CODES: tuple[str, ...] = (
     "wrong-announcer", "trump-mismatch", "tens-mismatch", "result-mismatch", "after-match",
     "unsound-claim", "encoding",
 )
-
-
-#: control characters as their visible pictures (one character each, so carets stay aligned):
-#: a record must not move the cursor, clear the screen or retitle the terminal that shows it
-_PICTURES = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421} | {c: 0xFFFD for c in range(0x80, 0xA0)}
-
-
-def printable(text: str) -> str:
-    """``text`` with its control characters (but tabs) shown as ␛ ␀ ␍ ... for a terminal."""
-    return text.translate(_PICTURES)
 
 
 class DpnError(Exception):
@@ -60,7 +54,7 @@ class DpnError(Exception):
         self.offset = offset
 
     def __str__(self) -> str:
-        where = f"{self.path or '<string>'}:{self.line}:{self.column}"
+        where = f"{printable(self.path or '<string>')}:{self.line}:{self.column}"
         return f"{where}: {self.code}: {printable(self.message)}"
 
     def __repr__(self) -> str:

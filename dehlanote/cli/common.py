@@ -24,6 +24,7 @@ from .. import __version__
 from ..errors import DpnError
 from ..output import jsonout
 from ..output.files import Snapshot, write_target
+from ..output.safe import printable_block, safe_console
 from ..replay import GameFacts, explicit, replay_game
 from ..rules.profile import Registry, default_registry, registry
 from ..syntax import Game, iter_games, iter_path, write_game
@@ -56,7 +57,7 @@ class AnnotateFormat(str, enum.Enum):
 def out_console(**kw) -> Console:
     """The standard output console (colour only on a terminal; NO_COLOR is respected)."""
     width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
-    return Console(highlight=False, width=width, **kw)
+    return safe_console(highlight=False, width=width, **kw)
 
 
 #: the width text reports are laid out in when piped: wide enough that nothing wraps or is cut
@@ -74,7 +75,7 @@ class TextOut:
     def __init__(self) -> None:
         self.piped = not sys.stdout.isatty()
         width = None if not self.piped or os.environ.get("COLUMNS") else PIPE_WIDTH
-        self.console = Console(highlight=False, width=width)
+        self.console = safe_console(highlight=False, width=width)
 
     @property
     def encoding(self) -> str:
@@ -100,7 +101,7 @@ class TextOut:
 
 
 def err_console() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return safe_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
@@ -110,6 +111,8 @@ def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
 
 def emit(text: str) -> None:
     """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale."""
+    if sys.stdout.isatty():
+        text = printable_block(text)     # a record's strings never drive the terminal
     buf = getattr(sys.stdout, "buffer", None)
     if buf is None:
         sys.stdout.write(text)
@@ -288,7 +291,7 @@ def progress_bar(total: int, enabled: bool) -> Iterator[tuple[Callable[[Optional
     progress = Progress(
         TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.description}"),
-        console=Console(stderr=True, highlight=False), transient=True,
+        console=safe_console(stderr=True, highlight=False), transient=True,
         redirect_stdout=False, redirect_stderr=False,
     )
     task = progress.add_task("", total=total)

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 from rich.control import Control
 from rich.markup import escape
 
@@ -23,6 +22,7 @@ from ..output.annotate import (
     match_text,
 )
 from ..output.keys import StepperKeys, key_hints
+from ..output.safe import safe_console
 from ..output.render import (
     ERROR_MARK,
     ScreenSize,
@@ -187,7 +187,7 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
     import termios
     import tty
 
-    console = Console(highlight=False)
+    console = safe_console(highlight=False)     # tag values and names never drive the terminal
     symbols = symbols and (console.encoding or "").lower().startswith("utf")
     names = {s: name for s in "ABCDEF" if (name := facts.game.tag(s))}
     title = facts.game.tag("Event") or ""
