@@ -15,7 +15,8 @@ What is counted (only complete deals count towards deal results):
   ``dealing_side_won`` / ``other_side_won`` in total.
 - ``kots``: kots by reason (``all-tens``, ``streak``, ``all-tricks``).
 - ``tens_by_seat`` / ``tens_by_player``: tens captured by each seat's captures (a sweep
-  takes the tens in it to the sweeper), and by player name where the record names players.
+  takes the tens in it to the sweeper), and by player name where the record names players;
+  ``tens_by_side`` also counts the tens a claim took (``claims``: how many, and their tens).
 - ``sweeps``: captures of the centre by two wins in a row (``count``, histograms of
   ``size`` in cards and of ``tens`` in them, the largest); ``last_trick``: the centre left
   to the last trick; ``trick_captures``: captures of single tricks (immediate capture).
@@ -88,6 +89,8 @@ class ArchiveStats:
         self.last_trick = 0
         self.last_trick_tens = 0
         self.trick_captures = 0
+        self.claims = 0
+        self.claim_tens = 0
         self.trump_deals: Counter[str] = Counter()
         self.trump_decided: Counter[str] = Counter()
         self.trump_side_won: Counter[str] = Counter()
@@ -164,6 +167,11 @@ class ArchiveStats:
                 self.last_trick_tens += tens
             else:
                 self.trick_captures += 1
+        claim = getattr(deal, "claim", None)
+        if claim is not None:
+            self.claims += 1
+            self.claim_tens += len(claim.tens)
+            self.tens_by_side[claim.side] += len(claim.tens)
         tf = deal.trump
         suit = tf.suit if tf is not None else None
         if tf is not None and tf.drawn is not None:
@@ -239,6 +247,7 @@ class ArchiveStats:
                        "largest": self.largest_sweep},
             "last_trick": {"count": self.last_trick, "tens": self.last_trick_tens},
             "trick_captures": self.trick_captures,
+            "claims": {"count": self.claims, "tens": self.claim_tens},
             "trump": trump,
             "streaks": self.streaks(),
             "players": {name: p.json() for name, p in sorted(self.players.items())},

@@ -530,3 +530,20 @@ def test_closed_trump_is_secret_but_to_its_chooser(browser: Any, tmp_path: Path)
     assert "your secret" in text(browser, "trump") and suits[trump.suit] in text(browser, "trump")
     open_page(browser, page, f"#game=1&deal=1&trick={trump.trick}&view={other}")
     assert suits[trump.suit] in text(browser, "trump")
+
+
+def test_a_claim_ends_the_deal_on_the_table_and_in_the_story(browser: Any, tmp_path: Path) -> None:
+    from test_stats import CLAIMED
+
+    facts = next(replay_games(parse_string(CLAIMED)))
+    claim = facts.deals[0].claim
+    assert claim is not None
+    open_page(browser, page_of(tmp_path, CLAIMED))
+    press(browser, Keys.END)
+    assert "D claims the rest: BD takes" in text(browser, "capture")
+    assert "Claim after trick 11" in text(browser, "story-body")
+    pile = browser.find_element(By.CSS_SELECTOR, "#piles .side-BD").text
+    taken = sum(t.capture.cards for t in facts.deals[0].tricks if t.capture and t.capture.side == "BD")
+    assert f"BD captured {taken + claim.cards} cards" in pile
+    assert text(browser, "centre-pile").startswith("Centre pile: 0 cards")
+    assert errors_logged(browser) == []

@@ -41,7 +41,10 @@ def test_stats_json_counts_the_replay_facts() -> None:
     assert s["sweeps"]["count"] == len(sweeps)
     assert sum(s["sweeps"]["tens"].values()) == len(sweeps)
     assert sum(int(k) * v for k, v in s["sweeps"]["size"].items()) == sum(c.cards for c in sweeps)
-    assert sum(s["tens_by_side"].values()) == sum(len(t.capture.tens) for d in deals for t in d.tricks if t.capture)
+    claimed = sum(len(d.claim.tens) for d in deals if d.claim is not None)
+    assert s["claims"]["tens"] == claimed
+    assert sum(s["tens_by_side"].values()) == \
+        sum(len(t.capture.tens) for d in deals for t in d.tricks if t.capture) + claimed
 
 
 def test_stats_text_lists_the_tables() -> None:
@@ -90,3 +93,42 @@ def test_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["stats", str(MATCH), str(tmp_path / "missing.dpn")])
     assert result.exit_code == 2
     assert "cannot read" in result.output and "no such file" in result.output
+
+
+CLAIMED = """[Event "Claimed"]
+[Rules "standard"]
+[Result "*"]
+
+deal 1 dealer D
+hands A: AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C
+      B: QS JS 6S 5S QH 10H 5H 5D 4D 3D 10C 4C 3C
+      C: 8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C
+      D: 10S 9S 8H 7H 4H KD 10D 8D 7D 6D 2D AC KC
+trump D by A
+ 1 A: AH 10H 3H 7H
+ 2 A: AS QS 2S 10S
+ 3 A: 4S 5S 7S 9S
+ 4 D: KC 5C 4C 9C
+ 5 D: 7D AD 5D 2H
+ 6 A: 6H QH KH 8H
+ 7 C: 8S 10D KS JS
+ 8 D: 8D 9D 3D 2C
+ 9 A: JH 5H 6C 4H
+10 A: JD 4D 3S 2D
+11 A: QD 10C 7C KD
+claim D
+tens AC 3 BD 1
+"""
+
+
+def test_a_claim_counts_its_tens_for_its_side() -> None:
+    from dehlanote import parse_string, replay_game
+
+    facts = replay_game(parse_string(CLAIMED)[0])
+    assert facts.deals[0].claim is not None and not facts.errors
+    stats = ArchiveStats()
+    stats.add(facts, "claimed", 1)
+    s = stats.to_json()
+    assert s["claims"] == {"count": 1, "tens": 1}
+    assert s["tens_by_side"] == {"AC": 3, "BD": 1}
+    assert s["won"] == {"AC": 1}

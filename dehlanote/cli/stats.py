@@ -145,7 +145,8 @@ def print_tables(out: Console, s: dict[str, Any]) -> None:
         out.print(f"largest sweep: {big['cards']} cards by {big['by']} ({' '.join(big['tens']) or 'no tens'}), "
                   f"{big['source']} game {big['game']} deal {big['deal']} trick {big['trick']}", markup=False)
     out.print(f"the last trick took the rest of the centre {s['last_trick']['count']} times "
-              f"({s['last_trick']['tens']} tens); {s['trick_captures']} single tricks taken", markup=False)
+              f"({s['last_trick']['tens']} tens); {s['trick_captures']} single tricks taken; "
+              f"{s['claims']['count']} claims ({s['claims']['tens']} tens)", markup=False)
     t = _table("Trump", "suit", "deals", "trump side won", "of", "share")
     for suit, d in s["trump"].items():
         _row(t, d["name"], str(d["deals"]), str(d["trump_side_won"]), str(d["decided"]),

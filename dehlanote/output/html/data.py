@@ -35,7 +35,8 @@ KEYS = {
             "secret (that trump: shown only in that seat's view until revealed), tricks [trick], "
             "unplayed [[number, cards]] written tricks the replay did not reach, result "
             "[sentences], complete, winner, kot, streak, next, tens {side: n}, score {side: kots} after "
-            "the deal, points {side: n} after the deal (match points), comments, errors [error]",
+            "the deal, points {side: n} after the deal (match points), claim [by, side, first trick not "
+            "played, cards, tens, sentence] when a claim ended the deal, comments, errors [error]",
     "trick": "n: number, l: leader, o: seats in playing order, p: [[card, glyph, comment, withdrawn]], "
              "w: winner, c: [centre cards, centre tens] after the trick, x: capture [by, side, cards, tens, "
              "reason] or null, r: the winner's run, t: trump in force, s: story [[kind, sentence]], "
@@ -182,6 +183,13 @@ def _deal(d: DealFact, rules: Rules, facts: GameFacts, last: bool, score: dict[s
         "streak": None if d.streak is None else [d.streak.side, d.streak.length],
         "next": d.next_dealer, "tens": dict(d.tens), "score": dict(score),
     }
+    claim = d.claim
+    if claim is not None:
+        said = f"{claim.by} claims the rest: {claim.side} takes {claim.cards} cards"
+        said += (" with " + " ".join(claim.tens)) if claim.tens else ", no ten"
+        if claim.sound is False:
+            said += " (the claim is not sound)"
+        out["claim"] = [claim.by, claim.side, claim.trick, claim.cards, list(claim.tens), said]
     if points:
         out["points"] = dict(points)
     if d.deal.comments:

@@ -261,7 +261,8 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
                    f'{escape(str(largest["by"]))} ({escape(" ".join(largest["tens"])) or "no tens"}), '
                    f'{escape(str(largest["source"]))} game {largest["game"]} deal {largest["deal"]} '
                    f'trick {largest["trick"]}. Last tricks took the rest of the centre '
-                   f'{_stat("last_trick.count", s["last_trick"]["count"])} times.</p>')
+                   f'{_stat("last_trick.count", s["last_trick"]["count"])} times; '
+                   f'{_stat("claims.count", s["claims"]["count"])} deals ended with a claim.</p>')
     out.append('<section aria-labelledby="h-streaks"><h2 id="h-streaks">Longest streaks</h2>')
     out.append(_table(["deals in a row", "side", "players", "file", "game", "ending at deal"],
                       [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),

@@ -127,6 +127,13 @@
         }
       }
     }
+    if (d.claim && p === e[e.length - 1]) {
+      var cl = d.claim;
+      piles[cl[1]].cards += cl[3];
+      piles[cl[1]].tens = piles[cl[1]].tens.concat(cl[4]);
+      out.centre = [0, []];
+      out.claimed = true;
+    }
     d.tk.forEach(function (ch) { if (ch[0] <= p) { out.trump = ch[1]; } });
     if (out.ti >= 0) {
       var start = e[out.ti];
@@ -256,6 +263,9 @@
       t.s.forEach(function (s) {
         if (s[0] === "cross") { cap.appendChild(el("span", "crossed", "\u2020 " + s[1])); }
       });
+    }
+    if (st.claimed) {
+      cap.appendChild(el("span", "claim", d.claim[5]));
     }
     var errs = $("trick-errors");
     errs.textContent = "";
@@ -415,6 +425,11 @@
       li.appendChild(copy);
       list.appendChild(li);
     });
+    if (d.claim) {
+      var cli = el("li", "entry claim");
+      cli.appendChild(el("span", "", "Claim after trick " + (d.claim[2] - 1) + ": " + d.claim[5]));
+      list.appendChild(cli);
+    }
     d.unplayed.forEach(function (u) {
       var li = el("li", "entry unplayed");
       li.appendChild(el("span", "", "Trick " + u[0] + " (not replayed): " + u[1].join(" ")));
