@@ -16,6 +16,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "CODES": "errors", "DpnError": "errors",
     "GameFacts": "replay", "explicit": "replay", "replay_game": "replay", "replay_games": "replay",
+    "iter_replay": "replay",
     "Registry": "rules.profile", "Rules": "rules.profile", "registry": "rules.profile",
     "rules_from_tag": "rules.profile",
     "Game": "syntax", "iter_games": "syntax", "iter_path": "syntax", "parse_path": "syntax",

@@ -473,7 +473,7 @@ def blind_facts(rules: Rules, deals: list, unknown: set) -> tuple[list, dict]:
     kots = {s: 0 for s in rules.sides}
     points = {s: 0 for s in rules.sides}
     known, match_winner = True, None
-    out = []
+    out: list[dict] = []
     for i, deal in enumerate(deals):
         if i in unknown:
             out.append({"winner": None, "kot": None, "streak": None, "next_dealer": None})

@@ -374,7 +374,7 @@ def check_deal(profile: str, options: dict, deal: dict) -> None:
     trump = info["suit"] if method in ("announce", "partner") else None
     setter = None
     leader = nxt[dealer]
-    last, run, centre = None, 0, []
+    last, centre = None, []
     captured = {s: [] for s in sides}
     prev_swept = True
     for t, trick in enumerate(deal["tricks"], 1):
@@ -448,7 +448,7 @@ def check_deal(profile: str, options: dict, deal: dict) -> None:
     # the deal's result
     if options.get("court-piece"):
         score = {s: len(captured[s]) // n for s in sides}
-        total, sweep, reason = ntricks, ntricks, playout.ALL_TRICKS
+        total, reason = ntricks, playout.ALL_TRICKS
         sweeper = [s for s in sides if score[s] == ntricks]
     else:
         score = ({s: len(captured[s]) + tens[s] for s in sides} if options.get("double-sar")

@@ -30,7 +30,8 @@ SMALL = [
     ("hand-size", '[Result "*"]\ndeal 1 dealer D\nhands A: AS KS\ntrump D by A\n', 3, 7),
     ("not-in-hand", '[Result "*"]\ndeal 1 dealer D\n' + HANDS + "trump D by A\n 1 A: AH AS AD AC\n", 8, 7),
     ("revoke", HEAD + " 1 A: AH 2S 3H 4H\n 2 A: KH 5H 6H 7H\n", 6, 10),
-    ("revoke", '[Result "*"]\ndeal 1 dealer D\n' + HANDS.replace(" 2S", " 2X").replace(" 2H", " 2S").replace(" 2X", " 2H")
+    ("revoke", '[Result "*"]\ndeal 1 dealer D\n'
+     + HANDS.replace(" 2S", " 2X").replace(" 2H", " 2S").replace(" 2X", " 2H")
      + "trump D by A\n 1 A: AS KH? AD AC\n", 8, 10),
     ("needless-correction", HEAD + " 1 A: AH -3H 2H 4H 5H\n", 6, 10),
     ("trick-size", HEAD + " 1 A: AH 2H 3H\n", 6, 2),

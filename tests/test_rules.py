@@ -28,7 +28,8 @@ def replay(body: str, head: str = HEAD):
 def tricks_of(facts):
     return [
         (t.winner, t.centre_cards,
-         None if t.capture is None else (t.capture.by, t.capture.cards, tuple(sorted(t.capture.tens)), t.capture.reason))
+         None if t.capture is None
+         else (t.capture.by, t.capture.cards, tuple(sorted(t.capture.tens)), t.capture.reason))
         for t in facts.deals[0].tricks
     ]
 
@@ -374,3 +375,35 @@ def test_claim_under_immediate_capture_and_in_json():
     back = write_game(jsonout.game_from_json(doc["games"][0]))
     assert "claim C {the rest is ours}" in back
     assert replay_game(parse_string(back)[0]).deals[0].claim.by == "C"
+
+
+# ---- issue 11 item 3: outputs read engine facts; streaming -----------------------------------------
+
+def test_the_engine_names_the_card_that_set_or_revealed_trump():
+    from dehlanote.output.annotate import snapshots
+    text = '[Rules "hukum trump=closed"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by B at 3 closed\n' \
+           ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n'
+    facts = replay_game(parse_string(text)[0])
+    tf = facts.deals[0].trump
+    assert (tf.set_at, tf.set_play, tf.trick, tf.play) == (2, 1, 3, 3)    # B's 2C, then B's 3D
+    snaps = snapshots(facts.deals[0], facts.rules)
+    # the trump is shown from the revealing card on, not before
+    assert [s.trump for s in snaps[9:13]] == [None, None, None, "D"]
+    facts = replay_game(parse_string('[Rules "hukum"]\n[Result "*"]\n\ndeal 1 dealer D\n'
+                                     ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n')[0])
+    assert (facts.deals[0].trump.trick, facts.deals[0].trump.play) == (2, 1)
+
+
+def test_iter_replay_streams_each_deal_then_the_games_facts():
+    from dehlanote.replay import DealFact, GameFacts, iter_replay
+    text, _ = generate_match(random.Random(4), "standard", None, max_deals=40)
+    game = parse_string(text)[0]
+    replay_ = iter_replay(game)
+    assert replay_.rules is not None and replay_.rules.name == "standard"
+    items = list(replay_)
+    assert all(isinstance(i, DealFact) for i in items[:-1]) and isinstance(items[-1], GameFacts)
+    whole = replay_game(game)
+    assert items[-1].deals == () and items[-1].result == whole.result and items[-1].errors == whole.errors
+    assert tuple(items[:-1]) == whole.deals
+    bad = iter_replay(parse_string('[Rules "bridge"]\n\ndeal 1 dealer D\n')[0])
+    assert bad.rules is None and [e.code for e in list(bad)[-1].errors] == ["unknown-rules"]

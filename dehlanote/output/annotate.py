@@ -292,8 +292,8 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
             before = event
             if p.card in held.get(p.seat, []):
                 held[p.seat].remove(p.card)
-            if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
-                    and tf.by == p.seat and not open_trump):
+            # the engine says which card set or revealed trump (TrumpFact.trick, .play)
+            if tf is not None and tf.suit is not None and tf.trick == t.number and tf.play == k:
                 trump = tf.suit
                 event = _trump_event(t, tf)
             done = k == len(t.plays) - 1

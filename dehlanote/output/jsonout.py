@@ -92,7 +92,7 @@ def deal_json(d: DealFact) -> dict[str, Any]:
         "hands": {seat: list(cards) for seat, cards in d.hands.items()},
         "trump": None if tf is None else {
             "suit": tf.suit, "by": tf.by, "trick": tf.trick, "method": tf.method, "drawn": tf.drawn,
-            "closed": tf.closed, "set_at": tf.set_at,
+            "closed": tf.closed, "set_at": tf.set_at, "play": tf.play, "set_play": tf.set_play,
             "comments": list(written.comments) if written is not None else [],
         },
         "tricks": tricks,

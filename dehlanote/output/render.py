@@ -554,7 +554,8 @@ def _trump_row(snap: Snapshot, rules: Rules, symbols: bool, room: int = 80) -> T
         elif tf is not None and tf.by and trump.cell_len + 5 + len(tf.by) <= room:
             trump.append(f", by {tf.by}", style="dim")
     elif tf is not None and tf.suit is not None and (tf.closed or tf.method == "closed"):
-        long, short = f"closed: chosen in secret by {tf.by}, not revealed yet", f"closed: chosen by {tf.by}"
+        who = tf.by or "the first player unable to follow"   # hukum: nobody may have chosen yet
+        long, short = f"closed: chosen in secret by {who}, not revealed yet", f"closed: chosen by {who}"
         trump.append(long if len(long) <= room else short)
     elif rules.trump in ("first-void", "first-void-five"):
         long, short = "none yet: the first player unable to follow sets it", "none yet: the first void sets it"

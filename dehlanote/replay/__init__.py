@@ -1,11 +1,32 @@
 """The replay layer: rebuild every deal of a record and check it against a rule profile."""
 
-from .engine import DealState, MatchState, finish_deal, play_trick, replay_deal, start_deal, start_match
-from .facts import Capture, DealFact, GameFacts, Kot, PlayFact, ResultFact, Streak, TrickFact, TrumpFact
-from .game import explicit, replay_game, replay_games
+from .engine import (
+    DealState,
+    MatchState,
+    claim_deal,
+    finish_deal,
+    play_trick,
+    play_tricks,
+    replay_deal,
+    start_deal,
+    start_match,
+)
+from .facts import (
+    Capture,
+    ClaimFact,
+    DealFact,
+    GameFacts,
+    Kot,
+    PlayFact,
+    ResultFact,
+    Streak,
+    TrickFact,
+    TrumpFact,
+)
+from .game import GameReplay, explicit, iter_replay, replay_game, replay_games
 
 __all__ = [
-    "DealState", "MatchState", "start_match", "start_deal", "play_trick", "finish_deal", "replay_deal",
-    "Capture", "DealFact", "GameFacts", "Kot", "PlayFact", "ResultFact", "Streak", "TrickFact", "TrumpFact",
-    "explicit", "replay_game", "replay_games",
+    "Capture", "ClaimFact", "DealFact", "DealState", "GameFacts", "GameReplay", "Kot", "MatchState", "PlayFact",
+    "ResultFact", "Streak", "TrickFact", "TrumpFact", "claim_deal", "explicit", "finish_deal", "iter_replay",
+    "play_trick", "play_tricks", "replay_deal", "replay_game", "replay_games", "start_deal", "start_match",
 ]

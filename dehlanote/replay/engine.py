@@ -16,12 +16,12 @@ player later play the suit led?), and the error still points at the revoking car
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Optional
+from typing import Any, Iterable, NamedTuple, Optional, cast
 
 from ..errors import DpnError
 from ..rules.profile import Rules
 from ..deck import CARD_INDEX, DECK, STRENGTH, SUITS, TENS, seats_for, sides_for
-from ..syntax.model import Claim, Deal, Play, Trick
+from ..syntax.model import Claim, Deal, Play, Trick, Word
 from .facts import Capture, ClaimFact, DealFact, Kot, Streak, TrickFact, TrumpFact
 
 SHIFT: dict[str, int] = {card: 2 * i for card, i in CARD_INDEX.items()}
@@ -75,7 +75,7 @@ class Pending(NamedTuple):
     kind: str            # revoke | withdrawn
     seat: int
     suit: Optional[str]  # the suit led (None: the withdrawn card was a lead)
-    index: int           # trick index (0-based) where it happened
+    trick_index: int     # trick index (0-based) where it happened
     card: str            # the card played (revoke) or withdrawn
     line: int
     column: int
@@ -115,7 +115,7 @@ class DealState(NamedTuple):
     explicit: tuple[bool, ...] = ()
     any_explicit: bool = False
     hands: tuple[int, ...] = ()         # remaining cards of the seats whose hands are written
-    five: Optional[tuple[int, ...]] = None
+    five: Optional[tuple[Optional[int], ...]] = None   # first-void-five: the first five still held
     dealt: tuple[int, ...] = ()
     played: int = 0
     centre: int = 0                     # cards in the centre
@@ -175,15 +175,25 @@ def _method(rules: Rules) -> str:
     return rules.trump
 
 
+def _word(w: Word) -> str:
+    """A seat, side or suit the parser read (a Word's value is typed ``object``)."""
+    return cast(str, w.value)
+
+
+def _number(w: Word) -> int:
+    return cast(int, w.value)
+
+
 def _infer_dealer(deal: Deal, rules: Rules, seats: str) -> Optional[int]:
     n = rules.seats
     t = deal.trump
-    if t is not None and t.by is not None and t.by.value in seats:
+    if t is not None and t.by is not None and _word(t.by) in seats:
         offset = {"announce": 1, "partner": 2, "closed": 1}.get(_method(rules))
         if offset is not None:
-            return (seats.index(t.by.value) - offset) % n
-    if deal.tricks and deal.tricks[0].leader is not None and deal.tricks[0].leader.value in seats:
-        return (seats.index(deal.tricks[0].leader.value) - 1) % n
+            return (seats.index(_word(t.by)) - offset) % n
+    first = deal.tricks[0].leader if deal.tricks else None
+    if first is not None and _word(first) in seats:
+        return (seats.index(_word(first)) - 1) % n
     return None
 
 
@@ -208,8 +218,8 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
 
     stated = None
     if deal.dealer is not None:
-        if deal.dealer.value in seats:
-            stated = seats.index(deal.dealer.value)
+        if _word(deal.dealer) in seats:
+            stated = seats.index(_word(deal.dealer))
         else:
             errors.append(_err("wrong-dealer", f"{deal.dealer.value} is not a seat at this {n}-player table",
                                deal.dealer, number))
@@ -273,8 +283,9 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     # trump
     method = _method(rules)
     t = deal.trump
-    trump = hidden = None
-    trump_fact = None
+    trump: Optional[str] = None
+    hidden: Optional[str] = None
+    trump_fact: Optional[TrumpFact] = None
     unknown = False
     if method == "closed-void":
         # the setter is whoever first cannot follow suit (found in play): the record states the
@@ -283,7 +294,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
             errors.append(_err("trump-mismatch", "trump is never drawn in this game: the first player "
                                "unable to follow suit chooses it in secret", t, number))
         elif t is not None and t.suit is not None:
-            hidden = t.suit.value
+            hidden = _word(t.suit)
         trump_fact = TrumpFact(hidden, None, None, "closed", closed=True)
     elif method in ("announce", "partner", "closed"):
         announcer = (dealer + (2 if method == "partner" else 1)) % n
@@ -301,7 +312,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
             if t.by is not None and t.by.value != seats[announcer]:
                 errors.append(_err("wrong-announcer", f"trump is set by {who}, {seats[announcer]}, "
                                    f"not {t.by.value}", t.by, number))
-            suit = t.suit.value
+            suit = _word(t.suit)
             if method == "closed":
                 hidden = suit
                 trump_fact = TrumpFact(suit, seats[announcer], None, method, closed=True)
@@ -324,10 +335,9 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
         five_t = tuple(five[s] if explicit[s] and has_split[s] else None for s in range(n))
 
     params = (n, rules.decks, rules.tricks_per_deal, method, rules.capture == "immediate")
-    held = tuple(hands)
-    # positional, in DealState's field order (keywords cost more than the whole setup)
+    dealt = tuple(hands)
     state = _state(rules, params, number, dealer, (dealer + 1) % n, 0, trump, trump_fact, hidden, unknown, phase,
-                   tuple(explicit), any(explicit), held, five_t, held, 0, 0, (), None, 0, (0, 0), ((), ()), (0, 0),
+                   tuple(explicit), any(explicit), dealt, five_t, dealt, 0, 0, (), None, 0, (0, 0), ((), ()), (0, 0),
                    (), (), _NO_SHOWN[n], (), (), tuple(notes), False, deal, None)
     return state, errors
 
@@ -351,8 +361,8 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     NamedTuple fields and building them cost more than the rules in bulk checking.
     """
     (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
-     explicit, any_explicit, hands, five, dealt, played, centre, centre_tens, last_winner, run,
-     pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown, tricks, old_errors, notes,
+     explicit, any_explicit, held, five_held, dealt, played, centre, centre_tens, last_winner, run,
+     pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, old_errors, notes,
      broken, deal, claim) = state
     if broken:
         return state
@@ -360,8 +370,12 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     seats = _SEATS[n]
     errors: list[DpnError] = []
     # the written hands, when any: the common archive has none, and then this is skipped
-    hands = list(hands) if any_explicit else None
-    five = list(five) if five is not None else None
+    hands: Optional[list[int]] = list(held) if any_explicit else None
+    # (typed Any: a seat's entry is None when its first five are not written, and the phase
+    # checks below read it only when it is not)
+    five: Any = list(five_held) if five_held is not None else None
+    # the show-outs stay the shared tuple until the first one is added (then a list)
+    shown: Any = shown_out
     any_shown = shown is not _NO_SHOWN[n] and any(shown)
     for trick in written:
         number, _line, _column, plays, written_leader, _comments = trick
@@ -421,9 +435,11 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
                     phase_hand = in_phase and five is not None and five[seat] is not None
                     holding = five[seat] if phase_hand else hands[seat]
                     if not (holding >> shift) & 3:
-                        where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 else "in the hand"
+                        where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 \
+                            else "in the hand"
                         errors.append(DpnError("not-in-hand", f"{seats[seat]} plays {card}, which is not {where} "
-                                               f"of {seats[seat]}", play.line, play.column, deal=deal_no, trick=expected))
+                                               f"of {seats[seat]}", play.line, play.column, deal=deal_no,
+                                               trick=expected))
                     else:
                         if k and suit != led and holding & SUIT_MASK[led] and (phase_hand or not in_phase):
                             errors.append(DpnError("revoke", f"{seats[seat]} must follow suit ({SUIT_WORD[led]} led) "
@@ -447,18 +463,18 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
                 if trump_fact is None:
                     if method in ("first-void", "first-void-five") and not trump_unknown:
                         trump = suit
-                        trump_fact = TrumpFact(suit, seats[seat], expected, method)
+                        trump_fact = TrumpFact(suit, seats[seat], expected, method, play=k)
                 elif trump is None and trump_fact.trick is None and method == "closed" \
                         and seats[seat] == trump_fact.by:
                     trump = hidden
-                    trump_fact = trump_fact._replace(trick=expected)
+                    trump_fact = trump_fact._replace(trick=expected, play=k)
                 elif method == "closed-void" and trump_fact.trick is None:
                     if trump_fact.by is None:
                         # the first player unable to follow writes trump in secret (no trump yet)
-                        trump_fact = trump_fact._replace(by=seats[seat], set_at=expected)
+                        trump_fact = trump_fact._replace(by=seats[seat], set_at=expected, set_play=k)
                     elif seats[seat] == trump_fact.by:
                         # ... and reveals it the next time they cannot follow
-                        trump_fact = trump_fact._replace(trick=expected)
+                        trump_fact = trump_fact._replace(trick=expected, play=k)
                         if hidden is None:
                             trump_unknown = True
                             errors.append(_err("missing-trump", f"{seats[seat]} reveals the secret trump in "
@@ -624,19 +640,20 @@ def _drawn_trump(state: DealState, phase_cards: tuple[str, ...]):
     return card[-1], fact, None
 
 
-def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, hands: list[int],
-                     five: Optional[list[int]], in_phase: bool, pending: tuple[Pending, ...],
+def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, hands: Optional[list[int]],
+                     five: Optional[list[Optional[int]]], in_phase: bool, pending: tuple[Pending, ...],
                      errors: list[DpnError], trick_no: int, done: int) -> tuple[Pending, ...]:
     seats = seats_for(state.rules.seats)
     for w in play.withdrawn:
         card = w.card
-        if state.explicit[seat]:
+        if state.explicit[seat] and hands is not None:
             full = hands[seat]
             if not (full >> SHIFT[card]) & 3:
                 errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card}, which is not in "
                                        f"{seats[seat]}'s hand", w.line, w.column, deal=state.number, trick=trick_no))
                 continue
-            holding = five[seat] if in_phase and five is not None and five[seat] is not None else full
+            first = five[seat] if in_phase and five is not None else None
+            holding = first if first is not None else full
             if not (holding >> SHIFT[card]) & 3:
                 # dealt later (after the five-card phase): it could not have been put down, as a
                 # card played there would not be (issue 10, defect 4)
@@ -710,14 +727,14 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
                                    item.line, item.column, deal=state.number, trick=item.trick))
             continue
         # a withdrawn card stays in the hand, so the player must play it later
-        if _first_later(state, item.seat, item.index, lambda c: c == item.card) is None:
+        if _first_later(state, item.seat, item.trick_index, lambda c: c == item.card) is None:
             if complete:
                 errors.append(DpnError("not-in-hand", f"{seats[item.seat]} withdraws {item.card} but never "
                                        f"plays it: it was not in {seats[item.seat]}'s hand", item.line,
                                        item.column, deal=state.number, trick=item.trick))
             continue
         # illegal only if the player still held the suit led (the replacement or a later card)
-        if complete and _first_later(state, item.seat, item.index - 1, lambda c: c[-1] == item.suit) is None:
+        if complete and _first_later(state, item.seat, item.trick_index - 1, lambda c: c[-1] == item.suit) is None:
             errors.append(DpnError("needless-correction", _needless(item.card, 1, item.suit, seats[item.seat]),
                                    item.line, item.column, deal=state.number, trick=item.trick))
     return errors
@@ -748,7 +765,7 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
     fact = state.trump_fact
     n = state.number
     reached = len(state.tricks)
-    past = t.at is not None and (complete or reached >= t.at.value)   # the record reached trick N
+    past = t.at is not None and (complete or reached >= _number(t.at))   # the record reached trick N
     span = "trick 1" if reached == 1 else f"tricks 1-{reached}"
     if method in ("closed", "closed-void"):
         if method == "closed-void" and t.by is not None and fact is not None:
@@ -763,7 +780,8 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
                 if fact.by is None:
                     why = f"every player followed suit in {span}"
                 elif method == "closed-void":
-                    why = f"{fact.by} chose trump at trick {fact.set_at} and did not fail to follow suit again in {span}"
+                    why = (f"{fact.by} chose trump at trick {fact.set_at} and did not fail to follow suit again "
+                           f"in {span}")
                 else:
                     why = f"the setter ({fact.by}) did not fail to follow suit in {span}"
                 errors.append(_err("trump-mismatch", f"{why}, so trump was not revealed at trick {t.at.value}",
@@ -794,9 +812,9 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
         return errors
     if fact.drawn is not None:
         return errors  # reported when the drawn card was needed
-    if t.suit is not None and t.suit.value != fact.suit:
+    if t.suit is not None and fact.suit is not None and _word(t.suit) != fact.suit:
         errors.append(_err("trump-mismatch", f"trump was set to {SUIT_WORD[fact.suit]} by {fact.by}'s "
-                           f"{_void_card(state, fact)} at trick {fact.trick}, not {SUIT_WORD[t.suit.value]}",
+                           f"{_void_card(state, fact)} at trick {fact.trick}, not {SUIT_WORD[_word(t.suit)]}",
                            t.suit, n))
     if t.by is not None and t.by.value != fact.by:
         errors.append(_err("wrong-announcer", f"trump was set by {fact.by}, the first player unable to follow "
@@ -808,6 +826,8 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
 
 
 def _void_card(state: DealState, fact: TrumpFact) -> str:
+    if fact.trick is None:
+        return "card"
     for p in state.tricks[fact.trick - 1].plays:
         if p.seat == fact.by and p.card[-1] == fact.suit:
             return p.card
@@ -862,7 +882,7 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     number = match.deals_seen + 1
     if state is None:
         # after the match, or a dealer nobody can tell: nothing to score
-        fact = DealFact(number, deal.dealer.value if deal.dealer else None, len(deal.misdeals), {}, None, (),
+        fact = DealFact(number, _word(deal.dealer) if deal.dealer else None, len(deal.misdeals), {}, None, (),
                         {}, {}, {}, None, None, None, None, False, deal,
                         () if match.finished else (f"deal {number} could not be replayed: its dealer is unknown",))
         if match.finished:
@@ -900,11 +920,11 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     if deal.tens is not None:
         claimed: dict[str, int] = {}
         for side_w, count_w in deal.tens.counts:
-            if side_w.value not in sides or side_w.value in claimed:
+            if _word(side_w) not in sides or _word(side_w) in claimed:
                 errors.append(_err("tens-mismatch", f"the tens line must name each side once: {sides[0]} "
                                    f"and {sides[1]}", side_w, number))
                 break
-            claimed[side_w.value] = count_w.value
+            claimed[_word(side_w)] = _number(count_w)
         else:
             if claimed != tens_count:
                 errors.append(_err("tens-mismatch", f"the tens split is {sides[0]} {tens_count[sides[0]]} "
@@ -951,7 +971,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     elif kot is not None and kot.reason != "streak" and rules.dealer_after_all_tens == "partner":
         what = "tricks" if kot.reason == "all-tricks" else "tens"
         if winner == dealing:
-            next_dealer, reason = right, f" (the dealing side took all the {what} in deal {number}, so the deal passes right)"
+            next_dealer, reason = right, (f" (the dealing side took all the {what} in deal {number}, so the "
+                                          "deal passes right)")
         else:
             next_dealer = (state.dealer + 2) % n
             reason = f" (the other side took all the {what} in deal {number}, so the dealer's partner deals)"
@@ -961,7 +982,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     elif winner is None:
         dealer_lost = match.prev_winner is not None and match.prev_winner != dealing
         if rules.level_dealer == "same" or (rules.level_dealer == "previous" and dealer_lost):
-            next_dealer, reason = state.dealer, f" (deal {number} was level and the dealing side lost the deal before, so the same dealer deals again)"
+            next_dealer, reason = state.dealer, (f" (deal {number} was level and the dealing side lost the deal "
+                                                 "before, so the same dealer deals again)")
         else:
             next_dealer, reason = right, f" (deal {number} was level, so the deal passes right)"
     elif winner == dealing:

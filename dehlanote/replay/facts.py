@@ -56,6 +56,8 @@ class TrumpFact(NamedTuple):
     drawn: Optional[str] = None   # the card drawn when all five opening tricks were followed
     closed: bool = False
     set_at: Optional[int] = None  # closed trump chosen in secret during play (hukum): the trick
+    play: Optional[int] = None    # the card (its index in trick ``trick``) that set or revealed trump
+    set_play: Optional[int] = None  # the card (index in trick ``set_at``) of the secret choice
 
 
 class ClaimFact(NamedTuple):

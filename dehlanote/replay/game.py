@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator, Optional, Union
 
 from ..errors import DpnError
 from ..rules.profile import Registry, Rules, registry as default_registry
-from ..deck import seats_for, sides_for
+from ..deck import sides_for
 from ..syntax.model import CardRef, Deal, Game, Tens, Trump, Word
 from .engine import MatchState, replay_deal, start_match
 from .facts import DealFact, GameFacts, ResultFact
@@ -36,38 +36,73 @@ def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = Fa
 
 
 def _replay(game: Game, reg: Registry) -> GameFacts:
-    errors: list[DpnError] = list(game.errors)
-    if any(e.code in _SYNTAX_CODES for e in game.errors) and not game.deals:
-        return GameFacts(game, None, (), None, _sorted(errors))
-    rules_tag = game.tag_node("Rules")
-    try:
-        rules = reg.resolve(rules_tag.value if rules_tag is not None else "standard")
-    except DpnError as exc:
-        errors.append(DpnError("unknown-rules", exc.message, rules_tag.line, rules_tag.column))
-        return GameFacts(game, None, (), None, _sorted(errors),
-                         ("the game was not replayed: its rules are unknown",))
-    errors.extend(_check_tags(game, rules))
-    result_tag = game.tag_node("Result")
-    result_value = result_tag.value.strip() if result_tag is not None else None
-    match = start_match(rules)
     deals: list[DealFact] = []
-    notes: list[str] = []
-    count = len(game.deals)
-    for i, deal in enumerate(game.deals):
-        match, fact, deal_errors = replay_deal(match, deal, last=i == count - 1,
-                                               unfinished_ok=result_value == "*")
-        errors.extend(deal_errors)
-        deals.append(fact)
-        notes.extend(fact.notes)
-    result = _result(match, rules, deals)
-    if result_tag is not None and result.finished is not None:
-        problem = _check_result(result_tag, result, rules, match)
-        if problem is not None:
-            errors.append(problem)
-    if result_tag is not None and result.finished is None:
-        notes.append("the Result tag was not checked: a deal whose outcome is unknown may have changed "
-                     "how the match ended")
-    return GameFacts(game, rules, tuple(deals), result, _sorted(errors), tuple(notes))
+    for item in GameReplay(game, reg):
+        if isinstance(item, DealFact):
+            deals.append(item)
+        else:
+            return item._replace(deals=tuple(deals))
+    raise AssertionError("a game's replay always ends with its GameFacts")  # pragma: no cover
+
+
+class GameReplay:
+    """A game's replay, one deal at a time, for outputs that keep memory to one deal.
+
+    ``rules`` is known before the first deal (None when the game is not replayed: its rules
+    are unknown or it could not be read). Iterating yields each deal's :class:`DealFact` as
+    it is replayed, then one :class:`GameFacts` whose ``deals`` is empty (they were yielded)
+    and which holds the result, every error in file order and the notes. Only the match
+    state is kept between deals.
+    """
+
+    def __init__(self, game: Game, reg: Optional[Registry] = None) -> None:
+        self.game = game
+        self.reg = reg or default_registry()
+        self.errors: list[DpnError] = list(game.errors)
+        self.notes: list[str] = []
+        self.rules: Optional[Rules] = None
+        if any(e.code in _SYNTAX_CODES for e in game.errors) and not game.deals:
+            return
+        rules_tag = game.tag_node("Rules")
+        try:
+            self.rules = self.reg.resolve(rules_tag.value if rules_tag is not None else "standard")
+        except DpnError as exc:
+            where = rules_tag if rules_tag is not None else game
+            self.errors.append(DpnError("unknown-rules", exc.message, where.line, where.column))
+            self.notes.append("the game was not replayed: its rules are unknown")
+
+    def __iter__(self) -> Iterator[Union[DealFact, GameFacts]]:
+        game, rules, errors, notes = self.game, self.rules, self.errors, self.notes
+        if rules is None:
+            yield GameFacts(game, None, (), None, _sorted(errors), tuple(notes))
+            return
+        errors.extend(_check_tags(game, rules))
+        result_tag = game.tag_node("Result")
+        unfinished_ok = result_tag is not None and result_tag.value.strip() == "*"
+        match = start_match(rules)
+        count = len(game.deals)
+        last: Optional[DealFact] = None
+        for i, deal in enumerate(game.deals):
+            match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok)
+            errors.extend(deal_errors)
+            notes.extend(last.notes)
+            yield last
+        result = _result(match, rules, last)
+        if result_tag is not None and result.finished is not None:
+            problem = _check_result(result_tag, result, rules, match)
+            if problem is not None:
+                errors.append(problem)
+        if result_tag is not None and result.finished is None:
+            notes.append("the Result tag was not checked: a deal whose outcome is unknown may have changed "
+                         "how the match ended")
+        yield GameFacts(game, rules, (), result, _sorted(errors), tuple(notes))
+
+
+def iter_replay(game: Game, reg: Optional[Registry] = None) -> GameReplay:
+    """Replay a game deal by deal: each deal's facts as it is replayed, then the game's
+    :class:`GameFacts` (result, errors, notes; ``deals`` empty). ``iter_replay(g).rules``
+    is known before the first deal. What ``replay_game`` gives, with one deal in memory."""
+    return GameReplay(game, reg)
 
 
 def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
@@ -86,19 +121,19 @@ def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     return errors
 
 
-def _result(match: MatchState, rules: Rules, deals: list[DealFact]) -> ResultFact:
+def _result(match: MatchState, rules: Rules, last: Optional[DealFact]) -> ResultFact:
     sides = sides_for(rules.seats)
     kots = {sides[0]: match.kots[0], sides[1]: match.kots[1]}
     points: Optional[dict[str, int]] = \
         {sides[0]: match.points[0], sides[1]: match.points[1]} if rules.match_points else {}
     if not match.known and rules.match_points:
         points = None   # an unknown deal may have given a point
-    if match.finished:
+    if match.finished and match.winner is not None:
         return ResultFact(sides[match.winner], kots, True, points)
     if not match.known:
         # no certain end, and an unknown deal may have ended the match or changed the tally
         return ResultFact(None, kots, None, points)
-    if rules.kots == 0 and deals and deals[-1].complete:
+    if rules.kots == 0 and last is not None and last.complete:
         a, b = match.kots
         winner = sides[0] if a > b else sides[1] if b > a else None
         return ResultFact(winner, kots, True, points)

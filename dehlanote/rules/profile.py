@@ -11,20 +11,31 @@ from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Literal, Mapping, Optional, Union, get_args
 
 import yaml
 
 from ..errors import DpnError
 
-TRUMP_METHODS = ("announce", "partner", "first-void", "first-void-five", "closed")
-CAPTURE_MODES = ("centre", "immediate")
-SCORE_MODES = ("tens", "points", "tricks")
-LEVEL_MODES = ("non-dealers", "none")
-ALL_TENS_EFFECTS = ("kot", "match")
-KOT_DEALER = ("rule", "partner")
-LEVEL_DEALER = ("previous", "same", "right")
-CLOSED_SETTERS = ("dealer-right", "first-void")
+# the rule modes: each a Literal (checked by mypy where the engine compares them) and the
+# tuple of its values (checked when a profile is loaded)
+TrumpMethod = Literal["announce", "partner", "first-void", "first-void-five", "closed"]
+CaptureMode = Literal["centre", "immediate"]
+ScoreMode = Literal["tens", "points", "tricks"]
+LevelMode = Literal["non-dealers", "none"]
+AllTensEffect = Literal["kot", "match"]
+KotDealer = Literal["rule", "partner"]
+LevelDealer = Literal["previous", "same", "right"]
+ClosedSetter = Literal["dealer-right", "first-void"]
+
+TRUMP_METHODS: tuple[TrumpMethod, ...] = get_args(TrumpMethod)
+CAPTURE_MODES: tuple[CaptureMode, ...] = get_args(CaptureMode)
+SCORE_MODES: tuple[ScoreMode, ...] = get_args(ScoreMode)
+LEVEL_MODES: tuple[LevelMode, ...] = get_args(LevelMode)
+ALL_TENS_EFFECTS: tuple[AllTensEffect, ...] = get_args(AllTensEffect)
+KOT_DEALER: tuple[KotDealer, ...] = get_args(KotDealer)
+LEVEL_DEALER: tuple[LevelDealer, ...] = get_args(LevelDealer)
+CLOSED_SETTERS: tuple[ClosedSetter, ...] = get_args(ClosedSetter)
 
 MAX_PROFILE_BYTES = 1 << 20
 
@@ -39,18 +50,18 @@ class Rules:
     decisions: tuple[str, ...] = ()
     seats: int = 4                  # 4 or 6 players, partners alternate
     decks: int = 1                  # 52-card decks shuffled together
-    trump: str = "announce"         # how trump is set: TRUMP_METHODS
-    capture: str = "centre"         # deferred two-in-a-row centre, or each trick to its winner
-    score: str = "tens"             # what decides a deal: tens, points (tens 2, others 1), tricks
-    level: str = "non-dealers"      # a level split: goes to the non-dealers, or no result
-    all_tens: str = "kot"           # all tens in one deal: a kot, or the match at once
+    trump: TrumpMethod = "announce"     # how trump is set
+    capture: CaptureMode = "centre"     # deferred two-in-a-row centre, or each trick to its winner
+    score: ScoreMode = "tens"           # what decides a deal: tens, points (tens 2, others 1), tricks
+    level: LevelMode = "non-dealers"    # a level split: goes to the non-dealers, or no result
+    all_tens: AllTensEffect = "kot"     # all tens in one deal: a kot, or the match at once
     streak: int = 7                 # consecutive deal wins for a kot (0: no streak kot)
     kots: int = 1                   # kots that win the match (0: open-ended session)
     match_points: int = 0           # deal wins (not consecutive) that win the match (0: off)
     streak_reset_after_kot: bool = True
-    dealer_after_all_tens: str = "rule"   # rule 7, or pagat's: right / dealer's partner
-    level_dealer: str = "previous"  # on a no-result deal: hukum's rule, same dealer, or right
-    closed_setter: str = "dealer-right"   # who sets closed trump: the dealer's right, or the first void
+    dealer_after_all_tens: KotDealer = "rule"   # rule 7, or pagat's: right / dealer's partner
+    level_dealer: LevelDealer = "previous"      # on a no-result deal: hukum's rule, same dealer, or right
+    closed_setter: ClosedSetter = "dealer-right"  # who sets closed trump: the dealer's right, or the first void
     options: tuple[tuple[str, Any], ...] = field(default=())
 
     @cached_property
