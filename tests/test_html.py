@@ -255,3 +255,15 @@ def test_site_splits_a_large_file_into_pages(tmp_path: Path) -> None:
     assert numbers == [[1, 2], [3, 4], [5]]
     index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
     assert 'href="games/many-3.html#game=5"' in index
+
+
+def test_hostile_record_in_a_site_index_is_only_text(tmp_path: Path) -> None:
+    hostile = tmp_path / "x<img src=y>.dpn"
+    hostile.write_text(HOSTILE, encoding="utf-8")
+    report = build_site([str(hostile)], tmp_path / "site", registry(), title="<script>alert(1)</script>")
+    index = Path(report.index or "").read_text(encoding="utf-8")
+    assert "<script" not in index and "<img" not in index and "<svg onload" not in index
+    assert "&lt;img src=x onerror=window.__pwned=2&gt;" in index           # the player, as text
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index                 # the title, as text
+    page = Path(report.files[0].pages[0]).read_text(encoding="utf-8")
+    assert page.count("<script") == 2

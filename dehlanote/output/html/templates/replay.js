@@ -157,6 +157,8 @@
     box.appendChild(head);
     var row = el("div", "hand");
     var total = cards.length + unknown;
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", "hand of " + seat + ": " + plural(total, "card"));
     if (faceUp) {
       sorted(cards).forEach(function (c) { row.appendChild(card(c)); });
       if (unknown > 0) {
