@@ -197,7 +197,7 @@ def test_screen_fits_the_terminal_keys_last_and_the_box_never_moves(tmp_path, ro
     assert "the deal is over" in screen and "one more sweeps" not in screen
     assert "Deal 1 over: AC wins the deal with 3 tens (AC 3 BD 1)" in screen
     assert "tens-mismatch at 31:1" in screen
-    assert "run AC 1" in lines[1]
+    assert "streak AC 1" in lines[1]
     s.child.send("?")
     s.expect("Keys (? again to close)", "next error in the record", "q quit")
     s.key("q")

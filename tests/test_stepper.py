@@ -88,7 +88,7 @@ def test_match_state_before_each_deal_counts_the_kots_and_the_run():
         if deal.complete and deal.kot is None and deal.streak is not None:
             assert after.streak == deal.streak
     text = match_text(match_state(facts.deals, 0, rules), rules)
-    assert text.startswith("kots AC 0 BD 0 · no run")
+    assert text.startswith("kots AC 0 BD 0 · no streak")
 
 
 def test_an_unknown_deal_is_unknown_in_the_match_and_the_deal_result():
@@ -97,12 +97,12 @@ def test_an_unknown_deal_is_unknown_in_the_match_and_the_deal_result():
     rules = facts.rules
     after_unknown = match_state(facts.deals, 2, rules)
     assert after_unknown.streak == "unknown" and after_unknown.unknown == (2,)
-    assert "run unknown" in match_text(after_unknown, rules)
+    assert "streak unknown" in match_text(after_unknown, rules)
     assert "deal 2 unknown" in match_text(after_unknown, rules)
     lines = deal_result_text(facts.deals[1], rules, facts)
     assert "winner unknown" in lines[0] and "streak: unknown" in lines and "next dealer: unknown" in lines
     out = CliRunner().invoke(app, ["replay", "--plain", "-"], input=unknown_text()).stdout
-    assert "winner unknown" in out and "run unknown" in out and "deal 2 unknown" in out
+    assert "winner unknown" in out and "streak unknown" in out and "deal 2 unknown" in out
 
 
 # ---- errors where they happened ----------------------------------------------------------------
@@ -270,10 +270,10 @@ def test_screen_says_unknown_for_a_deal_whose_outcome_is_unknown(size):
     lines = render(st, size)
     text = "\n".join(lines)
     assert "Deal 2 of 3 · no trick in the record" in lines[0]
-    assert "run unknown" in lines[1] and "deal 2 unknown" in lines[1]
+    assert "streak unknown" in lines[1] and "deal 2 unknown" in lines[1]
     assert "winner unknown" in text and "streak: unknown · next dealer: unknown" in text
     assert st.next_deal()
-    assert "run unknown" in render(st, size)[1]            # the run going into deal 3 is not known either
+    assert "streak unknown" in render(st, size)[1]            # the run going into deal 3 is not known either
 
 
 @pytest.mark.parametrize("size", [ScreenSize(60, 20), ScreenSize(50, 15), ScreenSize(40, 10)],

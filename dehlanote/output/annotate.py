@@ -446,8 +446,8 @@ def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
 
 
 def match_parts(state: MatchState, rules: Rules) -> list[str]:
-    """The match in parts, most important first: ``kots AC 0 BD 1``, ``run BD 2``, ...,
-    then what wins (``1 kot wins the match``, ``7 in a row make a kot``)."""
+    """The match in parts, most important first: ``kots AC 0 BD 1``, ``streak BD 2``, ...,
+    then what wins (``1 kot wins the match``, ``7 deal wins in a row make a kot``)."""
     sides = sides_for(rules.seats)
     parts = []
     if state.over:
@@ -457,11 +457,11 @@ def match_parts(state: MatchState, rules: Rules) -> list[str]:
         parts.append(f"deals won {_split(state.points, sides)}")
     if not state.over and rules.streak and not rules.match_points:
         if isinstance(state.streak, str):
-            parts.append("run unknown")
+            parts.append("streak unknown")
         elif state.streak is None:
-            parts.append("no run")
+            parts.append("no streak")
         else:
-            parts.append(f"run {state.streak.side} {state.streak.length}")
+            parts.append(f"streak {state.streak.side} {state.streak.length}")
     if state.unknown:
         listed = ", ".join(str(n) for n in state.unknown)
         parts.append(f"deal{'s' if len(state.unknown) != 1 else ''} {listed} unknown")
@@ -473,12 +473,12 @@ def match_parts(state: MatchState, rules: Rules) -> list[str]:
         elif not rules.match_points:
             parts.append("an open session")
         if rules.streak and not rules.match_points:
-            parts.append(f"{rules.streak} in a row make a kot")
+            parts.append(f"{rules.streak} deal wins in a row make a kot")
     return parts
 
 
 def match_text(state: MatchState, rules: Rules) -> str:
-    """``kots AC 0 BD 1 · run BD 2 · 1 kot wins the match · 7 in a row make a kot``."""
+    """``kots AC 0 BD 1 · streak BD 2 · 1 kot wins the match · 7 deal wins in a row make a kot``."""
     return " · ".join(match_parts(state, rules))
 
 
