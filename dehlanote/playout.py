@@ -37,6 +37,8 @@ Decisions taken where the rules (docs/rules.md) leave room (kept here so the ora
   card is no trump; the suit is the one held most, as an announcer picks) and reveals it the
   next time they cannot follow. Before the reveal no suit is trump; the revealed suit counts
   for the whole trick of the reveal. ``trump.set_at`` is the trick where it was chosen.
+* ``Style.claims``: a deal may be written to end with ``claim X`` before trick k when X's
+  side won every trick from k on (a true claim, so the facts are those of the full play).
 """
 
 from __future__ import annotations
@@ -539,6 +541,7 @@ class Style:
     result: bool = True      # write [Result]
     loose: bool = False      # hand-written look: mixed spellings, comments, glyphs, ...
     withdrawn: float = 0.0   # chance per illegal opportunity to record ``-X`` first
+    claims: float = 0.0      # chance per deal of a ``claim X`` where one side won every trick left
 
 
 def generate_match(rng: random.Random, profile: str = "standard", options: Optional[dict] = None,
@@ -707,6 +710,18 @@ def _trick_text(trick: dict, style: Style, deco: random.Random) -> str:
     return " ".join(words)
 
 
+def _claim_point(rules: Rules, tricks: list) -> Optional[tuple[int, str]]:
+    """Where a true claim can stand: ``(k, seat)`` when one side won tricks k..end (k > 1),
+    ``seat`` the winner of trick k; None when the last trick alone is the side's."""
+    side = rules.side_of[tricks[-1]["winner"]]
+    k = len(tricks)
+    while k > 1 and rules.side_of[tricks[k - 2]["winner"]] == side:
+        k -= 1
+    if k >= len(tricks) or k == 1:
+        return None
+    return k, tricks[k - 1]["winner"]
+
+
 def render_game(rules: Rules, facts: dict, style: Style, deco: random.Random) -> str:
     """The DPN text of a generated match (ends with a blank line)."""
     loose = style.loose
@@ -735,7 +750,17 @@ def render_game(rules: Rules, facts: dict, style: Style, deco: random.Random) ->
         trump = _trump_line(rules, deal, deco, loose)
         if trump:
             lines.append(trump)
-        tricks = [_trick_text(t, style, deco) for t in deal["tricks"]]
+        played = deal["tricks"]
+        claim = _claim_point(rules, played) if style.claims and deco.random() < style.claims else None
+        if claim is not None:
+            # (NOTATION 1.1) the deal as written stops before trick k: the claimer's side won
+            # every trick from there, so it takes what the claim gives it, the same tens
+            k, by = claim
+            deal["claim"] = {"by": by, "trick": k}
+            played = played[: k - 1]
+        tricks = [_trick_text(t, style, deco) for t in played]
+        if claim is not None:
+            tricks.append(f"claim {claim[1]}")
         if loose:
             i = 0
             while i < len(tricks):

@@ -225,3 +225,29 @@ def test_conflicting_options_are_refused_in_every_order():
             text = f'[Rules "pagat {" ".join(order)}"]\n[Result "*"]\n\ndeal 1 dealer D\n'
             facts = replay_game(parse_string(text)[0])
             assert [e.code for e in facts.errors] == ["unknown-rules"]
+
+
+# ---- claims (NOTATION 1.1): a true claim gives the facts of the play it replaces ----------------
+
+def test_true_claims_replay_with_the_oracles_facts():
+    from dehlanote.playout import Style as S
+    claimed = 0
+    for i, (profile, options) in enumerate(PROFILES):
+        for seed in range(6):
+            style = S(hands=seed % 2 == 0, loose=seed % 3 == 0, claims=0.8)
+            text, oracle = generate_match(random.Random(1000 * i + seed), profile, options, style=style,
+                                          max_deals=8)
+            facts = replay_game(parse_string(text)[0])
+            assert facts.errors == (), [str(e) for e in facts.errors[:3]]
+            for deal, od in zip(facts.deals, oracle["deals"]):
+                assert deal.complete and dict(deal.tens) == od["tens"]
+                assert (deal.winner, deal.next_dealer) == (od["winner"], od["next_dealer"])
+                assert (None if deal.kot is None else dict(deal.kot._asdict())) == od["kot"]
+                assert (None if deal.streak is None else dict(deal.streak._asdict())) == od["streak"]
+                if "claim" in od:
+                    assert (deal.claim.by, deal.claim.trick) == (od["claim"]["by"], od["claim"]["trick"])
+                    assert len(deal.tricks) == od["claim"]["trick"] - 1
+                    claimed += 1
+            r = oracle["result"]
+            assert (facts.result.winner, facts.result.finished) == (r["winner"], r["finished"])
+    assert claimed >= 50
