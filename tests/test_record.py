@@ -719,3 +719,30 @@ def test_piped_bytes_that_are_not_utf8_are_refused_not_a_traceback(tmp_path):
     assert done.returncode == 1
     assert b"Traceback" not in done.stderr and b"game.dpn:" in done.stderr
     assert " 1 A: AH 10H 3H 7H" in path.read_text(encoding="utf-8")
+
+
+def test_resuming_keeps_every_comment_and_reports_errors_at_the_files_lines():
+    text = ('{a game from the club\'s book,\nover two lines}\n[Event "Club"] {round one}\n[Rules "standard"]\n'
+            '[Result "*"]\n\ndeal 1 dealer D {the first deal}\ntrump D {diamonds,\nsaid A}\n'
+            ' 1 A: AH 10H 3H 7H {A wins}\n')
+    session, resumed = Session.resume(text, path="club.dpn")
+    assert resumed
+    for comment in ("{a game from the club's book,\nover two lines}", "{round one}", "{the first deal}",
+                    "{diamonds,\nsaid A}", "{A wins}"):
+        assert comment in session.text
+    outcome = session.feed("AH")
+    assert not outcome.accepted
+    err = outcome.errors[0]
+    lines = (session.text + " 2 A: AH\n").split("\n")
+    assert lines[err.line - 1].startswith(" 2 A:") and err.column == 7
+
+
+def test_the_rules_may_still_change_after_the_first_dealer_but_not_once_the_deal_is_under_way():
+    session = record(["dealer D", '[Rules "hukum"]'])
+    assert session.rules.name == "hukum" and '[Rules "hukum"]' in session.text
+    assert session.expect().kind == "card" and session.expect().seat == "A"   # hukum: no trump to name
+    record(["AH"], session)
+    outcome = session.feed('[Rules "standard"]')
+    assert not outcome.accepted and "under way" in outcome.reason
+    outcome = Session().feed('[Rules "nonsense"]')
+    assert not outcome.accepted and outcome.errors[0].code == "unknown-rules"

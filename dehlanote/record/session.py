@@ -92,6 +92,7 @@ class _State:
     partial_fact: Optional[DealFact] = None  # the deal with that trick padded (for the screen)
     result: Optional[str] = None           # the Result once the match (or session) is over
     done_lines: tuple[str, ...] = field(default=())  # the text of the complete deals
+    comments: tuple[str, ...] = ()         # the game's comments before its first tag
 
 
 class Session:
@@ -175,7 +176,7 @@ class Session:
         if match.finished:
             result = sides_for(rules.seats)[match.winner] if match.winner is not None else "="
         state = _State(tags, rules, tuple(done), tuple(done_facts), tuple(before), match, None, None,
-                       result=result)
+                       result=result, comments=game.comments)
         state = replace(state, done_lines=self._deal_lines(state.done))
         if cur is not None:
             # renumber the lines: the canonical text may differ from what was read
@@ -189,7 +190,7 @@ class Session:
 
     def _head_lines(self, state: _State) -> list[str]:
         tags = ordered_tags(state.tags + (Tag("Result", state.result or "*", 0, 0),))
-        return [write_tag(t) for t in tags]
+        return ["{" + c.replace("}", ")") + "}" for c in state.comments] + [write_tag(t) for t in tags]
 
     @staticmethod
     def _deal_lines(deals: tuple[Deal, ...]) -> tuple[str, ...]:
@@ -204,7 +205,8 @@ class Session:
 
     def _cur_start(self, state: _State) -> int:
         """The file line where the deal in progress starts."""
-        return self._prefix_lines() + len(self._head_lines(state)) + len(state.done_lines) + 2
+        # counted in text lines: a comment may span several
+        return self._prefix_lines() + "\n".join(self._head_lines(state) + list(state.done_lines)).count("\n") + 3
 
     def game_text(self, state: Optional[_State] = None) -> str:
         """The game as it stands on disk: valid DPN, the trick in progress left out."""
@@ -498,14 +500,22 @@ class Session:
             if tag.name == "Result":
                 return Outcome(False, reason="the recorder writes the Result itself (end closes an open session)")
             if tag.name == "Rules":
-                if state.done or state.cur is not None:
-                    return Outcome(False, reason="the rules cannot change once a deal is recorded")
+                cur = state.cur
+                if state.done or state.partial or (cur is not None and (cur.misdeals or cur.hands or cur.trump
+                                                                        or cur.tricks)):
+                    return Outcome(False, reason="the rules cannot change once a deal is under way")
                 try:
                     rules = self.reg.resolve(tag.value)
                 except DpnError as exc:
                     return Outcome(False, (DpnError("unknown-rules", exc.message, 1, 1,
                                                     source_line=text, path=self.path or None),))
                 state = replace(state, rules=rules, match=start_match(rules))
+                if cur is not None:
+                    # only the first dealer is given: set the deal up again under these rules
+                    checked = self._check_deal(state, write_deal(cur))
+                    if checked.errors:
+                        return Outcome(False, checked.errors)
+                    state = replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft)
                 tag = tag._replace(value=rules.label())
             tags = [t for t in tags if t.name != tag.name] + [tag._replace(line=0, column=0)]
         return self._commit(replace(state, tags=tuple(tags)))
