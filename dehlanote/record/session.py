@@ -708,8 +708,9 @@ class Session:
             s = (leader + k) % n
             if ds.explicit and ds.explicit[s]:
                 holding = ds.hands[s]
-                if ds.phase and ds.five is not None and ds.five[s] is not None:
-                    holding = ds.five[s]
+                first_five = ds.five[s] if ds.phase and ds.five is not None else None
+                if first_five is not None:
+                    holding = first_five
                 held = [c for c in DECK if (holding >> _SHIFT[c]) & 3 and used[c] < rules.decks]
                 follow = [c for c in held if c[-1] == led]
                 pool = (follow or held)[::-1]
@@ -885,8 +886,9 @@ class Session:
         if not ds.explicit[s]:
             return None
         holding = ds.hands[s]
-        if ds.phase and ds.five is not None and ds.five[s] is not None:
-            holding = ds.five[s]
+        first_five = ds.five[s] if ds.phase and ds.five is not None else None
+        if first_five is not None:
+            holding = first_five
         held = [c for c in DECK if (holding >> _SHIFT[c]) & 3]
         for p in state.partial:
             card = _card_of(p)
