@@ -72,7 +72,8 @@ def test_a_piece_checks_as_the_whole_file_does(files: list[Path]) -> None:
 @pytest.fixture(scope="module")
 def client():
     distributed = pytest.importorskip("dask.distributed")   # the tests above run without dask
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+    # several threads a worker: parsing must not share per-parse state between threads
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=3, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as c:
         yield c
 

@@ -1,10 +1,14 @@
-"""The regular-expression fast path against Lark: the same games, or no answer at all.
+"""The two readings of the one grammar give the same games: whole-element tokens against
+token by token.
 
-``parse_fast`` may decline any chunk (it returns None and the caller uses Lark), but when it
-answers, its games must equal Lark's node for node: values, positions, comments (none).
-Whenever Lark finds an error, the fast path must decline, so errors keep Lark's positions
-and wording. Checked on every sample file, on generated matches of every profile in the
-plain and the loose style, and on records mutated by Hypothesis.
+The grammar's ``*_WHOLE`` terminals read plain elements (and whole plain deals) as one token;
+the fine parser (those terminals off) reads every token on its own and is the reference.
+When the whole reading meets no error, its games must equal the fine reading's node for
+node: values, positions, comments. Whenever the fine reading finds an error, the whole
+reading must not answer, so errors keep the fine reading's positions and wording. Checked
+on every sample file, on generated matches of every profile in the plain and the loose
+style (comments, glyphs, withdrawn cards, hands, several tricks to a line), on DPN 1.1
+spellings and on records mutated by Hypothesis.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dehlanote.playout import Style, iter_matches
-from dehlanote.syntax.cards import CARD_SPELLINGS, DECK
-from dehlanote.syntax.fast import CARD_TABLE, parse_fast
-from dehlanote.syntax.parser import iter_games, parse_chunk
+from dehlanote.syntax import terms
+from dehlanote.syntax.cards import CARD_SPELLINGS, DECK, SUIT_SPELLINGS
+from dehlanote.syntax.parser import iter_games, parse_chunk, read_whole
 from dehlanote.syntax.reader import Chunk, split_games
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,16 +43,16 @@ _GLYPH = re.compile(r"(?<=[SHDCshdc♠♥♦♣♤♡♢♧])(?:!!|\?\?|!\?|\?!|
 
 
 def compare(chunk: Chunk) -> bool:
-    """Assert the fast path agrees with Lark on ``chunk``; True when it answered."""
-    lark = parse_chunk(chunk, fast=False)
-    fast = parse_fast(chunk)
-    if any(g.errors for g in lark):
-        assert fast is None, f"Lark finds {lark[0].errors[0]!r} but the fast path answered"
-    if fast is None:
+    """Assert the whole reading agrees with the fine one on ``chunk``; True when it answered."""
+    fine = parse_chunk(chunk, whole=False)
+    whole = read_whole(chunk)
+    assert parse_chunk(chunk) == fine
+    assert parse_chunk(chunk, keep_source=True) == parse_chunk(chunk, keep_source=True, whole=False)
+    if any(g.errors for g in fine):
+        assert whole is None, f"the fine reading finds {fine[0].errors[0]!r} but the whole one answered"
+    if whole is None:
         return False
-    assert fast == lark
-    assert parse_chunk(chunk) == lark
-    assert parse_chunk(chunk, keep_source=True) == parse_chunk(chunk, keep_source=True, fast=False)
+    assert whole == fine
     return True
 
 
@@ -64,19 +68,40 @@ def corpus(profile: str, options, style: Style, seed: int, deals: int = 12) -> s
 
 def without_comments_and_glyphs(text: str) -> str:
     """The loose style with its comments and glyphs gone: mixed spellings, several tricks to
-    a line, leaders and numbers left out, hands with ``|``; the shapes the fast path reads."""
+    a line, leaders and numbers left out, hands with ``|``."""
     return _GLYPH.sub("", _COMMENT.sub(" ", text))
 
 
-# ---- the card table -----------------------------------------------------------------
+# ---- the spelling tables against the grammar ------------------------------------------
 
-def test_card_table_has_every_spelling() -> None:
-    assert CARD_TABLE == CARD_SPELLINGS
+def _grammar_accepts(name: str, text: str) -> bool:
+    return re.fullmatch(terms.pattern(name), text) is not None
+
+
+def test_card_table_is_what_the_grammar_accepts() -> None:
+    """Every string of a rank and a suit spelling the grammar's CARD accepts is in the
+    table, and nothing else: the table adds meanings, never spellings."""
+    chars = sorted({c for s in CARD_SPELLINGS for c in s} | set("0123456789bBeEfFgGxX★"))
+    candidates = {a + b for a in chars for b in chars} | {"10" + b for b in chars}
+    accepted = {c for c in candidates if _grammar_accepts("CARD", c)}
+    assert accepted == set(CARD_SPELLINGS)
     # ranks: A K Q J in two cases, 10 9 ... 2, T t; suits: S H D C, s h d c, two sets of symbols
-    assert len(CARD_TABLE) == (4 * 2 + 9 + 2) * 16
-    assert set(CARD_TABLE.values()) == set(DECK)
+    assert len(CARD_SPELLINGS) == (4 * 2 + 9 + 2) * 16
+    assert set(CARD_SPELLINGS.values()) == set(DECK)
     for spelling, card in (("10h", "10H"), ("Td", "10D"), ("A♠", "AS"), ("k♡", "KH"), ("t♧", "10C")):
-        assert CARD_TABLE[spelling] == card
+        assert CARD_SPELLINGS[spelling] == card
+
+
+def test_suit_table_is_what_the_grammar_accepts() -> None:
+    chars = sorted(set(SUIT_SPELLINGS) | set("xXaAzZ★♚"))
+    assert {c for c in chars if _grammar_accepts("SUIT", c)} == set(SUIT_SPELLINGS)
+    for c in "♠♥♦♣♤♡♢♧":      # DPN 1.1: with an emoji selector too
+        assert _grammar_accepts("SUIT", c + "\ufe0f") and _grammar_accepts("SUIT", c + "\ufe0e")
+
+
+def test_keywords_come_from_the_grammar() -> None:
+    assert set(terms.KEYWORDS.values()) == {"deal", "dealer", "misdeal", "hands", "trump", "by", "at",
+                                            "closed", "drawn", "tens", "claim"}
 
 
 # ---- files ---------------------------------------------------------------------------
@@ -88,7 +113,7 @@ def test_every_sample_file(path: Path) -> None:
             compare(chunk)
     # and the whole file the way every command reads it
     with open(path, "rb") as a, open(path, "rb") as b:
-        assert list(iter_games(a)) == [g for c in split_games(b) for g in parse_chunk(c, fast=False)]
+        assert list(iter_games(a)) == [g for c in split_games(b) for g in parse_chunk(c, whole=False)]
 
 
 # ---- generated matches ---------------------------------------------------------------
@@ -97,7 +122,7 @@ def test_every_sample_file(path: Path) -> None:
 def test_generated_plain(profile: str, options) -> None:
     text = corpus(profile, options, PLAIN, seed=7)
     chunks, answered = compare_text(text)
-    assert answered == chunks      # the writer's layout is the fast path's bread and butter
+    assert answered == chunks      # the writer's layout: every game read with whole tokens
     crlf = text.replace("\n", "\r\n")
     assert compare_text(crlf)[1] == chunks
 
@@ -105,9 +130,17 @@ def test_generated_plain(profile: str, options) -> None:
 @pytest.mark.parametrize("profile,options", PROFILES, ids=lambda v: str(v))
 def test_generated_loose(profile: str, options) -> None:
     text = corpus(profile, options, LOOSE, seed=11)
-    compare_text(text)         # comments and glyphs: mostly declined, never wrong
+    chunks, answered = compare_text(text)    # comments and glyphs too: no game left to the fine path
+    assert answered == chunks
     chunks, answered = compare_text(without_comments_and_glyphs(text))
-    assert answered >= chunks - 1
+    assert answered == chunks
+
+
+@pytest.mark.parametrize("withdrawn", [0.3, 1.0])
+def test_generated_withdrawn_cards(withdrawn: float) -> None:
+    text = corpus("standard", None, Style(hands=True, withdrawn=withdrawn), seed=13)
+    chunks, answered = compare_text(text)
+    assert answered == chunks
 
 
 def test_generated_without_leaders_hands_or_tens() -> None:
@@ -121,7 +154,8 @@ def test_game_starting_mid_line() -> None:
     """Columns on the first line of a chunk that starts after another game's last token."""
     text = corpus("standard", None, PLAIN, seed=5, deals=3)
     one = text.rstrip("\n")
-    glued = one + ' [Event "x"] [A "y"]\ndeal 1 dealer A\n' + one.split("\n\n", 1)[1].split("deal 1 dealer", 1)[1].split("\n", 1)[1]
+    tail = one.split("\n\n", 1)[1].split("deal 1 dealer", 1)[1].split("\n", 1)[1]
+    glued = one + ' [Event "x"] [A "y"]\ndeal 1 dealer A\n' + tail
     chunks = list(split_games(glued))
     assert any(c.column > 1 for c in chunks)
     for chunk in chunks:
@@ -158,6 +192,21 @@ HAND_WRITTEN = [
     "deal 1 dealer A\nmisdeal misdeal\n", "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nmisdeal\n",
     "deal 1 dealer A\n 1234567 A: AH 10H 3H 7H\n", "deal 1 dealer A\r\n 1 A: AH 10H 3H 7H\r\n",
     "\ufeffdeal 1 dealer A\n", "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n[Event \"next\"]\ndeal 1 dealer B\n",
+    # DPN 1.1, claims, comments in odd places
+    ("deal 1 dealer A\ntrump \u2665\ufe0f\nhands A: A\u2660\ufe0f, K\u2660 | Q\u2660 | J\u2660\n"
+     "1. A: AH, 10H, 3H, 7H\nclaim A\n"),
+    "deal 1 dealer A\ntrump S\nhands A: AS KS\n 1 A: AH 10H 3H 7H\n", "deal\n1. AH 10H 3H 7H 2. 2S 3S 4S 5S\n",
+    "deal 1 dealer A\n 1 A: AH {a\nb} 10H 3H 7H {c}\n {d} 2 A: 2S 3S 4S 5S\n",
+    "deal 1 dealer A {x}\ntrump S {y}\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0 {z}\n",
+    "[Event \"{not a comment}\"] {a comment} [Site \"x\"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S\n", "deal 1 dealer A\n 1 A: AH\n 2 A: 2S\n",
+    "deal 1 dealer A\n 5 A: AD 8 3D QD\n", "deal 1 dealer A\n 9 A: 7S 4H 5S 10\n10 B: 2S 3S 4S 5S\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nclaim B\ntens AC 0 BD 4\n", "deal 1\n 1 A: AH 10H 3H 7H\n",
+    "deal 1 dealer A\ntrump S\n 1 A: AH 10H 3H 7H\ntrump H\n", "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 3H\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S -3S 4S 5S 6S\n 3 2h 3h 4h 5h\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S 3S 4S 5S 3 3S 4S 5S 6S\n 4 B: 2h 3h 4h 5h\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a ten\n falls} 2H 4H\n 2 B: 2S 3S 4S 5S 6S 7S\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a\n\n b}\n 2 B: 2S 3S 4S 5S\n",
 ]
 
 
@@ -169,9 +218,13 @@ def test_hand_written_shapes(text: str) -> None:
 
 
 def test_answers_the_common_shapes() -> None:
-    """Not just "never wrong": the fast path must answer the shapes it is for."""
-    answered = [t for t in HAND_WRITTEN[:13] if parse_fast(Chunk(t, 1, 1)) is not None]
-    assert answered == HAND_WRITTEN[:13]
+    """Not just "never wrong": the whole reading must answer every valid shape above."""
+    valid = [t for t in HAND_WRITTEN if not any(g.errors for g in parse_chunk(Chunk(t, 1, 1), whole=False))]
+    assert len(valid) >= 25
+    # an element split over lines is the one shape left to the fine reading (its game only)
+    assert [t for t in valid if read_whole(Chunk(t, 1, 1)) is None] == [
+        "deal 1 dealer A\n 1 A: AH 10H\n 3H 7H\n", "deal 1\ndealer A\n",
+        "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 3H\n"]
 
 
 # ---- mutated records -----------------------------------------------------------------
@@ -234,7 +287,7 @@ def test_mutated_records(base: int, mutations: list[tuple[str, int, int]]) -> No
 def test_paused_gc_restores_the_collector() -> None:
     import gc
 
-    from dehlanote.syntax.fast import paused_gc
+    from dehlanote.syntax.parser import paused_gc
 
     assert gc.isenabled()
     with pytest.raises(RuntimeError):

@@ -9,8 +9,6 @@ ignore it.
 
 from __future__ import annotations
 
-import sys
-
 from ..deck import (  # noqa: F401  (re-exported: the old home of these facts)
     CARD_INDEX,
     DECK,
@@ -28,6 +26,7 @@ from ..deck import (  # noqa: F401  (re-exported: the old home of these facts)
     sides_for,
     sort_key,
 )
+from . import terms
 
 SUIT_SPELLINGS: dict[str, str] = {
     "S": "S", "H": "H", "D": "D", "C": "C",
@@ -53,12 +52,14 @@ CARD_SPELLINGS: dict[str, str] = {
 GLYPHS = ("!!", "??", "!?", "?!", "!", "?")
 #: the emoji variation selectors a suit symbol may carry (DPN 1.1)
 SELECTORS = ("\ufe0f", "\ufe0e")
-#: the regular expression of the inside of a tag value: no ``"``, ``\`` or newline, except
-#: ``\`` and a character. Written as an unrolled loop, possessive where Python has it
-#: (3.11): ``(?:[^"\\\n]|\\.)*`` kept backtracking state for every character, 120 bytes
-#: each, so that a tag value of a megabyte took 240 MB to read.
-STRING_BODY = (r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+' if sys.version_info >= (3, 11)
-               else r'[^"\\\n]*(?:\\.[^"\\\n]*)*')
+#: the tags that mean something, by lowercase name: read in any case, kept in this spelling
+#: (so that ``game.tag("Rules")`` finds ``[rules "pagat"]``); the canonical order of tags
+TAG_ORDER = ("Event", "Site", "Date", "Round", "Annotator", "A", "B", "C", "D", "E", "F",
+             "Rules", "Kots", "Result")
+TAG_NAMES = {name.lower(): name for name in TAG_ORDER}
+#: the regular expression of the inside of a tag value (the grammar's ``STRING`` without its
+#: quotes), possessive where Python has it: see :func:`dehlanote.syntax.terms.possessive`
+STRING_BODY = terms.possessive(terms.pattern("STRING"))[1:-1]
 
 
 def _unselect(text: str) -> str:

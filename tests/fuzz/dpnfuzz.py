@@ -389,24 +389,23 @@ def _content(game) -> tuple:
 
 
 def check_fast_path(text: str) -> None:
-    """Where the fast path reads a game's text, it reads exactly what Lark reads."""
-    from dehlanote.syntax.fast import parse_fast
-    from dehlanote.syntax.parser import parse_chunk
+    """Where the whole-element reading answers, it reads exactly what the fine reading reads."""
+    from dehlanote.syntax.parser import parse_chunk, read_whole
     from dehlanote.syntax.reader import split_games
 
     try:
         for chunk in split_games(text):
-            fast = parse_fast(chunk)
+            fast = read_whole(chunk)
             if fast is None:
                 continue
-            slow = parse_chunk(chunk, fast=False)
+            slow = parse_chunk(chunk, whole=False)
             if fast != slow:
-                raise Violation(f"the fast path reads line {chunk.line} otherwise than Lark:\n"
-                                f"fast: {fast!r:.600}\nlark: {slow!r:.600}")
+                raise Violation(f"the whole-element reading reads line {chunk.line} otherwise than the fine one:\n"
+                                f"whole: {fast!r:.600}\nfine: {slow!r:.600}")
     except Violation:
         raise
     except Exception as exc:  # noqa: BLE001
-        raise Violation(f"fast path: {type(exc).__name__}: {exc}\n{traceback.format_exc()}") from exc
+        raise Violation(f"whole-element reading: {type(exc).__name__}: {exc}\n{traceback.format_exc()}") from exc
 
 
 def check_bytes(data: bytes, *, block: Optional[int] = None) -> int:
