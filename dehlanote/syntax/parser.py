@@ -1049,8 +1049,8 @@ _DEAL_LINE = re.compile(r"(?:^|(?<=\n))[ \t\r\ufeff]*" + terms.pattern("DEAL"))
 _NAME = terms.pattern("NAME")
 #: a blank line, then a line that opens with a whole tag (comments may come first): where
 #: a new game may start
-_GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=(?:'
-                         + terms.pattern("COMMENT") + r'[\s\ufeff]*)*\[[ \t]*' + _NAME + r'[ \t]*"' + STRING_BODY + r'"[ \t]*\])')
+_GAME_START = re.compile(r'\n[ \t\r\ufeff]*\n[ \t\r\n\ufeff]*(?=(?:' + terms.pattern("COMMENT")
+                         + r'[\s\ufeff]*)*\[[ \t]*' + _NAME + r'[ \t]*"' + STRING_BODY + r'"[ \t]*\])')
 
 
 def _resync(chunk: Chunk, error: DpnError) -> int | None:
