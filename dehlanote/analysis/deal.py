@@ -197,22 +197,31 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
     try:
         if first > start:
             pos = _advance(pos, fact, first - 1, seats) if start == 1 else _advance_from(pos, fact, start, first, seats)
-        total = len(fact.tricks) - first + 1
+        # every position first (cheap, checked against the replay), then solved from the last
+        # trick back: a limit then leaves the later tricks solved, and the table built on
+        # them speeds up the earlier ones
+        line: list[tuple[Any, list[Position]]] = []
         for t in fact.tricks[first - 1:]:
-            if progress is not None:
-                progress(t.number - first, total)
-            ta = TrickAnalysis(t.number, solver.value(pos))
-            if out.value is None:
-                out.value = ta.value
-            out.tricks.append(ta)
+            before = []
             for p in t.plays:
-                if p.card not in pos.legal() or seats[pos.turn] != p.seat:
+                if seats[pos.turn] != p.seat or p.card not in pos.legal():
                     raise NotAnalysable(f"trick {t.number}: {p.seat}'s {p.card} is not a legal card here")
-                after, best_value, best = solver.judge(pos, p.card)
-                sign = 1 if pos.turn % 2 == 0 else -1
-                ta.plays.append(PlayAnalysis(p.seat, p.card, after, sign * (best_value - after), best, best_value))
+                before.append(pos)
                 pos = pos.play(p.card)
             _check(pos, t, rules)
+            line.append((t, before))
+        total = len(line)
+        for done, (t, before) in enumerate(reversed(line)):
+            if progress is not None:
+                progress(done, total)
+            ta = TrickAnalysis(t.number, solver.value(before[0]))
+            for p, at in zip(t.plays, before):
+                after, best_value, best = solver.judge(at, p.card)
+                sign = 1 if at.turn % 2 == 0 else -1
+                ta.plays.append(PlayAnalysis(p.seat, p.card, after, sign * (best_value - after), best, best_value))
+            out.tricks.insert(0, ta)
+        if out.tricks:
+            out.value = out.tricks[0].value
         if progress is not None:
             progress(total, total)
     except OutOfTime:

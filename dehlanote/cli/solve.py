@@ -58,12 +58,15 @@ def _work(args: tuple[Task, int, int | None, float | None]) -> DealAnalysis:
 def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: DealAnalysis) -> None:
     g = a.game
     head = f"{path}, game {index}, deal {a.number} ({rules.label()})"
-    if a.value is None:
+    sides = g.sides
+    if not a.tricks:
         out.print(f"{head}: not analysed: {a.reason}", markup=False)
         return
-    sides = g.sides
-    out.print(f"{head}: {sides[0]} {split(g, a.value)} {sides[1]} under best play"
-              + ("" if a.solved else f" (stopped: {a.reason})"), markup=False)
+    if a.value is None:
+        out.print(f"{head}: {a.reason}; solved from trick {a.tricks[0].number}", markup=False)
+    else:
+        out.print(f"{head}: {sides[0]} {split(g, a.value)} {sides[1]} under best play"
+                  + ("" if a.solved else f" (stopped: {a.reason})"), markup=False)
     dealer = seats_for(rules.seats).index(fact.dealer) if fact.dealer else 0
     unit = {"tens": "ten", "points": "point", "tricks": "trick"}[g.score]
     for t in a.tricks:

@@ -1,0 +1,75 @@
+"""The analysis as annotations: ``?``/``??`` on the cards that lost value, and what would have
+kept it, for ``annotate --analyse`` (text lines, or glyphs and comments in the record)."""
+
+from __future__ import annotations
+
+from ..replay import DealFact, GameFacts
+from ..rules.profile import Rules
+from ..syntax.cards import seats_for
+from .deal import DealAnalysis, advice, analyse_deal, glyph
+
+#: CPU seconds spent on one deal at most; the later tricks are solved first
+DEAL_SECONDS = 60.0
+
+
+def _dealer(fact: DealFact, rules: Rules) -> int:
+    return seats_for(rules.seats).index(fact.dealer) if fact.dealer else 0
+
+
+def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = None) -> str:
+    """The analysis of one deal as a few lines of plain text (under the deal's table)."""
+    a = analysis or analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+    g = a.game
+    sides = g.sides
+    if not a.tricks:
+        return f"analysis: not analysed: {a.reason}"
+    lines = []
+    if a.value is not None:
+        lines.append(f"analysis: {sides[0]} {a.value}\u2013{g.total - a.value} {sides[1]} under best play"
+                     " from the start")
+    else:
+        lines.append(f"analysis: {a.reason}; tricks {a.tricks[0].number}-{a.tricks[-1].number} analysed")
+    dealer = _dealer(fact, rules)
+    marked = 0
+    for t in a.tricks:
+        for p in t.plays:
+            mark = glyph(p, g, rules, dealer)
+            if mark:
+                marked += 1
+                lines.append(f"  trick {t.number}: {p.seat} {p.card}{mark} {advice(p, g)}")
+    if not marked:
+        lines.append("  every card played kept the value")
+    return "\n".join(lines)
+
+
+def analysed(facts: GameFacts) -> GameFacts:
+    """The facts with their game's cards marked: ``?`` on a card that gave something away,
+    ``??`` when it changed who wins the deal, with a comment saying what would have kept it.
+    A glyph already written is kept (the comment is still added)."""
+    rules = facts.rules
+    if rules is None:
+        return facts
+    deals = list(facts.game.deals)
+    for i, fact in enumerate(facts.deals):
+        if i >= len(deals):
+            break
+        a = analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+        if not a.tricks:
+            continue
+        dealer = _dealer(fact, rules)
+        tricks = list(deals[i].tricks)
+        for ta in a.tricks:
+            j = ta.number - 1
+            if j >= len(tricks):
+                continue
+            plays = list(tricks[j].plays)
+            for k, p in enumerate(ta.plays):
+                mark = glyph(p, a.game, rules, dealer)
+                if not mark or k >= len(plays):
+                    continue
+                play = plays[k]
+                plays[k] = play._replace(glyph=play.glyph or mark,
+                                         comments=play.comments + (advice(p, a.game),))
+            tricks[j] = tricks[j]._replace(plays=tuple(plays))
+        deals[i] = deals[i]._replace(tricks=tuple(tricks))
+    return facts._replace(game=facts.game._replace(deals=tuple(deals)))
