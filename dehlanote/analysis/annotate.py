@@ -45,15 +45,18 @@ def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = 
 def analysed(facts: GameFacts) -> GameFacts:
     """The facts with their game's cards marked: ``?`` on a card that gave something away,
     ``??`` when it changed who wins the deal, with a comment saying what would have kept it.
-    A glyph already written is kept (the comment is still added)."""
+    A glyph already written is kept (the comment is still added). Each deal's analysis is
+    also added to the facts' notes as text (what the text tables print under the game)."""
     rules = facts.rules
     if rules is None:
         return facts
     deals = list(facts.game.deals)
+    notes = list(facts.notes)
     for i, fact in enumerate(facts.deals):
         if i >= len(deals):
             break
         a = analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+        notes.append(f"deal {fact.number} " + analysis_text(fact, rules, a))
         if not a.tricks:
             continue
         dealer = _dealer(fact, rules)
@@ -72,4 +75,4 @@ def analysed(facts: GameFacts) -> GameFacts:
                                          comments=play.comments + (advice(p, a.game),))
             tricks[j] = tricks[j]._replace(plays=tuple(plays))
         deals[i] = deals[i]._replace(tricks=tuple(tricks))
-    return facts._replace(game=facts.game._replace(deals=tuple(deals)))
+    return facts._replace(game=facts.game._replace(deals=tuple(deals)), notes=tuple(notes))

@@ -19,6 +19,7 @@ from ..output.render import (
     game_heading,
     game_result_text,
 )
+from ..analysis.annotate import analysed
 from ..replay import GameFacts, replay_game
 from ..syntax import Game, write_game
 from .app import app
@@ -53,6 +54,9 @@ def annotate(
                                                "facts as {} comments (itself valid DPN)."),
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     rules: Optional[Path] = RULES_OPTION,
+    analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: mark each "
+                                 "card that lost value ? (?? when it changed who wins the deal) and say "
+                                 "what would have kept it (see dehlanote solve)."),
 ) -> None:
     """Show each deal trick by trick.
 
@@ -81,6 +85,7 @@ def annotate(
         try:
             for index, game in enumerate(games_of(spec), 1):
                 facts = replay_game(game, reg)
+                facts = analysed(facts) if analyse else facts
                 report.games += 1
                 report.count += len(facts.errors)
                 if format is AnnotateFormat.dpn:
