@@ -684,8 +684,9 @@ def claim_deal(state: DealState, claim: Claim) -> DealState:
     """``claim X`` after the last trick played (DPN 1.1): X's side takes every trick left,
     the centre and every card still in hand, so the deal is complete without its last tricks.
 
-    No hands are needed: the cards still in hand are those not played yet. Whether the claim
-    is sound (double dummy) is not judged here (``ClaimFact.sound`` stays None).
+    No hands are needed: the cards still in hand are those not played yet. When every hand is
+    written the claim is checked double dummy (``ClaimFact.sound``; ``unsound-claim`` unless
+    X's side wins every remaining trick against any defence), else ``sound`` stays None.
     """
     if state.broken or state.claim is not None:
         return state
@@ -701,6 +702,15 @@ def claim_deal(state: DealState, claim: Claim) -> DealState:
     tens = state.centre_tens + unplayed
     cards = state.centre + left
     fact = ClaimFact(claim.seat, _SIDES[n][side], claim.line, claim.column, state.tricks_done + 1, cards, tens)
+    if state.any_explicit and all(state.explicit):
+        # every hand is known: the claim is checked double dummy (the solver loads only here)
+        from ..analysis.claim import claim_state_sound, unsound_message
+        sound = claim_state_sound(state, seats.index(claim.seat))
+        fact = fact._replace(sound=sound)
+        if sound is False:
+            state = state._replace(errors=state.errors + (DpnError(
+                "unsound-claim", unsound_message(claim.seat, fact.side), claim.line, claim.column,
+                deal=state.number),))
     piles = list(state.pile_cards)
     pile_tens = list(state.pile_tens)
     tricks = list(state.pile_tricks)
