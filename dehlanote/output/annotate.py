@@ -10,6 +10,7 @@ comments, which keeps the record valid DPN. Rich rendering is in :mod:`.render`.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter
 from typing import NamedTuple, Optional, Sequence, Union, cast
 
@@ -510,13 +511,16 @@ def place_errors(deals: Sequence[DealFact], errors: Sequence[DpnError]) -> list[
     if not deals:
         return flags
     lines = [d.deal.line for d in deals]
+    ordered = all(a <= b for a, b in zip(lines, lines[1:]))
+    by_number: dict[int, int] = {}
+    for i, d in enumerate(deals):
+        by_number.setdefault(d.number, i)
     for err in errors:
-        index = None
-        if err.deal is not None:
-            index = next((i for i, d in enumerate(deals) if d.number == err.deal), None)
+        index = by_number.get(err.deal) if err.deal is not None else None
         if index is None:
-            before = [i for i, line in enumerate(lines) if line <= err.line]
-            if not before:
+            at = bisect_right(lines, err.line) - 1 if ordered else \
+                max((i for i, line in enumerate(lines) if line <= err.line), default=-1)
+            if at < 0:
                 # before the first deal: the tags (the Result claim is judged at the end)
                 if err.code == "result-mismatch":
                     last = len(deals) - 1
@@ -524,7 +528,7 @@ def place_errors(deals: Sequence[DealFact], errors: Sequence[DpnError]) -> list[
                 else:
                     flags.append(Flag(err, 0, 0, None, None))
                 continue
-            index = before[-1]
+            index = at
         flags.append(_place(err, index, deals[index]))
     flags.sort(key=lambda f: (f.deal, f.played, f.at_end))
     return flags
