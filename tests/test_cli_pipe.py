@@ -4,6 +4,7 @@ padded and nothing cut (``rules``, ``annotate``), long text wrapped at words, ne
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -84,3 +85,15 @@ def test_rules_on_a_terminal_wraps_at_its_width(width):
     # each description is whole: its words appear in order, wrapped in its column
     trump = [line for line in lines if line.startswith("trump=")]
     assert trump
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("*.dpn")), ids=lambda p: p.name)
+def test_annotate_at_80_columns_wraps_and_keeps_every_column(path):
+    result = runner.invoke(app, ["annotate", str(path)], env={"COLUMNS": "80"})
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "…" not in result.stdout
+    headers = [i for i, line in enumerate(lines) if line.lstrip().startswith("#")]
+    assert headers
+    for i in headers:                                   # both sides' tens columns are there
+        assert len(re.findall(r"\b(?:AC|BD|ACE|BDF)\b", lines[i])) == 2, lines[i - 1:i + 1]

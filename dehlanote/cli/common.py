@@ -97,7 +97,7 @@ class TextOut:
             return
         text = title if isinstance(title, Text) else Text(str(title))
         self.print(text)
-        self.print(characters * text.cell_len)
+        self.print(characters * min(text.cell_len, self.console.width))
 
 
 def err_console() -> Console:

@@ -133,10 +133,10 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     table.add_column("#", justify="right")
     table.add_column("lead", min_width=4)
     table.add_column("cards (winner *)", no_wrap=True)
-    table.add_column("won", min_width=3)
+    table.add_column("won", min_width=3, no_wrap=True)
     if centre_rule:
-        table.add_column("centre\nafter", justify="right", no_wrap=True)
-    table.add_column("capture" if centre_rule else "taken", ratio=1)
+        table.add_column("centre\nafter", justify="right", min_width=6)
+    table.add_column("capture" if centre_rule else "taken", min_width=9)
     table.add_column(f"tens\n{sides[0]}", justify="right", min_width=4)
     table.add_column(f"tens\n{sides[1]}", justify="right", min_width=4)
     footnotes: list[Text] = []
