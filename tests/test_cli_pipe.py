@@ -97,3 +97,10 @@ def test_annotate_at_80_columns_wraps_and_keeps_every_column(path):
     assert headers
     for i in headers:                                   # both sides' tens columns are there
         assert len(re.findall(r"\b(?:AC|BD|ACE|BDF)\b", lines[i])) == 2, lines[i - 1:i + 1]
+
+
+def test_rules_explains_every_parameter():
+    from dehlanote.output.render import PARAM_HELP
+    from dehlanote.rules.profile import param_names
+
+    assert set(param_names()) <= set(PARAM_HELP), set(param_names()) - set(PARAM_HELP)

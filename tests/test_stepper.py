@@ -286,3 +286,16 @@ def test_a_small_terminal_loses_the_table_before_the_keys(size):
     assert len(lines) == size.height
     assert "? help" in lines[-1] and "q quit" in lines[-1]
     assert lines[0].startswith("Deal 1") or lines[0].startswith("Worked example · Deal 1")
+
+
+def test_a_wrong_trump_claim_is_shown_at_the_card_that_set_trump():
+    text = (DATA / "hukum.dpn").read_text(encoding="utf-8").replace("trump S by D at 3", "trump S by D at 4", 1)
+    facts = replay_game(parse_string(text)[0])
+    assert [e.code for e in facts.errors] == ["trump-mismatch"]
+    st = Stepper.of(facts)
+    flag = st.flags[0]
+    assert flag.trick == 3 and flag.deal == 0
+    trick = facts.deals[0].tricks[2]
+    assert trick.plays[flag.card].seat == "D"                 # D's card that could not follow
+    assert st.next_error() and st.snap.shown[-1].seat == "D"
+    assert "D A♠✗" in "\n".join(render(st, ScreenSize(80, 24)))

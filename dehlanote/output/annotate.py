@@ -554,6 +554,15 @@ def _place(err: DpnError, index: int, deal: DealFact) -> Flag:
     end = _cards(deal)
     if err.code in _END_CODES:
         return Flag(err, index, end, None, None, True)
+    tf = deal.trump
+    if err.code == "trump-mismatch" and tf is not None and tf.trick is not None and tf.drawn is None:
+        # a trump claim the play contradicts: shown at the card that really set (or revealed) trump
+        start = 0
+        for t in deal.tricks:
+            if t.number == tf.trick:
+                card = tf.play if tf.play is not None and tf.play < len(t.plays) else None
+                return Flag(err, index, start + (card + 1 if card is not None else len(t.plays)), t.number, card)
+            start += len(t.plays)
     if err.trick is not None:
         start = 0
         for t in deal.tricks:

@@ -252,6 +252,8 @@ PARAM_HELP = {
     "streak_reset_after_kot": "both sides' runs restart after a kot",
     "dealer_after_all_tens": "after an all-tens kot: rule 7, or the dealer's partner deals",
     "level_dealer": "who deals after a no-result deal",
+    "closed_setter": "who chooses a closed trump: the dealer's right (from the first five), or the first "
+                     "player unable to follow (first-void)",
 }
 
 
