@@ -299,3 +299,21 @@ def test_a_wrong_trump_claim_is_shown_at_the_card_that_set_trump():
     assert trick.plays[flag.card].seat == "D"                 # D's card that could not follow
     assert st.next_error() and st.snap.shown[-1].seat == "D"
     assert "D A♠✗" in "\n".join(render(st, ScreenSize(80, 24)))
+
+
+def test_a_claimed_deal_ends_with_the_claim_in_the_result_and_the_piles():
+    lines = WORKED.read_text(encoding="utf-8").splitlines()
+    kept = [line for line in lines if not line.startswith(("11 A", "12 D", "13 D", "tens "))]
+    text = "\n".join(kept).replace("10 A: JD 4D 3S 2D", "10 A: JD 4D 3S 2D\nclaim D") + "\n"
+    facts = replay_game(parse_string(text)[0])
+    assert facts.errors == () and facts.deals[0].claim is not None
+    st = Stepper.of(facts)
+    st.end()
+    assert st.deal_over
+    end = st.snap
+    assert sum(end.piles.values()) == 52 and end.centre_cards == 0
+    assert {side: len(tens) for side, tens in end.pile_tens.items()} == facts.deals[0].tens
+    screen = "\n".join(render(st, ScreenSize(120, 40)))
+    assert "D claims the rest (tricks 11 to 13): BD takes 16 cards with 10C" in screen
+    plain = CliRunner().invoke(app, ["replay", "--plain", "-"], input=text).stdout
+    assert "  D claims the rest (tricks 11 to 13): BD takes 16 cards with 10C" in plain

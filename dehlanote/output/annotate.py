@@ -15,7 +15,7 @@ from collections import Counter
 from typing import NamedTuple, Optional, Sequence, Union, cast
 
 from ..errors import DpnError, printable
-from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact, TrumpFact
+from ..replay.facts import Capture, ClaimFact, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact, TrumpFact
 from ..rules.profile import Rules
 from ..deck import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
 from ..syntax.model import Game
@@ -156,6 +156,14 @@ def capture_text(cap: Optional[Capture]) -> str:
     return f"{cap.by} sweeps {cap.cards} cards (two in a row){tens}"
 
 
+def claim_text(claim: "ClaimFact", tricks: int) -> str:
+    """``D claims the rest (tricks 11 to 13): BD takes 16 cards with 10C``."""
+    rest = f"trick {claim.trick}" if claim.trick == tricks else f"tricks {claim.trick} to {tricks}"
+    tens = (" with " + " ".join(claim.tens)) if claim.tens else ""
+    sound = {True: " (sound)", False: " (unsound)"}.get(claim.sound, "") if claim.sound is not None else ""
+    return f"{claim.by} claims the rest ({rest}): {claim.side} takes {claim.cards} cards{tens}{sound}"
+
+
 def deal_heading(deal: DealFact) -> str:
     """``Deal 1 · dealer D · trump diamonds, announced by A``."""
     parts = [f"Deal {deal.number}"]
@@ -202,6 +210,9 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
                          f"the dealing side {dealing} needed more")
         else:
             lines.append(f"{deal.winner} wins the deal with {mine} tens ({split})")
+    claim = getattr(deal, "claim", None)
+    if claim is not None:
+        lines.append(claim_text(claim, rules.tricks_per_deal))
     if deal.streak is not None:
         lines.append(f"streak: {deal.streak.side} {deal.streak.length}")
     else:
@@ -316,6 +327,12 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
                                 centre_cards, centre_tens, dict(piles), dict(pile_tens), trump, run,
                                 capture, event, notes[t.number].crossed if done else (),
                                 event is not None and event != before))
+    claim = getattr(deal, "claim", None)
+    if claim is not None and len(out) > 1:
+        # the claim ends the deal after its last written trick: the claiming side takes the rest
+        piles[claim.side] = piles.get(claim.side, 0) + claim.cards
+        pile_tens[claim.side] = pile_tens.get(claim.side, ()) + claim.tens
+        out[-1] = out[-1]._replace(piles=dict(piles), pile_tens=dict(pile_tens), centre_cards=0, centre_tens=())
     return out
 
 
@@ -497,7 +514,7 @@ class Flag(NamedTuple):
 
 
 #: errors about a claim on the whole deal or match: shown where the deal's result is
-_END_CODES = frozenset({"tens-mismatch", "result-mismatch", "incomplete-deal"})
+_END_CODES = frozenset({"tens-mismatch", "result-mismatch", "incomplete-deal", "unsound-claim"})
 
 
 def place_errors(deals: Sequence[DealFact], errors: Sequence[DpnError]) -> list[Flag]:
