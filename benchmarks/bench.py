@@ -21,7 +21,7 @@ What is measured:
   parse-lark   the same with Lark only (the baseline; base size only, with --lark)
   replay       split + parse + replay, one game at a time (what validate does)
   validate     ``dehlanote validate --brief [--jobs 1] FILE`` end to end (skipped without the CLI)
-  jobs N       :func:`dehlanote.parallel.validate_parallel` with N processes (peak RSS is
+  jobs N       :func:`dehlanote.batch.pool.validate_parallel` with N processes (peak RSS is
                the parent's and the largest worker's)
 """
 
@@ -47,7 +47,7 @@ sys.path.insert(0, str(ROOT))
 def _measure(kind: str, path: str, jobs: int) -> dict:
     """Run one measurement in this (fresh) process; returns deals, times and peak RSS."""
     # imports and the Lark parser are made before the clock starts (the CLI row has them)
-    from dehlanote.parallel import validate_parallel
+    from dehlanote.batch.pool import validate_parallel
     from dehlanote.replay.game import replay_game
     from dehlanote.rules.profile import registry
     from dehlanote.syntax.parser import _get_parser, iter_path, parse_chunk

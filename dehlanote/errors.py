@@ -18,6 +18,11 @@ CODES: tuple[str, ...] = (
 )
 
 
+#: how much of a line a caret display shows before and after the column
+CARET_BEFORE = 60
+CARET_AFTER = 40
+
+
 class DpnError(Exception):
     """A problem in a record: a stable ``code``, a sentence for a card player, and where.
 
@@ -39,6 +44,8 @@ class DpnError(Exception):
         source_line: str | None = None,
         path: str | None = None,
         offset: int | None = None,
+        source_column: int = 1,
+        source_cut: bool = False,
     ) -> None:
         if code not in CODES:
             raise ValueError(f"unknown error code {code!r}")
@@ -52,6 +59,10 @@ class DpnError(Exception):
         self.source_line = source_line
         self.path = path
         self.offset = offset
+        # source_line may be a window of a long line: the column of its first character, and
+        # whether the line goes on after it
+        self.source_column = source_column
+        self.source_cut = source_cut
 
     def __str__(self) -> str:
         where = f"{printable(self.path or '<string>')}:{self.line}:{self.column}"
@@ -74,25 +85,44 @@ class DpnError(Exception):
         return (self.line, self.column, self.code, self.message, self.deal, self.trick)
 
     def with_context(self, *, path: str | None = None, source_line: str | None = None,
-                     deal: int | None = None, trick: int | None = None) -> "DpnError":
-        """A copy with the file path, the source line, deal or trick filled in."""
+                     deal: int | None = None, trick: int | None = None,
+                     source_column: int | None = None, source_cut: bool | None = None) -> "DpnError":
+        """A copy with the file path, the source line (or a window of it: ``source_column``
+        is the column of its first character, ``source_cut`` that the line goes on), deal or
+        trick filled in."""
+        new_source = source_line is not None
         return DpnError(
             self.code, self.message, self.line, self.column,
             deal=self.deal if deal is None else deal,
             trick=self.trick if trick is None else trick,
-            source_line=self.source_line if source_line is None else source_line,
+            source_line=source_line if new_source else self.source_line,
             path=self.path if path is None else path,
             offset=self.offset,
+            source_column=(source_column or 1) if new_source else self.source_column,
+            source_cut=bool(source_cut) if new_source else self.source_cut,
         )
 
     def caret(self) -> str:
-        """The offending source line with a caret under the column ('' if unknown)."""
+        """The offending source line with a caret under the column ('' if unknown).
+
+        A long line is shown as a window of it around the column, ``…`` where it is cut:
+        whatever the line's length, the caret display is a few dozen characters (a file of
+        one 1 MB line with many errors printed 1 GB of padding before).
+        """
         if self.source_line is None or self.column < 1:
             return ""
-        text = printable(self.source_line.rstrip("\r\n"))
+        text = self.source_line.rstrip("\r\n")
+        at = self.column - self.source_column          # the column's index in text
+        if not 0 <= at <= len(text):
+            return ""
+        start = max(0, at - CARET_BEFORE)
+        end = min(len(text), at + CARET_AFTER)
+        left = "…" if start > 0 or self.source_column > 1 else ""
+        right = "…" if end < len(text) or (self.source_cut and end == len(text)) else ""
+        shown = printable(text[start:end])
         # keep tabs so the caret lines up under them in a terminal
-        pad = "".join("\t" if ch == "\t" else " " for ch in text[: self.column - 1])
-        return f"{text}\n{pad}^"
+        pad = "".join("\t" if ch == "\t" else " " for ch in left + shown[: at - start])
+        return f"{left}{shown}{right}\n{pad}^"
 
     def to_json(self) -> dict[str, Any]:
         """The error as the notation's (docs/notation.md) JSON ``error`` object."""

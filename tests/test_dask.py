@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from dehlanote.distributed import plan_pieces, read_piece, validate_piece
-from dehlanote.parallel import validate_serial
+from dehlanote.batch.distributed import plan_pieces, read_piece, validate_piece
+from dehlanote.batch.pool import validate_serial
 from dehlanote.playout import Style, generate_match, iter_matches
 from dehlanote.syntax.reader import split_games
 
@@ -79,7 +79,7 @@ def client():
 
 
 def test_validate_files_on_a_cluster(client, files: list[Path], tmp_path: Path) -> None:
-    from dehlanote.distributed import validate_files
+    from dehlanote.batch.distributed import validate_files
 
     missing = tmp_path / "missing.dpn"
     results = validate_files([*files, missing], client, piece_bytes=4000)
@@ -93,7 +93,7 @@ def test_validate_files_on_a_cluster(client, files: list[Path], tmp_path: Path) 
 
 
 def test_validate_files_with_registry_files(client, tmp_path: Path) -> None:
-    from dehlanote.distributed import validate_files
+    from dehlanote.batch.distributed import validate_files
 
     yaml = tmp_path / "house.yaml"
     yaml.write_text("name: house\nbase: standard\nparams:\n  streak: 3\n", encoding="utf-8")
@@ -108,8 +108,8 @@ def test_export_parquet_files_on_a_cluster(client, files: list[Path], tmp_path: 
     pa = pytest.importorskip("pyarrow")
     import pyarrow.dataset as ds
 
-    from dehlanote.distributed import export_parquet_files
-    from dehlanote.parquet import export_parquet
+    from dehlanote.batch.distributed import export_parquet_files
+    from dehlanote.batch.parquet import export_parquet
 
     parts = export_parquet_files(files[:2], tmp_path / "plays", client, piece_bytes=20000)
     assert len(parts) > 2
@@ -124,29 +124,29 @@ def test_export_parquet_files_on_a_cluster(client, files: list[Path], tmp_path: 
 
 def test_game_numbers_are_shifted_after_a_chunk_of_two_games() -> None:
     pytest.importorskip("pyarrow")
-    from dehlanote.distributed import Piece, _game_shifts
-    from dehlanote.parquet import ExportSummary
+    from dehlanote.batch.distributed import Piece, game_shifts
+    from dehlanote.batch.parquet import ExportSummary
 
     pieces = [Piece("a", 0, 10, 1, 1, 0, 3, False), Piece("a", 10, 20, 9, 1, 3, 2, False),
               Piece("a", 20, 30, 19, 1, 5, 2, True), Piece("b", 0, 5, 1, 1, 0, 1, True)]
     parts = [ExportSummary("p", 4, 0, 0, 0), ExportSummary("p", 2, 0, 0, 0),
              ExportSummary("p", 2, 0, 0, 0), ExportSummary("p", 1, 0, 0, 0)]
-    assert _game_shifts(pieces, parts) == [0, 1, 1, 0]
+    assert game_shifts(pieces, parts) == [0, 1, 1, 0]
 
 
-def test_shift_games_rewrites_the_game_column(tmp_path: Path) -> None:
+def testshift_games_rewrites_the_game_column(tmp_path: Path) -> None:
     pytest.importorskip("pyarrow")
     import pyarrow.parquet as pq
 
-    from dehlanote.distributed import _shift_games
-    from dehlanote.parquet import export_parquet
+    from dehlanote.batch.distributed import shift_games
+    from dehlanote.batch.parquet import export_parquet
 
     text, _ = generate_match(random.Random(9), max_deals=2)
     path = tmp_path / "g.dpn"
     path.write_text(text * 2, encoding="utf-8")
     part = export_parquet(path, tmp_path / "g.parquet")
     before = pq.read_table(part.path)
-    _shift_games(part, 5)
+    shift_games(part, 5)
     after = pq.read_table(part.path)
     assert after.column("game").to_pylist() == [g + 5 for g in before.column("game").to_pylist()]
     assert after.drop_columns(["game"]).equals(before.drop_columns(["game"]))

@@ -17,6 +17,7 @@ import io
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -134,7 +135,8 @@ def test_a_nul_byte(tmp_path):
 
 
 def test_control_characters_cannot_drive_the_terminal(tmp_path):
-    path = write(tmp_path / "esc.dpn", [b'[Event "\x1b]0;owned\x07"]\n[Date "\x1b[2J"]\ndeal 1 dealer D\n 1 \x1b[31m\n'])
+    path = write(tmp_path / "esc.dpn",
+                 [b'[Event "\x1b]0;owned\x07"]\n[Date "\x1b[2J"]\ndeal 1 dealer D\n 1 \x1b[31m\n'])
     for args in (("validate",), ("validate", "--brief"), ("annotate",)):
         result = command(*args, str(path))
         assert result.returncode == 1
@@ -300,7 +302,8 @@ params:
 
 HOSTILE_PROFILES = {
     "billion-laughs": (BOMB, "streak must be a whole number, not a list of 9 items"),
-    "billion-laughs-decisions": (BOMB.replace("params:\n  streak: *i\n", ""), "'decisions' must be a list of sentences"),
+    "billion-laughs-decisions": (BOMB.replace("params:\n  streak: *i\n", ""),
+                                 "'decisions' must be a list of sentences"),
     "billion-laughs-option": ("x: &a [1,1,1,1,1,1,1,1,1]\ny: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
                               "z: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\noptions:\n  o:\n    description: *c\n",
                               "'description' must be text"),
@@ -383,3 +386,193 @@ def test_a_rules_file_is_read_only_when_given(tmp_path):
     reg = Registry()
     with pytest.raises(OSError):
         reg.load_path(tmp_path / "missing.yaml")
+
+
+# ---- output that cannot be written, inputs that never end, signals (issue 16 items 6, 7; 12.6) ---------
+
+COMMANDS = [("json",), ("validate",), ("fmt",), ("annotate",), ("annotate", "--format", "dpn"), ("rules",)]
+
+
+def _run_shell(script: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(["/bin/sh", "-c", script], capture_output=True, timeout=timeout, env=env)
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_16_6_a_full_disk_is_one_line_and_exit_2(args):
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    files = "" if args == ("rules",) else " " + str(ROOT / "samples" / "worked-example.dpn")
+    result = _run_shell(f"{sys.executable} -m dehlanote {' '.join(args)}{files} > /dev/full")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.decode() == "dehlanote: cannot write the output: no space left on device\n"
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=" ".join)
+def test_16_6_a_closed_standard_output_is_one_line_and_exit_2(args):
+    files = "" if args == ("rules",) else " " + str(ROOT / "samples" / "worked-example.dpn")
+    result = _run_shell(f"{sys.executable} -m dehlanote {' '.join(args)}{files} >&-")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.decode().count("\n") == 1 and "standard output is closed" in result.stderr.decode()
+
+
+def test_16_6_dev_zero_as_a_record_or_as_rules_is_one_line(tmp_path):
+    for args in (("validate", "/dev/zero"), ("json", "/dev/zero"), ("annotate", "/dev/zero"),
+                 ("validate", "--rules", "/dev/zero", str(ROOT / "samples" / "worked-example.dpn"))):
+        result = _run_shell(f"ulimit -v 1500000; {sys.executable} -m dehlanote {' '.join(args)}", timeout=60)
+        assert result.returncode == 2, (args, result.stderr[-2000:])
+        err = result.stderr.decode()
+        assert "Traceback" not in err and "MemoryError" not in err
+        assert err.count("\n") == 1 and ("not a text file" in err or "too large" in err), err
+
+
+def test_12_6_a_binary_file_is_said_so_in_one_line(tmp_path):
+    junk = tmp_path / "random.bin"
+    junk.write_bytes(bytes((i * 7919 + 13) % 256 for i in range(20_000)))
+    for path in (junk, Path(sys.executable).resolve()):
+        result = command("validate", str(path))
+        assert result.returncode == 2
+        assert len(result.stdout) + len(result.stderr) < 400, result.stdout[:400]
+        assert b"not a text file" in result.stderr
+    # one NUL in a record stays an error of that record, at its place
+    text = WORKED.replace(b" 2 A: AS", b" 2 A:\x00AS")
+    one = write(tmp_path / "nul.dpn", [text])
+    result = command("validate", "--brief", str(one))
+    assert result.returncode == 1 and b":19:6: syntax:" in result.stdout
+
+
+def test_16_11_a_yaml_sexagesimal_profile_is_refused_at_once(tmp_path):
+    path = tmp_path / "sexa.yaml"
+    path.write_text("name: x\nbase: standard\nparams:\n  streak: " + ":".join(["1"] * 300_000) + "\n")
+    reg = Registry()
+    start = time.process_time()
+    with pytest.raises(Exception) as info:
+        reg.load_path(path)
+    assert time.process_time() - start < 5          # (a bound, not a timing: 11.5 s before)
+    assert "too large" in str(info.value)
+
+
+def _big_record(tmp_path: Path) -> Path:
+    game = WORKED + b"\n"
+    return write(tmp_path / "big.dpn", [game * (3 * MB // len(game))])
+
+
+def _children(pid: int, want: int, timeout: float = 60) -> list[int]:
+    deadline = time.time() + timeout
+    kids: list[int] = []
+    while time.time() < deadline:
+        kids = []
+        for task in os.listdir("/proc"):
+            if task.isdigit():
+                try:
+                    stat = open(f"/proc/{task}/stat").read()
+                except OSError:
+                    continue
+                if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                    kids.append(int(task))
+        if len(kids) >= want:
+            return kids
+        time.sleep(0.05)
+    return kids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc"), reason="needs /proc")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_16_7_workers_die_with_their_parent(tmp_path, sig):
+    path = _big_record(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "validate", "--jobs", "2", "--force-jobs", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    kids = _children(proc.pid, 2)
+    assert len(kids) >= 2, "the workers never started"
+    proc.send_signal(sig)
+    proc.wait(timeout=60)
+    deadline = time.time() + 20
+    while any(_alive(k) for k in kids) and time.time() < deadline:
+        time.sleep(0.1)
+    left = [k for k in kids if _alive(k)]
+    for k in left:
+        os.kill(k, signal.SIGKILL)
+    assert not left, "workers outlived their parent"
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3, 1.0])
+def test_16_6_ctrl_c_under_jobs_2_is_quiet_and_130(tmp_path, delay):
+    path = _big_record(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "validate", "--jobs", "2", "--force-jobs", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if delay:
+        _children(proc.pid, 1, timeout=30)
+        time.sleep(delay)
+    else:
+        time.sleep(0.5)
+    os.killpg(proc.pid, signal.SIGINT)          # as the terminal does: the whole group
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode in (130, 0), err     # (0: it finished first)
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err, err.decode()[-2000:]
+
+
+def test_16_7_jobs_are_capped_at_the_cores(tmp_path, monkeypatch):
+    from dehlanote.batch import check
+
+    seen = []
+    monkeypatch.setattr(check, "PARALLEL_MIN_BYTES", 0)
+
+    def spy(spec, jobs, *args, **kwargs):
+        seen.append(jobs)
+        return iter(())
+    monkeypatch.setattr("dehlanote.batch.pool.validate_parallel", spy)
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    path = write(tmp_path / "one.dpn", [WORKED])
+    CliRunner().invoke(app, ["validate", "--jobs", "32", str(path)])
+    CliRunner().invoke(app, ["validate", "--jobs", "32", "--force-jobs", str(path)])
+    assert seen == [min(32, os.cpu_count() or 1), 32]
+
+
+def test_16_8_a_caret_display_is_a_bounded_window_of_the_line():
+    from dehlanote.errors import CARET_AFTER, CARET_BEFORE, DpnError
+
+    line = "x" * 5000 + "\tZZ" + "y" * 5000
+    err = DpnError("syntax", "here", 7, 5002, source_line=line)
+    text, mark = err.caret().split("\n")
+    assert text.startswith("…") and text.endswith("…") and "\tZZ" in text
+    assert len(text) <= CARET_BEFORE + CARET_AFTER + 2
+    assert text[len(mark) - 1:].startswith("ZZ") and mark.endswith("\t^")   # a tab in the pad: aligned
+    # a window of the line (as validate keeps it) shows the same
+    window = DpnError("syntax", "here", 7, 5002, source_line=line[4800:5200], source_column=4801, source_cut=True)
+    assert window.caret() == err.caret()
+    assert DpnError("syntax", "x", 1, 3, source_line="abcdef").caret() == "abcdef\n  ^"
+
+
+def test_16_8_output_is_linear_on_a_cr_only_file(tmp_path):
+    game = WORKED.replace(b"\n", b"\r").replace(b" AH ", b" AX ")
+    path = write(tmp_path / "cr.dpn", [game * 250])          # about 0.3 MB, one line, 250 errors
+    assert path.stat().st_size > 290_000
+    result = command("validate", "--max-errors", "0", str(path))
+    assert result.returncode == 1 and result.stdout.count(b"bad-card") == 250
+    assert len(result.stdout) < 250 * 400 + 1000, len(result.stdout)     # was 76 MB
+
+
+def test_12_6_errors_shown_per_file_are_capped(tmp_path):
+    broken = WORKED.replace(b" AH ", b" AX ", 1)
+    path = write(tmp_path / "many.dpn", [broken + b"\n"] * 250)
+    result = command("validate", "--brief", str(path))
+    lines = result.stdout.decode().splitlines()
+    assert result.returncode == 1
+    assert sum(": bad-card:" in line for line in lines) == 200
+    assert f"{path}: and 50 more errors (--max-errors 0 shows them all)" in lines
+    assert lines[-1].endswith("250 errors in 1 file")
+    assert command("validate", "--brief", "--max-errors", "0", str(path)).stdout.count(b": bad-card:") == 250
+    assert command("validate", "--brief", "--max-errors", "3", str(path)).stdout.count(b": bad-card:") == 3
+    doc = json.loads(command("validate", "--format", "json", str(path)).stdout)
+    assert len(doc["files"][0]["errors"]) == 250

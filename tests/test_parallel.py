@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from dehlanote.errors import DpnError
-from dehlanote.parallel import GameReport, batches, validate_parallel, validate_path, validate_serial
+from dehlanote.batch.pool import GameReport, batches, validate_parallel, validate_path, validate_serial
 from dehlanote.playout import Style, generate_match, iter_matches
 from dehlanote.replay import replay_game
 from dehlanote.syntax import iter_path

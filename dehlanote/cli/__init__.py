@@ -15,25 +15,75 @@ from typing import Optional
 
 from . import annotate, fmt, generate, html, json_cmd, record, replay, rules, solve, stats, validate  # noqa: F401,E402 (they register commands)
 from .app import app
+from .common import OutputFailed
 
 __all__ = ["app", "main"]
 
 
 def main(argv: Optional[list[str]] = None) -> None:
-    """The ``dehlanote`` console script."""
+    """The ``dehlanote`` console script: whatever happens to its output, one clear line.
+
+    Exit statuses: those of the commands; 2 when the output cannot be written (a full
+    disk, a closed standard output); 130 on Ctrl-C; 1, silently, on a broken pipe (as
+    ``head`` expects).
+    """
+    if sys.stdout is None or not _is_open(1):
+        _say("standard output is closed: send it to a file, a pipe or /dev/null")
+        sys.exit(2)
     try:
         app(args=argv, prog_name="dehlanote")
+    except SystemExit as exc:
+        _finish(exc.code)
+        raise
     except BrokenPipeError:
         _silence_stdout()
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except OutputFailed as exc:
+        _silence_stdout()
+        _say(f"cannot write the output: {exc}")
+        sys.exit(2)
+    except OSError as exc:
+        _silence_stdout()
+        _say(f"cannot write the output: {(exc.strerror or str(exc)).lower()}")
+        sys.exit(2)
+
+
+def _finish(code: object) -> None:
+    """Flush standard output before exiting: a failure (a full disk) is said in one line,
+    exit 2, rather than Python's "Exception ignored" at shutdown."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(1)
+    except OSError as exc:
+        _silence_stdout()
+        _say(f"cannot write the output: {(exc.strerror or str(exc)).lower()}")
+        sys.exit(2)
+
+
+def _is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+    except OSError:
+        return False
+    return True
+
+
+def _say(message: str) -> None:
+    if sys.stderr is not None:
+        try:
+            print(f"dehlanote: {message}", file=sys.stderr)
+        except OSError:
+            pass
 
 
 def _silence_stdout() -> None:
-    """After a broken pipe, point stdout at /dev/null so the final flush cannot fail again."""
+    """After a failed write, point stdout at /dev/null so that the final flush cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass

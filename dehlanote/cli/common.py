@@ -11,7 +11,6 @@ import glob
 import os
 import sys
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional
 
@@ -22,15 +21,25 @@ from rich.text import Text
 
 from .. import __version__
 from ..errors import DpnError
+from ..batch.check import (  # noqa: F401 (the commands take these from here)
+    PARALLEL_MIN_BYTES,
+    STDIN,
+    STDIN_NAME,
+    FileReport,
+    check_file,
+    display_name,
+    games_of,
+    located,
+    parallel_reports,
+    why,
+)
 from ..output import jsonout
 from ..output.files import Snapshot, write_target
 from ..output.safe import printable_block, safe_console
-from ..replay import GameFacts, explicit, replay_game
+from ..replay import GameFacts, explicit
 from ..rules.profile import Registry, default_registry, registry
-from ..syntax import Game, iter_games, iter_path, write_game
+from ..syntax import Game, write_game
 
-STDIN = "-"
-STDIN_NAME = "<stdin>"
 #: files from which ``validate`` shows a progress bar (on a terminal)
 PROGRESS_MIN_FILES = 4
 SYNTAX_CODES = {"syntax", "bad-card", "encoding"}
@@ -54,9 +63,46 @@ class AnnotateFormat(str, enum.Enum):
 
 # ---- consoles and small helpers ----------------------------------------------------------------
 
+class OutputFailed(Exception):
+    """Standard output could not be written (a full disk, an I/O error): not a file to read
+    that failed, and not something a command should go on after. ``main`` says it in one line."""
+
+    def __init__(self, exc: OSError) -> None:
+        super().__init__((exc.strerror or str(exc)).lower())
+        self.errno = exc.errno
+
+
+class _Guarded:
+    """Standard output for a console: a failed write raises OutputFailed (a broken pipe stays
+    BrokenPipeError, which ends the command quietly)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputFailed(exc) from exc
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def out_console(**kw) -> Console:
     """The standard output console (colour only on a terminal; NO_COLOR is respected)."""
     width = None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 120
+    kw.setdefault("file", _Guarded(sys.stdout))
     return safe_console(highlight=False, width=width, **kw)
 
 
@@ -75,7 +121,7 @@ class TextOut:
     def __init__(self) -> None:
         self.piped = not sys.stdout.isatty()
         width = None if not self.piped or os.environ.get("COLUMNS") else PIPE_WIDTH
-        self.console = safe_console(highlight=False, width=width)
+        self.console = safe_console(highlight=False, width=width, file=_Guarded(sys.stdout))
 
     @property
     def encoding(self) -> str:
@@ -113,35 +159,17 @@ def emit(text: str) -> None:
     """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale."""
     if sys.stdout.isatty():
         text = printable_block(text)     # a record's strings never drive the terminal
-    buf = getattr(sys.stdout, "buffer", None)
-    if buf is None:
-        sys.stdout.write(text)
-        return
-    sys.stdout.flush()
-    buf.write(text.encode("utf-8", "replace"))
-
-
-def why(exc: OSError) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return "no such file"
-    if isinstance(exc, IsADirectoryError):
-        return "is a directory (give the files in it, e.g. DIR/*.dpn)"
-    if isinstance(exc, PermissionError):
-        return "permission denied"
-    return (exc.strerror or str(exc)).lower()
-
-
-def display_name(spec: str) -> str:
-    return STDIN_NAME if spec == STDIN else spec
-
-
-def games_of(spec: str) -> Iterator[Game]:
-    """The games of a file, or of standard input for ``-``, one at a time, with their text."""
-    if spec == STDIN:
-        return iter_games(sys.stdin.buffer, keep_source=True)
-    if os.path.isdir(spec):
-        raise IsADirectoryError(21, "Is a directory", spec)
-    return iter_path(spec, keep_source=True)
+    try:
+        buf = getattr(sys.stdout, "buffer", None)
+        if buf is None:
+            sys.stdout.write(text)
+            return
+        sys.stdout.flush()
+        buf.write(text.encode("utf-8", "replace"))
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputFailed(exc) from exc
 
 
 def load_registry(rules_file: Optional[Path]) -> Registry:
@@ -172,10 +200,6 @@ def expand(specs: list[str]) -> list[str]:
     return out
 
 
-def located(err: DpnError, game: Game, path: str) -> DpnError:
-    return err.with_context(path=path, source_line=game.line_text(err.line))
-
-
 RULES_OPTION = typer.Option(
     None, "--rules", metavar="FILE.yaml",
     help="Load extra rule profiles and options from a YAML file (as the package's own profiles).")
@@ -188,83 +212,6 @@ def _version(value: bool) -> None:
 
 
 # ---- validate ----------------------------------------------------------------------------------
-
-@dataclass
-class FileReport:
-    path: str
-    games: int = 0
-    deals: int = 0
-    errors: list[DpnError] = field(default_factory=list)   # kept only when asked for
-    count: int = 0                                          # errors found
-    unreadable: Optional[str] = None
-
-    def json(self) -> dict:
-        out = {"path": self.path, "games": self.games, "deals": self.deals,
-               "errors": [e.to_json() for e in self.errors]}
-        if self.unreadable is not None:
-            out["unreadable"] = self.unreadable
-        return out
-
-
-#: below this size a file is checked in one process: starting workers would cost more
-PARALLEL_MIN_BYTES = 1 << 20
-
-
-def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: FileReport,
-                      on_error: Optional[Callable[[DpnError], None]], keep: bool) -> bool:
-    """Check a large file on ``jobs`` processes (the same errors, in the same order, as one).
-
-    Returns False when the file is better checked in this process (small, or standard input).
-    """
-    if jobs <= 1 or spec == STDIN or os.path.isdir(spec):
-        return False
-    try:
-        if os.path.getsize(spec) < PARALLEL_MIN_BYTES:
-            return False
-    except OSError:
-        return False
-    from ..parallel import validate_parallel
-    files = (rules_file,) if rules_file is not None else ()
-    for game_report in validate_parallel(spec, jobs, files, name=report.path):
-        report.games += 1
-        report.deals += game_report.deals
-        for err in game_report.errors:
-            report.count += 1
-            if keep:
-                report.errors.append(err)
-            if on_error is not None:
-                on_error(err)
-    return True
-
-
-def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError], None]] = None,
-               keep: bool = True, jobs: int = 1, rules_file: Optional[Path] = None) -> FileReport:
-    """Replay every game of a file, one at a time; report errors as they are found.
-
-    With ``jobs`` > 1 a large file is split at game boundaries and checked on that many
-    processes; the errors and their order are those of one process.
-    """
-    report = FileReport(display_name(spec))
-    try:
-        if parallel_reports(spec, jobs, rules_file, report, on_error, keep):
-            return report
-        for game in games_of(spec):
-            facts = replay_game(game, reg)
-            report.games += 1
-            report.deals += len(game.deals)
-            for err in facts.errors:
-                err = located(err, game, report.path)
-                report.count += 1
-                if keep:
-                    report.errors.append(err)
-                if on_error is not None:
-                    on_error(err)
-    except OSError as exc:
-        if isinstance(exc, BrokenPipeError):
-            raise
-        report.unreadable = why(exc)
-    return report
-
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"

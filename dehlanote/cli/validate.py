@@ -30,9 +30,15 @@ from .common import (
     fail,
     load_registry,
     out_console,
+    plural,
     print_summary,
     progress_bar,
 )
+
+
+#: errors shown per file unless --max-errors says otherwise (a binary file or a broken
+#: archive printed hundreds of megabytes)
+MAX_ERRORS = 200
 
 
 @app.command()
@@ -49,8 +55,12 @@ def validate(
     rules: Optional[Path] = RULES_OPTION,
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N",
                              help="Worker processes for a large file (from 1 MB), split at game "
-                                  "boundaries; 0 (the default): one per core. The output is the same "
-                                  "as with --jobs 1."),
+                                  "boundaries; 0 (the default): one per core, and never more than the "
+                                  "cores. The output is the same as with --jobs 1."),
+    force_jobs: bool = typer.Option(False, "--force-jobs", help="Start --jobs N workers even beyond the cores."),
+    max_errors: int = typer.Option(MAX_ERRORS, "--max-errors", min=0, metavar="N",
+                                   help="Show at most N errors per file, then how many more (0: all). "
+                                        "The summary and --format json count them all."),
 ) -> None:
     """Check records against their rules and list every error.
 
@@ -61,6 +71,10 @@ def validate(
     Example: dehlanote validate samples/*.dpn
     """
     reg = load_registry(rules)
+    cores = os.cpu_count() or 1
+    jobs = jobs or cores
+    if jobs > cores and not force_jobs:
+        jobs = cores        # more workers than cores only cost memory (32 workers: 1.1 GB)
     specs = expand(files)
     if specs.count(STDIN) > 1:
         raise fail("standard input (-) can be read only once")
@@ -70,7 +84,12 @@ def validate(
     show = progress if progress is not None else (sys.stderr.isatty() and len(specs) >= PROGRESS_MIN_FILES)
     reports: list[FileReport] = []
 
+    shown = [0]     # errors shown of the current file
+
     def print_error(err: DpnError) -> None:
+        shown[0] += 1
+        if max_errors and shown[0] > max_errors:
+            return
         if brief:
             out.print(str(err), markup=False)
         else:
@@ -83,11 +102,15 @@ def validate(
                 out = above     # the same terminal: print above the bar
         for spec in specs:
             step(spec)
+            shown[0] = 0
             report = check_file(spec, reg, None if as_json else print_error, keep=as_json,
-                                jobs=jobs or os.cpu_count() or 1, rules_file=rules)
+                                jobs=jobs, rules_file=rules)
             if report.unreadable is not None:
                 errors_to.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
                                   style="red" if sys.stderr.isatty() else None)
+            if not as_json and max_errors and report.count > max_errors:
+                out.print(f"{report.path}: and {plural(report.count - max_errors, 'more error')} "
+                          f"(--max-errors 0 shows them all)", markup=False)
             reports.append(report)
             step(None)
     if as_json:

@@ -20,21 +20,24 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import signal
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
-from .errors import DpnError
-from .replay.game import replay_game
-from .rules.profile import Registry, default_registry, registry
-from .syntax.model import Game
-from .syntax.parser import parse_chunk
-from .syntax.reader import Chunk, split_games
+from ..errors import DpnError
+from ..replay.game import replay_game
+from ..rules.profile import Registry, registry
+from ..syntax.model import Game
+from ..syntax.parser import parse_chunk, warm_up
+from ..syntax.reader import Chunk, split_games
+from .check import located
+from .profiles import load_registry
 
-__all__ = ["GameReport", "check_chunks", "load_registry", "validate_parallel", "validate_serial",
-           "validate_path", "batches"]
+__all__ = ["GameReport", "batches", "check_chunks", "error_state", "load_registry", "rebuild_error",
+           "validate_parallel", "validate_path", "validate_serial"]
 
 PathOrStream = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
@@ -42,19 +45,20 @@ PathOrStream = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 BATCH_CHARS = 1 << 18
 
 
-def _rebuild_error(code: str, message: str, line: int, column: int, deal: Optional[int],
-                   trick: Optional[int], source_line: Optional[str], path: Optional[str],
-                   offset: Optional[int]) -> DpnError:
+def rebuild_error(code: str, message: str, line: int, column: int, deal: Optional[int],
+                  trick: Optional[int], source_line: Optional[str], path: Optional[str],
+                  offset: Optional[int], source_column: int = 1, source_cut: bool = False) -> DpnError:
     return DpnError(code, message, line, column, deal=deal, trick=trick, source_line=source_line,
-                    path=path, offset=offset)
+                    path=path, offset=offset, source_column=source_column, source_cut=source_cut)
 
 
-def _error_state(e: DpnError) -> tuple:
-    return (e.code, e.message, e.line, e.column, e.deal, e.trick, e.source_line, e.path, e.offset)
+def error_state(e: DpnError) -> tuple:
+    return (e.code, e.message, e.line, e.column, e.deal, e.trick, e.source_line, e.path, e.offset,
+            e.source_column, e.source_cut)
 
 
 def _rebuild_report(index: int, line: int, column: int, deals: int, errors: tuple) -> "GameReport":
-    return GameReport(index, line, column, deals, tuple(_rebuild_error(*e) for e in errors))
+    return GameReport(index, line, column, deals, tuple(rebuild_error(*e) for e in errors))
 
 
 class GameReport(NamedTuple):
@@ -66,7 +70,7 @@ class GameReport(NamedTuple):
     for a caret) filled in, and ``path`` when a name was given.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # (a field named as tuple.index: kept, it is the API)
     line: int
     column: int
     deals: int
@@ -80,29 +84,14 @@ class GameReport(NamedTuple):
         # DpnError's constructor takes more than its message, so exceptions do not pickle
         # by themselves; a report travels as plain tuples
         return (_rebuild_report, (self.index, self.line, self.column, self.deals,
-                                  tuple(_error_state(e) for e in self.errors)))
-
-
-def load_registry(registry_files: Sequence[Union[str, "os.PathLike[str]"]] = ()) -> Registry:
-    """The package's rule profiles plus those of ``registry_files`` (YAML, as ``--rules``).
-
-    Raises:
-        DpnError: ``unknown-rules`` when a file is not a valid profile file.
-        OSError: a file cannot be read.
-    """
-    if not registry_files:
-        return registry()
-    reg = default_registry()
-    for path in registry_files:
-        reg.load_path(path)
-    return reg
+                                  tuple(error_state(e) for e in self.errors)))
 
 
 def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameReport:
     facts = replay_game(game, reg)
     errors = facts.errors
     if errors:
-        errors = tuple(e.with_context(path=name, source_line=game.line_text(e.line)) for e in errors)
+        errors = tuple(located(e, game, name) for e in errors)
     return GameReport(index, game.line, game.column, len(game.deals), errors)
 
 
@@ -147,13 +136,61 @@ def _opened(source: PathOrStream) -> Iterator[Union[IO[bytes], IO[str]]]:
 _worker_registry: Optional[Registry] = None
 
 
-def _init_worker(registry_files: tuple[str, ...]) -> None:
+def _init_worker(registry_files: tuple[str, ...], parent: int) -> None:
+    # Ctrl-C is the parent's to handle (it stops the pool): a worker that took it too printed
+    # "Process ForkProcess-2: Traceback ... KeyboardInterrupt" (SIGINT is blocked from the
+    # fork until here, see _forking, so it cannot land before this line either)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    _die_with(parent)
     global _worker_registry
     _worker_registry = load_registry(registry_files)
-    from .syntax.parser import _get_parser
-    _get_parser()           # build the Lark parser now, then keep it (and all else) out of gc scans
+    warm_up()               # build the Lark parser now, then keep it (and all else) out of gc scans
     gc.collect()
     gc.freeze()
+
+
+def _die_with(parent: int) -> None:
+    """End this worker when its parent dies, however it dies (SIGKILL included).
+
+    Linux: the kernel sends SIGTERM on the parent's death (PR_SET_PDEATHSIG). Elsewhere, or
+    if that cannot be set, a daemon thread polls the parent's pid. Either way a worker never
+    outlives the command waiting on a pipe forever.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGTERM, 0, 0, 0) == 0:   # PR_SET_PDEATHSIG
+            if os.getppid() != parent:                    # the parent died before that call
+                os._exit(1)
+            return
+    except (OSError, AttributeError):
+        pass
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+@contextmanager
+def _forking() -> Iterator[None]:
+    """SIGINT blocked while the pool may start a worker (the worker unblocks it once it has
+    set SIGINT aside); a Ctrl-C meanwhile reaches this process right after."""
+    try:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    except (AttributeError, ValueError, OSError):   # pragma: no cover - not POSIX, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _check_batch(batch: list[Chunk], name: Optional[str]) -> list[GameReport]:
@@ -210,13 +247,14 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
     window = 2 * jobs + 2
     context = multiprocessing.get_context(mp_context) if mp_context else None
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                               initargs=(files,))
+                               initargs=(files, os.getpid()))
     pending: deque[Future] = deque()
     index = 0
     try:
         with _opened(source) as stream:
             for batch in batches(split_games(stream), batch_chars):
-                pending.append(pool.submit(_check_batch, batch, name))
+                with _forking():    # (the pool starts its workers in submit)
+                    pending.append(pool.submit(_check_batch, batch, name))
                 while len(pending) >= window:
                     for report in pending.popleft().result():
                         yield report._replace(index=index)

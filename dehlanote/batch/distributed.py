@@ -3,7 +3,7 @@
     pip install 'dehlanote[dask]'          # dask[distributed]; add [parquet] to convert
 
     from dask.distributed import Client
-    from dehlanote.distributed import validate_files, export_parquet_files
+    from dehlanote.batch.distributed import validate_files, export_parquet_files
 
     client = Client("tcp://scheduler:8786")            # or Client(LocalCluster(...))
     for result in validate_files(["2025.dpn", "2026.dpn"], client):
@@ -32,13 +32,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple, Optional, Sequence, Union
 
-from .errors import DpnError
-from .parallel import _error_state, _rebuild_error, check_chunks, load_registry
-from .rules.profile import Registry
-from .syntax.reader import Chunk, EncodingProblem, split_games
+from ..errors import DpnError
+from ..rules.profile import Registry
+from ..syntax.reader import Chunk, EncodingProblem, split_games
+from .pool import check_chunks, error_state, rebuild_error
+from .profiles import load_registry
 
 __all__ = ["Piece", "PieceResult", "FileResult", "plan_pieces", "read_piece", "validate_piece",
-           "validate_files", "export_piece", "export_parquet_files"]
+           "validate_files", "export_piece", "export_parquet_files", "game_shifts", "shift_games"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -69,12 +70,12 @@ class PieceResult(NamedTuple):
 
     def __reduce__(self):
         # DpnError does not round-trip through pickle by itself: send plain tuples
-        return (_rebuild_piece, (self.games, self.deals, tuple(_error_state(e) for e in self.errors),
+        return (_rebuild_piece, (self.games, self.deals, tuple(error_state(e) for e in self.errors),
                                  self.unreadable))
 
 
 def _rebuild_piece(games: int, deals: int, errors: tuple, unreadable: Optional[str]) -> PieceResult:
-    return PieceResult(games, deals, tuple(_rebuild_error(*e) for e in errors), unreadable)
+    return PieceResult(games, deals, tuple(rebuild_error(*e) for e in errors), unreadable)
 
 
 class FileResult(NamedTuple):
@@ -162,7 +163,7 @@ def validate_piece(piece: Piece, registry_files: Sequence[PathLike] = ()) -> Pie
 
 
 def export_piece(piece: Piece, dest: PathLike, registry_files: Sequence[PathLike] = ()):
-    """Replay the games of one piece into the Parquet file ``dest`` (see :mod:`dehlanote.parquet`)."""
+    """Replay the games of one piece into the Parquet file ``dest`` (see :mod:`dehlanote.batch.parquet`)."""
     import pyarrow.parquet as pq
 
     from .parquet import SCHEMA, ExportSummary, write_chunks
@@ -212,7 +213,7 @@ def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_fi
     out: list[FileResult] = []
     for path, plan in zip(paths, plans):
         if isinstance(plan, str):
-            out.append(FileResult(path, 0, 0, (), plan))
+            out.append(FileResult(os.fspath(path), 0, 0, (), plan))
             continue
         games = deals = 0
         errors: list[DpnError] = []
@@ -223,7 +224,7 @@ def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_fi
             deals += r.deals
             errors.extend(r.errors)
             unreadable = unreadable or r.unreadable
-        out.append(FileResult(path, games, deals, tuple(errors), unreadable))
+        out.append(FileResult(os.fspath(path), games, deals, tuple(errors), unreadable))
     return out
 
 
@@ -234,7 +235,7 @@ def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: A
     Parts are named ``NNNN-STEM-PPPPP.parquet`` (file number, file name, piece number) in
     ``out_dir``, so reading the directory in name order gives the plays in file order:
     ``pyarrow.dataset.dataset(out_dir)``, or ``duckdb.sql("select ... from 'out_dir/*.parquet'")``.
-    Returns one :class:`dehlanote.parquet.ExportSummary` per part.
+    Returns one :class:`dehlanote.batch.parquet.ExportSummary` per part.
 
     Raises:
         OSError: a file cannot be read (raised from the worker).
@@ -256,17 +257,17 @@ def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: A
     parts = client.gather(client.map(export_piece, jobs, dests, registry_files=files, pure=False))
     # a piece numbers its games from the chunks before it; where a chunk held more than one
     # game (a game broken in its tags, then the next one), the later parts are renumbered
-    shifts = _game_shifts(jobs, parts)
+    shifts = game_shifts(jobs, parts)
     redo = [i for i, shift in enumerate(shifts) if shift]
     if redo:
-        fixed = client.gather(client.map(_shift_games, [parts[i] for i in redo], [shifts[i] for i in redo],
+        fixed = client.gather(client.map(shift_games, [parts[i] for i in redo], [shifts[i] for i in redo],
                                          pure=False))
         for i, part in zip(redo, fixed):
             parts[i] = part
     return parts
 
 
-def _game_shifts(pieces: Sequence[Piece], parts: Sequence[Any]) -> list[int]:
+def game_shifts(pieces: Sequence[Piece], parts: Sequence[Any]) -> list[int]:
     """For each piece, how far its game numbers are from the file's (games minus chunks of
     the pieces before it, in the same file)."""
     shifts: list[int] = []
@@ -279,7 +280,7 @@ def _game_shifts(pieces: Sequence[Piece], parts: Sequence[Any]) -> list[int]:
     return shifts
 
 
-def _shift_games(part: Any, shift: int) -> Any:
+def shift_games(part: Any, shift: int) -> Any:
     """Add ``shift`` to the ``game`` column of a part file (rewritten in place)."""
     import pyarrow.compute as pc
     import pyarrow.parquet as pq

@@ -5,7 +5,8 @@ The file is written in row groups of ``batch_rows`` plays as the archive streams
 memory stays flat whatever the archive's size. Query it with anything that reads Parquet::
 
     import duckdb
-    duckdb.sql("select seat, count(*) from 'plays.parquet' where card like '10%' and capture_side is not null group by 1")
+    duckdb.sql("select seat, count(*) from 'plays.parquet' "
+               "where card like '10%' and capture_side is not null group by 1")
 
 Columns (:data:`SCHEMA`): ``game`` (index of the game in its file, 0-based), ``source`` (the
 file), ``rules``, ``deal`` (number), ``dealer``, ``trump`` (the suit in force for this trick,
@@ -30,14 +31,14 @@ try:
     import pyarrow as pa
     import pyarrow.parquet as pq
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("dehlanote.parquet needs pyarrow: pip install 'dehlanote[parquet]'") from exc
+    raise ImportError("dehlanote.batch.parquet needs pyarrow: pip install 'dehlanote[parquet]'") from exc
 
-from .parallel import load_registry
-from .replay.facts import GameFacts
-from .replay.game import replay_game
-from .rules.profile import Registry
-from .syntax.parser import parse_chunk
-from .syntax.reader import Chunk, split_games
+from ..replay.facts import GameFacts
+from ..replay.game import replay_game
+from ..rules.profile import Registry
+from ..syntax.parser import parse_chunk
+from ..syntax.reader import Chunk, split_games
+from .profiles import load_registry
 
 __all__ = ["SCHEMA", "ExportSummary", "export_parquet", "write_chunks", "facts_rows"]
 
@@ -84,18 +85,18 @@ def facts_rows(facts: GameFacts, game: int, source: Optional[str], columns: dict
                 else (cap.by, cap.side, cap.cards, list(cap.tens), cap.reason))
             for position, play in enumerate(trick.plays):
                 node = play.play
-                c["game"].append(game); c["source"].append(source); c["rules"].append(rules)
-                c["deal"].append(deal.number); c["dealer"].append(deal.dealer); c["trump"].append(trick.trump)
-                c["trick"].append(trick.number); c["leader"].append(trick.leader)
-                c["position"].append(position); c["seat"].append(play.seat)
-                c["card"].append(play.card); c["suit"].append(play.card[-1])
-                c["withdrawn"].append([w.card for w in node.withdrawn])
-                c["winner"].append(trick.winner); c["centre_cards"].append(trick.centre_cards)
-                c["capture_by"].append(cap_by); c["capture_side"].append(cap_side)
-                c["capture_cards"].append(cap_cards); c["capture_tens"].append(cap_tens)
-                c["capture_reason"].append(cap_reason)
-                c["deal_winner"].append(deal.winner); c["tens"].append(tens)
-                c["game_errors"].append(errors); c["line"].append(node.line); c["column"].append(node.column)
+                row = {
+                    "game": game, "source": source, "rules": rules, "deal": deal.number, "dealer": deal.dealer,
+                    "trump": trick.trump, "trick": trick.number, "leader": trick.leader, "position": position,
+                    "seat": play.seat, "card": play.card, "suit": play.card[-1],
+                    "withdrawn": [w.card for w in node.withdrawn], "winner": trick.winner,
+                    "centre_cards": trick.centre_cards, "capture_by": cap_by, "capture_side": cap_side,
+                    "capture_cards": cap_cards, "capture_tens": cap_tens, "capture_reason": cap_reason,
+                    "deal_winner": deal.winner, "tens": tens, "game_errors": errors, "line": node.line,
+                    "column": node.column,
+                }
+                for key, value in row.items():
+                    c[key].append(value)
                 rows += 1
     return rows
 

@@ -1,0 +1,212 @@
+"""Checking files: each game of a file (or of standard input) replayed, its errors reported.
+
+What every command that reads records shares, and what a program checking many files
+calls: :func:`check_file` gives a :class:`FileReport` per file, streaming one game at a
+time, or on several processes for a large file (:mod:`dehlanote.batch.pool`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator, Optional
+
+from ..errors import DpnError
+from ..replay import replay_game
+from ..rules.profile import Registry
+from ..syntax import Game, iter_games, iter_path
+
+__all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText", "check_file", "display_name",
+           "games_of", "located", "not_text", "parallel_reports", "sniff", "why"]
+
+STDIN = "-"
+STDIN_NAME = "<stdin>"
+
+
+def why(exc: OSError) -> str:
+    if isinstance(exc, NotText):
+        return exc.strerror or "it is not a text file"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory (give the files in it, e.g. DIR/*.dpn)"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return (exc.strerror or str(exc)).lower()
+
+
+def display_name(spec: str) -> str:
+    return STDIN_NAME if spec == STDIN else spec
+
+
+class NotText(OSError):
+    """The file is not text (binary data): nothing of it is read as a record."""
+
+
+#: how much of a file is looked at to tell text from binary data
+SNIFF_BYTES = 8192
+
+
+def not_text(head: bytes) -> Optional[str]:
+    """Why the first bytes of a file show it is not text (None when they may be text).
+
+    NUL bytes over 1 % of them (one NUL in a record is an error of that record, and read as
+    such), or over 10 % that are not UTF-8 (a stray Latin-1 letter is an ``encoding`` error).
+    """
+    if not head:
+        return None
+    nul = head.count(0)
+    if nul * 100 > len(head):
+        return "it is not a text file (it holds NUL bytes: binary data)"
+    text = head.decode("utf-8", "surrogateescape")
+    bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
+    if bad * 10 > len(text) and not (bad == 1 and len(text) < 4):
+        return "it is not a text file (mostly not UTF-8: binary data)"
+    return None
+
+
+def games_of(spec: str) -> Iterator[Game]:
+    """The games of a file, or of standard input for ``-``, one at a time, with their text.
+
+    Raises NotText (an OSError) when the file is binary data (a program, an image,
+    /dev/zero): said in one line, rather than thousands of errors.
+    """
+    if spec == STDIN:
+        stream = sys.stdin.buffer
+        peek = getattr(stream, "peek", None)
+        reason = not_text(peek(SNIFF_BYTES)[:SNIFF_BYTES]) if peek is not None else None
+        if reason:
+            raise NotText(0, reason)
+        return iter_games(stream, keep_source=True)
+    if os.path.isdir(spec):
+        raise IsADirectoryError(21, "Is a directory", spec)
+    sniff(spec)
+    return iter_path(spec, keep_source=True)
+
+
+def sniff(path: str) -> None:
+    """Raise NotText when the file at ``path`` is binary data."""
+    with open(path, "rb") as head:
+        reason = not_text(head.read(SNIFF_BYTES))
+    if reason:
+        raise NotText(0, reason)
+
+
+def located(err: DpnError, game: Game, path: Optional[str]) -> DpnError:
+    """The error with the file's name and a window of its source line (for a caret display).
+
+    Only a window of the line around the column is kept (the caret display shows less), and
+    the line is found without splitting the game's text: with thousands of errors on one
+    long line, splitting it for each cost time quadratic in its length.
+    """
+    source = game.source
+    if source is None or err.line < game.source_line:
+        return err.with_context(path=path)
+    starts = _line_starts(source)
+    i = err.line - game.source_line
+    if i >= len(starts):
+        return err.with_context(path=path)
+    begin = starts[i]
+    end = starts[i + 1] - 1 if i + 1 < len(starts) else len(source)
+    lo = begin + max(0, err.column - 1 - WINDOW)
+    hi = min(end, begin + max(0, err.column - 1) + WINDOW)
+    text = source[lo:hi].rstrip("\r")
+    return err.with_context(path=path, source_line=text, source_column=lo - begin + 1, source_cut=hi < end)
+
+
+#: characters of a line kept on each side of an error's column
+WINDOW = 200
+
+
+@lru_cache(maxsize=2)
+def _line_starts(source: str) -> list[int]:
+    """Where each line of ``source`` starts (computed once per game's text)."""
+    starts = [0]
+    find = source.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
+
+
+
+@dataclass
+class FileReport:
+    path: str
+    games: int = 0
+    deals: int = 0
+    errors: list[DpnError] = field(default_factory=list)   # kept only when asked for
+    count: int = 0                                          # errors found
+    unreadable: Optional[str] = None
+
+    def json(self) -> dict[str, Any]:
+        out = {"path": self.path, "games": self.games, "deals": self.deals,
+               "errors": [e.to_json() for e in self.errors]}
+        if self.unreadable is not None:
+            out["unreadable"] = self.unreadable
+        return out
+
+
+#: below this size a file is checked in one process: starting workers would cost more
+PARALLEL_MIN_BYTES = 1 << 20
+
+
+def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: FileReport,
+                      on_error: Optional[Callable[[DpnError], None]], keep: bool) -> bool:
+    """Check a large file on ``jobs`` processes (the same errors, in the same order, as one).
+
+    Returns False when the file is better checked in this process (small, or standard input).
+    """
+    if jobs <= 1 or spec == STDIN or os.path.isdir(spec):
+        return False
+    try:
+        if os.path.getsize(spec) < PARALLEL_MIN_BYTES:
+            return False
+    except OSError:
+        return False
+    sniff(spec)
+    from .pool import validate_parallel
+    files = (rules_file,) if rules_file is not None else ()
+    for game_report in validate_parallel(spec, jobs, files, name=report.path):
+        report.games += 1
+        report.deals += game_report.deals
+        for err in game_report.errors:
+            report.count += 1
+            if keep:
+                report.errors.append(err)
+            if on_error is not None:
+                on_error(err)
+    return True
+
+
+def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError], None]] = None,
+               keep: bool = True, jobs: int = 1, rules_file: Optional[Path] = None) -> FileReport:
+    """Replay every game of a file, one at a time; report errors as they are found.
+
+    With ``jobs`` > 1 a large file is split at game boundaries and checked on that many
+    processes; the errors and their order are those of one process.
+    """
+    report = FileReport(display_name(spec))
+    try:
+        if parallel_reports(spec, jobs, rules_file, report, on_error, keep):
+            return report
+        for game in games_of(spec):
+            facts = replay_game(game, reg)
+            report.games += 1
+            report.deals += len(game.deals)
+            for err in facts.errors:
+                err = located(err, game, report.path)
+                report.count += 1
+                if keep:
+                    report.errors.append(err)
+                if on_error is not None:
+                    on_error(err)
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        report.unreadable = why(exc)
+    return report
