@@ -14,7 +14,9 @@ Speed comes from:
   *relative* rank (a 9 that is now the highest heart out is an ace), the ten marked
   (it carries the score), the non-trump suits sorted (they are interchangeable), the
   leader and whether the leader is one win from a sweep, and the centre's tens (and
-  tricks, when they score). The table has a size limit: past it, it starts afresh.
+  tricks, when they score), packed in one integer. The table has a size limit, kept in
+  two generations: when the current one is full it becomes the old one (the previous old
+  one is dropped) and entries found in the old one move to the current one.
 * **equivalent cards merged**: cards of one hand that are adjacent among the cards still
   out (or in the current trick) win the same tricks, so only one of them is searched;
   a ten is never merged with another card when tens score.
@@ -60,7 +62,7 @@ class Solver:
     between calls, so solving the positions of one deal one after the other is cheap.
     """
 
-    def __init__(self, game: Game, *, table_limit: int = 1_000_000) -> None:
+    def __init__(self, game: Game, *, table_limit: int = 300_000) -> None:
         self.game = game
         self.table_limit = table_limit
         self.nodes = 0
@@ -68,6 +70,7 @@ class Solver:
         self.deadline: float | None = None
         self.check_at = 1 << 62
         self._table: dict = {}
+        self._old: dict = {}
         self._rel: dict = {}
         self._classes: dict = {}
         self._config: tuple = ()
@@ -165,11 +168,12 @@ class Solver:
         config = (hidden,)
         if len(self._rel) > 400_000:
             self._rel = {}
-            self._table = {}
+            self._table, self._old = {}, {}
         if config != self._config:
-            self._table = {}
+            self._table, self._old = {}, {}
             self._config = config
         table = self._table
+        old = self._old
         rel = self._rel
         classes_memo = self._classes
         limit = self.table_limit
@@ -290,19 +294,22 @@ class Solver:
                         return best
             return best
 
-        def key_of(leader: int, run: int, ctens: int, ctricks: int) -> tuple:
+        def key_of(leader: int, run: int, ctens: int, ctricks: int) -> int:
+            """The table's key packed in one integer (a tuple of a dozen numbers costs 4x the memory)."""
             ids = [rel_id(tuple(H[s::4])) for s in range(4)]
             special = trump if trump >= 0 else hidden if closed_pending else -1
-            pending = setter if closed_pending else -2
             if special >= 0:
                 head = ids.pop(special)
                 ids.sort()
-                return (head, special, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv,
-                        pending)
-            ids.sort()
-            return (-1, -1, *ids, leader, run, ctens if wT else 0, ctricks if wK else 0, fv, pending)
+                ids.insert(0, head)
+            else:
+                ids.sort()
+            small = (leader | run << 3 | (ctens if wT else 0) << 4 | (ctricks if wK else 0) << 9 | fv << 14
+                     | ((setter if closed_pending else -2) + 2) << 15 | (special + 1) << 18)
+            return (((ids[0] << 20 | ids[1]) << 20 | ids[2]) << 20 | ids[3]) << 24 | small
 
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> bool:
+            nonlocal table, old
             if target <= 0:
                 return True
             if solver.nodes >= solver.check_at:
@@ -310,6 +317,32 @@ class Solver:
             top = (ctens + hand_tens) * wT + (ctricks + left) * wK
             if target > top:
                 return False
+            if left == 1 and not fv and not closed_pending:
+                # the last trick plays itself: one card each
+                solver.nodes += n
+                bseat = -1
+                bs = br = -1
+                ttens = 0
+                seat = leader
+                for _ in range(n):
+                    base = seat * 4
+                    for cs in range(4):
+                        m = H[base + cs]
+                        if m:
+                            cr = m.bit_length() - 1 >> 1
+                            break
+                    if cr == TEN:
+                        ttens += 1
+                    if bseat < 0 or (cs == bs and cr > br) or (cs == trump and bs != trump):
+                        bseat, bs, br = seat, cs, cr
+                    seat += 1
+                    if seat == n:
+                        seat = 0
+                if bseat & 1:
+                    return False
+                if immediate:
+                    return target <= ttens * wT + wK
+                return target <= (ctens + ttens) * wT + (ctricks + 1) * wK
             if not immediate and (ctens * wT or ctricks * wK) and trump >= -1 and not fv and not closed_pending:
                 need = 1 if run or left == 1 else 2
                 if need <= sure(leader, need):
@@ -321,6 +354,10 @@ class Solver:
                         return False
             key = key_of(leader, run, ctens, ctricks)
             entry = table.get(key)
+            if entry is None:
+                entry = old.get(key)
+                if entry is not None:
+                    table[key] = entry
             if entry is not None:
                 if entry[0] >= target:
                     return True
@@ -334,7 +371,10 @@ class Solver:
             best = cut_holder[0]
             if entry is None:
                 if len(table) >= limit:
-                    table.clear()
+                    # two generations: the older half goes, the recent one is kept
+                    old = table
+                    table = {}
+                    solver._table, solver._old = table, old
                 entry = [0, top, None]
                 table[key] = entry
             if res:

@@ -1,0 +1,107 @@
+"""The double-dummy solver's speed: endings and full deals of random deals, per profile.
+
+Each position is a random deal (random trump, known) played at random to the number of
+tricks asked; the solver gives its exact value from there (one fresh solver a position,
+so nothing carries over). Times are CPU seconds of the process that solved the position;
+positions are spread over ``--jobs`` processes. Prints min / median / max, the share
+solved within the limit, node counts (card plays searched) and the peak memory of a worker.
+
+    python benchmarks/solve_bench.py --endings 100 --deals 100 --jobs 2 --limit 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import resource
+import statistics
+import time
+
+from dehlanote.analysis import Game, OutOfTime, Position, Solver
+from dehlanote.deck import DECK
+
+PROFILES = {
+    "standard": Game(),
+    "hukum": Game(immediate=True),
+    "double-sar": Game(score="points"),
+    "court-piece": Game(score="tricks"),
+    "six-player": Game(seats=6, decks=3),
+}
+
+
+def position(seed: int, game: Game, left: int) -> Position:
+    rng = random.Random(seed)
+    deck = list(DECK) * game.decks
+    rng.shuffle(deck)
+    size = len(deck) // game.seats
+    hands = tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(game.seats))
+    pos = Position(game, hands, rng.randrange(game.seats), trump=rng.choice("SHDC"))
+    while pos.left > left:
+        pos = pos.play(rng.choice(pos.legal()))
+    return pos
+
+
+def solve_one(job: tuple[str, int, int, float]) -> tuple[str, int, bool, float, int, int]:
+    name, left, seed, limit = job
+    game = PROFILES[name]
+    pos = position(seed, game, left)
+    solver = Solver(game)
+    solver.limit(None, limit)
+    start = time.process_time()
+    try:
+        solver.value(pos)
+        ok = True
+    except OutOfTime:
+        ok = False
+    spent = time.process_time() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    return name, left, ok, spent, solver.nodes, peak
+
+
+def report(name: str, left: int, rows: list[tuple[bool, float, int, int]], limit: float) -> str:
+    times = sorted(t for _, t, _, _ in rows)
+    solved = [r for r in rows if r[0]]
+    nodes = sorted(n for ok, _, n, _ in rows if ok)
+    under = sum(1 for ok, t, _, _ in rows if ok and t < 60)
+    med_nodes = f"{statistics.median(nodes) / 1000:,.0f} k" if nodes else "-"
+    max_nodes = f"{max(nodes) / 1000:,.0f} k" if nodes else "-"
+    return (f"| {name} | {left} | {len(rows)} | {len(solved)} | {under * 100 // len(rows)} % | "
+            f"{times[0]:.3f} / {statistics.median(times):.3f} / {times[-1]:.3f} | {med_nodes} / {max_nodes} | "
+            f"{max(p for *_, p in rows)} MB |")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--endings", type=int, default=100, help="8-trick endings per profile")
+    ap.add_argument("--ending-tricks", type=int, default=8)
+    ap.add_argument("--deals", type=int, default=100, help="full deals per profile (0: none)")
+    ap.add_argument("--limit", type=float, default=60.0, help="CPU seconds per position")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--profiles", default="standard,hukum,double-sar,court-piece")
+    ap.add_argument("--seed", type=int, default=2026)
+    args = ap.parse_args()
+    names = args.profiles.split(",")
+    jobs = []
+    for name in names:
+        game = PROFILES[name]
+        full = game.tricks_per_deal
+        jobs += [(name, min(args.ending_tricks, full), args.seed + i, args.limit) for i in range(args.endings)]
+        if args.deals and game.seats == 4:
+            jobs += [(name, full, args.seed + 10_000 + i, args.limit) for i in range(args.deals)]
+    results: dict[tuple[str, int], list] = {}
+    with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
+        for name, left, ok, spent, nodes, peak in pool.imap_unordered(solve_one, jobs):
+            results.setdefault((name, left), []).append((ok, spent, nodes, peak))
+    print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}")
+    print("| profile | tricks left | positions | solved | under 60 s | CPU s min / median / max | "
+          "nodes median / max (solved) | peak memory (a worker) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in names:
+        for (n, left), rows in sorted(results.items(), key=lambda kv: kv[0][1]):
+            if n == name:
+                print(report(name, left, rows, args.limit), flush=True)
+
+
+if __name__ == "__main__":
+    main()
