@@ -218,7 +218,7 @@ def record_command(
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
-    _farewell(session, err if not interactive else out, path, quiet=not interactive and not session.state.partial)
+    _farewell(session, err if not interactive else out, path, quiet=not interactive)
     raise typer.Exit(Exit.INVALID if refused and not interactive else Exit.OK)
 
 
@@ -318,15 +318,15 @@ def _farewell(session: Session, console: Console, path: str, quiet: bool = False
 
 
 def _say_farewell(session: Session, console: Console, path: str, quiet: bool) -> None:
-    partial = session.state.partial
-    if partial:
-        cards = " ".join(p.split("{")[0].strip() for p in partial)
-        console.print(f"{path}: the cards of the trick under way ({cards}) are not saved: a record holds "
-                      "whole tricks; type them again when you resume", markup=False, highlight=False)
     if quiet:
         return
     if session.finished:
         console.print(f"{path}: {session.expect().text}", markup=False, highlight=False)
-    else:
-        console.print(f"{path}: saved, unfinished (Result \"*\"): run the same command to resume",
-                      markup=False, highlight=False)
+        return
+    partial = session.state.partial
+    kept = ""
+    if partial:
+        kept = (f"; the {len(partial)} card{'s' if len(partial) != 1 else ''} of the trick under way wait in a "
+                "comment and are resumed")
+    console.print(f"{path}: saved, unfinished (Result \"*\"){kept}: run the same command to resume",
+                  markup=False, highlight=False)

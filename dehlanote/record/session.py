@@ -8,11 +8,13 @@ the library (from the match state the earlier deals left), and the line is refus
 errors ``validate`` would print, when the candidate shows any error. Nothing else is kept:
 a kept element turns the candidate into the new canonical text.
 
-DPN has whole tricks only. The cards of the trick in progress are held here, not in the
-file: they are checked by replaying the trick completed with *padding*, cards chosen for
-the seats still to play so that they cause no error of their own (a card of the suit led
-from the seat's hand when it is known, else a card nobody is known to hold, of a suit the
-seat has not shown out of); an error at a padding card is ignored, any other refuses.
+DPN has whole tricks only. The cards of the trick in progress are held here and written in
+a comment after the last line (``{unfinished trick 5, not yet in the record: 7D AD}``),
+from which :meth:`Session.resume` puts them back. They are checked by replaying the trick
+completed with *padding*, cards chosen for the seats still to play so that they cause no
+error of their own (a card of the suit led from the seat's hand when it is known, else a
+card nobody is known to hold, of a suit the seat has not shown out of); an error at a
+padding card is ignored, any other refuses.
 
 Nothing here touches a file or a terminal: :attr:`Session.text` is the file's text after
 each element (always valid DPN, ``Result "*"`` while unfinished), and the caller writes it.
@@ -126,7 +128,7 @@ class Session:
         games = parse_string(text, keep_source=True)
         if not games:
             return cls(reg=reg, prefix=_prefix_of(text), path=path), False
-        last = games[-1]
+        last, pending = _without_marker(games[-1])
         facts = replay_game(last, reg)
         if facts.errors and last.tag_node("Result") is None and all(
                 e.code == "incomplete-deal" and e.deal == len(last.deals) for e in facts.errors):
@@ -148,6 +150,9 @@ class Session:
         prefix = "\n".join(lines[: start - 1]).rstrip("\n")
         session = cls(reg=reg, prefix=prefix + "\n" if prefix else "", path=path)
         session.state = session._load(last, facts)
+        if pending is not None and session.state.cur is not None \
+                and pending[0] == session._trick_number(session.state):
+            session.feed(pending[1])   # checked as if typed again; dropped if it no longer fits
         return session, True
 
     def _load(self, game: Game, facts: GameFacts) -> _State:
@@ -214,6 +219,9 @@ class Session:
         lines = self._head_lines(state) + list(state.done_lines)
         cur = self._writable(state)
         if cur:
+            if state.partial and not state.cur_errors:
+                # the cards of the trick under way, in a comment: valid DPN, and resumed from
+                cur[-1] += " {" + _marker(self._trick_number(state), state.partial) + "}"
             lines += [""] + cur
         return "\n".join(lines) + "\n"
 
@@ -982,6 +990,50 @@ def _assign(choices: list[list[str]], used: Counter[str], decks: int) -> Optiona
             if rest is not None:
                 return [card] + rest
     return None
+
+
+_MARKER = re.compile(r"unfinished trick (\d+), not yet in the record: ([^{}]+)")
+
+
+def _marker(number: int, plays: tuple[str, ...]) -> str:
+    cards = " ".join(p.split("{", 1)[0].strip() for p in plays)
+    return f"unfinished trick {number}, not yet in the record: {cards}"
+
+
+def _without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
+    """The game without the recorder's comment on the trick under way, and what it held."""
+    if not game.deals:
+        return game, None
+    deal = game.deals[-1]
+    found: list[tuple[int, str]] = []
+
+    def clean(comments: tuple[str, ...]) -> tuple[str, ...]:
+        kept = []
+        for c in comments:
+            m = _MARKER.fullmatch(c.strip())
+            if m and not found:
+                found.append((int(m.group(1)), m.group(2).strip()))
+            else:
+                kept.append(c)
+        return tuple(kept)
+
+    if deal.tricks:
+        trick = deal.tricks[-1]
+        plays = trick.plays[:-1] + (trick.plays[-1]._replace(comments=clean(trick.plays[-1].comments)),)
+        deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=plays),))
+    elif deal.trump is not None:
+        deal = deal._replace(trump=deal.trump._replace(comments=clean(deal.trump.comments)))
+    elif deal.hands:
+        hand = deal.hands[-1]
+        deal = deal._replace(hands=deal.hands[:-1] + (hand._replace(comments=clean(hand.comments)),))
+    elif deal.misdeals:
+        m = deal.misdeals[-1]
+        deal = deal._replace(misdeals=deal.misdeals[:-1] + (m._replace(comments=clean(m.comments)),))
+    else:
+        deal = deal._replace(comments=clean(deal.comments))
+    if not found:
+        return game, None
+    return game._replace(deals=game.deals[:-1] + (deal,)), found[0]
 
 
 def _normalise(line: str) -> str:
