@@ -148,12 +148,6 @@ def test_dots_stand_for_any_lines() -> None:
 
 NOTATION = ROOT / "docs" / "notation.md"
 
-#: DPN 1.1 features still being built: the examples that need them may fail until they land
-PENDING_1_1 = {
-    "unsound-claim-1-1-1": "unsound-claim (1.1) needs the double-dummy check of a claim",
-}
-
-
 @dataclass(frozen=True)
 class Record:
     id: str
@@ -210,11 +204,6 @@ def notation_records() -> list[Record]:
 RECORDS = notation_records()
 
 
-def _params(records: list[Record]) -> list[object]:
-    return [pytest.param(r, id=r.id, marks=[pytest.mark.xfail(strict=False, reason=PENDING_1_1[r.id])]
-                         if PENDING_1_1.get(r.id) else []) for r in records]
-
-
 @pytest.fixture(scope="module")
 def validated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
     """Every record of docs/notation.md checked by one run of `dehlanote validate --format json`."""
@@ -236,10 +225,9 @@ def test_notation_has_an_example_of_every_error_code() -> None:
     assert set(CODES) <= shown | {"unsound-claim"}
     assert "unsound-claim" in shown
     assert len({r.id for r in RECORDS}) == len(RECORDS)
-    assert set(PENDING_1_1) <= {r.id for r in RECORDS}
 
 
-@pytest.mark.parametrize("record", _params(RECORDS))
+@pytest.mark.parametrize("record", RECORDS, ids=[r.id for r in RECORDS])
 def test_notation_example_validates_as_shown(record: Record, validated: dict[str, dict[str, object]]) -> None:
     report = validated[record.id]
     found = [(e["code"], e["line"], e["column"]) for e in report["errors"]]  # type: ignore[index, attr-defined]
@@ -250,7 +238,7 @@ def test_notation_example_validates_as_shown(record: Record, validated: dict[str
         assert report["games"] == record.games
 
 
-@pytest.mark.parametrize("record", _params([r for r in RECORDS if r.canonical is not None]))
+@pytest.mark.parametrize("record", [r for r in RECORDS if r.canonical is not None], ids=lambda r: r.id)
 def test_notation_canonical_example_is_what_fmt_writes(record: Record) -> None:
     result = dehlanote("fmt", "-", stdin=record.text.encode())
     assert result.returncode == 0, result.stderr.decode()
