@@ -758,3 +758,21 @@ def test_the_rules_may_still_change_after_the_first_dealer_but_not_once_the_deal
     assert not outcome.accepted and "under way" in outcome.reason
     outcome = Session().feed('[Rules "nonsense"]')
     assert not outcome.accepted and outcome.errors[0].code == "unknown-rules"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dealer", "X"], "a seat is one of"),
+    (["--dealer", "E"], "E is not a seat at this 4-player table"),
+    (["--rules", "nonsense"], "unknown-rules"),
+    (["--names", "Asha,Bilal"], "--names needs 4 names"),
+    (["--rules", "standard", "--rules", "hukum"], "give the game's rules once"),
+])
+def test_a_usage_problem_is_status_2_and_creates_no_file(tmp_path, args, message):
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    path = tmp_path / "game.dpn"
+    result = CliRunner().invoke(app, ["record", str(path), *args], input="")
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not path.exists()

@@ -127,6 +127,18 @@ def record_command(
     """
     text_rules, files = _split_rules(rules)
     reg = _registry(files)
+    asked_rules = None
+    if text_rules is not None:
+        try:
+            asked_rules = reg.resolve(text_rules)
+        except DpnError as exc:
+            raise fail(f"unknown-rules: {exc.message}")
+    if str(file) == "-":
+        raise fail("record writes a file: give its name (standard input is where the lines come from)")
+    if dealer is not None:
+        seats = seats_for(asked_rules.seats if asked_rules is not None else 6)
+        if dealer.strip().upper() not in seats:
+            raise fail(f"--dealer {dealer}: a seat is one of {', '.join(seats)}")
     interactive = sys.stdin.isatty()
     err = err_console()
     out = out_console() if interactive else Console(file=sys.stderr, highlight=False)
@@ -149,9 +161,11 @@ def record_command(
             err.print(_error_text(e, path))
         raise fail(exc.message, Exit.INVALID)
     if resumed:
-        if text_rules is not None and reg.resolve(text_rules).label() != session.rules.label():
+        if asked_rules is not None and asked_rules.label() != session.rules.label():
             raise fail(f'{file} holds an unfinished game under "{session.rules.label()}": --rules '
                        f'"{text_rules}" does not apply to it')
+        if names is not None:
+            err.print(f"dehlanote: --names ignored: {escape(path)} already holds the game's players", highlight=False)
         if interactive:
             out.print(Text(f"Resuming {file}: ", style="bold").append(_where(session), style=""))
         else:
@@ -162,16 +176,15 @@ def record_command(
         except DpnError as exc:
             raise fail(f"unknown-rules: {exc.message}")
     save_file: Callable[[str], None] = lambda text: save(file, text, sync=sync)  # noqa: E731
+    if dealer is not None and (not resumed or session.expect().kind == "dealer"):
+        outcome = session.feed(f"dealer {dealer.strip().upper()}")
+        if not outcome.accepted:
+            raise fail(f"--dealer {dealer}: " + (outcome.errors[0].message if outcome.errors else outcome.reason))
     try:
         save_file(session.text)
     except OSError as exc:
         raise fail(f"cannot write {file}: {why(exc)}")
-    if not resumed and dealer is not None:
-        outcome = session.feed(f"dealer {dealer.strip().upper()}")
-        if not outcome.accepted:
-            raise fail(f"--dealer {dealer}: " + (outcome.errors[0].message if outcome.errors else outcome.reason))
-        save_file(session.text)
-    elif not resumed and interactive:
+    if dealer is None and not resumed and interactive:
         _ask_dealer(session, out, save_file)
 
     old = {s: signal.signal(s, _on_signal) for s in (signal.SIGHUP, signal.SIGTERM)}
