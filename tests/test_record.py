@@ -124,6 +124,7 @@ WORKED_START = ["deal 1 dealer D",
     (WORKED_START + ["trump D"], "-AH AS", "needless-correction", "-AH"),
     (["deal 1 dealer D", "trump D"], "2 A: AH 10H 3H 7H", "trick-number", "2"),
     (["deal 1 dealer D", "trump D"], "1 B: AH 10H 3H 7H", "wrong-leader", "B"),
+    (["deal 1 dealer D", "trump D"], "B: AH 10H 3H 7H", "wrong-leader", "B"),
     (["deal 1 dealer D", "trump D"], "1 A: AH 10H 3H 7H 8H", "trick-size", "1"),
     ([], "deal 2 dealer D", "deal-number", "2"),
     # a player who showed out of spades (C played a club on them) plays a spade later

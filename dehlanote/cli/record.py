@@ -191,6 +191,8 @@ def record_command(
     refused = 0
     try:
         if interactive:
+            out.print("Type one DPN element a line (help: what can be typed; quit: stop, resume later).",
+                      markup=False, highlight=False, style="dim")
             _show(session, out)
         while True:
             line = _read(session, interactive)

@@ -565,6 +565,8 @@ class Session:
             return refused
         if state.cur_errors:
             return Outcome(False, state.cur_errors)
+        if _SEAT_COLON.match(text) and not state.partial:
+            text = f"{self._trick_number(state)} {text}"     # "B: 4S 5S 7S 9S": a trick with its leader
         numbered = bool(_NUMBERED.match(text))
         if numbered and state.partial:
             return Outcome(False, reason=f"trick {self._trick_number(state)} is under way: type its "
