@@ -777,3 +777,17 @@ def test_a_usage_problem_is_status_2_and_creates_no_file(tmp_path, args, message
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert not path.exists()
+
+
+def test_cards_beyond_the_last_trick_of_a_deal_are_refused_with_the_whole_line():
+    moves = moves_of(WORKED.read_text(encoding="utf-8"), tags=False)
+    session = record(moves[:-2])                   # up to trick 12
+    text = session.text
+    outcome = session.feed("6D 9H 6S 8C AS")       # trick 13, then a card of deal 2 before its trump
+    assert not outcome.accepted and outcome.errors[0].code == "missing-trump"
+    assert session.text == text and len(session.state.done) == 0
+    hukum = Session("hukum")
+    assert hukum.feed("dealer D").accepted
+    long = hukum.feed("AH 10H 3H 7H " * 14)        # 56 cards: a duplicate at once, refused
+    assert not long.accepted and long.errors[0].code == "duplicate-card"
+    assert not long.reason.startswith(INTERNAL)

@@ -585,6 +585,14 @@ class Session:
         self.state = state
         rest = list(plays)
         while rest:
+            if self.state.cur is None:     # the deal is over and cards are left: the next deal
+                following, refused = self._open(self.state)
+                if refused is None and following.cur_errors:
+                    refused = Outcome(False, following.cur_errors)
+                if refused is not None:
+                    self.state = saved
+                    return refused
+                self.state = following
             room = n - len(self.state.partial)
             chunk, rest = rest[:room], rest[room:]
             outcome = self._partial_try(self.state, self.state.partial + tuple(chunk), ())
