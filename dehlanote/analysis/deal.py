@@ -194,6 +194,11 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
     nodes0 = solver.nodes
     solver.limit(node_limit, time_limit)
     first = max(start, from_trick)
+    if first > len(fact.tricks):
+        out.solved = False
+        out.reason = (f"no trick {first} to start from: the record has {len(fact.tricks)}" if first == from_trick
+                      else f"the analysis starts at trick {first}, after the five-card phase")
+        return out
     try:
         if first > start:
             pos = _advance(pos, fact, first - 1, seats) if start == 1 else _advance_from(pos, fact, start, first, seats)
