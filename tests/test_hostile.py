@@ -576,3 +576,24 @@ def test_12_6_errors_shown_per_file_are_capped(tmp_path):
     assert command("validate", "--brief", "--max-errors", "3", str(path)).stdout.count(b": bad-card:") == 3
     doc = json.loads(command("validate", "--format", "json", str(path)).stdout)
     assert len(doc["files"][0]["errors"]) == 250
+
+
+def test_16_10_json_of_one_game_of_ten_thousand_deals_in_bounded_memory(tmp_path):
+    import resource  # noqa: F401 (in the child)
+
+    path = write(tmp_path / "ten-thousand.dpn", [ten_thousand_deals()])
+    out = tmp_path / "out.json"
+    script = ("import resource, subprocess, sys\n"
+              "r = subprocess.run([sys.executable, '-m', 'dehlanote', 'json', sys.argv[1], '-o', sys.argv[2]])\n"
+              "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n")
+    result = subprocess.run([sys.executable, "-c", script, str(path), str(out)], capture_output=True, text=True,
+                            timeout=1800, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    status, peak_mb = map(int, result.stdout.split())
+    print(f"\njson of one game of 10,000 deals ({path.stat().st_size / MB:.1f} MB): peak {peak_mb} MB, "
+          f"output {out.stat().st_size / MB:.0f} MB")
+    assert status == 0
+    # was about 1.9 GB (all the deals' facts and their JSON at once); the parsed record stays
+    assert peak_mb < 400, peak_mb
+    with open(out, "rb") as f:
+        f.seek(-200, os.SEEK_END)
+        assert f.read().rstrip().endswith(b"}")

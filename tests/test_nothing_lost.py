@@ -446,3 +446,95 @@ def test_16_3_fmt_refuses_to_write_what_does_not_read_back(tmp_path, monkeypatch
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.dpn"]
     game = parse_string(WORKED)[0]
     assert writer.reads_back(game, WORKED) and not writer.reads_back(game, WORKED.replace("{diamonds}", ""))
+
+
+# ---- json and validate on several files (issue 12 item 9) --------------------------------------------
+
+def test_12_9_json_takes_several_files_and_globs(tmp_path):
+    from dehlanote.output.jsonout import document, dumps
+
+    (tmp_path / "a.dpn").write_text(WORKED, encoding="utf-8")
+    (tmp_path / "b.dpn").write_text(LOOSE + "\n" + WORKED, encoding="utf-8")
+    games = parse_string(WORKED) + parse_string(LOOSE + "\n" + WORKED)
+    want = dumps(document([replay_game(g) for g in games])) + "\n"
+    result = runner.invoke(app, ["json", str(tmp_path / "a.dpn"), str(tmp_path / "b.dpn")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == want
+    result = runner.invoke(app, ["json", "--compact", str(tmp_path / "*.dpn")])
+    assert result.exit_code == 0 and len(json.loads(result.stdout)["games"]) == 3
+    # an unreadable file: nothing written, exit 2
+    result = runner.invoke(app, ["json", str(tmp_path / "a.dpn"), str(tmp_path / "missing.dpn")])
+    assert result.exit_code == 2 and result.stdout == "" and "missing.dpn" in result.stderr
+
+
+def test_16_10_json_is_written_deal_by_deal_with_the_same_text(tmp_path):
+    from dehlanote.output import jsonstream
+    from dehlanote.output.jsonout import document, dumps
+
+    texts = [WORKED, LOOSE, WORKED.replace(" 3 A: 4S", " 3 A: 4X"), '[Rules "nope"]\ndeal 1\n 1 A: AH\n', ""]
+    for text in texts:
+        games = parse_string(text)
+        for indent in (2, None):
+            pieces: list[str] = []
+            valid = jsonstream.write_document(pieces.append, games, indent=indent)
+            facts = [replay_game(g) for g in games]
+            assert "".join(pieces) == dumps(document(facts), indent=indent) + "\n"
+            assert valid == all(not f.errors for f in facts)
+    # each deal is written as soon as it is replayed: the first deal's JSON is out before
+    # the second deal is replayed
+    import dehlanote.output.jsonstream as js
+    seen: list[str] = []
+    real = js.deal_json
+
+    def spy(deal):
+        seen.append(f"replayed {deal.number}")
+        return real(deal)
+    game = parse_string(MATCH)[0]
+    assert len(game.deals) > 2
+    js_deal_json, js.deal_json = js.deal_json, spy
+    try:
+        js.write_game(lambda text: seen.append("write") if '"number"' in text else None, game)
+    finally:
+        js.deal_json = js_deal_json
+    first_write = seen.index("write")
+    assert seen[:first_write] == ["replayed 1"]
+
+
+def test_12_9_the_progress_bar_counts_bytes(tmp_path):
+    from dehlanote.cli import common
+
+    calls: list[tuple] = []
+
+    class Spy(common.Meter):
+        def file(self, path, size):
+            calls.append(("file", size))
+
+        def read(self, count):
+            calls.append(("read", count))
+
+        def done(self):
+            calls.append(("done",))
+
+    from contextlib import contextmanager
+
+    @contextmanager
+    def bar(total, enabled):
+        calls.append(("total", total))
+        yield Spy(), None
+
+    import dehlanote.cli.validate as validate_module
+    small = tmp_path / "small.dpn"
+    small.write_text(WORKED, encoding="utf-8")
+    large = tmp_path / "large.dpn"
+    large.write_text((WORKED + "\n") * 40, encoding="utf-8")
+    old = validate_module.progress_bar
+    validate_module.progress_bar = bar
+    try:
+        result = runner.invoke(app, ["validate", "--progress", str(small), str(large)])
+    finally:
+        validate_module.progress_bar = old
+    assert result.exit_code == 0, result.output
+    sizes = [small.stat().st_size, large.stat().st_size]
+    assert calls[0] == ("total", sum(sizes))
+    assert [c for c in calls if c[0] == "file"] == [("file", s) for s in sizes]
+    assert sum(c[1] for c in calls if c[0] == "read") == sum(sizes)

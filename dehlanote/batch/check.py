@@ -7,12 +7,13 @@ time, or on several processes for a large file (:mod:`dehlanote.batch.pool`).
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator, Optional
+from typing import IO, Any, Callable, Iterator, Optional, cast
 
 from ..errors import DpnError
 from ..replay import replay_game
@@ -68,7 +69,36 @@ def not_text(head: bytes) -> Optional[str]:
     return None
 
 
-def games_of(spec: str) -> Iterator[Game]:
+class _Counting(io.BufferedIOBase):
+    """A binary file that tells ``on_bytes`` how many bytes each read gave (for a progress bar)."""
+
+    def __init__(self, raw: Any, on_bytes: Callable[[int], None]) -> None:
+        self._file, self.on_bytes = raw, on_bytes
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: Optional[int] = -1) -> bytes:
+        data = self._file.read(size)
+        self.on_bytes(len(data))
+        return data
+
+    def read1(self, size: int = -1) -> bytes:
+        data = self._file.read1(size)
+        self.on_bytes(len(data))
+        return data
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
+def _counted(path: str, on_bytes: Callable[[int], None]) -> Iterator[Game]:
+    with _Counting(open(path, "rb"), on_bytes) as stream:
+        yield from iter_games(cast(IO[bytes], stream), keep_source=True)
+
+
+def games_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[Game]:
     """The games of a file, or of standard input for ``-``, one at a time, with their text.
 
     Raises NotText (an OSError) when the file is binary data (a program, an image,
@@ -84,6 +114,8 @@ def games_of(spec: str) -> Iterator[Game]:
     if os.path.isdir(spec):
         raise IsADirectoryError(21, "Is a directory", spec)
     sniff(spec)
+    if on_bytes is not None:
+        return _counted(spec, on_bytes)
     return iter_path(spec, keep_source=True)
 
 
@@ -156,7 +188,8 @@ PARALLEL_MIN_BYTES = 1 << 20
 
 
 def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: FileReport,
-                      on_error: Optional[Callable[[DpnError], None]], keep: bool) -> bool:
+                      on_error: Optional[Callable[[DpnError], None]], keep: bool,
+                      on_bytes: Optional[Callable[[int], None]] = None) -> bool:
     """Check a large file on ``jobs`` processes (the same errors, in the same order, as one).
 
     Returns False when the file is better checked in this process (small, or standard input).
@@ -171,7 +204,19 @@ def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: F
     sniff(spec)
     from .pool import validate_parallel
     files = (rules_file,) if rules_file is not None else ()
-    for game_report in validate_parallel(spec, jobs, files, name=report.path):
+    source: Any = spec if on_bytes is None else _Counting(open(spec, "rb"), on_bytes)
+    try:
+        reports = validate_parallel(source, jobs, files, name=report.path)
+        _take(reports, report, on_error, keep)
+    finally:
+        if on_bytes is not None:
+            source.close()
+    return True
+
+
+def _take(reports: Iterator[Any], report: FileReport, on_error: Optional[Callable[[DpnError], None]],
+          keep: bool) -> None:
+    for game_report in reports:
         report.games += 1
         report.deals += game_report.deals
         for err in game_report.errors:
@@ -180,11 +225,11 @@ def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: F
                 report.errors.append(err)
             if on_error is not None:
                 on_error(err)
-    return True
 
 
 def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError], None]] = None,
-               keep: bool = True, jobs: int = 1, rules_file: Optional[Path] = None) -> FileReport:
+               keep: bool = True, jobs: int = 1, rules_file: Optional[Path] = None,
+               on_bytes: Optional[Callable[[int], None]] = None) -> FileReport:
     """Replay every game of a file, one at a time; report errors as they are found.
 
     With ``jobs`` > 1 a large file is split at game boundaries and checked on that many
@@ -192,9 +237,9 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
     """
     report = FileReport(display_name(spec))
     try:
-        if parallel_reports(spec, jobs, rules_file, report, on_error, keep):
+        if parallel_reports(spec, jobs, rules_file, report, on_error, keep, on_bytes):
             return report
-        for game in games_of(spec):
+        for game in games_of(spec, on_bytes):
             facts = replay_game(game, reg)
             report.games += 1
             report.deals += len(game.deals)

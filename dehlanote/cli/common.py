@@ -33,7 +33,6 @@ from ..batch.check import (  # noqa: F401 (the commands take these from here)
     parallel_reports,
     why,
 )
-from ..output import jsonout
 from ..output.files import Snapshot, write_target
 from ..output.safe import printable_block, safe_console
 from ..replay import GameFacts, explicit
@@ -217,38 +216,66 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+class Meter:
+    """What a progress bar is told: the file being read, the bytes read of it, its end.
+    (This one shows nothing: no bar.)"""
+
+    def file(self, path: str, size: int) -> None:
+        pass
+
+    def read(self, count: int) -> None:
+        pass
+
+    def done(self) -> None:
+        pass
+
+
+class _BarMeter(Meter):
+    def __init__(self, progress: Any, task: Any) -> None:
+        self.progress, self.task = progress, task
+        self.base = 0       # bytes of the files before this one
+        self.size = 0
+
+    def file(self, path: str, size: int) -> None:
+        self.size = size
+        self.progress.update(self.task, description=escape(path), completed=self.base)
+
+    def read(self, count: int) -> None:
+        self.progress.advance(self.task, count)
+
+    def done(self) -> None:
+        self.base += self.size
+        self.progress.update(self.task, completed=self.base)
+
+
 @contextmanager
-def progress_bar(total: int, enabled: bool) -> Iterator[tuple[Callable[[Optional[str]], None], Optional[Console]]]:
-    """A progress bar on standard error (or nothing), and the console that prints above it.
+def progress_bar(total_bytes: int, enabled: bool) -> Iterator[tuple[Meter, Optional[Console]]]:
+    """A progress bar on standard error counting bytes read (or nothing), and the console
+    that prints above it: a 10 MB file among 40 small ones no longer sits at 40/41.
 
     Anything printed to the terminal while the bar is drawn must go through that console
     (rich consoles write past a redirected ``sys.stdout``), else lines land on the bar.
     """
     if not enabled:
-        yield (lambda path: None), None
+        yield Meter(), None
         return
     from rich.progress import (
         BarColumn,
-        MofNCompleteColumn,
+        DownloadColumn,
         Progress,
         TextColumn,
         TimeElapsedColumn,
     )
 
     progress = Progress(
-        TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("checking"), BarColumn(), DownloadColumn(), TimeElapsedColumn(),
         TextColumn("{task.description}"),
         console=safe_console(stderr=True, highlight=False), transient=True,
         redirect_stdout=False, redirect_stderr=False,
     )
-    task = progress.add_task("", total=total)
+    task = progress.add_task("", total=max(total_bytes, 1))
     with progress:
-        def advance(path: Optional[str]) -> None:
-            if path is None:
-                progress.advance(task)
-            else:
-                progress.update(task, description=escape(path))
-        yield advance, progress.console
+        yield _BarMeter(progress, task), progress.console
 
 
 def exit_status(reports: list[FileReport], invalid: Optional[Callable[[FileReport], bool]] = None) -> int:
@@ -302,34 +329,6 @@ def open_games(spec: str) -> Iterator[Game]:
                 raise
             raise fail(f"cannot read {display_name(spec)} to the end: {why(exc)}")
     return chain()
-
-
-def write_document(write: Callable[[str], object], facts: Iterator[GameFacts], *, indent: Optional[int] = 2) -> bool:
-    """Write the ``dpn-json/1`` document game by game (the same text as ``jsonout.dumps``).
-
-    Returns True when every game is valid.
-    """
-    import json
-
-    valid = True
-    if indent is None:
-        write('{"format": "%s", "games": [' % jsonout.FORMAT)
-        for i, f in enumerate(facts):
-            valid &= not f.errors
-            write((", " if i else "") + jsonout.dumps(jsonout.game_json(f), indent=None))
-        write("]}\n")
-        return valid
-    pad = " " * (2 * indent)
-    write("{\n" + " " * indent + f'"format": {json.dumps(jsonout.FORMAT)},\n' + " " * indent + '"games": [')
-    count = 0
-    for f in facts:
-        valid &= not f.errors
-        body = jsonout.dumps(jsonout.game_json(f), indent=indent)
-        body = "\n".join(pad + line for line in body.split("\n"))
-        write(("\n" if count == 0 else ",\n") + body)
-        count += 1
-    write(("\n" + " " * indent + "]\n}\n") if count else "]\n}\n")
-    return valid
 
 
 @contextmanager

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..output.files import OutputRefused
-from ..replay import replay_game
+from ..output.jsonstream import write_document
 from .app import app
 from .common import (
     RULES_OPTION,
@@ -16,44 +16,50 @@ from .common import (
     emit,
     fail,
     load_registry,
+    STDIN,
+    expand,
     open_games,
     replacing,
     why,
-    write_document,
 )
 
 
 @app.command("json")
 def json_command(
-    file: str = typer.Argument(..., metavar="FILE", help="A DPN file; - reads standard input."),
+    files: list[str] = typer.Argument(..., metavar="FILE...",
+                                      help="DPN files or glob patterns; - reads standard input."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="OUT.json",
                                           help="Write to this file instead of standard output."),
     compact: bool = typer.Option(False, "--compact", help="One line, no indentation."),
     force: bool = typer.Option(False, "--force", help="With -o, replace a read-only file too."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
-    """Convert a record to JSON (dpn-json/1).
+    """Convert records to JSON (dpn-json/1).
 
     Every game is written with its replayed facts and its errors. A game with errors is
-    still written, with its errors in "errors".
-    Exit status: 0, or 1 when a game has errors, 2 when the file cannot be read.
+    still written, with its errors in "errors". Several files (or a glob) make one document,
+    their games one after the other. Written deal by deal: a game of thousands of deals
+    needs the memory of one.
+    Exit status: 0, or 1 when a game has errors, 2 when a file cannot be read.
 
     Example: dehlanote json samples/worked-example.dpn -o worked.json
     """
     reg = load_registry(rules)
-    games = open_games(file)
-    facts = (replay_game(g, reg) for g in games)
+    specs = expand(files)
+    if specs.count(STDIN) > 1:
+        raise fail("standard input (-) can be read only once")
+    # every file is opened (and its first game read) before anything is written
+    opened = [open_games(spec) for spec in specs]
+    games = (game for source in opened for game in source)
     indent = None if compact else 2
     if output is None:
-        valid = write_document(emit, facts, indent=indent)
+        valid = write_document(emit, games, reg, indent=indent)
     else:
         try:
             with replacing(output, force=force) as stream:
-                valid = write_document(stream.write, facts, indent=indent)
+                valid = write_document(stream.write, games, reg, indent=indent)
         except OutputRefused as exc:
             raise fail(f"will not write {output}: {exc}")
         except OSError as exc:
             raise fail(f"cannot write {output}: {why(exc)}")
     raise typer.Exit(Exit.OK if valid else Exit.INVALID)
-
-

@@ -23,6 +23,7 @@ from .common import (
     FileReport,
     OutputFormat,
     check_file,
+    display_name,
     emit,
     err_console,
     exit_status,
@@ -39,6 +40,16 @@ from .common import (
 #: errors shown per file unless --max-errors says otherwise (a binary file or a broken
 #: archive printed hundreds of megabytes)
 MAX_ERRORS = 200
+
+
+def _size(spec: str) -> int:
+    """A file's size for the progress bar (0 for standard input or what cannot be read)."""
+    if spec == STDIN:
+        return 0
+    try:
+        return os.path.getsize(spec)
+    except OSError:
+        return 0
 
 
 @app.command()
@@ -95,24 +106,25 @@ def validate(
         else:
             out.print(error_text(err, err.path or ""))
 
-    with progress_bar(len(specs), show) as (step, above):
+    sizes = [_size(spec) for spec in specs]
+    with progress_bar(sum(sizes), show) as (meter, above):
         if above is not None:
             errors_to = above
             if sys.stdout.isatty():
                 out = above     # the same terminal: print above the bar
-        for spec in specs:
-            step(spec)
+        for spec, size in zip(specs, sizes):
+            meter.file(display_name(spec), size)
             shown[0] = 0
             report = check_file(spec, reg, None if as_json else print_error, keep=as_json,
-                                jobs=jobs, rules_file=rules)
+                                jobs=jobs, rules_file=rules, on_bytes=meter.read if show else None)
             if report.unreadable is not None:
                 errors_to.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
-                                  style="red" if sys.stderr.isatty() else None)
+                                style="red" if sys.stderr.isatty() else None)
             if not as_json and max_errors and report.count > max_errors:
                 out.print(f"{report.path}: and {plural(report.count - max_errors, 'more error')} "
                           f"(--max-errors 0 shows them all)", markup=False)
             reports.append(report)
-            step(None)
+            meter.done()
     if as_json:
         emit(jsonout.dumps({"files": [r.json() for r in reports]}) + "\n")
     else:

@@ -1,0 +1,140 @@
+"""The ``dpn-json/1`` document written as the games are replayed, deal by deal.
+
+The text is exactly that of :func:`dehlanote.output.jsonout.dumps` of
+:func:`~dehlanote.output.jsonout.document` (same keys, order and layout, with an indent or
+compact), but no game's facts and no game's JSON are ever held whole: each deal's facts
+are turned into JSON and written as the replay (:func:`dehlanote.replay.iter_replay`) gives
+them, then dropped. A game of 5,000 deals takes the memory of its parsed record plus one
+deal, not of all its facts and their JSON.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+from ..replay import iter_replay
+from ..replay.facts import DealFact, GameFacts
+from ..rules.profile import Registry
+from ..syntax.model import Game
+from .jsonout import FORMAT, deal_json, dumps, game_json
+
+__all__ = ["write_document", "write_game"]
+
+Write = Callable[[str], object]
+
+
+class _Streamed:
+    """A JSON array written item by item from an iterator (its items' JSON, one at a time)."""
+
+    def __init__(self, items: Iterator[Any]) -> None:
+        self.items = items
+
+
+def _value(value: Any, indent: Optional[int], level: int) -> str:
+    text = dumps(value, indent=indent)
+    if indent is None or "\n" not in text:
+        return text
+    return text.replace("\n", "\n" + " " * (indent * level))
+
+
+def _write_object(write: Write, items: Iterator[tuple[str, Any]], indent: Optional[int], level: int) -> None:
+    """Write a JSON object as json.dumps would (at nesting ``level``), its items drawn one by
+    one from ``items``: an item whose value is a _Streamed is written as an array item by
+    item, and the items after it are drawn only once it is written."""
+    inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
+    sep = ", " if indent is None else ","
+    write("{")
+    first = True
+    for key, value in items:
+        write(("" if first else sep) + inner + json.dumps(key, ensure_ascii=False) + ": ")
+        first = False
+        if isinstance(value, _Streamed):
+            _write_array(write, value.items, indent, level + 1)
+        else:
+            write(_value(value, indent, level + 1))
+    if first:
+        write("}")
+    else:
+        write(("" if indent is None else "\n" + " " * (indent * level)) + "}")
+
+
+def _write_array(write: Write, items: Iterator[Any], indent: Optional[int], level: int) -> None:
+    inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
+    sep = ", " if indent is None else ","
+    count = 0
+    write("[")
+    for item in items:
+        write(("" if count == 0 else sep) + inner)
+        if isinstance(item, _GameItem):
+            item.write(write, indent, level + 1)
+        else:
+            write(_value(item, indent, level + 1))
+        count += 1
+    write("]" if count == 0 else ("" if indent is None else "\n" + " " * (indent * level)) + "]")
+
+
+class _GameItem:
+    """One game of the document, written as it is replayed."""
+
+    def __init__(self, game: Game, reg: Optional[Registry]) -> None:
+        self.game = game
+        self.reg = reg
+        self.valid = True
+
+    def write(self, write: Write, indent: Optional[int], level: int) -> None:
+        _write_object(write, self.items(), indent, level)
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        game = self.game
+        replay = iter_replay(game, self.reg)
+        # the keys before "deals" need only the tags and the rules
+        head = game_json(GameFacts(game._replace(deals=()), replay.rules, (), None, ()))
+        keys = list(head)
+        at = keys.index("deals")
+        for key in keys[:at]:
+            yield key, head[key]
+        final: list[GameFacts] = []
+        replayed = [0]
+
+        def deals() -> Iterator[Any]:
+            for item in replay:
+                if isinstance(item, DealFact):
+                    replayed[0] += 1
+                    yield deal_json(item)
+                else:
+                    final.append(item)
+            # deals the replay did not reach, as written (as game_json keeps them)
+            rest = game_json(final[0]._replace(game=game._replace(deals=game.deals[replayed[0]:])))
+            final.append(rest)      # type: ignore[arg-type]
+            yield from rest["deals"]
+
+        yield "deals", _Streamed(deals())
+        tail: dict[str, Any] = final[1]   # type: ignore[assignment]
+        self.valid = not final[0].errors
+        for key in keys[at + 1:]:
+            yield key, tail[key]
+
+
+def write_game(write: Write, game: Game, reg: Optional[Registry] = None, *, indent: Optional[int] = 2) -> bool:
+    """Write one game's JSON object (``game_json`` of its replay) deal by deal; True if valid."""
+    item = _GameItem(game, reg)
+    item.write(write, indent, 0)
+    return item.valid
+
+
+def write_document(write: Write, games: Iterable[Game], reg: Optional[Registry] = None, *,
+                   indent: Optional[int] = 2) -> bool:
+    """Write the ``dpn-json/1`` document of ``games`` (one at a time, each deal by deal), with a
+    final newline. Returns True when every game is valid."""
+    invalid = [False]
+
+    def tracked() -> Iterator[_GameItem]:
+        for game in games:
+            item = _GameItem(game, reg)
+            yield item
+            invalid[0] |= not item.valid
+
+    _write_object(write, iter([("format", FORMAT), ("games", _Streamed(tracked()))]), indent, 0)
+    write("\n")
+    return not invalid[0]
