@@ -791,3 +791,15 @@ def test_cards_beyond_the_last_trick_of_a_deal_are_refused_with_the_whole_line()
     long = hukum.feed("AH 10H 3H 7H " * 14)        # 56 cards: a duplicate at once, refused
     assert not long.accepted and long.errors[0].code == "duplicate-card"
     assert not long.reason.startswith(INTERNAL)
+
+
+@pytest.mark.parametrize("rules, kind, text", [
+    ("standard", "trump", "C (the dealer's right) names trump"),
+    ("standard trump=partner", "trump", "D (the dealer's partner) names trump"),
+    ("hukum", "card", "C leads"),
+    ("pagat trump=first-void-five", "card", "C leads"),
+])
+def test_the_prompt_at_a_deals_start_follows_what_the_replay_needs(rules, kind, text):
+    session = Session(rules)
+    assert session.feed("dealer B").accepted
+    assert session.expect().kind == kind and text in session.expect().text

@@ -851,7 +851,9 @@ class Session:
                 return Expect("dealer", None, "deal 1: who deals first? (dealer A, B, C or D)"
                               if rules.seats == 4 else "deal 1: who deals first? (dealer A … F)")
             dealer = seats[match.dealer] if match.dealer is not None else "?"
-            return Expect(*self._trump_or_lead(state, len(state.done) + 1, dealer))
+            opened, _ = self._open(state)     # does the next deal need a trump line before its first card?
+            needs = opened.cur is None or bool(opened.cur_errors)
+            return Expect(*self._trump_or_lead(state, len(state.done) + 1, dealer, needs))
         fact = state.cur_fact
         assert fact is not None
         number = fact.number
@@ -860,7 +862,7 @@ class Session:
             if "drawn" in message:
                 return Expect("drawn", None, f"deal {number}: all five opening tricks followed suit: which card "
                               "was drawn for trump? (trump drawn CARD)")
-            return Expect(*self._trump_or_lead(state, number, fact.dealer or "?"))
+            return Expect(*self._trump_or_lead(state, number, fact.dealer or "?", True))
         trick = len(fact.tricks) + 1
         leader = self._leader(state)
         k = len(state.partial)
@@ -875,13 +877,15 @@ class Session:
             text += f" [Enter: {default}]"
         return Expect("card", seat, text, default)
 
-    def _trump_or_lead(self, state: _State, number: int, dealer: str) -> tuple[str, Optional[str], str]:
+    def _trump_or_lead(self, state: _State, number: int, dealer: str, needs_trump: bool
+                       ) -> tuple[str, Optional[str], str]:
+        """The prompt at a deal's start: who names trump (when the replay wants the line) or leads."""
         rules = state.rules
         seats = seats_for(rules.seats)
         if dealer not in seats:
             return ("trump", None, f"deal {number}: trump S, H, D or C")
         d = seats.index(dealer)
-        if rules.trump in ("announce", "closed", "partner"):
+        if needs_trump:
             who = seats[(d + (2 if rules.trump == "partner" else 1)) % rules.seats]
             role = "the dealer's partner" if rules.trump == "partner" else "the dealer's right"
             closed = " closed" if rules.trump == "closed" else ""
