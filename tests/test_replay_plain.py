@@ -37,3 +37,11 @@ def test_trump_event_is_said_once_at_the_card_that_made_it(name, event):
     for i, line in enumerate(lines):
         if line.strip() == event:
             assert re.fullmatch(rf"  {seat} plays \w+( \(leads\))?", lines[i - 1])   # right after that card
+
+
+def test_plain_replay_says_the_match_after_each_deal_and_its_end_once():
+    out = plain(Path(__file__).resolve().parent.parent / "samples" / "pagat-session.dpn").stdout
+    lines = out.splitlines()
+    assert sum(1 for line in lines if line.startswith("  match: kots ")) == 11      # after each deal
+    assert lines[-2:] == ["  match over: AC wins", "  match: kots AC 3 BD 1"]
+    assert out.count("match over") == 1

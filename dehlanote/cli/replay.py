@@ -18,8 +18,8 @@ from ..output.annotate import (
     deal_heading,
     deal_result_text,
     flag_text,
+    match_parts,
     match_state,
-    match_text,
 )
 from ..output.keys import StepperKeys, key_hints
 from ..output.safe import safe_console
@@ -151,13 +151,17 @@ def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_t
             for line in lines[1:]:
                 out.print(line, markup=False)
         if only_trick is None:
-            for line in deal_result_text(d, rules, facts if i == len(stepper.deals) - 1 else None):
+            result = deal_result_text(d, rules, facts if i == len(stepper.deals) - 1 else None)
+            for line in result:
                 out.print(f"  {line}", markup=False)
             for f in flags:
                 if f.at_end:
                     out.print(f"  {ERROR_MARK} {flag_text(f)}", markup=False)
-            out.print("  match: " + match_text(match_state(stepper.deals, i + 1, rules, facts.result), rules),
-                      markup=False)
+            parts = match_parts(match_state(stepper.deals, i + 1, rules, facts.result), rules)
+            if parts[0].startswith("match over") and any(line.startswith("match over") for line in result):
+                parts = parts[1:]                   # the deal's result said it already
+            text = " · ".join(parts)
+            out.print("  " + (text if text.startswith("match over") else f"match: {text}"), markup=False)
 
 
 # -- the interactive stepper: read keys, let StepperKeys apply them, draw --
