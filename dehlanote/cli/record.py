@@ -115,7 +115,7 @@ def record_command(
 
     Every line (trump H, a trick AH 10H 3H 7H or its cards one by one, -7C 8H for a card taken back,
     hands, misdeal, tens, undo) is replayed at once; an illegal one is refused with the message
-    validate gives, and is not written. The file is rewritten after every trick through a temporary
+    validate gives, and is not written. The file is rewritten after every card through a temporary
     file, flushed to disk, so it is always valid DPN (Result "*" while unfinished): after a crash,
     run the same command to resume. On a terminal the setup is asked and the table shown; from a pipe
     the setup comes from the options or the first lines ([A "Asha"] tags, dealer D), and only
