@@ -95,6 +95,23 @@ FOUND = [
     '[Date "\x1b[2J"]\ndeal 1 dealer D\n 1 \x1b AH\n',
     # a long tag value, then an error (time quadratic in the value's length)
     '[Event "' + "x" * 30_000 + '"]\n?\n',
+    # issue 16: a { left open in the tags swallowed the next game (validate said "all valid")
+    '[Event "one"] {unclosed\n\n' + WORKED,
+    # ... took the next game's first tag and its comment
+    WORKED.replace("{the non-dealing side AC wins the deal; D deals again}", "{oops") + "\n"
+    + WORKED.replace('[Rules "standard"]', '[Rules "pagat kots=3"] {house}'),
+    # ... a cut in the next game's opening comment wiped out the deals before it
+    WORKED + "\n{Round 2, played at the club aft",
+    # the word deal in a comment stopped recovery after a syntax error
+    '[Event "one"] oops {the deal was lost}\n\n' + WORKED,
+    # a stray tag after the deals merged into the next game's header
+    WORKED + '[Event "stray"]\n\n' + WORKED,
+    # fmt moved a comment holding a tag line in front of the next deal
+    WORKED.replace("tens AC 3 BD 1", 'tens AC {score sheet said\n[Round "1"]} 3 BD 1'),
+    # a comment holding CR before a newline was not written back the same
+    WORKED.replace("{diamonds}", "{dia\r\r\nmonds}"),
+    # DPN 1.1: deal 1 after a deal starts a game with no tags
+    WORKED + WORKED.split("\n\n", 1)[1] + WORKED.split("\n\n", 1)[1],
 ]
 
 
@@ -103,6 +120,7 @@ FOUND = [
 def test_what_was_found_stays_fixed(text, block):
     F.check_library(text, block=block)
     F.check_fast_path(text)
+    F.check_round_trip(text)
 
 
 @pytest.mark.parametrize("text", FOUND, ids=lambda t: repr(t[:24]))
@@ -213,3 +231,51 @@ def test_commands_on_arbitrary_text(text):
         for args in (("validate",), ("validate", "--format", "json"), ("json",), ("fmt",), ("annotate",)):
             F.check_cli(path, args, runner=runner,
                         expected_games=games if args[0] in ("json", "validate") else None)
+
+
+# ---- DPN 1.1: nothing between two games, and no cut, changes the games around it (issue 16) ------
+
+between = st.one_of(st.sampled_from(F.BETWEEN), st.sampled_from(F.UNICODE), st.sampled_from(F.LINES),
+                    st.text(max_size=12)).filter(F.between_payloads)
+
+
+@fuzz_settings(60)
+@given(first=seed_names, second=seed_names, payload=between, block=blocks)
+def test_a_mutation_between_two_valid_games_leaves_the_next_game_whole(first, second, payload, block):
+    note(repr(payload))
+    F.check_between(F.seed_text(first), payload, F.seed_text(second), block=block)
+
+
+@fuzz_settings(40)
+@given(first=seed_names, second=seed_names, mutations=st.lists(text_mutation, min_size=1, max_size=3))
+def test_a_mutated_game_between_two_valid_ones_leaves_the_last_whole(first, second, mutations):
+    mutated = F.apply(F.seed_text(first), mutations)
+    assume(F.between_payloads(mutated))
+    F.check_between(F.seed_text(first), mutated, F.seed_text(second))
+
+
+def _two_games() -> str:
+    return WORKED + "\n{Round 2, played at the club}\n" + WORKED.replace("Worked example", "Round 2")
+
+
+def test_cuts_at_every_byte_around_a_game_boundary_keep_the_game_before():
+    text = _two_games()
+    data = text.encode("utf-8")
+    boundary = len(WORKED.encode("utf-8"))
+    cuts = set(range(max(0, boundary - 60), min(len(data), boundary + 400))) | set(range(0, len(data) + 1, 97))
+    for cut in sorted(cuts):
+        F.check_cut(text, cut)
+
+
+@fuzz_settings(40)
+@given(name=seed_names, other=seed_names, at=st.integers(min_value=0, max_value=1 << 20))
+def test_a_cut_anywhere_keeps_every_game_before_it(name, other, at):
+    text = F.seed_text(name).rstrip("\n") + "\n\n" + F.seed_text(other)
+    F.check_cut(text, at % (len(text.encode("utf-8")) + 1))
+
+
+@fuzz_settings(80)
+@given(name=seed_names, mutations=st.lists(text_mutation, min_size=0, max_size=3))
+def test_the_canonical_form_reads_back_as_the_same_record(name, mutations):
+    # the fmt round trip as a property: every valid game among mutated records
+    F.check_round_trip(F.apply(F.seed_text(name), mutations))

@@ -74,7 +74,25 @@ class Campaign:
             text = F.random_text(rng)
             return "random-text", (lambda: self._text(text)), text, "random text"
         name, text = rng.choice(self.seeds)
-        if r < 0.18:
+        if r < 0.13:
+            # DPN 1.1: a mutation placed between two valid games never changes the one after it
+            other_name, other = rng.choice(self.seeds)
+            payload = rng.choice((rng.choice(F.BETWEEN), rng.choice(F.UNICODE), rng.choice(F.LINES),
+                                  F.apply(rng.choice(self.seeds)[1], F.random_mutations(rng))))
+            if F.between_payloads(payload):
+                return "between", (lambda: F.check_between(text, payload, other, block=rng.choice((None, 7)))), \
+                    text + "\n" + payload + "\n\n" + other, f"{name} + {payload[:200]!r} + {other_name}"
+        if r < 0.16:
+            other_name, other = rng.choice(self.seeds)
+            joined = text.rstrip("\n") + "\n\n" + other
+            cut = rng.randrange(len(joined.encode("utf-8")) + 1)
+            return "cut", (lambda: F.check_cut(joined, cut)), joined.encode("utf-8")[:cut], \
+                f"{name} + {other_name} cut at byte {cut}"
+        if r < 0.19:
+            muts = F.random_mutations(rng)
+            mutated = F.apply(text, muts)
+            return "round-trip", (lambda: F.check_round_trip(mutated)), mutated, f"fmt round trip {name} {muts!r}"
+        if r < 0.27:
             other_name, other = rng.choice(self.seeds)
             muts = F.random_mutations(rng)
             mutated = F.apply(other, muts)

@@ -83,8 +83,10 @@ NON_CARDS = ("1H", "11S", "ZS", "AX", "10", "0D", "1OH", "A", "♠A", "TT", "HA"
 #: lines in the notation's vocabulary, some right, some wrong, some absurd
 LINES = (
     '[Rules "pagat kots=99999999999"]', '[Rules "standard streak=0"]', '[Rules "/etc/passwd"]',
-    '[Rules "../../../tmp/x.yaml"]', '[Rules "pagat kots=²"]', '[Rules "pagat kots=١"]', '[Rules "hukum streak=-1"]',
-    '[Rules "standard kots=1 kots=2"]', '[Rules "pagat trump=closed trump=partner"]', '[Rules "=x"]', '[Rules "pagat ="]',
+    '[Rules "../../../tmp/x.yaml"]', '[Rules "pagat kots=²"]', '[Rules "pagat kots=١"]',
+    '[Rules "hukum streak=-1"]',
+    '[Rules "standard kots=1 kots=2"]', '[Rules "pagat trump=closed trump=partner"]', '[Rules "=x"]',
+    '[Rules "pagat ="]',
     '[Date "\x1b[2J"]', '[Result "\x00"]', '[Rules "hukum six-player"]', '[Rules ""]', '[Rules "   "]',
     '[Result "*"]', '[Result "="]', '[Result "XY"]', '[Date "2026.13.45"]', '[Date ""]',
     '[A "x\\"y"]', '[Event "\\\\"]', '[X ""]', "[", "]", '"', "{", "}", "{}", "{{}}", "[]", '[""]',
@@ -391,13 +393,14 @@ def _content(game) -> tuple:
 def check_fast_path(text: str) -> None:
     """Where the whole-element reading answers, it reads exactly what the fine reading reads."""
     from dehlanote.syntax.parser import parse_chunk, read_whole
-    from dehlanote.syntax.reader import split_games
+    from dehlanote.syntax.reader import split_games, stray_tags
 
     try:
         for chunk in split_games(text):
             fast = read_whole(chunk)
             if fast is None:
                 continue
+            fast = stray_tags(fast)     # (parse_chunk gives stray tags back on both routes)
             slow = parse_chunk(chunk, whole=False)
             if fast != slow:
                 raise Violation(f"the whole-element reading reads line {chunk.line} otherwise than the fine one:\n"
@@ -513,3 +516,69 @@ def check_cli(path: Path, args: Sequence[str], *, runner=None, expected_games: O
         if invalid != (result.exit_code == 1):
             raise Violation(f"{what}: exit {result.exit_code} but errors={invalid}")
     return result.exit_code
+
+
+# ---- what the DPN 1.1 "a comment never crosses a game start" rule promises ----------------
+
+#: what may stand between two games: near misses that must never hide or merge the game
+#: after them (a comment or a tag value left open, stray braces, words, a deal)
+BETWEEN = ("{", "{{", "{ left open", "}", '"', '"open', "deal", "deal 3", "misdeal", "x y z", "{a}{",
+           "{\n", "{ a\nb", "\ufeff", "\x00", "\r", "tens AC", "13 A: AH", "hands A:", "-", "!?")
+
+
+def between_payloads(payload: str) -> bool:
+    """Whether ``payload`` may stand between two games under the 1.1 promise (no ``[``, which
+    may start a header that takes the next game's tags, and no blank line inside)."""
+    return "[" not in payload and "\n\n" not in payload
+
+
+def check_between(first: str, payload: str, second: str, *, block: Optional[int] = None) -> None:
+    """``payload`` between two valid games (a blank line on each side): the second game is
+    read exactly as it is alone, and valid."""
+    text = first.rstrip("\n") + "\n" + payload + "\n\n" + second
+    check_library(text, block=block)
+    alone = [normal_form(g) for g in parse_string(second)]
+    games = parse_string(text)
+    if len(games) < len(alone) or [normal_form(g) for g in games[-len(alone):]] != alone:
+        raise Violation(f"a mutation between two games changed the game after it: {payload!r}")
+    for game in games[-len(alone):]:
+        if replay_game(game).errors:
+            raise Violation(f"the game after {payload!r} is no longer valid")
+
+
+def check_cut(text: str, cut: int) -> None:
+    """``text`` (valid games) cut at byte ``cut``: no crash, and every game that ends (with
+    the blank line after it) before the cut is read exactly as it is alone."""
+    data = text.encode("utf-8")[:cut]
+    check_bytes(data, block=None)
+    games = parse_string(text)
+    whole = data.decode("utf-8", "ignore")
+    read = [normal_form(g) for g in parse_string(whole)]
+    # the games that end before the cut: those the next game's first line starts after
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")) + 1)
+    complete = sum(1 for g in games[1:] if starts[g.line - 1] <= cut)
+    if read[:complete] != [normal_form(g) for g in games[:complete]]:
+        raise Violation(f"a cut at byte {cut} changed a game before it")
+
+
+def check_round_trip(text: str) -> int:
+    """Every valid game of ``text``: its canonical form reads back as the same record (the
+    model, positions aside), and formatting is idempotent. Returns how many were checked."""
+    from dehlanote.syntax.writer import reads_back
+
+    checked = 0
+    for game in parse_string(text):
+        facts = replay_game(game)
+        if facts.errors or game.errors:
+            continue
+        canonical = write_game(explicit(facts))
+        if not reads_back(explicit(facts), canonical):
+            raise Violation(f"the canonical form does not read back as the same record:\n{canonical[:2000]}")
+        again = parse_string(canonical)[0]
+        if write_game(explicit(replay_game(again))) != canonical:
+            raise Violation(f"canonical form is not idempotent:\n{canonical[:2000]}")
+        checked += 1
+    return checked
