@@ -92,8 +92,21 @@ _TAG_PARTS = re.compile(r"\[[ \t]*({})[ \t]*({})".format(
 #: comments to take out of a whole token (tag values may hold a {, so they are skipped)
 _COMMENTS = re.compile("({})|{}".format(terms.pattern("COMMENT"), terms.possessive(terms.pattern("STRING"))))
 _NOT_NEWLINE = re.compile(r"[^\n]")
+_COMMENT_TOKENS = re.compile(terms.pattern("COMMENT")).finditer
 _KW_DEAL, _KW_MISDEAL, _KW_HANDS, _KW_TRUMP, _KW_DRAWN, _KW_BY, _KW_AT = (
     terms.KEYWORDS[k] for k in ("DEAL", "MISDEAL", "HANDS", "TRUMP", "DRAWN", "BY", "AT"))
+
+
+#: where the deals of a whole game start: at a line that begins with the deal keyword
+_DEAL_STARTS = re.compile(r"^[ \t]*" + terms.pattern("DEAL"), re.MULTILINE).finditer
+
+
+def _first_word(text: str) -> str:
+    """The letters ``text`` starts with, in lower case (a keyword, or a seat)."""
+    return text[: len(text) - len(text.lstrip(_LETTERS))].lower()
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
 def _no_match(line: str) -> None:
@@ -201,7 +214,7 @@ class _Builder(Transformer):
     def _tricks(self, lines: list[str], ln: int, off: int, out: list[Trick]) -> None:
         """The tricks of lines of a whole token (``ln``, ``off``: file line and column of
         the first line's start). A trick may go on over a line end inside a comment."""
-        new, spellings = _new, CARD_SPELLINGS
+        new, cards = _new, CARD_SPELLINGS
         # a line of four cards is a whole trick, unless a comment carries a trick on over
         # a line end: then every line is scanned
         trick4 = _no_match if self.joined else _TRICK4
@@ -216,21 +229,23 @@ class _Builder(Transformer):
             m = trick4(line)
             if m is not None:
                 num_text, seat, c1, c2, c3, c4 = m.groups()
-                k1, k2, k3, k4 = spellings.get(c1), spellings.get(c2), spellings.get(c3), spellings.get(c4)
-                if k1 is not None and k2 is not None and k3 is not None and k4 is not None \
-                        and len(num_text) < 10:
+                _, r1, r2, r3, r4, r5, r6 = m.regs
+                try:
+                    trick = new(Trick, (
+                        int(num_text) if len(num_text) < 10 else cards[""], ln, r1[0] + off,
+                        (new(Play, (cards[c1], ln, r3[0] + off, (), None, ())),
+                         new(Play, (cards[c2], ln, r4[0] + off, (), None, ())),
+                         new(Play, (cards[c3], ln, r5[0] + off, (), None, ())),
+                         new(Play, (cards[c4], ln, r6[0] + off, (), None, ()))),
+                        None if seat is None else new(Word, (seat, ln, r2[0] + off)),
+                        ()))
+                except KeyError:    # an emoji suit, or a number too long: scanned below
+                    pass
+                else:
                     if num is not None:
                         out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                         num, plays, leader = None, [], None
-                    _, r1, r2, r3, r4, r5, r6 = m.regs
-                    out.append(new(Trick, (
-                        int(num_text), ln, r1[0] + off,
-                        (new(Play, (k1, ln, r3[0] + off, (), None, ())),
-                         new(Play, (k2, ln, r4[0] + off, (), None, ())),
-                         new(Play, (k3, ln, r5[0] + off, (), None, ())),
-                         new(Play, (k4, ln, r6[0] + off, (), None, ()))),
-                        new(Word, (seat, ln, r2[0] + off)) if seat is not None else None,
-                        ())))
+                    out.append(trick)
                     off = 1
                     continue
             # anything else: several tricks, withdrawn cards, glyphs, commas, emoji suits
@@ -322,10 +337,15 @@ class _Builder(Transformer):
                   (Word(w[3][0], ln, w[3][1]), Word(self._int(w[4][0], ln, w[4][1]), ln, w[4][1])))
         return Tens(counts, ln, w[0][1])
 
-    def _deal_whole(self, tok: Token) -> tuple[Any, ...]:
-        """A DEAL_WHOLE token: a deal up to its last plain trick line, one element a line.
-        Returns the fields of :class:`Deal` from ``line`` to ``tricks``."""
-        lines, ln, col = self._lines(tok)
+    def _deal_lines(self, lines: list[str], ln: int, col: int, with_tens: bool) -> Deal:
+        """The deal of the lines of a whole token (a deal up to its last plain trick line,
+        one element a line, and its tens line ``with_tens``); ``ln``, ``col``: the file
+        line and column of the start of the first line."""
+        tens = None
+        if with_tens:
+            while not lines[-1].strip():
+                lines.pop()
+            tens = self._tens_line(lines.pop(), ln + len(lines), 1 if lines else col)
         number = dealer = trump = None
         misdeals: list[Misdeal] = []
         hands: list[Hand] | None = None
@@ -342,8 +362,7 @@ class _Builder(Transformer):
                 break
             if stripped:
                 start = len(line) - len(stripped) + off
-                word = stripped[: len(stripped) - len(stripped.lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                                     "abcdefghijklmnopqrstuvwxyz"))].lower()
+                word = _first_word(stripped)
                 if word == _KW_DEAL:
                     number, dealer = self._deal_line(line, ln, off)
                 elif word == _KW_TRUMP:
@@ -357,8 +376,43 @@ class _Builder(Transformer):
                     assert hands is not None
                     hand_line(line, ln, off, hands)
             off = 1
-        return (first, col, number, dealer, tuple(misdeals),
-                None if hands is None else tuple(hands), trump, tricks)
+        return self._deal(first, col, number, dealer, misdeals, None if hands is None else tuple(hands),
+                          trump, tricks, tens, None)
+
+    def _tags_text(self, text: str, ln: int, col: int) -> list[Tag]:
+        """The tags of a run of plain tags (comments blanked), from file line ``ln``, column ``col``."""
+        out = []
+        last = 0
+        line_start = -col
+        for m in _TAG_PARTS(text):
+            start = m.start()
+            breaks = text.count("\n", last, start)
+            if breaks:
+                ln += breaks
+                line_start = text.rfind("\n", last, start)
+            last = start
+            name, value = m.group(1), m.group(2)[1:-1]
+            if "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            out.append(_new(Tag, (TAG_NAMES.get(name.lower(), name), value, ln, start - line_start, ())))
+        return out
+
+    def _game_whole(self, tok: Token) -> tuple[list[Tag], list[Deal]]:
+        """A GAME_WHOLE token: the tags, then whole deals, each beginning with its deal line."""
+        lines, ln, col = self._lines(tok)
+        text = "\n".join(lines)
+        starts = []
+        i = at = 0
+        for m in _DEAL_STARTS(text):
+            i += text.count("\n", at, m.start())
+            at = m.start()
+            starts.append(i)
+        tags = self._tags_text("\n".join(lines[: starts[0]]), ln, col)
+        deals = []
+        for k, a in enumerate(starts):
+            b = starts[k + 1] if k + 1 < len(starts) else len(lines)
+            deals.append(self._deal_lines(lines[a:b], ln + a, col if a == 0 else 1, True))
+        return tags, deals
 
     # -- rules ---------------------------------------------------------------------------
     def play(self, children: list[Token]) -> Play:
@@ -450,13 +504,18 @@ class _Builder(Transformer):
 
     def deal(self, children: list[Any]) -> Deal:
         kw = children[0]
+        kind = kw.type
+        if kind == "DEAL_TENS_WHOLE":
+            lines, line, column = self._lines(kw)
+            return self._deal_lines(lines, line, column, True)
         trump = tens = hands = claim = None
         misdeals: list[Misdeal] = []
         tricks: list[Trick]
-        kind = kw.type
         if kind == "DEAL_WHOLE":
-            line, column, number, dealer, misdeal_t, hands, trump, tricks = self._deal_whole(kw)
-            misdeals = list(misdeal_t)
+            lines, line, column = self._lines(kw)
+            d = self._deal_lines(lines, line, column, False)
+            number, dealer, hands, trump, tricks = d.number, d.dealer, d.hands, d.trump, list(d.tricks)
+            misdeals = list(d.misdeals)
         elif kind == "DEAL_HEAD_WHOLE":
             lines, line, column = self._lines(kw)
             number, dealer = self._deal_line(lines[0], line, column)
@@ -491,6 +550,11 @@ class _Builder(Transformer):
             else:
                 hands = item
             i += 1
+        return self._deal(line, column, number, dealer, misdeals, hands, trump, tricks, tens, claim)
+
+    def _deal(self, line: int, column: int, number: Word | None, dealer: Word | None, misdeals: list[Misdeal],
+              hands: tuple[Hand, ...] | None, trump: Trump | None, tricks: list[Trick], tens: Tens | None,
+              claim: Claim | None) -> Deal:
         if hands and tricks and hands[-1].cards and hands[-1].cards[-1].line == tricks[0].line \
                 and str(tricks[0].number) in _RANK_NUMBERS:
             # "hands A: AS 10 KS": the 10 began the tricks, but a card was meant
@@ -502,22 +566,7 @@ class _Builder(Transformer):
     def tag(self, children: list[Token]) -> Tag | list[Tag]:
         if len(children) == 1:   # TAGS_WHOLE
             lines, ln, col = self._lines(children[0])
-            text = "\n".join(lines)
-            out = []
-            last = 0
-            line_start = -col
-            for m in _TAG_PARTS(text):
-                start = m.start()
-                breaks = text.count("\n", last, start)
-                if breaks:
-                    ln += breaks
-                    line_start = text.rfind("\n", last, start)
-                last = start
-                name, value = m.group(1), m.group(2)[1:-1]
-                if "\\" in value:
-                    value = _UNESCAPE.sub(r"\1", value)
-                out.append(_new(Tag, (TAG_NAMES.get(name.lower(), name), value, ln, start - line_start, ())))
-            return out
+            return self._tags_text("\n".join(lines), ln, col)
         bracket, name_tok, value_tok = children
         name, value = str(name_tok), str(value_tok)[1:-1]
         if "\\" in value:
@@ -537,6 +586,9 @@ class _Builder(Transformer):
                 deals.append(c)
             elif kind is list:
                 tags += c
+            elif kind is Token:     # GAME_WHOLE
+                more_tags, deals = self._game_whole(c)
+                tags += more_tags
             else:
                 tags.append(c)
         seen: set[str] = set()
@@ -560,16 +612,37 @@ class _Parser:
         self.builder = _Builder()
         self.lark: Lark = terms.make_lark(whole=whole, transformer=self.builder,
                                           lexer_callbacks={"COMMENT": self.builder.on_comment})
+        # A chunk that is one GAME_WHOLE token between white space is a plain game: Lark
+        # would lex that one token and reduce it to a tagged game; the builder does just
+        # that here, without Lark's per-parse set-up (a third of the time of a plain game).
+        self.game_whole = None
+        if whole:
+            ignored = f"(?:{terms.pattern('WS')}|{terms.pattern('COMMENT')})*"
+            regex = self.lark.get_terminal("GAME_WHOLE").pattern.to_regexp()
+            self.game_whole = re.compile(f"{ignored}({regex}){ignored}").fullmatch
 
     def parse(self, chunk: Chunk) -> tuple[list[Game], list[DpnError]]:
         """Parse one chunk of text: its games and the errors found on the way (raises
         DpnError, positions in the file, for an error that stops the chunk)."""
         b = self.builder
         b.reset(chunk.line - 1, chunk.column - 1)
-        try:
-            games: list[Game] = self.lark.parse(chunk.text)  # type: ignore[assignment]
-        except UnexpectedInput as exc:
-            raise _translate(exc, chunk) from None
+        text = chunk.text
+        m = self.game_whole(text) if self.game_whole is not None else None
+        if m is not None:
+            at, end = m.span(1)
+            tok = Token("GAME_WHOLE", m.group(1), at, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
+            if "{" in text[:at] or "{" in text[end:]:   # comments before or after: as Lark's lexer gives them
+                for c in _COMMENT_TOKENS(text):
+                    if c.start() < at or c.start() >= end:
+                        start = c.start()
+                        b.on_comment(Token("COMMENT", c.group(), start, text.count("\n", 0, start) + 1,
+                                           start - text.rfind("\n", 0, start)))
+            games = [b.tagged_game([tok])]
+        else:
+            try:
+                games = self.lark.parse(text)  # type: ignore[assignment]
+            except UnexpectedInput as exc:
+                raise _translate(exc, chunk) from None
         if b.comments or b.whole_comments:
             # comments before the first game's first element belong to that game; a comment
             # that spans lines of a CRLF file keeps plain newlines, as every other text does

@@ -115,15 +115,17 @@ def possessive(regex: str) -> str:
     return _LOOP.sub(r"\1+", regex)
 
 
-#: the terminals whose loops are made possessive (see :func:`possessive`)
-_POSSESSIVE = ("STRING", "TAGS_WHOLE")
+#: the version of the edits below (part of the cache file's name)
+_EDITS = "string-possessive-1"
 
 
 def _edit_whole(term: TerminalDef) -> None:
-    """``edit_terminals`` of the whole parser: the tag terminals' loops made possessive.
+    """``edit_terminals`` of the whole parser: the tag value (``STRING``) made possessive,
+    wherever it stands (in ``STRING`` and in the whole terminals made with it).
     (Module-level functions: Lark pickles its options into the cache.)"""
-    if term.name in _POSSESSIVE and isinstance(term.pattern, PatternRE):
-        term.pattern = PatternRE(possessive(term.pattern.value), term.pattern.flags)
+    string = terminals()["STRING"][0]
+    if isinstance(term.pattern, PatternRE) and string in term.pattern.value:
+        term.pattern = PatternRE(term.pattern.value.replace(string, possessive(string)), term.pattern.flags)
 
 
 def _edit_fine(term: TerminalDef) -> None:
@@ -142,7 +144,7 @@ def make_lark(*, whole: bool, transformer: Any, lexer_callbacks: dict[str, Any])
     file per variant: Lark does not hash ``edit_terminals``).
     """
     variant = "whole" if whole else "fine"
-    path = _cache_path(f"lark-{variant}", _digest(variant, str(_POSSESSIVE)), ".tmp")
+    path = _cache_path(f"lark-{variant}", _digest(variant, _EDITS), ".tmp")
     return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=transformer,
                 lexer_callbacks=lexer_callbacks, edit_terminals=_edit_whole if whole else _edit_fine,
                 cache=path)
