@@ -407,3 +407,20 @@ def test_iter_replay_streams_each_deal_then_the_games_facts():
     assert tuple(items[:-1]) == whole.deals
     bad = iter_replay(parse_string('[Rules "bridge"]\n\ndeal 1 dealer D\n')[0])
     assert bad.rules is None and [e.code for e in list(bad)[-1].errors] == ["unknown-rules"]
+
+
+def test_play_tricks_rebuilds_every_field_of_the_deal_state_in_place():
+    # play_tricks rebuilds DealState from a bare tuple (speed): no field may move
+    from dehlanote.replay.engine import DealState, play_tricks, start_deal, start_match
+    from dehlanote.rules.profile import registry
+    for label in ("standard", "hukum trump=closed", "pagat trump=first-void-five kots=2"):
+        text, _ = generate_match(random.Random(8), label.split()[0],
+                                 dict(w.split("=") for w in label.split()[1:]) or None, max_deals=1)
+        deal = parse_string(text)[0].deals[0]
+        state, _errors = start_deal(start_match(registry().resolve(label)), deal)
+        for k in (0, 3, 13):
+            state = play_tricks(state, deal.tricks[:k]) if k == 0 else state
+            again = play_tricks(state, ())
+            assert isinstance(again, DealState) and again == state
+            state = play_tricks(state, deal.tricks[state.tricks_done:k])
+            assert state.tricks_done == k and state.deal is deal and state.rules == registry().resolve(label)
