@@ -14,9 +14,10 @@ that did not follow suit was a revoke is then decided at the end of the deal (di
 player later play the suit led?), and the error still points at the revoking card.
 """
 
+# mypy: strict-equality
 from __future__ import annotations
 
-from typing import Any, Iterable, NamedTuple, Optional, cast
+from typing import Any, Iterable, Literal, NamedTuple, Optional, cast
 
 from ..errors import DpnError
 from ..rules.profile import Rules
@@ -103,9 +104,15 @@ class MatchState(NamedTuple):
     run_exact: bool = True              # the current run began after a known deal (not after an unknown one)
 
 
+# the trump method as the engine plays it (closed-void: hukum's closed trump, set by the first void)
+EngineTrump = Literal["announce", "partner", "first-void", "first-void-five", "closed", "closed-void"]
+# what play_tricks reads of the rules, unpacked once a deal
+Params = tuple[int, int, int, EngineTrump, bool]
+
+
 class DealState(NamedTuple):
     rules: Rules
-    params: tuple                       # (seats, decks, tricks per deal, trump method, immediate capture)
+    params: Params                      # (seats, decks, tricks per deal, trump method, immediate capture)
     number: int
     dealer: int
     leader: int
@@ -139,7 +146,7 @@ class DealState(NamedTuple):
     claim: Optional[ClaimFact] = None   # ``claim X``: X's side took the rest
 
 
-def _state(rules: Rules, params: tuple, number: int, dealer: int, leader: int, tricks_done: int,
+def _state(rules: Rules, params: Params, number: int, dealer: int, leader: int, tricks_done: int,
            trump: Optional[str], trump_fact: Optional[TrumpFact], hidden: Optional[str], trump_unknown: bool,
            phase: bool, explicit: tuple[bool, ...], any_explicit: bool, hands: tuple[int, ...],
            five: Optional[tuple[Optional[int], ...]], dealt: tuple[int, ...], played: int, centre: int,
@@ -171,7 +178,7 @@ def start_match(rules: Rules) -> MatchState:
     return MatchState(rules)
 
 
-def _method(rules: Rules) -> str:
+def _method(rules: Rules) -> EngineTrump:
     """The trump method as the engine plays it: ``closed-void`` is closed trump set in secret by
     the first player unable to follow (hukum), ``closed`` the dealer's right's secret choice."""
     return "closed-void" if rules.trump == "closed" and rules.closed_setter == "first-void" else rules.trump
@@ -282,7 +289,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 hands[s] = held
 
     # trump
-    method = rules.trump if rules.trump != "closed" else _method(rules)
+    method: EngineTrump = rules.trump if rules.trump != "closed" else _method(rules)
     t = deal.trump
     trump: Optional[str] = None
     hidden: Optional[str] = None

@@ -1,5 +1,6 @@
 """Replaying a whole game: its tags, every deal, the match result, all errors found."""
 
+# mypy: strict-equality
 from __future__ import annotations
 
 import re
