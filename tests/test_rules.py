@@ -424,3 +424,14 @@ def test_play_tricks_rebuilds_every_field_of_the_deal_state_in_place():
             assert isinstance(again, DealState) and again == state
             state = play_tricks(state, deal.tricks[state.tricks_done:k])
             assert state.tricks_done == k and state.deal is deal and state.rules == registry().resolve(label)
+
+
+def test_annotate_tells_the_secret_choice_and_the_reveal_of_hukum_closed_trump():
+    from dehlanote.output.annotate import snapshots, trick_notes
+    text = '[Rules "hukum trump=closed"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by B at 3 closed\n' \
+           ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n'
+    facts = replay_game(parse_string(text)[0])
+    events = [n.trump_event for n in trick_notes(facts.deals[0], facts.rules)]
+    assert events == [None, "B cannot follow: chooses trump in secret", "B cannot follow: trump revealed, diamonds"]
+    snaps = snapshots(facts.deals[0], facts.rules)
+    assert snaps[6].event == "B cannot follow: chooses trump in secret" and snaps[6].trump is None

@@ -85,6 +85,8 @@ class TrickNote(NamedTuple):
 
 
 def _trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
+    if tf is not None and tf.set_at is not None and trick.number == tf.set_at:
+        return f"{tf.by} cannot follow: chooses trump in secret"     # hukum's closed trump
     if tf is None or tf.trick is None:
         return None
     if tf.drawn is not None:
@@ -305,6 +307,8 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
             if p.card in held.get(p.seat, []):
                 held[p.seat].remove(p.card)
             # the engine says which card set or revealed trump (TrumpFact.trick, .play)
+            if tf is not None and tf.set_at == t.number and tf.set_play == k:
+                event = _trump_event(t, tf)              # chosen in secret: still no trump
             if tf is not None and tf.suit is not None and tf.trick == t.number and tf.play == k:
                 trump = tf.suit
                 event = _trump_event(t, tf)
