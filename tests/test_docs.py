@@ -320,6 +320,15 @@ def test_relative_links_lead_somewhere(doc: Path) -> None:
             assert anchor in _anchors(path), f"{doc.relative_to(ROOT)}: link to {target}: no such heading"
 
 
+def test_readme_records_are_valid(tmp_path: Path) -> None:
+    records = [b for b in blocks(ROOT / "README.md") if b.info.split()[:1] == ["dpn"]]
+    assert records
+    for n, block in enumerate(records):
+        (tmp_path / f"{n}.dpn").write_text(block.text, encoding="utf-8")
+    result = dehlanote("validate", "--brief", *sorted(str(p) for p in tmp_path.glob("*.dpn")))
+    assert result.returncode == 0, result.stdout.decode()
+
+
 def test_readme_links_the_documentation() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for doc in ("docs/notation.md", "docs/rules.md", "docs/commands.md", "docs/DECISIONS.md",
