@@ -317,3 +317,40 @@ def test_a_claimed_deal_ends_with_the_claim_in_the_result_and_the_piles():
     assert "D claims the rest (tricks 11 to 13): BD takes 16 cards with 10C" in screen
     plain = CliRunner().invoke(app, ["replay", "--plain", "-"], input=text).stdout
     assert "  D claims the rest (tricks 11 to 13): BD takes 16 cards with 10C" in plain
+
+
+def test_a_message_keeps_the_keys_on_the_last_line():
+    st = Stepper.of(games(WORKED)[0])
+    keys = StepperKeys(st)
+    keys.press(b"p")                                            # nowhere to go
+    last = render(st, ScreenSize(80, 24), keys)[-1]
+    assert last.startswith("the start of the record · ") and last.rstrip().endswith("? help · q quit")
+
+
+def test_broken_records_step_without_a_fault_and_keep_the_frame():
+    """Lines dropped, repeated or shuffled: every step still draws the whole frame with its keys."""
+    import random
+
+    rng = random.Random(7)
+    sources = SAMPLES + FIXTURES
+    for _ in range(15):
+        lines = rng.choice(sources).read_text(encoding="utf-8").splitlines()
+        for _ in range(rng.randint(1, 4)):
+            i = rng.randrange(len(lines))
+            if rng.random() < 0.4:
+                del lines[i]
+            else:
+                words = lines[i].split(" ")
+                a, b = rng.randrange(len(words)), rng.randrange(len(words))
+                words[a], words[b] = words[b], words[a]
+                lines[i] = " ".join(words)
+        for game in parse_string("\n".join(lines) + "\n")[:1]:
+            facts = replay_game(game)
+            if facts.rules is None or not facts.deals:
+                continue
+            st = Stepper.of(facts)
+            keys = StepperKeys(st)
+            for key in [b"e"] * 4 + [b"N"] * 8 + [b"]", b"G", b"E", b"p"]:
+                keys.press(key)
+                out = render(st, ScreenSize(80, 24), keys)
+                assert len(out) == 24 and "q quit" in out[-1], st.where()

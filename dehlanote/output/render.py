@@ -691,7 +691,10 @@ def _keys_line(control: Optional["StepperKeys"], width: int) -> Text:
         status.append(f"jump to trick: {control.prompt}", style="bold yellow")
         status.append("▏  (Enter to go, Esc to cancel)", style="dim")
     elif control is not None and control.message:
+        # the message first, the keys still after it (at least ? help and q quit)
         status.append(control.message, style="yellow")
+        status.append(" · " + fit_parts(key_hints(), max(0, width - len(control.message) - 3), keep_last=2),
+                      style="dim")
     else:
         status.append(fit_parts(key_hints(), width, keep_last=2), style="dim")
     return status
