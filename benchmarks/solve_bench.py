@@ -80,6 +80,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--profiles", default="standard,hukum,double-sar,court-piece")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--log", help="also write each position's result to this file as it comes")
     args = ap.parse_args()
     names = args.profiles.split(",")
     jobs = []
@@ -90,9 +91,12 @@ def main() -> None:
         if args.deals and game.seats == 4:
             jobs += [(name, full, args.seed + 10_000 + i, args.limit) for i in range(args.deals)]
     results: dict[tuple[str, int], list] = {}
+    log = open(args.log, "w", encoding="utf-8") if args.log else None
     with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
-        for name, left, ok, spent, nodes, peak in pool.imap_unordered(solve_one, jobs):
+        for name, left, ok, spent, nodes, peak in pool.imap(solve_one, jobs):
             results.setdefault((name, left), []).append((ok, spent, nodes, peak))
+            if log is not None:
+                print(name, left, ok, f"{spent:.3f}", nodes, peak, file=log, flush=True)
     print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}")
     print("| profile | tricks left | positions | solved | under 60 s | CPU s min / median / max | "
           "nodes median / max (solved) | peak memory (a worker) |")
