@@ -19,7 +19,7 @@ SAMPLE = str(ROOT / "samples" / "hukum-closed-trump.dpn")
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     # a few CPU seconds a deal: the later tricks (solved first) are enough to check the marks
-    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", 1.0)
+    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", 0.3)
 
 
 def test_dpn_gets_glyphs_and_comments_and_stays_valid() -> None:

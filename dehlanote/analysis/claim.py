@@ -16,7 +16,7 @@ from .position import Game, Position
 from .search import OutOfTime, Solver
 
 #: card plays searched at most for one claim (a claim not decided by then is left unchecked)
-CLAIM_NODES = 2_000_000
+CLAIM_NODES = 500_000
 
 
 def claim_is_sound(pos: Position, seat: int, *, node_limit: int | None = CLAIM_NODES) -> bool:
