@@ -110,6 +110,9 @@ FOUND = [
     WORKED.replace("tens AC 3 BD 1", 'tens AC {score sheet said\n[Round "1"]} 3 BD 1'),
     # a comment holding CR before a newline was not written back the same
     WORKED.replace("{diamonds}", "{dia\r\r\nmonds}"),
+    # campaign: a near miss between two games took the next game's opening comment
+    F.seed_text("generated pagat kots=0 seed=10011 loose").rstrip("\n") + "\n1\n\n"
+    + F.seed_text("samples/loose-style.dpn"),
     # DPN 1.1: deal 1 after a deal starts a game with no tags
     WORKED + WORKED.split("\n\n", 1)[1] + WORKED.split("\n\n", 1)[1],
 ]

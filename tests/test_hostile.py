@@ -597,3 +597,28 @@ def test_16_10_json_of_one_game_of_ten_thousand_deals_in_bounded_memory(tmp_path
     with open(out, "rb") as f:
         f.seek(-200, os.SEEK_END)
         assert f.read().rstrip().endswith(b"}")
+
+
+def _peak_of(*args: str) -> tuple[int, int, bytes]:
+    """(exit status, peak resident MB, standard output) of dehlanote ARGS in a fresh process."""
+    script = ("import resource, subprocess, sys\n"
+              "r = subprocess.run([sys.executable, '-m', 'dehlanote', *sys.argv[1:]], capture_output=True)\n"
+              "sys.stderr.buffer.write(r.stdout[:4000])\n"
+              "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, len(r.stdout))\n")
+    result = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, timeout=1800,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    status, peak, size = map(int, result.stdout.split())
+    return status, peak, result.stderr
+
+
+@pytest.mark.parametrize("shape", ["junk", "nul"])
+def test_16_9_annotate_on_one_long_line_in_bounded_memory(tmp_path, shape):
+    # (a trick of millions of cards on one line is another matter: every card is a play of
+    # the model, see test_a_trick_of_a_million_cards)
+    size = 16 * MB
+    data = {"junk": b"x" * size, "nul": b"\x00" * size}[shape]
+    path = write(tmp_path / f"{shape}.dpn", [data])
+    status, peak, out = _peak_of("annotate", str(path))
+    print(f"\nannotate on one {size // MB} MB line ({shape}): peak {peak} MB")
+    assert status in (1, 2) and b"Traceback" not in out
+    assert peak < 8 * size / MB + 80, peak      # (10 MB of NULs took 1.2 GB)

@@ -538,3 +538,19 @@ def test_12_9_the_progress_bar_counts_bytes(tmp_path):
     assert calls[0] == ("total", sum(sizes))
     assert [c for c in calls if c[0] == "file"] == [("file", s) for s in sizes]
     assert sum(c[1] for c in calls if c[0] == "read") == sum(sizes)
+
+
+def test_16_2_a_games_opening_comment_after_a_blank_line_is_that_games():
+    # (the campaign's finding: "1" between a game and one that opens with a comment took the
+    # comment from the game after it)
+    text = WORKED + "\n{Round 2, at the club}\n" + WORKED.replace("Worked example", "two")
+    first, second = parse_string(text)
+    assert second.comments == ("Round 2, at the club",) and first.deals[-1].tens.comments == (
+        "the non-dealing side AC wins the deal; D deals again",)
+    assert _games(text)[1] == ("two", 1, [])
+    # without the blank line it is still the comment of what it follows
+    glued = WORKED.rstrip("\n") + "\n{about the last deal}\n" + WORKED
+    assert parse_string(glued)[0].deals[-1].tens.comments[-1] == "about the last deal"
+    # and the canonical form keeps it where it is
+    from dehlanote.syntax import write_games
+    assert parse_string(write_games(parse_string(text)))[1].comments == ("Round 2, at the club",)

@@ -57,14 +57,14 @@ def not_text(head: bytes) -> Optional[str]:
     NUL bytes over 1 % of them (one NUL in a record is an error of that record, and read as
     such), or over 10 % that are not UTF-8 (a stray Latin-1 letter is an ``encoding`` error).
     """
-    if not head:
-        return None
+    if len(head) < 512:
+        return None     # a few bytes print a few errors: read them as a record
     nul = head.count(0)
     if nul * 100 > len(head):
         return "it is not a text file (it holds NUL bytes: binary data)"
     text = head.decode("utf-8", "surrogateescape")
     bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
-    if bad * 10 > len(text) and not (bad == 1 and len(text) < 4):
+    if bad * 10 > len(text):
         return "it is not a text file (mostly not UTF-8: binary data)"
     return None
 

@@ -255,6 +255,16 @@ def split_games(source: Source) -> Iterator[Chunk]:
             i = nl + 1
         return second if len(groups) == 2 and groups[0] & groups[1] else -1
 
+    # after a game's deals: where a run of comments that follows a blank line starts (-1: none),
+    # and where the text before the next stop of the scan began
+    lead = -1
+    gap_from = 0
+
+    def leading(at: int) -> int:
+        """Where the next game's text starts when its first element is at ``at``: before the
+        comments that open it (after a blank line), else at ``at``."""
+        return lead if lead >= 0 and not buf[gap_from:at].strip() else at
+
     more()
     while True:
         if start > BLOCK:
@@ -262,26 +272,39 @@ def split_games(source: Source) -> Iterator[Chunk]:
             # after every game made splitting quadratic in the block size
             if open_from is not None:
                 open_from = max(0, open_from - start)
+            if lead >= 0:
+                lead = lead - start if lead >= start else -1
+            gap_from = max(0, gap_from - start)
             buf, pos, start = buf[start:], pos - start, 0
         m = (_SCAN_BODY if seen_deal else _SCAN_HEAD).search(buf, pos)
         if seen_deal:
             # DPN 1.1: a deal written "deal 1" after another deal starts a game with no tags
             one = _DEAL_ONE.search(buf, pos, len(buf) if m is None else m.start())
             if one is not None:
-                chunk = emit(one.start(), False)
+                chunk = emit(leading(one.start()), False)
                 if chunk.text.strip():
                     yield chunk
-                pos = one.start() + 4
+                lead = -1
+                pos = gap_from = one.start() + 4
                 continue
         if m is None:
-            pos = len(buf)
+            pos = len(buf)      # (gap_from stays: the text since is still the gap)
             if eof or not more():
                 break
             continue
         ch = buf[m.start()]
         if ch == "{":
+            if seen_deal:
+                # comments on lines of their own after a blank line that ends a game's text
+                # open the next game's text (they are the next game's, as the canonical
+                # form writes a game's opening comments): note where such a run starts
+                gap = buf[gap_from:m.start()]
+                if lead < 0 or gap.strip():
+                    tail = gap[len(gap.rstrip()):]
+                    ls = buf.rfind("\n", 0, m.start()) + 1
+                    lead = ls if tail.count("\n") >= 2 and not buf[ls:m.start()].strip() else -1
             if open_from is not None and m.start() >= open_from:
-                pos = m.end()
+                pos = gap_from = m.end()
                 continue
             # A comment ends at the next }, or, left open, at a blank line followed by a
             # line that opens with a tag: that line starts the next game, and the { is left
@@ -297,6 +320,8 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 look = len(buf)      # search each new block once, not the whole comment again
                 if eof or not more():
                     break
+            if cut >= 0 or close < 0:
+                lead = -1
             if cut >= 0:
                 chunk = emit(cut, False)
                 if chunk.text.strip():
@@ -305,6 +330,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 pos = cut
             elif close >= 0:
                 pos = close + 1
+                gap_from = pos
             else:
                 # open to the end of the file. After a game's deals and a blank line, a {
                 # that opens a line is the next game's opening comment, cut short: the game
@@ -319,26 +345,31 @@ def split_games(source: Source) -> Iterator[Chunk]:
                         yield chunk
                     seen_deal = False
                 pos = m.end()
+            gap_from = pos
         elif ch == '"':
+            lead = -1
             s = _STRING.match(buf, m.start())
             if s is not None:
                 pos = s.end()
             else:
                 nl = buf.find("\n", m.end())
                 pos = len(buf) if nl < 0 else nl
+            gap_from = pos
         elif ch == "[":
             if seen_deal:
                 cut = stray_tags_end(m.start())
-                chunk = emit(m.start() if cut < 0 else cut, False)
+                chunk = emit(leading(m.start()) if cut < 0 else cut, False)
                 if chunk.text.strip():
                     yield chunk
                 seen_deal = False
-                pos = m.end() if cut < 0 else cut
+                lead = -1
+                pos = gap_from = m.end() if cut < 0 else cut
                 continue
-            pos = m.end()
+            pos = gap_from = m.end()
         else:
             seen_deal = True
-            pos = m.end()
+            lead = -1
+            pos = gap_from = m.end()
     chunk = emit(len(buf), True)
     if chunk.text.strip() or chunk.encoding_errors:
         yield chunk
