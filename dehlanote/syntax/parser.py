@@ -1253,8 +1253,3 @@ def parse_path(path: str | Path, *, strict: bool = False, keep_source: bool = Fa
         DpnError: in strict mode, the first syntax error.
     """
     return _all(iter_path(path, keep_source=keep_source), strict)
-
-
-def warm_up() -> None:
-    """Build the parser now (a worker process does it once, before its first batch)."""
-    _get_parser()
