@@ -1213,3 +1213,18 @@ def test_parsing_on_several_threads_gives_the_single_thread_result() -> None:
         results = list(pool.map(once, range(300)))
     assert all(out == expected for out, _ in results)
     assert all(same for _, same in results)
+
+
+def test_blank_lines_around_a_broken_game_are_read_in_linear_time() -> None:
+    """A run of blank lines before a game whose whole-game token fails (here a card written
+    "2 H") once made the white-space-and-comments pattern around GAME_WHOLE backtrack in
+    every way of splitting the run: 22 lines took 13 s, each more doubled it. With 300 lines
+    the check must end (well) within the timeout, with the one real error."""
+    import subprocess
+    import sys
+    text = "\n" * 300 + '[Event "x"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n 2 A: 2 H\n' + "\n" * 300
+    result = subprocess.run([sys.executable, "-m", "dehlanote", "validate", "--brief", "-"], input=text.encode(),
+                            capture_output=True, timeout=120, cwd=ROOT, check=False,
+                            env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 1
+    assert b"<stdin>:306:7: bad-card" in result.stdout, result.stdout

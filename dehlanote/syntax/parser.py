@@ -617,7 +617,10 @@ class _Parser:
         # that here, without Lark's per-parse set-up (a third of the time of a plain game).
         self.game_whole = None
         if whole:
-            ignored = f"(?:{terms.pattern('WS')}|{terms.pattern('COMMENT')})*"
+            # white space and comments, unrolled so that a run of blank lines can be split in
+            # only one way ((?:WS|COMMENT)* with WS a + loop backtracked exponentially in it)
+            ws, comment = terms.pattern("WS"), terms.pattern("COMMENT")
+            ignored = f"(?:{ws})?(?:{comment}(?:{ws})?)*"
             regex = self.lark.get_terminal("GAME_WHOLE").pattern.to_regexp()
             self.game_whole = re.compile(f"{ignored}({regex}){ignored}").fullmatch
 
