@@ -4,9 +4,10 @@ The question asked of the tree is always "can side 0 (AC) still gain at least ``
 from here?" (a zero-window search); the exact value comes from a few such tests (a binary
 search between bounds). The tests are fail-soft: the answer is a bound, at least
 ``target`` when the gain is at least that much, so each test can narrow the range by more
-than one step and the table keeps the tightest bounds seen (-4 % nodes on 8-trick endings). A gain is what side 0 captures from now on, in
-the profile's unit, so it does not depend on what was captured before: that is what
-lets one transposition table serve every position of a deal.
+than one step and the table keeps the tightest bounds seen (-4 % nodes on 8-trick
+endings). A gain is what side 0 captures from now on, in the profile's unit, so it does
+not depend on what was captured before: that is what lets one transposition table serve
+every position of a deal.
 
 Speed comes from:
 
