@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -252,8 +253,9 @@ def test_a_mutation_between_two_valid_games_leaves_the_next_game_whole(first, se
 @fuzz_settings(40)
 @given(first=seed_names, second=seed_names, mutations=st.lists(text_mutation, min_size=1, max_size=3))
 def test_a_mutated_game_between_two_valid_ones_leaves_the_last_whole(first, second, mutations):
-    mutated = F.apply(F.seed_text(first), mutations)
-    assume(F.between_payloads(mutated))
+    # a mutated record without tags and blank lines (those may start a game of their own)
+    mutated = re.sub(r"\n\s*\n", "\n", F.apply(F.seed_text(first), mutations).replace("[", "("))
+    assert F.between_payloads(mutated)
     F.check_between(F.seed_text(first), mutated, F.seed_text(second))
 
 
