@@ -3,6 +3,7 @@
     python benchmarks/bench.py                      # 20,000 deals and a file 10x that
     python benchmarks/bench.py --big-mb 1000        # also a ~1 GB archive (written in /tmp)
     python benchmarks/bench.py --deals 2000 --scale 3 --repeat 1   # a quick look
+    python benchmarks/bench.py --styles-only        # every writing style, and python-chess
 
 The corpus is made by ``benchmarks/make_corpus.py`` (seeded random legal matches in the
 writer's layout, so the same arguments give the same file) and kept in
@@ -17,12 +18,26 @@ Rates are given per wall second and per CPU second: on a shared machine the CPU 
 the steadier one. Not part of the test suite.
 
 What is measured:
-  parse        split + parse (fast path, Lark for the rest), one game at a time
-  parse-lark   the same with Lark only (the baseline; base size only, with --lark)
+  parse        split + parse (whole-element terminals, token by token where they do not
+               match), one game at a time
+  parse-fine   the same token by token only (the reference reading; base size only, --lark)
   replay       split + parse + replay, one game at a time (what validate does)
   validate     ``dehlanote validate --brief [--jobs 1] FILE`` end to end (skipped without the CLI)
   jobs N       :func:`dehlanote.batch.pool.validate_parallel` with N processes (peak RSS is
                the parent's and the largest worker's)
+
+Writing styles (``--style-deals`` deals each, seeded; skip with ``--no-styles``): the
+same kind of random legal standard matches written as users write them, each its own file
+in ``benchmarks/out/``, each measured on its own (parse, parse + replay, ``validate --jobs
+1``, CPU time, median of ``--repeat``):
+  plain        the canonical layout
+  hands        a ``hands`` block in every deal
+  comments     a comment after the trump line and after the tens line of every deal
+  glyphs       withdrawn cards (``-X``, half the chances) and a glyph on two cards a deal
+  loose        the hand-written look of samples/loose-style.dpn: lowercase, ``T``, suit
+               symbols, several tricks to a line, no leader seats, comments and glyphs
+and, in the same run, python-chess (``pip install chess``) reading and replaying random PGN
+games (``chess.pgn.read_game``, then every move pushed on a board), for scale per megabyte.
 """
 
 from __future__ import annotations
@@ -30,6 +45,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -50,17 +66,19 @@ def _measure(kind: str, path: str, jobs: int) -> dict:
     from dehlanote.batch.pool import validate_parallel
     from dehlanote.replay.game import replay_game
     from dehlanote.rules.profile import registry
-    from dehlanote.syntax.parser import _get_parser, iter_path, parse_chunk
+    from dehlanote.syntax.parser import iter_path, parse_chunk, warm_up
     from dehlanote.syntax.reader import split_games
-    _get_parser()
+    warm_up()
     reg = registry()
     deals = games = errors = 0
     t0, c0 = time.perf_counter(), time.process_time()
-    if kind in ("parse", "parse-lark"):
-        fast = kind == "parse"
+    if kind == "chess":
+        return _measure_chess(path)
+    if kind in ("parse", "parse-fine"):
+        whole = kind == "parse"
         with open(path, "rb") as stream:
             for chunk in split_games(stream):
-                for game in parse_chunk(chunk, fast=fast):
+                for game in parse_chunk(chunk, whole=whole):
                     games += 1
                     deals += len(game.deals)
                     errors += len(game.errors)
@@ -85,9 +103,28 @@ def _measure(kind: str, path: str, jobs: int) -> dict:
             "rss_mb": max(own.ru_maxrss, kids.ru_maxrss) / 1024}
 
 
+def _measure_chess(path: str) -> dict:
+    """python-chess reading and replaying every game of a PGN file (the scale)."""
+    import chess.pgn
+    games = moves = 0
+    t0, c0 = time.perf_counter(), time.process_time()
+    with open(path, encoding="utf-8") as f:
+        while True:
+            game = chess.pgn.read_game(f)
+            if game is None:
+                break
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+                moves += 1
+            games += 1
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"games": games, "deals": games, "moves": moves, "errors": 0, "wall": wall, "cpu": cpu,
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+
+
 def _measure_cli(path: str, extra: list[str]) -> dict:
     """``dehlanote validate`` in a child process: its wall time, CPU time and peak RSS."""
-    exe = shutil.which("dehlanote")
     cmd = [sys.executable, "-m", "dehlanote"]
     t0 = time.perf_counter()
     proc = subprocess.run([*cmd, "validate", "--brief", *extra, path], stdout=subprocess.PIPE,
@@ -139,6 +176,60 @@ def repeated(base: Path, dest: Path, *, times: int = 0, megabytes: int = 0) -> P
     return dest
 
 
+STYLES = ("plain", "hands", "comments", "glyphs", "loose")
+_TRUMP_LINE = re.compile(r"^(trump .*)$", re.MULTILINE)
+_TENS_LINE = re.compile(r"^(tens .*)$", re.MULTILINE)
+_TRICK_LINE = re.compile(r"^( ?[37] [A-F]: )([^\s-]\S*)(.*?)(\S+)$", re.MULTILINE)
+
+
+def style_corpus(style: str, deals: int, seed: int) -> Path:
+    """The seeded corpus of about ``deals`` deals written in ``style`` (see the docstring)."""
+    out = HERE / "out" / f"style-{style}-{deals}-{seed}.dpn"
+    if out.exists():
+        return out
+    out.parent.mkdir(parents=True, exist_ok=True)
+    args = {"plain": [], "hands": ["--hands"], "comments": [], "glyphs": ["--withdrawn", "0.5"],
+            "loose": ["--loose", "--no-leaders"]}[style]
+    tmp = out.with_suffix(".part")
+    subprocess.run([sys.executable, str(HERE / "make_corpus.py"), "--deals", str(deals), "--seed", str(seed),
+                    "-o", str(tmp), *args], check=True, stderr=subprocess.DEVNULL)
+    text = tmp.read_text(encoding="utf-8")
+    if style == "comments":
+        text = _TRUMP_LINE.sub(r"\1 {called on the first five}", text)
+        text = _TENS_LINE.sub(r"\1 {a good deal for the dealer's side}", text)
+    elif style == "glyphs":
+        text = _TRICK_LINE.sub(r"\1\2!\3\4?", text)
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(out)
+    return out
+
+
+def chess_corpus(games: int, seed: int) -> Path | None:
+    """Random legal chess games as PGN (python-chess), or None when it is not installed."""
+    try:
+        import random
+
+        import chess
+        import chess.pgn
+    except ImportError:
+        return None
+    out = HERE / "out" / f"chess-{games}-{seed}.pgn"
+    if out.exists():
+        return out
+    rng = random.Random(seed)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out.with_suffix(".part"), "w", encoding="utf-8") as f:
+        for i in range(games):
+            board = chess.Board()
+            while not board.is_game_over() and board.ply() < 160:
+                board.push(rng.choice(list(board.legal_moves)))
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Event"] = f"Random game {i}"
+            print(game, file=f, end="\n\n")
+    out.with_suffix(".part").replace(out)
+    return out
+
+
 def deal_count(path: Path, base: Path, base_deals: int) -> int:
     return round(base_deals * path.stat().st_size / base.stat().st_size)
 
@@ -162,6 +253,44 @@ def line(label: str, r: dict, deals: int, size: int) -> str:
             f"| {r['wall']:.1f} | {r['rss_mb']:.0f} |")
 
 
+def run_styles(args: argparse.Namespace) -> dict:
+    """Every writing style on its own, and python-chess for scale: a table and the figures."""
+    print(f"### Writing styles: {args.style_deals:,} deals each, CPU time, median of {args.repeat} runs\n")
+    print("| style | MB | parse deals/s | parse + replay deals/s | `validate --jobs 1` deals/s | MB/s "
+          "| vs python-chess (MB/s) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    chess_path = chess_corpus(args.chess_games, args.seed)
+    chess_mbs = None
+    rows: dict = {}
+    if chess_path is not None:
+        r = run("chess", chess_path, args.repeat)
+        if "cpu" in r:
+            chess_mbs = chess_path.stat().st_size / 1e6 / r["cpu"]
+            rows["python-chess"] = {**r, "bytes": chess_path.stat().st_size, "mb_per_s": chess_mbs}
+    for style in STYLES:
+        path = style_corpus(style, args.style_deals, args.seed)
+        size = path.stat().st_size
+        got = {k: run(k, path, args.repeat, extra=["--jobs", "1"] if k == "validate" else None)
+               for k in ("parse", "replay", "validate")}
+        deals = got["parse"].get("deals", args.style_deals)
+
+        def rate(k: str) -> str:
+            r = got[k]
+            return f"{deals / r['cpu']:,.0f}" if "cpu" in r else "skipped"
+        mbs = size / 1e6 / got["validate"]["cpu"] if "cpu" in got["validate"] else None
+        ratio = f"{mbs / chess_mbs:.1f}x" if mbs and chess_mbs else "n/a"
+        print(f"| {style} | {size / 1e6:.1f} | {rate('parse')} | {rate('replay')} | {rate('validate')} "
+              f"| {mbs or 0:.2f} | {ratio} |", flush=True)
+        rows[style] = {"path": str(path), "bytes": size, "deals": deals, **{k: v for k, v in got.items()}}
+    if chess_path is not None and "python-chess" in rows:
+        r = rows["python-chess"]
+        print(f"\npython-chess 1.x reading and replaying {r['games']:,} random games ({r['moves']:,} moves, "
+              f"{r['bytes'] / 1e6:.1f} MB): {r['games'] / r['cpu']:,.0f} games/s, {chess_mbs:.2f} MB/s (CPU)\n")
+    else:
+        print("\npython-chess is not installed (pip install chess): no comparison\n")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20000, help="deals in the base corpus")
@@ -171,7 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tmp", default="/tmp", help="where the larger files are written")
     ap.add_argument("--repeat", type=int, default=3, help="runs per measurement on the base corpus (median)")
     ap.add_argument("--jobs", default="1,2", help="process counts for the scaling table")
-    ap.add_argument("--lark", action="store_true", help="also parse with Lark only (slow)")
+    ap.add_argument("--lark", action="store_true", help="also parse token by token only (slow)")
+    ap.add_argument("--style-deals", type=int, default=5000, help="deals in each writing style's corpus")
+    ap.add_argument("--chess-games", type=int, default=400, help="random PGN games for python-chess")
+    ap.add_argument("--no-styles", action="store_true", help="skip the writing styles")
+    ap.add_argument("--styles-only", action="store_true", help="only the writing styles and python-chess")
     ap.add_argument("--json", help="write the figures to this JSON file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
@@ -187,6 +320,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
 
+    figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "files": []}
+    if not args.no_styles:
+        figures["styles"] = run_styles(args)
+    if args.styles_only:
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        return 0
     base = base_corpus(args.deals, args.seed)
     files = [base]
     if args.scale > 1:
@@ -197,7 +337,6 @@ def main(argv: list[str] | None = None) -> int:
     cli_help = subprocess.run([shutil.which("dehlanote") or "dehlanote", "validate", "--help"],
                               capture_output=True, text=True) if shutil.which("dehlanote") else None
     cli_jobs = cli_help is not None and "--jobs" in cli_help.stdout
-    figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "files": []}
     print(f"Python {figures['python']}, {figures['cpus']} cores; median of {args.repeat} runs on the base "
           "corpus, 1 run on the larger files\n")
     for path in files:
@@ -208,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
         print("| measurement | deals/s (wall) | deals/s (CPU) | MB/s | seconds | peak RSS MB |")
         print("|---|---:|---:|---:|---:|---:|")
         rows = {}
-        kinds = ["parse", *(["parse-lark"] if args.lark and path == base else []), "replay", "validate"]
+        kinds = ["parse", *(["parse-fine"] if args.lark and path == base else []), "replay", "validate"]
         for kind in kinds:
             # the CLI checks large files on every core by default: the row is one process
             r = run(kind, path, repeat, extra=["--jobs", "1"] if kind == "validate" and cli_jobs else None)

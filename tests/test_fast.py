@@ -57,7 +57,7 @@ def compare(chunk: Chunk) -> bool:
 
 
 def compare_text(text: str) -> tuple[int, int]:
-    """Compare every chunk of ``text``: (chunks, chunks the fast path answered)."""
+    """Compare every chunk of ``text``: (chunks, chunks the whole reading answered)."""
     chunks = list(split_games(text))
     return len(chunks), sum(compare(c) for c in chunks)
 

@@ -253,7 +253,10 @@ class _Builder(Transformer):
                 kind = m.lastgroup
                 part = m.group()
                 if kind == "CARD":
-                    card, glyph = self._card(part)
+                    card = cards.get(part)
+                    glyph = None
+                    if card is None:
+                        card, glyph = self._card(part)
                     plays.append(new(Play, (card, ln, m.start() + off, tuple(withdrawn), glyph, ())))
                     withdrawn = []
                 elif kind == "SEAT":
@@ -273,23 +276,26 @@ class _Builder(Transformer):
 
     def _hand_line(self, line: str, ln: int, off: int, out: list[Hand]) -> None:
         """The hands of one line of a whole token (one or several seats; no keyword)."""
-        new = _new
+        new, spellings = _new, CARD_SPELLINGS
         seat = None
         col = 0
         split = None
         cards: list[CardRef] = []
+        append = cards.append
         for m in _HAND_PARTS(line):
             kind = m.lastgroup
             if kind == "CARD":
-                text = m.group()
-                card, glyph = self._card(text)
-                if glyph is not None:
-                    self._glyph_error(glyph, ln, m.end() + off - len(glyph))
-                cards.append(new(CardRef, (card, ln, m.start() + off)))
+                card = spellings.get(m.group())
+                if card is None:    # an emoji suit, or a glyph (a mistake here)
+                    card, glyph = self._card(m.group())
+                    if glyph is not None:
+                        self._glyph_error(glyph, ln, m.end() + off - len(glyph))
+                append(new(CardRef, (card, ln, m.start() + off)))
             elif kind == "SEAT":
                 if seat is not None:
                     out.append(new(Hand, (seat, tuple(cards), ln, col, split, ())))
                 seat, col, split, cards = m.group(), m.start() + off, None, []
+                append = cards.append
             elif split is None:   # PIPE; DPN 1.1: only the first | matters
                 split = len(cards)
         if seat is not None:
@@ -682,11 +688,10 @@ def _parsers() -> _Parsers:
 
 
 def warm_up() -> None:
-    """Make this thread's parsers now (so that a timed run or a forked worker has them)."""
+    """Make this thread's parsers now (a worker process does it once, before its first
+    batch; a timed run before its clock starts)."""
     _parsers()
 
-
-_get_parser = warm_up   # the old name, still used by the process pool
 
 
 def read_whole(chunk: Chunk) -> list[Game] | None:
