@@ -1228,3 +1228,14 @@ def test_blank_lines_around_a_broken_game_are_read_in_linear_time() -> None:
                             env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert result.returncode == 1
     assert b"<stdin>:306:7: bad-card" in result.stdout, result.stdout
+
+
+def test_an_indented_deal_keyword_is_placed_at_its_column_on_every_route():
+    """A deal written after a space is at column 2 whether the element is read whole or token by token."""
+    from dehlanote.syntax import parse_string
+
+    whole = '[R ""]\n deal dealer D\n3 4S 4D\ntens AC 2 BD 2\n'
+    fine = '[R ""]\n deal dealer D {x}\n3 4S 4D\ntens AC 2 BD 2\n'
+    for text in (whole, fine):
+        (game,) = list(parse_string(text))
+        assert (game.deals[0].line, game.deals[0].column) == (2, 2), text

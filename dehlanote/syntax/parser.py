@@ -370,6 +370,7 @@ class _Builder(Transformer):
                 start = len(line) - len(stripped) + off
                 word = _first_word(stripped)
                 if word == _KW_DEAL:
+                    first, col = ln, start     # the deal is where its keyword stands
                     number, dealer = self._deal_line(line, ln, off)
                 elif word == _KW_TRUMP:
                     trump = self._trump_line(line, ln, off)
