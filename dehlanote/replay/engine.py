@@ -398,8 +398,9 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
             if kind == "gap":
                 missing = f"trick {expected} is" if number == expected + 1 else \
                     f"tricks {expected}-{number - 1} are"
-                errors.append(_err("trick-number", f"{missing} missing: the record goes from trick {expected - 1} "
-                                   f"to trick {number}", trick, deal_no, expected))
+                went = f"goes from trick {expected - 1} to" if expected > 1 else "starts at"
+                errors.append(_err("trick-number", f"{missing} missing: the record {went} trick {number}",
+                                   trick, deal_no, expected))
                 notes += (f"deal {deal_no} could not be followed from trick {expected}: {missing} missing, so "
                           "who played what after it is unknown",)
                 broken = True
@@ -416,7 +417,8 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
             errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
                                f"not {written_leader.value}", written_leader, deal_no, expected))
         if len(plays) != n:
-            errors.append(_err("trick-size", f"trick {expected} has {len(plays)} cards; each of the {n} "
+            got = "only one card" if len(plays) == 1 else f"{len(plays)} cards"
+            errors.append(_err("trick-size", f"trick {expected} has {got}; each of the {n} "
                                "players plays one", trick, deal_no, expected))
             broken = True
             break
