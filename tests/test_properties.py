@@ -234,7 +234,10 @@ def test_true_claims_replay_with_the_oracles_facts():
     claimed = 0
     for i, (profile, options) in enumerate(PROFILES):
         for seed in range(6):
-            style = S(hands=seed % 2 == 0, loose=seed % 3 == 0, claims=0.8)
+            # no hands: with every hand written a claim is judged double dummy, and one that the
+            # random play happened to bear out may still lose to a better defence (the oracle has
+            # no solver, by design); tests/test_analysis_claim.py covers claims with hands
+            style = S(hands=False, loose=seed % 3 == 0, claims=0.8)
             text, oracle = generate_match(random.Random(1000 * i + seed), profile, options, style=style,
                                           max_deals=8)
             facts = replay_game(parse_string(text)[0])
