@@ -119,27 +119,16 @@ def print_tables(out: Console, s: dict[str, Any]) -> None:
     _row(t, "all: other side", "", str(s["other_side_won"]), _pct(s["other_side_won"], decided))
     out.print(t)
     out.print()
-    t = _table("Kots by reason", "reason", "kots")
-    for reason, n in s["kots"].items():
-        _row(t, reason, str(n))
-    out.print(t)
-    out.print()
-    t = _table("Tens captured", "seat", "tens")
-    for seat, n in s["tens_by_seat"].items():
-        _row(t, seat, str(n))
-    out.print(t)
-    out.print()
     sw = s["sweeps"]
-    t = _table(f"Centre sweeps: {sw['count']}", "cards in the sweep", "sweeps")
-    for size, n in sw["size"].items():
-        _row(t, size, str(n))
-    out.print(t)
-    out.print()
-    t = _table("Tens in a sweep", "tens", "sweeps")
-    for tens, n in sw["tens"].items():
-        _row(t, tens, str(n))
-    out.print(t)
-    out.print()
+    for title, key, value, counts in (("Kots by reason", "reason", "kots", s["kots"]),
+                                      ("Tens captured", "seat", "tens", s["tens_by_seat"]),
+                                      (f"Centre sweeps: {sw['count']}", "cards in the sweep", "sweeps", sw["size"]),
+                                      ("Tens in a sweep", "tens", "sweeps", sw["tens"])):
+        t = _table(title, key, value)
+        for name, n in counts.items():
+            _row(t, name, str(n))
+        out.print(t)
+        out.print()
     if sw["largest"]:
         big = sw["largest"]
         out.print(f"largest sweep: {big['cards']} cards by {big['by']} ({' '.join(big['tens']) or 'no tens'}), "
