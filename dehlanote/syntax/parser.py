@@ -12,7 +12,7 @@ line is one token, split here by the grammar's own fine terminals. The *fine* pa
 them off and reads token by token. Every chunk is read by the whole parser first; if that
 reading meets any error at all, the fine parser reads the chunk again and its reading
 (and its errors) stand. A whole terminal stands for exactly the fine tokens it contains,
-so both readings of a valid record are the same model; ``tests/test_parse_routes.py``
+so both readings of a valid record are the same model; ``tests/syntax/test_fast.py``
 checks that on every sample and on corpora in every writing style.
 
 Thread safety: the parsers and their builders hold per-parse state, so each thread has

@@ -1,4 +1,4 @@
-"""The fuzzing harness shared by ``tests/test_fuzz.py`` (a bounded run in CI) and
+"""The fuzzing harness shared by ``tests/robustness/test_fuzz.py`` (a bounded run in CI) and
 ``tests/fuzz/campaign.py`` (a long campaign): seed records, mutations as data, and the
 checks every input must pass.
 

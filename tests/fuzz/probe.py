@@ -7,7 +7,7 @@ its JSON and its canonical text, and prints one JSON object: seconds, peak resid
 (``ru_maxrss``, MB) and the baseline before reading, the number of games and deals, the
 error count by code and the first errors. The peak counts everything held at once for
 the largest game: its model, its facts, its JSON (as a Python object) and its text.
-``tests/test_hostile.py`` runs it on hostile files so that each measurement starts from a
+``tests/robustness/test_hostile.py`` runs it on hostile files so that each measurement starts from a
 clean process.
 """
 

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from dehlanote.cli import app
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 WORKED = DATA / "worked-example.dpn"
 runner = CliRunner()
 
@@ -40,7 +40,7 @@ def test_trump_event_is_said_once_at_the_card_that_made_it(name, event):
 
 
 def test_plain_replay_says_the_match_after_each_deal_and_its_end_once():
-    out = plain(Path(__file__).resolve().parent.parent / "samples" / "pagat-session.dpn").stdout
+    out = plain(Path(__file__).resolve().parents[2] / "samples" / "pagat-session.dpn").stdout
     lines = out.splitlines()
     assert sum(1 for line in lines if line.startswith("  match: kots ")) == 11      # after each deal
     assert lines[-2:] == ["  match over: AC wins", "  match: kots AC 3 BD 1"]

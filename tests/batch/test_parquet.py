@@ -17,7 +17,7 @@ from dehlanote.playout import Style, generate_match, iter_matches  # noqa: E402
 from dehlanote.replay import replay_games  # noqa: E402
 from dehlanote.syntax import parse_path  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,7 @@ import pytest
 
 from dehlanote.output.files import OutputRefused, snapshot, write_target
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "samples" / "worked-example.dpn"
 IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 

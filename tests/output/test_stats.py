@@ -14,7 +14,7 @@ from dehlanote.cli import app
 from dehlanote.replay import replay_games
 from dehlanote.stats import TOP, ArchiveStats
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
 WORKED = ROOT / "samples" / "worked-example.dpn"
 MATCH = ROOT / "samples" / "match.dpn"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def dehlanote(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:

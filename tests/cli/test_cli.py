@@ -26,8 +26,8 @@ from dehlanote.output import jsonout
 from dehlanote.output.annotate import Stepper, snapshots, ten_stories
 from dehlanote.replay import explicit
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parents[1] / "data"
 WORKED = DATA / "worked-example.dpn"
 LOOSE = DATA / "loose-style.dpn"
 FIXTURES = sorted(DATA.glob("*.dpn"))

@@ -18,7 +18,7 @@ import pytest
 
 from dehlanote.output.safe import printable, printable_block
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
 

@@ -27,7 +27,7 @@ from dehlanote.cli import fmt as fmt_module
 from dehlanote.cli import app
 from dehlanote.playout import Style, generate_match
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
 LOOSE = (ROOT / "samples" / "loose-style.dpn").read_text(encoding="utf-8")
 runner = CliRunner()

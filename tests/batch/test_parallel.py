@@ -20,7 +20,7 @@ from dehlanote.replay import replay_game
 from dehlanote.syntax import iter_path
 from dehlanote.syntax.reader import split_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def shown(reports) -> list[tuple]:

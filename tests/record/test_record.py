@@ -25,7 +25,7 @@ from dehlanote.record import RecordError, Session
 from dehlanote.record.session import INTERNAL
 from dehlanote.replay import explicit
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "samples" / "worked-example.dpn"
 CLI = [sys.executable, "-m", "dehlanote", "record"]
 TRICK_HEAD = re.compile(r"^\s*\d+\.?\s+[A-F]:\s*")

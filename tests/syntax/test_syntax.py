@@ -27,7 +27,7 @@ from dehlanote.syntax import (
 )
 from dehlanote.syntax.cards import CARD_SPELLINGS, DECK
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
 INVALID = sorted((ROOT / "tests" / "invalid").glob("*.dpn"))
 

@@ -236,7 +236,7 @@ def test_true_claims_replay_with_the_oracles_facts():
         for seed in range(6):
             # no hands: with every hand written a claim is judged double dummy, and one that the
             # random play happened to bear out may still lose to a better defence (the oracle has
-            # no solver, by design); tests/test_analysis_claim.py covers claims with hands
+            # no solver, by design); tests/analysis/test_analysis_claim.py covers claims with hands
             style = S(hands=False, loose=seed % 3 == 0, claims=0.8)
             text, oracle = generate_match(random.Random(1000 * i + seed), profile, options, style=style,
                                           max_deals=8)

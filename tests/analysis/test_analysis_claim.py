@@ -16,7 +16,7 @@ from dehlanote.analysis.claim import claim_is_sound
 
 from test_solve_reference import GAMES, random_ending
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 RECORD = """[Rules "standard"]
 

@@ -13,7 +13,7 @@ import jsonschema
 from dehlanote import iter_path, replay_games
 from dehlanote.analysis.deal import analyse_deal
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 
 

@@ -30,7 +30,7 @@ from dehlanote.output.jsonout import game_json
 from dehlanote.rules.profile import Registry
 from dehlanote.syntax import reader
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROBE = ROOT / "tests" / "fuzz" / "probe.py"
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_bytes()
 FULL = os.environ.get("DEHLANOTE_HOSTILE_FULL") == "1"

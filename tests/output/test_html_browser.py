@@ -42,7 +42,7 @@ from selenium.webdriver.support.ui import Select  # noqa: E402
 from dehlanote.output.html import game_data, render_replay  # noqa: E402
 from dehlanote.output.html.site import build_site  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
 WORKED = ROOT / "samples" / "worked-example.dpn"
 MATCH = ROOT / "samples" / "match.dpn"

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from dehlanote import iter_path, replay_game
 from dehlanote.cli import app
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 WORKED = DATA / "worked-example.dpn"
 HUKUM = DATA / "hukum.dpn"
 runner = CliRunner()

@@ -16,7 +16,7 @@ from dehlanote.batch.pool import validate_serial
 from dehlanote.playout import Style, generate_match, iter_matches
 from dehlanote.syntax.reader import split_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def located(errors) -> list[tuple]:

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from dehlanote.cli import app
 from dehlanote.rules.profile import registry
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 runner = CliRunner()
 
 

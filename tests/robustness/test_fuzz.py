@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "fuzz"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
 
 import dpnfuzz as F  # noqa: E402
 

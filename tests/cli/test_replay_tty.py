@@ -19,7 +19,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-DATA = Path(__file__).resolve().parent / "data"
+DATA = Path(__file__).resolve().parents[1] / "data"
 WORKED = DATA / "worked-example.dpn"
 LOOSE = DATA / "loose-style.dpn"
 HUKUM = DATA / "hukum.dpn"

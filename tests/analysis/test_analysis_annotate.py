@@ -12,7 +12,7 @@ from dehlanote.analysis import annotate as analysis_annotate
 from dehlanote.cli import app
 from dehlanote.syntax import parse_string
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = str(ROOT / "samples" / "hukum-closed-trump.dpn")
 
 

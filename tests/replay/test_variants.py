@@ -26,7 +26,7 @@ from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string
 from dehlanote.syntax.cards import DECK, SUITS, sort_key
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 
 

@@ -26,7 +26,7 @@ from dehlanote.syntax.cards import CARD_SPELLINGS, DECK, SUIT_SPELLINGS
 from dehlanote.syntax.parser import iter_games, parse_chunk, read_whole
 from dehlanote.syntax.reader import Chunk, split_games
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted({*ROOT.glob("samples/*.dpn"), *ROOT.glob("tests/**/*.dpn")})
 
 PROFILES = [

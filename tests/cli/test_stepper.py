@@ -17,8 +17,8 @@ from dehlanote.output.annotate import Stepper, deal_result_text, match_state, ma
 from dehlanote.output.keys import STEPPER_KEYS, StepperKeys, action_for, help_rows, key_hints
 from dehlanote.output.render import ScreenSize, fit_parts, stepper_screen
 
-ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(__file__).resolve().parent / "data"
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parents[1] / "data"
 WORKED = DATA / "worked-example.dpn"
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
 FIXTURES = sorted(DATA.glob("*.dpn"))

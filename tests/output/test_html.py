@@ -24,7 +24,7 @@ from dehlanote.output.html.site import build_site
 from dehlanote.replay import replay_games
 from dehlanote.rules.profile import registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
 WORKED = ROOT / "samples" / "worked-example.dpn"
 MATCH = ROOT / "samples" / "match.dpn"
