@@ -24,6 +24,7 @@ from rich.text import Text
 
 from ..errors import DpnError
 from ..record import RecordError, Session, save
+from ..record.store import Claim, RecordBusy
 from ..rules.profile import Registry
 from ..syntax.cards import seats_for
 from .app import app
@@ -145,6 +146,12 @@ def record_command(
     path = str(file)
     if file.is_dir():
         raise fail(f"cannot record into {file}: it is a directory")
+    claim = Claim(file)
+    try:
+        claim.take()
+    except RecordBusy:
+        raise fail(f"{file} is being recorded by another dehlanote record: finish or quit that one first "
+                   "(two recorders on one file would overwrite each other's tricks)")
     _clean_temporaries(file)
     existing: Optional[str] = None
     if file.exists():
@@ -175,7 +182,10 @@ def record_command(
             session = _new_session(session, reg, text_rules, names, interactive, out)
         except DpnError as exc:
             raise fail(f"unknown-rules: {exc.message}")
-    save_file: Callable[[str], None] = lambda text: save(file, text, sync=sync)  # noqa: E731
+    def save_file(text: str) -> None:
+        save(file, text, sync=sync)
+        claim.follow()
+
     if dealer is not None and (not resumed or session.expect().kind == "dealer"):
         outcome = session.feed(f"dealer {dealer.strip().upper()}")
         if not outcome.accepted:

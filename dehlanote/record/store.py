@@ -10,12 +10,83 @@ kilobytes, so the cost is the two flushes, not the bytes.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import tempfile
 from pathlib import Path
-from typing import Union
+from typing import Optional, Union
 
-__all__ = ["save"]
+__all__ = ["RecordBusy", "Claim", "save"]
+
+
+class RecordBusy(Exception):
+    """Another recorder holds the record: two sessions saving one file would lose tricks."""
+
+
+class Claim:
+    """Holds the record against a second ``dehlanote record`` on the same file.
+
+    The hold is an advisory ``flock`` on the record file itself, so no lock file is left
+    in the user's folder. A save renames a new file over the record, so after each save
+    the hold moves to the new file (:meth:`follow`) before the old one is let go. Only
+    recorders look at the hold; an editor or ``validate`` may still read the file.
+    """
+
+    def __init__(self, path: Union[str, Path]) -> None:
+        self.path = os.path.realpath(path)
+        self._fd: Optional[int] = None
+
+    def take(self) -> None:
+        """Hold the record if it exists (a file not yet written is held after its first save).
+
+        Raises:
+            RecordBusy: another recorder holds it.
+        """
+        fd = self._lock(self.path)
+        if fd is not None:
+            self._release()
+            self._fd = fd
+
+    def follow(self) -> None:
+        """Move the hold to the file a save has just put at the path."""
+        try:
+            fd = self._lock(self.path)
+        except RecordBusy:
+            return  # somebody took the new file in the instant between rename and lock
+        if fd is not None:
+            self._release()
+            self._fd = fd
+
+    def release(self) -> None:
+        self._release()
+
+    def _release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing the descriptor lets the flock go
+            self._fd = None
+
+    @staticmethod
+    def _lock(path: str) -> Optional[int]:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise RecordBusy(path) from None
+        except OSError:
+            os.close(fd)  # a file system without locks: record unguarded rather than refuse
+            return None
+        return fd
+
+    def __enter__(self) -> "Claim":
+        self.take()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
 
 
 def save(path: Union[str, Path], text: str, *, sync: bool = True) -> None:
@@ -26,7 +97,7 @@ def save(path: Union[str, Path], text: str, *, sync: bool = True) -> None:
     Raises:
         OSError: the folder is not writable, the disk is full; the old file is then unchanged.
     """
-    target = Path(path)
+    target = Path(os.path.realpath(path))  # a symlinked record keeps its link: the target is rewritten
     folder = target.parent if str(target.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     try:

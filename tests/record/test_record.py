@@ -803,3 +803,42 @@ def test_the_prompt_at_a_deals_start_follows_what_the_replay_needs(rules, kind, 
     session = Session(rules)
     assert session.feed("dealer B").accepted
     assert session.expect().kind == kind and text in session.expect().text
+
+
+def test_a_second_recorder_on_the_same_file_is_refused_and_the_first_keeps_recording(tmp_path):
+    path = tmp_path / "game.dpn"
+    run_record(path, ["deal 1 dealer D", "trump D"])
+    first = subprocess.Popen(CLI + [str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env())
+    try:
+        assert first.stdin is not None
+        first.stdin.write("AH 10H 3H 7H\n")
+        first.stdin.flush()
+        deadline = time.monotonic() + 60
+        while " 1 A: AH 10H 3H 7H" not in path.read_text(encoding="utf-8"):  # saved, and the hold moved with it
+            assert time.monotonic() < deadline and first.poll() is None, "the first recorder did not save"
+            time.sleep(0.05)
+        second = run_record(path, ["AS QS 2S 10S"])
+        assert second.returncode == 2
+        assert "being recorded by another dehlanote record" in second.stderr
+        assert "Traceback" not in second.stderr
+        assert " 2 A:" not in path.read_text(encoding="utf-8")
+        out, err = first.communicate("AS QS 2S 10S\n", timeout=120)
+    finally:
+        if first.poll() is None:
+            first.kill()
+    assert first.returncode == 0, err
+    assert " 2 A: AS QS 2S 10S" in path.read_text(encoding="utf-8")
+    again = run_record(path, ["10C 2C 3C 4C"])  # once the first has stopped, the file may be resumed
+    assert again.returncode in (0, 1) and "resuming" in again.stderr, again.stderr
+
+
+def test_a_record_reached_through_a_symlink_stays_a_symlink(tmp_path):
+    real = tmp_path / "games" / "real.dpn"
+    real.parent.mkdir()
+    link = tmp_path / "today.dpn"
+    link.symlink_to(real)
+    done = run_record(link, ["deal 1 dealer D", "trump D", "AH 10H 3H 7H"])
+    assert done.returncode == 0, done.stderr
+    assert link.is_symlink() and link.resolve() == real.resolve()
+    assert " 1 A: AH 10H 3H 7H" in real.read_text(encoding="utf-8")
