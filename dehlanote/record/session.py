@@ -355,6 +355,20 @@ class Session:
             return state, Outcome(False, checked.errors)
         return replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft), None
 
+    def _before_play(self, refusal: str, *, unless_trump_unset: bool = False
+                     ) -> tuple[_State, Deal, Optional[Outcome]]:
+        """The open deal for a line written before its first card, or the refusal once cards are played.
+
+        ``unless_trump_unset``: the line is still accepted after cards when the deal has no trump yet.
+        """
+        state, refused = self._open(self.state)
+        cur = state.cur
+        if refused or cur is None:
+            return state, cur or Deal(0, 0), refused  # the deal is not used when refused
+        if (cur.tricks or state.partial) and not (unless_trump_unset and cur.trump is None):
+            return state, cur, Outcome(False, reason=refusal)
+        return state, cur, None
+
     def _deal_head(self, text: str) -> Outcome:
         state = self.state
         if state.cur is not None and (state.cur.tricks or state.partial or state.cur.trump or state.cur.hands):
@@ -379,14 +393,10 @@ class Session:
         return explicit(facts).deals[0]
 
     def _misdeal(self, text: str) -> Outcome:
-        state, refused = self._open(self.state)
+        state, cur, refused = self._before_play("a misdeal voids a deal before its first card: undo the cards "
+                                                "played first")
         if refused:
             return refused
-        cur = state.cur
-        assert cur is not None
-        if cur.tricks or state.partial:
-            return Outcome(False, reason="a misdeal voids a deal before its first card: undo the cards "
-                           "played first")
         notes = ("the hands and trump of the voided deal are dropped",) if cur.hands or cur.trump else ()
         base = cur._replace(hands=None, trump=None)
         lines = write_deal(base) + [text]
@@ -404,14 +414,10 @@ class Session:
         return cur is not None and bool(cur.hands) and not cur.tricks and not self.state.partial
 
     def _hands(self, text: str) -> Outcome:
-        state, refused = self._open(self.state)
+        state, cur, refused = self._before_play("the hands are written before the first card: undo the cards "
+                                                "played to add them")
         if refused:
             return refused
-        cur = state.cur
-        assert cur is not None
-        if cur.tricks or state.partial:
-            return Outcome(False, reason="the hands are written before the first card: undo the cards played "
-                           "to add them")
         if text[:5].lower() == "hands":
             body = text[5:].strip()
         else:
@@ -426,14 +432,10 @@ class Session:
         return self._try_deal(state, lines)
 
     def _trump(self, text: str) -> Outcome:
-        state, refused = self._open(self.state)
+        state, cur, refused = self._before_play("trump is already set and cards are played: undo back to the "
+                                                "trump line to change it", unless_trump_unset=True)
         if refused:
             return refused
-        cur = state.cur
-        assert cur is not None
-        if cur.trump is not None and (cur.tricks or state.partial):
-            return Outcome(False, reason="trump is already set and cards are played: undo back to the trump "
-                           "line to change it")
         head = write_deal(cur._replace(trump=None, tricks=(), tens=None))
         tricks = write_deal(cur._replace(trump=None, hands=None, misdeals=(), tens=None))[1:]
         outcome = self._try_deal(state, head + [text] + tricks)
