@@ -765,59 +765,109 @@ def _within(pos: tuple[int, int], game: Game, games: list[Game]) -> bool:
 # ---- comments ------------------------------------------------------------------------
 
 def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
-    """Attach each comment to the element it follows (or to the game, before any)."""
-    anchors: list[tuple[tuple[int, int], tuple]] = []
-    for i, tag in enumerate(game.tags):
-        anchors.append(((tag.line, tag.column), ("tag", i)))
-    for d, deal in enumerate(game.deals):
-        anchors.append(((deal.line, deal.column), ("deal", d)))
-        for m, mis in enumerate(deal.misdeals):
-            anchors.append(((mis.line, mis.column), ("misdeal", d, m)))
-        for h, hand in enumerate(deal.hands or ()):
-            anchors.append(((hand.line, hand.column), ("hand", d, h)))
-        if deal.trump is not None:
-            anchors.append(((deal.trump.line, deal.trump.column), ("trump", d)))
-        for t, trick in enumerate(deal.tricks):
-            anchors.append(((trick.line, trick.column), ("trick", d, t)))
-            for p, play in enumerate(trick.plays):
-                first = play.withdrawn[0] if play.withdrawn else play
-                anchors.append(((first.line, first.column), ("play", d, t, p)))
-        if deal.claim is not None:
-            anchors.append(((deal.claim.line, deal.claim.column), ("claim", d)))
-        if deal.tens is not None:
-            anchors.append(((deal.tens.line, deal.tens.column), ("tens", d)))
-    anchors.sort(key=lambda a: a[0])
-    keys = [a[0] for a in anchors]
-    found: dict[tuple, list[str]] = {}
+    """Attach each comment to the element it follows (or to the game, before any).
+
+    The element a comment follows is the one whose position is the last before the
+    comment's. Elements stand in file order (tags, then deals; in a deal its keyword,
+    misdeals, hands and trump in either order, tricks and their plays, claim, tens), so the
+    deal is found by bisection and, inside it, the element by a few comparisons; only the
+    nodes that get a comment are rebuilt.
+    """
+    if not comments:
+        return game
+    deals = game.deals
+    deal_keys = [(d.line, d.column) for d in deals]
+    tag_keys = [(t.line, t.column) for t in game.tags]
+    on_game: list[str] = []
+    on_tags: dict[int, list[str]] = {}
+    on_deals: dict[int, dict[tuple[Any, ...], list[str]]] = {}
     for line, column, text in comments:
-        i = bisect.bisect_left(keys, (line, column)) - 1
-        target = anchors[i][1] if i >= 0 else ("game",)
-        found.setdefault(target, []).append(text)
+        pos = (line, column)
+        d = bisect.bisect_left(deal_keys, pos) - 1
+        if d >= 0:
+            on_deals.setdefault(d, {}).setdefault(_deal_target(deals[d], pos), []).append(text)
+            continue
+        t = bisect.bisect_left(tag_keys, pos) - 1
+        if t >= 0:
+            on_tags.setdefault(t, []).append(text)
+        else:
+            on_game.append(text)
+    if on_tags:
+        tags = list(game.tags)
+        for t, extra in on_tags.items():
+            tags[t] = _with_comments(tags[t], extra)
+        game = game._replace(tags=tuple(tags))
+    if on_deals:
+        new_deals = list(deals)
+        for d, found in on_deals.items():
+            new_deals[d] = _deal_comments(deals[d], found)
+        game = game._replace(deals=tuple(new_deals))
+    return _with_comments(game, on_game) if on_game else game
 
-    def add(node: Any, key: tuple) -> Any:
-        extra = found.get(key)
-        return node._replace(comments=node.comments + tuple(extra)) if extra else node
 
-    tags = tuple(add(t, ("tag", i)) for i, t in enumerate(game.tags))
-    deals = []
-    for d, deal in enumerate(game.deals):
-        tricks = []
-        for t, trick in enumerate(deal.tricks):
-            plays = tuple(add(p, ("play", d, t, i)) for i, p in enumerate(trick.plays))
-            tricks.append(add(trick._replace(plays=plays), ("trick", d, t)))
-        hands = deal.hands
-        if hands is not None:
-            hands = tuple(add(h, ("hand", d, i)) for i, h in enumerate(hands))
-        deal = deal._replace(
-            misdeals=tuple(add(m, ("misdeal", d, i)) for i, m in enumerate(deal.misdeals)),
-            hands=hands,
-            trump=add(deal.trump, ("trump", d)) if deal.trump is not None else None,
-            tricks=tuple(tricks),
-            tens=add(deal.tens, ("tens", d)) if deal.tens is not None else None,
-            claim=add(deal.claim, ("claim", d)) if deal.claim is not None else None,
-        )
-        deals.append(add(deal, ("deal", d)))
-    return add(game._replace(tags=tags, deals=tuple(deals)), ("game",))
+def _with_comments(node: Any, extra: list[str]) -> Any:
+    return node._replace(comments=node.comments + tuple(extra))
+
+
+def _deal_target(deal: Deal, pos: tuple[int, int]) -> tuple[Any, ...]:
+    """Which element of ``deal`` a comment at ``pos`` (after the deal's keyword) follows."""
+    tens, claim, tricks = deal.tens, deal.claim, deal.tricks
+    if tens is not None and (tens.line, tens.column) < pos:
+        return ("tens",)
+    if claim is not None and (claim.line, claim.column) < pos:
+        return ("claim",)
+    if tricks and (tricks[0].line, tricks[0].column) < pos:
+        t = bisect.bisect_left([(k.line, k.column) for k in tricks], pos) - 1
+        firsts = [(p.withdrawn[0] if p.withdrawn else p) for p in tricks[t].plays]
+        p = bisect.bisect_left([(f.line, f.column) for f in firsts], pos) - 1
+        return ("trick", t) if p < 0 else ("play", t, p)
+    best: tuple[int, int] = (deal.line, deal.column)
+    target: tuple[Any, ...] = ("deal",)
+    parts: list[tuple[tuple[int, int], tuple[Any, ...]]] = [
+        ((m.line, m.column), ("misdeal", i)) for i, m in enumerate(deal.misdeals)]
+    parts += [((h.line, h.column), ("hand", i)) for i, h in enumerate(deal.hands or ())]
+    if deal.trump is not None:
+        parts.append(((deal.trump.line, deal.trump.column), ("trump",)))
+    for key, where in parts:
+        if best < key < pos:
+            best, target = key, where
+    return target
+
+
+def _deal_comments(deal: Deal, found: dict[tuple[Any, ...], list[str]]) -> Deal:
+    """``deal`` with the comments ``found`` (by :func:`_deal_target`) attached."""
+    changes: dict[str, Any] = {}
+    tricks: list[Trick] | None = None
+    for where, extra in found.items():
+        kind = where[0]
+        if kind == "deal":
+            continue
+        if kind in ("tens", "claim", "trump"):
+            changes[kind] = _with_comments(getattr(deal, kind), extra)
+        elif kind == "misdeal":
+            misdeals = list(changes.get("misdeals", deal.misdeals))
+            misdeals[where[1]] = _with_comments(misdeals[where[1]], extra)
+            changes["misdeals"] = tuple(misdeals)
+        elif kind == "hand":
+            hands = list(changes.get("hands", deal.hands or ()))
+            hands[where[1]] = _with_comments(hands[where[1]], extra)
+            changes["hands"] = tuple(hands)
+        else:
+            if tricks is None:
+                tricks = list(deal.tricks)
+            t = where[1]
+            if kind == "trick":
+                tricks[t] = _with_comments(tricks[t], extra)
+            else:
+                plays = list(tricks[t].plays)
+                plays[where[2]] = _with_comments(plays[where[2]], extra)
+                tricks[t] = tricks[t]._replace(plays=tuple(plays))
+    if tricks is not None:
+        changes["tricks"] = tuple(tricks)
+    if changes:
+        deal = deal._replace(**changes)
+    on_deal = found.get(("deal",))
+    return _with_comments(deal, on_deal) if on_deal else deal
 
 
 # ---- errors --------------------------------------------------------------------------
