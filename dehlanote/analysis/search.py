@@ -75,6 +75,8 @@ class Solver:
         self._table: dict = {}
         self._old: dict = {}
         self._rel: dict = {}
+        self._cuts: dict = {}
+        self._old_cuts: dict = {}
         self._classes: dict = {}
         self._config: tuple = ()
 
@@ -175,11 +177,15 @@ class Solver:
         if len(self._rel) > 400_000:
             self._rel = {}
             self._table, self._old = {}, {}
+            self._cuts, self._old_cuts = {}, {}
         if config != self._config:
             self._table, self._old = {}, {}
+            self._cuts, self._old_cuts = {}, {}
             self._config = config
         table = self._table
         old = self._old
+        cuts_now = self._cuts
+        cuts_old = self._old_cuts
         rel = self._rel
         classes_memo = self._classes
         limit = self.table_limit
@@ -206,24 +212,32 @@ class Solver:
         closed_pending = hidden >= 0 and trump < 0
         last_cut: list = [None]
         cut_holder = last_cut
+        sure_rel = [0]
+        relv = 0     # set by each call of the search: the cards its answer depended on
         trick_tens = sum(1 for c in pos.trick if is_ten(c))
         self._upper = (hand_tens + trick_tens + pos.centre_tens) * wT + (pos.centre_tricks + pos.left) * wK
 
         tenx = TEN if tens_score else -1    # the ten as a card apart (not under court piece)
 
-        def rel_id(masks: tuple) -> int:
-            """The suit's remaining cards by relative rank: owners high to low, the ten marked."""
-            ident = rel.get(masks)
-            if ident is None:
-                seq = []
+        def suit_info(masks: tuple) -> tuple:
+            """A suit's remaining cards: (id of its lengths and ten owner per hand, its ranks high to low,
+            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked)."""
+            got = rel.get(masks)
+            if got is None:
+                lens = tuple((m & ONES).bit_count() + 2 * ((m >> 1) & ONES).bit_count() for m in masks)
+                tens_at = tuple((m >> 2 * TEN) & 3 for m in masks) if tens_score else ()
+                lenid = rel.setdefault(("len", lens, tens_at), len(rel))
+                ranks = []
+                prefix = [0]
                 for r in range(12, -1, -1):
                     sh = 2 * r
                     owners = tuple((m >> sh) & 3 for m in masks)
                     if any(owners):
-                        seq.append((owners, r == TEN and tens_score))
-                ident = rel.setdefault(("seq", tuple(seq)), len(rel))
-                rel[masks] = ident
-            return ident
+                        ranks.append(r)
+                        prefix.append(rel.setdefault(("pre", prefix[-1], owners, r == TEN and tens_score), len(rel)))
+                got = (lenid, tuple(ranks), tuple(prefix))
+                rel[masks] = got
+            return got
 
         def classes(m: int, rs: int) -> tuple:
             """One rank per class of equivalent cards of a holding ``m`` (high to low)."""
@@ -272,11 +286,13 @@ class Solver:
                 if not (m >> sh) & 3:
                     continue
                 t = 0
+                low = top_rank
                 for r in range(top_rank, -1, -1):
                     sh = 2 * r
                     c = (rs >> sh) & 3
                     if not c:
                         continue
+                    low = r
                     mine = (m >> sh) & 3
                     if mine == c:
                         t += mine
@@ -297,31 +313,36 @@ class Solver:
                 if t > best:
                     best = t
                     if best >= need:
+                        sure_rel[0] = 1 << (16 * s + low)
                         return best
             return best
 
-        def key_of(leader: int, run: int, ctens: int, ctricks: int) -> int:
-            """The table's key packed in one integer (a tuple of a dozen numbers costs 4x the memory)."""
-            ids = [rel_id(tuple(H[s::4])) for s in range(4)]
+        def canon() -> tuple:
+            """The suits' infos in the table's order (trump, or closed trump, first; the other suits
+            are interchangeable, so sorted) and that order."""
+            infos = [suit_info((H[s], H[s + 4], H[s + 8], H[s + 12]) if n == 4 else tuple(H[s::4]))
+                     for s in range(4)]
             special = trump if trump >= 0 else hidden if closed_pending else -1
+            rest = [s for s in range(4) if s != special]
+            rest.sort(key=lambda s: infos[s][2][-1])
             if special >= 0:
-                head = ids.pop(special)
-                ids.sort()
-                ids.insert(0, head)
-            else:
-                ids.sort()
-            small = (leader | run << 3 | (ctens if wT else 0) << 4 | (ctricks if wK else 0) << 9 | fv << 14
-                     | ((setter if closed_pending else -2) + 2) << 15 | (special + 1) << 18)
-            return (((ids[0] << 20 | ids[1]) << 20 | ids[2]) << 20 | ids[3]) << 24 | small
+                rest.insert(0, special)
+            return infos, rest, special
 
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> int:
-            nonlocal table, old
+            """Side 0's gain from the start of a trick (fail-soft against ``target``). Sets ``relv`` to
+            the cards whose owners the answer depended on (partition search, as DDS does it): the
+            answer holds for every position with the same suit lengths and ten owners per hand and
+            the same owners of each suit's cards down to the lowest of those."""
+            nonlocal table, old, cuts_now, cuts_old, relv
             if target <= 0:
+                relv = 0
                 return 0
             if solver.nodes >= solver.check_at:
                 solver.tick()
             top = (ctens + hand_tens) * wT + (ctricks + left) * wK
             if target > top:
+                relv = 0
                 return top
             if left == 1 and not fv and not closed_pending:
                 # the last trick plays itself: one card each
@@ -344,6 +365,7 @@ class Solver:
                     seat += 1
                     if seat == n:
                         seat = 0
+                relv = 1 << (16 * bs + br)
                 if bseat & 1:
                     return 0
                 if immediate:
@@ -355,32 +377,74 @@ class Solver:
                     got = ctens * wT + (ctricks + need) * wK
                     if not (leader & 1):
                         if target <= got:
+                            relv = sure_rel[0]
                             return got
                     elif target > top - got:
+                        relv = sure_rel[0]
                         return top - got
-            key = key_of(leader, run, ctens, ctricks)
-            entry = table.get(key)
-            if entry is None:
-                entry = old.get(key)
-                if entry is not None:
-                    table[key] = entry
-            if entry is not None:
-                if entry[0] >= target:
-                    return entry[0]
-                if entry[1] < target:
-                    return entry[1]
-                hint = entry[2]
-            else:
-                hint = None
+            infos, order, special = canon()
+            i0, i1, i2, i3 = infos[order[0]], infos[order[1]], infos[order[2]], infos[order[3]]
+            small = (leader | run << 3 | (ctens if wT else 0) << 4 | (ctricks if wK else 0) << 9 | fv << 14
+                     | ((setter if closed_pending else -2) + 2) << 15 | (special + 1) << 18)
+            okey = (((i0[0] << 20 | i1[0]) << 20 | i2[0]) << 20 | i3[0]) << 24 | small
+            cuts = cuts_now.get(okey)
+            if cuts is None:
+                cuts = cuts_old.get(okey)
+                if cuts is not None:
+                    cuts = cuts_now[okey] = list(cuts)
+            hint = None
+            if cuts is not None:
+                p0, p1, p2, p3 = i0[2], i1[2], i2[2], i3[2]
+                for cut in cuts:
+                    key = ((((okey << 16 | cut) << 20 | p0[cut & 15]) << 20 | p1[cut >> 4 & 15]) << 20
+                           | p2[cut >> 8 & 15]) << 20 | p3[cut >> 12]
+                    entry = table.get(key)
+                    if entry is None:
+                        entry = old.get(key)
+                        if entry is None:
+                            continue
+                        table[key] = entry
+                    if entry[0] >= target:
+                        relv = rel_of(cut, infos, order)
+                        return entry[0]
+                    if entry[1] < target:
+                        relv = rel_of(cut, infos, order)
+                        return entry[1]
+                    if entry[2] is not None:
+                        hint = entry[2]
             cut_holder[0] = None
             res = play(0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint)
             best = cut_holder[0]
+            # the cut: per suit (in the table's order) how many of its top ranks the answer needed
+            got_rel = relv
+            cut = 0
+            for i in range(4):
+                bits = got_rel >> 16 * order[i] & 0xFFFF
+                if bits:
+                    low = (bits & -bits).bit_length() - 1
+                    c = 0
+                    for r in infos[order[i]][1]:
+                        if r < low:
+                            break
+                        c += 1
+                    cut |= c << 4 * i
+            key = ((((okey << 16 | cut) << 20 | i0[2][cut & 15]) << 20 | i1[2][cut >> 4 & 15]) << 20
+                   | i2[2][cut >> 8 & 15]) << 20 | i3[2][cut >> 12]
+            entry = table.get(key)
             if entry is None:
                 if len(table) >= limit:
                     # two generations: the older half goes, the recent one is kept
-                    old = table
-                    table = {}
+                    old, table = table, {}
+                    cuts_old, cuts_now = cuts_now, {}
                     solver._table, solver._old = table, old
+                    solver._cuts, solver._old_cuts = cuts_now, cuts_old
+                    cuts = None
+                if cuts is None:
+                    cuts = cuts_now.get(okey)
+                    if cuts is None:
+                        cuts = cuts_now[okey] = []
+                if cut not in cuts:
+                    cuts.append(cut)
                 entry = [0, top, None]
                 table[key] = entry
             if res >= target:
@@ -390,12 +454,41 @@ class Solver:
                 entry[1] = res
             if best is not None:
                 entry[2] = best
+            relv = got_rel
             return res
 
-        def finish(bk: int, ttens: int, target: int, leader: int, run: int, ctens: int, ctricks: int,
-                   left: int) -> int:
+        def rel_of(cut: int, infos: list, order: list) -> int:
+            """The cards an entry's answer depended on, in this position: the lowest of the top ranks kept."""
+            bits = 0
+            for i in range(4):
+                c = cut >> 4 * i & 15
+                if c:
+                    s = order[i]
+                    bits |= 1 << (16 * s + infos[s][1][c - 1])
+            return bits
+
+        def finish(bk: int, bs: int, br: int, ttens: int, target: int, leader: int, run: int, ctens: int,
+                   ctricks: int, left: int) -> int:
+            nonlocal relv
             winner = (leader + bk) % n
             side = winner & 1
+            # the winning card matters, and so do the cards of its hand equivalent to it (the search
+            # tried one of them only): the lowest of them is kept
+            low = br
+            if br != tenx:
+                wm = H[winner * 4 + bs]
+                rs = R[bs]
+                r = br - 1
+                while r >= 0:
+                    sh = 2 * r
+                    c = (rs >> sh) & 3
+                    if c:
+                        if (wm >> sh) & 3 != c:
+                            break
+                        if r != tenx:
+                            low = r
+                    r -= 1
+            wbit = 1 << (16 * bs + low)
             if immediate:
                 gain = ttens * wT + wK
                 nrun = 0
@@ -413,6 +506,7 @@ class Solver:
             if side:
                 gain = 0
             if left == 1 or target <= gain:
+                relv = wbit
                 return gain
             for s, r in stack[-n:]:
                 R[s] -= 1 << (2 * r)
@@ -422,11 +516,12 @@ class Solver:
             stack.extend(saved)
             for s, r in saved:
                 R[s] += 1 << (2 * r)
+            relv |= wbit
             return res + gain
 
         def play(k: int, seat: int, led: int, bk: int, bsuit: int, brank: int, ttens: int, target: int,
                  leader: int, run: int, ctens: int, ctricks: int, left: int, hint) -> int:
-            nonlocal hand_tens, trump, fv, closed_pending, setter
+            nonlocal hand_tens, trump, fv, closed_pending, setter, relv
             solver.nodes += 1
             base = seat * 4
             ac = not (seat & 1)
@@ -514,6 +609,7 @@ class Solver:
             if nxt == n:
                 nxt = 0
             best = -1 if ac else 1 << 20
+            acc = 0
             for mv in moves:
                 s, r = mv
                 bit = 1 << (2 * r)
@@ -560,7 +656,7 @@ class Solver:
                         nbk, nbs, nbr = bk, bsuit, brank
                 stack.append(mv)
                 if k + 1 == n:
-                    res = finish(nbk, ttens + ten, target, leader, run, ctens, ctricks, left)
+                    res = finish(nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks, left)
                 else:
                     res = play(k + 1, nxt, nled, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks,
                                left, None)
@@ -587,6 +683,8 @@ class Solver:
                         return res
                     if res < best:
                         best = res
+                acc |= relv
+            relv = acc
             return best
 
         # the root: the trick in progress, or a new trick
