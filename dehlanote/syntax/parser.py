@@ -97,6 +97,39 @@ _KW_DEAL, _KW_MISDEAL, _KW_HANDS, _KW_TRUMP, _KW_DRAWN, _KW_BY, _KW_AT = (
     terms.KEYWORDS[k] for k in ("DEAL", "MISDEAL", "HANDS", "TRUMP", "DRAWN", "BY", "AT"))
 
 
+
+def _word_table() -> dict[str, tuple[Any, ...]]:
+    """What each common word of a line of tricks is, by dictionary lookup: a card (plain,
+    with a glyph, before a comma), a withdrawn card, a trick number (plain or dotted), a
+    leader seat (alone or with its colon), a lone colon or comma. Every entry is a spelling
+    the grammar's own terminal accepts (checked here with its pattern), so the table only
+    saves the scanning; a word not in it sends its line to the scanner (:data:`_TRICK_PARTS`).
+    """
+    def accepts(name: str) -> Any:
+        return re.compile(terms.pattern(name)).fullmatch
+
+    card, withdrawn, number, dotted, seat = (accepts(n) for n in ("CARD", "WITHDRAWN", "INT", "DOTTED_INT", "SEAT"))
+    table: dict[str, tuple[Any, ...]] = {}
+    for spelling, canonical in CARD_SPELLINGS.items():
+        for glyph in (None, *GLYPHS):
+            word = spelling + (glyph or "")
+            if card(word):
+                table[word] = table[word + ","] = ("card", canonical, glyph)
+        if withdrawn("-" + spelling):
+            table["-" + spelling] = ("withdrawn", canonical)
+    for n in range(100):
+        if number(str(n)):
+            table[str(n)] = ("number", n)
+        if dotted(f"{n}."):
+            table[f"{n}."] = ("number", n)
+    for letter in _LETTERS:
+        if seat(letter):
+            table[letter] = table[letter + ":"] = ("seat", letter)
+    table[":"] = table[","] = ("skip",)
+    return table
+
+
+
 #: where the deals of a whole game start: at a line that begins with the deal keyword
 _DEAL_STARTS = re.compile(r"^[ \t]*" + terms.pattern("DEAL"), re.MULTILINE).finditer
 
@@ -107,6 +140,7 @@ def _first_word(text: str) -> str:
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_WORD_KINDS = _word_table()
 
 
 def _no_match(line: str) -> None:
@@ -214,7 +248,7 @@ class _Builder(Transformer):
     def _tricks(self, lines: list[str], ln: int, off: int, out: list[Trick]) -> None:
         """The tricks of lines of a whole token (``ln``, ``off``: file line and column of
         the first line's start). A trick may go on over a line end inside a comment."""
-        new, cards = _new, CARD_SPELLINGS
+        new, cards, kinds = _new, CARD_SPELLINGS, _WORD_KINDS
         # a line of four cards is a whole trick, unless a comment carries a trick on over
         # a line end: then every line is scanned
         trick4 = _no_match if self.joined else _TRICK4
@@ -248,31 +282,63 @@ class _Builder(Transformer):
                     out.append(trick)
                     off = 1
                     continue
-            # anything else: several tricks, withdrawn cards, glyphs, commas, emoji suits
-            for m in _TRICK_PARTS(line):
-                kind = m.lastgroup
-                part = m.group()
-                if kind == "CARD":
-                    card = cards.get(part)
-                    glyph = None
-                    if card is None:
-                        card, glyph = self._card(part)
-                    plays.append(new(Play, (card, ln, m.start() + off, tuple(withdrawn), glyph, ())))
-                    withdrawn = []
-                elif kind == "SEAT":
-                    leader = new(Word, (part, ln, m.start() + off))
-                elif kind == "WITHDRAWN":
-                    withdrawn.append(new(CardRef, (card_of(part[1:]), ln, m.start() + off)))
-                else:   # INT, DOTTED_INT: a new trick
+            # anything else: several tricks, withdrawn cards, glyphs, commas: word by word
+            # through the table; a word not in it (an emoji selector, "1.A:", "AH,KH"), and
+            # the line is scanned instead, from the state it began with
+            saved = (num, trick_at, leader, plays, len(plays), withdrawn, len(withdrawn), len(out))
+            for m in _WORDS(line):
+                kind = kinds.get(m.group())
+                if kind is None:
+                    num, trick_at, leader, plays, n_plays, withdrawn, n_withdrawn, n_out = saved
+                    del plays[n_plays:], withdrawn[n_withdrawn:], out[n_out:]
+                    num, trick_at, leader, plays, withdrawn = self._scan_tricks(
+                        line, ln, off, num, trick_at, leader, plays, withdrawn, out)
+                    break
+                what = kind[0]
+                if what == "card":
+                    plays.append(new(Play, (kind[1], ln, m.start() + off, tuple(withdrawn), kind[2], ())))
+                    if withdrawn:
+                        withdrawn = []
+                elif what == "number":
                     if num is not None:
                         out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                         plays = []
                         leader = None
                     trick_at = (ln, m.start() + off)
-                    num = self._int(part, *trick_at)
+                    num = kind[1]
+                elif what == "seat":
+                    leader = new(Word, (kind[1], ln, m.start() + off))
+                elif what == "withdrawn":
+                    withdrawn.append(new(CardRef, (kind[1], ln, m.start() + off)))
             off = 1
         if num is not None:
             out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
+
+    def _scan_tricks(self, line: str, ln: int, off: int, num: int | None, trick_at: tuple[int, int],
+                     leader: Word | None, plays: list[Play], withdrawn: list[CardRef],
+                     out: list[Trick]) -> tuple[int | None, tuple[int, int], Word | None, list[Play], list[CardRef]]:
+        """One line of tricks scanned with the grammar's fine terminals (any spelling); the
+        state of the trick being read goes in and comes out."""
+        new = _new
+        for m in _TRICK_PARTS(line):
+            kind = m.lastgroup
+            part = m.group()
+            if kind == "CARD":
+                card, glyph = self._card(part)
+                plays.append(new(Play, (card, ln, m.start() + off, tuple(withdrawn), glyph, ())))
+                withdrawn = []
+            elif kind == "SEAT":
+                leader = new(Word, (part, ln, m.start() + off))
+            elif kind == "WITHDRAWN":
+                withdrawn.append(new(CardRef, (card_of(part[1:]), ln, m.start() + off)))
+            else:   # INT, DOTTED_INT: a new trick
+                if num is not None:
+                    out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
+                    plays = []
+                    leader = None
+                trick_at = (ln, m.start() + off)
+                num = self._int(part, *trick_at)
+        return num, trick_at, leader, plays, withdrawn
 
     def _hand_line(self, line: str, ln: int, off: int, out: list[Hand]) -> None:
         """The hands of one line of a whole token (one or several seats; no keyword)."""

@@ -14,6 +14,7 @@ spellings and on records mutated by Hypothesis.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,22 @@ def test_suit_table_is_what_the_grammar_accepts() -> None:
 def test_keywords_come_from_the_grammar() -> None:
     assert set(terms.KEYWORDS.values()) == {"deal", "dealer", "misdeal", "hands", "trump", "by", "at",
                                             "closed", "drawn", "tens", "claim"}
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive quantifiers need Python 3.11")
+def test_atomic_makes_quantifiers_possessive_only() -> None:
+    assert terms.atomic(r"[ \t]*(?:\{[^}]*\}[ \t]*)*") == r"[ \t]*+(?:\{[^}]*+\}[ \t]*+)*+"
+    # lazy and possessive ones, group extensions, escapes and classes stay as they are
+    assert terms.atomic(r"a*?b++(?:c)?(?!d)\(?[]*+?]+\\.") == r"a*?b++(?:c)?+(?!d)\(?+[]*+?]++\\."
+    assert terms.atomic("x{1,2}y{3}") == "x{1,2}+y{3}+"
+    # and the whole terminals read the same text as before: every generated game is whole
+    whole = terms.make_lark(whole=True, transformer=None, lexer_callbacks={})
+    greedy = re.compile(terms.pattern("GAME_WHOLE")).fullmatch
+    atomic = re.compile(whole.get_terminal("GAME_WHOLE").pattern.to_regexp()).fullmatch
+    text = corpus("standard", None, LOOSE, seed=2) + corpus("standard", None, Style(hands=True, withdrawn=0.5), seed=2)
+    chunks = [chunk.text.strip() for chunk in split_games(text)]
+    assert [bool(greedy(c)) for c in chunks] == [bool(atomic(c)) for c in chunks]
+    assert sum(bool(atomic(c)) for c in chunks) >= len(chunks) // 2
 
 
 # ---- files ---------------------------------------------------------------------------
