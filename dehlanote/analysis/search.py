@@ -351,6 +351,7 @@ class Solver:
                 bs = br = -1
                 ttens = 0
                 seat = leader
+                suits = 0
                 for _ in range(n):
                     base = seat * 4
                     for cs in range(4):
@@ -360,12 +361,14 @@ class Solver:
                             break
                     if cr == TEN:
                         ttens += 1
+                    suits += 1 << 4 * cs
                     if bseat < 0 or (cs == bs and cr > br) or (cs == trump and bs != trump):
                         bseat, bs, br = seat, cs, cr
                     seat += 1
                     if seat == n:
                         seat = 0
-                relv = 1 << (16 * bs + br)
+                # the winner's rank matters only against other cards of its suit
+                relv = 1 << (16 * bs + br) if suits >> 4 * bs & 15 > 1 else 0
                 if bseat & 1:
                     return 0
                 if immediate:
@@ -475,7 +478,15 @@ class Solver:
             # the winning card matters, and so do the cards of its hand equivalent to it (the search
             # tried one of them only): the lowest of them is kept
             low = br
-            if br != tenx:
+            same = 0
+            for cs, _ in stack[-n:]:
+                if cs == bs:
+                    same += 1
+            if same == 1:
+                # the only card of its suit in the trick (a ruff, or all the others discarded):
+                # it wins whatever its rank
+                low = -1
+            elif br != tenx:
                 wm = H[winner * 4 + bs]
                 rs = R[bs]
                 r = br - 1
@@ -488,7 +499,7 @@ class Solver:
                         if r != tenx:
                             low = r
                     r -= 1
-            wbit = 1 << (16 * bs + low)
+            wbit = 1 << (16 * bs + low) if low >= 0 else 0
             if immediate:
                 gain = ttens * wT + wK
                 nrun = 0
