@@ -278,6 +278,46 @@ def progress_bar(total_bytes: int, enabled: bool) -> Iterator[tuple[Meter, Optio
         yield _BarMeter(progress, task), progress.console
 
 
+class AnalysisMeter:
+    """What the analysis progress is told: a deal started (its label), then tricks solved of a
+    total. (This one shows nothing: no bar.)"""
+
+    def deal(self, label: str) -> Callable[[int, int], None]:
+        return lambda done, total: None
+
+
+class _AnalysisBar(AnalysisMeter):
+    def __init__(self, progress: Any, task: Any) -> None:
+        self.progress, self.task = progress, task
+
+    def deal(self, label: str) -> Callable[[int, int], None]:
+        self.progress.update(self.task, description=escape(label), completed=0, total=None)
+
+        def step(done: int, total: int) -> None:
+            self.progress.update(self.task, completed=done, total=max(total, 1))
+        return step
+
+
+@contextmanager
+def analysis_progress(enabled: bool) -> Iterator[AnalysisMeter]:
+    """A progress bar on standard error while deals are solved (``--analyse``), or nothing:
+    the deal being solved and its tricks solved so far (a full deal can take a minute)."""
+    if not enabled:
+        yield AnalysisMeter()
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn("analysing"), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("tricks"), TimeElapsedColumn(),
+        console=safe_console(stderr=True, highlight=False), transient=True,
+        redirect_stdout=False, redirect_stderr=False,
+    )
+    task = progress.add_task("", total=None)
+    with progress:
+        yield _AnalysisBar(progress, task)
+
+
 def exit_status(reports: list[FileReport], invalid: Optional[Callable[[FileReport], bool]] = None) -> int:
     if any(r.unreadable is not None for r in reports):
         return Exit.USAGE

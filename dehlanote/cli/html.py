@@ -6,16 +6,19 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import IO, Callable, Optional
+from typing import IO, Any, Callable, Optional
 
 import typer
 
+from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, PageReport, build_site, write_page
+from ..replay import GameFacts
 from .app import app
 from .common import (
     RULES_OPTION,
     STDIN,
     Exit,
+    analysis_progress,
     display_name,
     err_console,
     expand,
@@ -61,6 +64,13 @@ def html_command(
     progress: Optional[bool] = typer.Option(None, "--progress/--no-progress",
                                             help="A progress bar on standard error (default: on a terminal, "
                                                  "for a site)."),
+    analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: the page "
+                                 "marks each card that lost value ? (?? when it changed who wins the deal) "
+                                 "with what would have kept it, and shows the value under best play before "
+                                 "each trick (see dehlanote solve). Up to a minute a deal."),
+    analyse_from: Optional[int] = typer.Option(None, "--analyse-from", min=1, metavar="K",
+                                               help="Implies --analyse: analyse each deal from trick K on "
+                                                    "(the end of a deal is solved in a blink)."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Write self-contained HTML replay pages.
@@ -83,6 +93,8 @@ def html_command(
     if STDIN in specs and as_site:
         raise fail("standard input can be made into one page only: give files for a site")
     started = time.perf_counter()
+    analyser = Analyser(from_trick=analyse_from or 1) if analyse or analyse_from else None
+    extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None
     if not as_site:
         spec = specs[0]
         target = output / f"{_stem(spec)}.html" if output.is_dir() else output
@@ -90,23 +102,27 @@ def html_command(
             raise fail(f"cannot write {target}: the folder {target.parent} does not exist")
         try:
             with _open(spec) as stream:
-                report = write_page(stream, display_name(spec), target, reg, four_colour=four_colour)
+                report = write_page(stream, display_name(spec), target, reg, four_colour=four_colour,
+                                    extend=extend)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
             raise fail(f"cannot read {display_name(spec)}: {why(exc)}")
         _errors(err, [report])
+        _analysed(err, analyser)
         err.print(f"wrote {target}: {plural(report.games, 'game')}, {plural(report.deals, 'deal')}"
                   + (f", {plural(report.errors, 'error')} flagged" if report.errors else ""), markup=False)
         raise typer.Exit(Exit.INVALID if report.errors else Exit.OK)
     if output.exists() and not output.is_dir():
         raise fail(f"{output} is a file: a site needs a folder (it is made if missing)")
-    show = progress if progress is not None else sys.stderr.isatty()
+    # while deals are solved the analysis shows its own bar (one bar at a time)
+    show = (progress if progress is not None else sys.stderr.isatty()) and extend is None
     total = _sizes(specs)
     with _bar(total, show) as advance:
         result = build_site(specs, output, reg, title=title, four_colour=four_colour, per_page=per_page,
-                            progress=advance)
+                            progress=advance, extend=extend)
     _errors(err, result.files)
+    _analysed(err, analyser)
     games = sum(f.games for f in result.files)
     deals = sum(f.deals for f in result.files)
     errors = sum(f.errors for f in result.files)
@@ -117,6 +133,30 @@ def html_command(
     if any(f.unreadable for f in result.files):
         raise typer.Exit(Exit.USAGE)
     raise typer.Exit(Exit.INVALID if errors else Exit.OK)
+
+
+def _analysis(analyser: Analyser, show: bool) -> Callable[[GameFacts, dict[str, Any]], None]:
+    """Each game's page data gets each deal's analysis (``an``), solved once per run, with a
+    progress bar on standard error while a game's deals are solved."""
+    def extend(facts: GameFacts, data: dict[str, Any]) -> None:
+        if facts.rules is None:
+            return
+        pending = [(fact, deal) for fact, deal in zip(facts.deals, data["deals"])
+                   if analyser.cached(fact, facts.rules) is None]
+        with analysis_progress(show and bool(pending)) as meter:
+            for fact, deal in zip(facts.deals, data["deals"]):
+                known = analyser.cached(fact, facts.rules) is not None
+                view = analyser.view(fact, facts.rules,
+                                     None if known else meter.deal(f"{data['title']}, deal {fact.number}"))
+                deal["an"] = view.to_json()
+    return extend
+
+
+def _analysed(err: Any, analyser: Optional[Analyser]) -> None:
+    if analyser is not None:
+        err.print(f"analysis: {plural(analyser.solved, 'deal')} solved"
+                  + (f"; {plural(analyser.unknown, 'deal')} not analysed: hands unknown" if analyser.unknown
+                     else ""), markup=False)
 
 
 def _stem(spec: str) -> str:

@@ -21,10 +21,12 @@ from ..output.annotate import (
     match_parts,
     match_state,
 )
+from ..output.analysis_view import Analyser, BackgroundAnalysis, DealView
 from ..output.keys import StepperKeys, key_hints
 from ..output.safe import safe_console
 from ..output.render import (
     ERROR_MARK,
+    AnalysisShown,
     ScreenSize,
     plain_hands,
     plain_step_lines,
@@ -37,6 +39,7 @@ from .common import (
     RULES_OPTION,
     STDIN,
     Exit,
+    analysis_progress,
     display_name,
     err_console,
     fail,
@@ -69,6 +72,13 @@ def replay(
                                         help="Start at the end of trick N."),
     plain: bool = typer.Option(False, "--plain", help="Print the steps as text, even on a terminal."),
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
+    analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: show the value "
+                                 "under best play before each trick and mark each card that lost value ? (?? "
+                                 "when it changed who wins the deal) with what would have kept it (see "
+                                 "dehlanote solve). Up to a minute a deal, solved while you step."),
+    analyse_from: Optional[int] = typer.Option(None, "--analyse-from", min=1, metavar="K",
+                                               help="Implies --analyse: analyse each deal from trick K on "
+                                                    "(the end of a deal is solved in a blink)."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Step through a game in the terminal, card by card.
@@ -106,10 +116,11 @@ def replay(
         raise fail(f"game {game} has no deal {deal} (deals {facts.deals[0].number} to {facts.deals[-1].number})")
     if trick is not None and not stepper.jump(trick):
         raise fail(f"deal {stepper.deals[stepper.deal].number} has no trick {trick}")
+    analyser = Analyser(from_trick=analyse_from or 1) if analyse or analyse_from else None
     if interactive:
-        _interactive(stepper, facts, symbols)
+        _interactive(stepper, facts, symbols, analyser)
     else:
-        _plain_replay(stepper, facts, only_deal=deal is not None, only_trick=trick)
+        _plain_replay(stepper, facts, only_deal=deal is not None, only_trick=trick, analyser=analyser)
     raise typer.Exit(Exit.OK)
 
 
@@ -117,8 +128,22 @@ def replay(
 replay.__doc__ = (replay.__doc__ or "").replace("{keys}", ", ".join(key_hints()))
 
 
-def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_trick: Optional[int]) -> None:
-    """The steps as text; each error printed where it happened, the match after each deal."""
+def _plain_analysis(analyser: Optional[Analyser], stepper: Stepper, i: int) -> Optional[DealView]:
+    """Deal ``i`` solved (or from the cache), with a progress bar on standard error on a terminal."""
+    if analyser is None:
+        return None
+    fact = stepper.deals[i]
+    if not analyser.needs_solving(fact, stepper.rules):
+        return analyser.view(fact, stepper.rules)
+    with analysis_progress(sys.stderr.isatty() and analyser.cached(fact, stepper.rules) is None) as meter:
+        return analyser.view(fact, stepper.rules, meter.deal(f"deal {fact.number}"))
+
+
+def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_trick: Optional[int],
+                  analyser: Optional[Analyser] = None) -> None:
+    """The steps as text; each error printed where it happened, the match after each deal; with
+    ``--analyse`` the value before each trick and, after each card that lost value, its mark and
+    what would have kept it."""
     out = out_console(soft_wrap=True)
     rules = facts.rules
     assert rules is not None
@@ -127,6 +152,7 @@ def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_t
         d = stepper.deals[i]
         snaps = stepper.snaps(i)
         flags = [f for f in stepper.flags if f.deal == i]
+        view = _plain_analysis(analyser, stepper, i)
         if n:
             out.print()
         out.print(deal_heading(d), markup=False, style="bold")
@@ -137,13 +163,23 @@ def _plain_replay(stepper: Stepper, facts: GameFacts, *, only_deal: bool, only_t
             out.print("  hands:", markup=False)
             for line in plain_hands(snaps[0], rules):
                 out.print("  " + line, markup=False)
+        if view is not None and view.note:
+            out.print(f"  analysis: {view.note}", markup=False)
         for snap in snaps[1:]:
             t = snap.trick
             if t is None or (only_trick is not None and t.number != only_trick):
                 continue
+            tv = view.tricks.get(t.number) if view is not None else None
             if len(snap.shown) == 1:
                 out.print(f" trick {t.number}, {t.leader} leads", markup=False)
+                if tv is not None:
+                    out.print(f"    {tv.value}", markup=False)
             lines = plain_step_lines(snap, rules)
+            mark = tv.marks.get(len(snap.shown) - 1) if tv is not None else None
+            if mark is not None:
+                card = snap.shown[-1].card
+                lines[0] = lines[0].replace(f"plays {card}", f"plays {card}{mark[0]}", 1)
+                lines.insert(1, f"    {mark[0]} {mark[1]}")
             out.print(lines[0], markup=False)
             for f in flags:
                 if f.played == snap.played and not f.at_end:
@@ -186,8 +222,11 @@ def _read_key(fd: int, timeout: float) -> Optional[bytes]:
             return data
 
 
-def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
-    """Run the stepper in the terminal until q or Ctrl-C; the terminal is always restored."""
+def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Optional[Analyser] = None) -> None:
+    """Run the stepper in the terminal until q or Ctrl-C; the terminal is always restored.
+
+    With ``analyser`` the deals are solved in a background thread, the deal on screen first; the
+    screen says what is being solved until its analysis is there, and the keys never wait."""
     import termios
     import tty
 
@@ -200,6 +239,7 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
     saved = termios.tcgetattr(fd)
     old_term = signal.getsignal(signal.SIGTERM)
     old_hup = signal.getsignal(signal.SIGHUP)
+    background = BackgroundAnalysis(stepper.deals, stepper.rules, analyser) if analyser is not None else None
 
     def stop(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler's signature
         raise SystemExit(128 + signum)
@@ -215,14 +255,26 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
         with console.screen(hide_cursor=True) as screen:
             size = None
             dirty = True
+            seen = -1
             while True:
+                shown: Optional[AnalysisShown] = None
+                if background is not None:
+                    background.want(stepper.deal)
+                    done = background.finished(stepper.deal)
+                    shown = AnalysisShown(background.view(stepper.deal),
+                                          "" if done else background.status(stepper.deal))
+                    # redraw when the solver has news, and each second while the deal shown is solved
+                    if background.version != seen or (not done and background.solving(stepper.deal)):
+                        seen = background.version
+                        dirty = True
                 if dirty or console.size != size:
                     size = console.size
                     console.control(Control.home())      # each frame from the top: it fills the screen
                     screen.update(stepper_screen(stepper, names=names, title=title, symbols=symbols,
-                                                 control=control, size=ScreenSize(size.width, size.height)))
+                                                 control=control, size=ScreenSize(size.width, size.height),
+                                                 analysis=shown))
                     dirty = False
-                key = _read_key(fd, 0.25)
+                key = _read_key(fd, 1.0 if shown is not None and shown.status else 0.25)
                 if key is None:
                     continue
                 dirty = True
@@ -231,6 +283,8 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool) -> None:
     except KeyboardInterrupt:
         pass
     finally:
+        if background is not None:
+            background.stop()
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         signal.signal(signal.SIGTERM, old_term)
         signal.signal(signal.SIGHUP, old_hup)

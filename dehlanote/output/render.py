@@ -32,6 +32,7 @@ from .annotate import (
 from .keys import help_rows, key_hints
 
 if TYPE_CHECKING:
+    from .analysis_view import DealView
     from .keys import StepperKeys
 
 RED_SUITS = "HD"
@@ -490,8 +491,10 @@ def _short_capture(cap: Capture, symbols: bool, winner: str) -> Text:
     return out
 
 
-def _trick_box(snap: Snapshot, n: int, symbols: bool, frame: _Frame, flags: Sequence[Flag]) -> RenderableType:
-    """The trick on the table, each card on its seat's side; a card at fault marked ✗."""
+def _trick_box(snap: Snapshot, n: int, symbols: bool, frame: _Frame, flags: Sequence[Flag],
+               marks: Optional[dict[int, str]] = None) -> RenderableType:
+    """The trick on the table, each card on its seat's side; a card at fault marked ✗, a card that
+    lost value (the analysis) marked ? or ??."""
     layout = seat_layout(n)
     t = snap.trick
     bad_cards = {f.card for f in flags if f.card is not None and t is not None and f.trick == t.number}
@@ -503,6 +506,8 @@ def _trick_box(snap: Snapshot, n: int, symbols: bool, frame: _Frame, flags: Sequ
         text.append_text(card_text(p.card, symbols, style=style))
         if i in bad_cards:
             text.append(ERROR_MARK, style="bold red")
+        if marks and i in marks:
+            text.append(marks[i], style="bold yellow")
         cards[p.seat] = text
     where = {pos: seat for seat, pos in layout.items()}
 
@@ -631,8 +636,59 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool
     return both
 
 
+class AnalysisShown(NamedTuple):
+    """The analysis of the deal on screen (``replay --analyse``): its view once solved, else
+    what the solver is doing (``analysis: solving deal 2… 5 of 13 tricks solved, 12 s``)."""
+
+    view: Optional["DealView"]
+    status: str = ""
+
+
+def _analysis_trick(snap: Snapshot) -> Optional[int]:
+    """The trick whose value is shown: the one on the table, or the first before any card."""
+    if snap.trick is not None:
+        return snap.trick.number
+    return snap.deal.tricks[0].number if snap.deal.tricks else None
+
+
+def analysis_marks(snap: Snapshot, analysis: Optional[AnalysisShown]) -> dict[int, str]:
+    """The glyphs of the cards on the table that lost value, by their place in the trick."""
+    if analysis is None or analysis.view is None or snap.trick is None:
+        return {}
+    tv = analysis.view.tricks.get(snap.trick.number)
+    if tv is None:
+        return {}
+    return {k: g for k, (g, _) in tv.marks.items() if k < len(snap.shown)}
+
+
+def analysis_items(snap: Snapshot, analysis: AnalysisShown, symbols: bool) -> list[Text]:
+    """The analysis at this step: the value under best play before the trick, then each card of it
+    played so far that lost value, with what would have kept it."""
+    view = analysis.view
+    status = [Text(analysis.status, style="dim")] if analysis.status else []
+    if view is None:
+        return status or [Text("analysis: waiting for the solver", style="dim")]
+    number = _analysis_trick(snap)
+    tv = view.tricks.get(number) if number is not None else None
+    if tv is None:
+        # still being solved (the later tricks come first), or not analysed
+        return status or [Text(f"analysis: {view.note or 'not analysed'}", style="dim")]
+    out = [Text(f"Before trick {tv.number}, {tv.value}", style="cyan")]
+    if snap.trick is not None:
+        for k, (glyph, sentence) in sorted(tv.marks.items()):
+            if k >= len(snap.shown):
+                continue
+            p = snap.shown[k]
+            text = Text(f"{p.seat} ")
+            text.append_text(card_text(p.card, symbols, style="bold"))
+            text.append(glyph, style="bold yellow")
+            text.append(f" {sentence}")
+            out.append(text)
+    return out + status
+
+
 def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width: int, height: int,
-           flags: Sequence[Flag]) -> RenderableType:
+           flags: Sequence[Flag], analysis: Optional[AnalysisShown] = None) -> RenderableType:
     """What happened here, most important first; what does not fit is counted, never cut.
 
     At a deal's end its result comes first, then the claims about the deal that are wrong; then
@@ -651,6 +707,8 @@ def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width:
         text = Text(f"{ERROR_MARK} ", style="bold red")
         text.append(flag_text(f), style="red")
         items.append(text)
+    if analysis is not None:
+        items.extend(analysis_items(snap, analysis, symbols))
     if snap.event:
         items.append(Text(snap.event, style="bold magenta"))
     for story in snap.crossed:
@@ -702,8 +760,12 @@ def _keys_line(control: Optional["StepperKeys"], width: int) -> Text:
 
 def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", symbols: bool = True,
                    control: Optional["StepperKeys"] = None,
-                   size: ScreenSize = ScreenSize(120, 40)) -> RenderableType:
-    """The stepper's whole screen at a position: exactly ``size.height`` rows, the keys on the last."""
+                   size: ScreenSize = ScreenSize(120, 40),
+                   analysis: Optional[AnalysisShown] = None) -> RenderableType:
+    """The stepper's whole screen at a position: exactly ``size.height`` rows, the keys on the last.
+
+    ``analysis`` (``replay --analyse``): the value before the trick and the cards that lost value
+    among the notes, their ? or ?? in the trick box."""
     snap = stepper.snap
     rules = stepper.rules
     n = rules.seats
@@ -726,7 +788,7 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
         inline = n == 6 and frame.compact
         return _seat_lines(s, snap, names, n, symbols, w, one_line=one_line, inline=inline) if s else Text("")
 
-    box_ = _trick_box(snap, n, symbols, frame, flags)
+    box_ = _trick_box(snap, n, symbols, frame, flags, analysis_marks(snap, analysis))
     if n == 6:
         w = frame.side
         top = Table.grid(padding=(0, 2))
@@ -779,7 +841,7 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
             info = _info(snap, rules, symbols, width, over=stepper.deal_over, at_end=stepper.at_end())
             regions.append(Layout(info, size=info_h))
         if notes_h:
-            notes = _notes(stepper, snap, rules, symbols, width, notes_h, flags)
+            notes = _notes(stepper, snap, rules, symbols, width, notes_h, flags, analysis)
             if not table_h:
                 notes = Group(Text(f"(a terminal of at least {max(width, 80)} by {frame.table + 6} "
                                    "shows the table)", style="dim"), notes)
@@ -852,5 +914,5 @@ def plain_hands(snap: Snapshot, rules: Rules) -> list[str]:
 __all__ = [
     "card_text", "cards_text", "hand_lines", "error_text", "deal_table", "game_heading", "game_result_text",
     "rules_listing", "profile_view", "stepper_screen", "plain_step_lines", "plain_hands", "trump_text",
-    "ScreenSize", "fit_parts",
+    "ScreenSize", "fit_parts", "AnalysisShown", "analysis_items", "analysis_marks",
 ]

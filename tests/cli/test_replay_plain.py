@@ -45,3 +45,45 @@ def test_plain_replay_says_the_match_after_each_deal_and_its_end_once():
     assert sum(1 for line in lines if line.startswith("  match: kots ")) == 11      # after each deal
     assert lines[-2:] == ["  match over: AC wins", "  match: kots AC 3 BD 1"]
     assert out.count("match over") == 1
+
+
+# ---- --analyse: the value before each trick, the cards that lost value --------------------------
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def test_analyse_prints_the_value_and_the_card_that_lost_a_ten():
+    result = plain(WORKED, "--analyse-from", 8, "--trick", 8)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[:6] == [
+        "Deal 1 · dealer D · trump diamonds, announced by A",
+        "  analysis: analysed from trick 8",
+        " trick 8, D leads",
+        "    best play: AC 2 – BD 2 tens",
+        "  D plays 8D? (leads)",
+        "    ? D should have played 4H or KD or AC: AC 2–2 instead of 3–1",
+    ]
+
+
+def test_analyse_marks_a_card_that_changed_the_outcome_twice():
+    out = plain(SAMPLES / "hukum-closed-trump.dpn", "--analyse-from", 10, "--deal", 4).stdout
+    lines = out.splitlines()
+    i = lines.index("  C plays JH??")
+    assert lines[i + 1] == "    ?? C should have played 10H: AC 1–3 instead of 0–4"
+    # every analysed trick has its value once, right after its first line
+    for n in (10, 11, 12, 13):
+        head = next(k for k, line in enumerate(lines) if line.startswith(f" trick {n}, "))
+        assert lines[head + 1].startswith("    best play: AC ") and lines[head + 1].endswith(" tens")
+    assert out.count("best play") == 4
+    assert "    best play: AC 1 – BD 3 tens" in lines
+
+
+def test_analyse_says_once_a_deal_whose_hands_are_unknown():
+    text = WORKED.read_text(encoding="utf-8")
+    head, _, rest = text.partition("hands A:")
+    rest = rest[rest.index("trump D by A"):]
+    kept = [line for line in rest.splitlines() if not re.match(r"\s*([4-9]|1[0-3]) [A-D]:|tens AC", line)]
+    result = plain("-", "--analyse", input=head + "\n".join(kept) + "\n")
+    assert result.exit_code == 0
+    assert result.stdout.count("analysis: not analysed: hands unknown") == 1
+    assert "best play" not in result.stdout and "should have played" not in result.stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,9 @@ from typer.testing import CliRunner
 from dehlanote import iter_path, parse_string, replay_game
 from dehlanote.cli import app
 from dehlanote.output.annotate import Stepper, deal_result_text, match_state, match_text, place_errors
+from dehlanote.output.analysis_view import HANDS_UNKNOWN, Analyser, BackgroundAnalysis
 from dehlanote.output.keys import STEPPER_KEYS, StepperKeys, action_for, help_rows, key_hints
-from dehlanote.output.render import ScreenSize, fit_parts, stepper_screen
+from dehlanote.output.render import AnalysisShown, ScreenSize, fit_parts, stepper_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -354,3 +356,90 @@ def test_broken_records_step_without_a_fault_and_keep_the_frame():
                 keys.press(key)
                 out = render(st, ScreenSize(80, 24), keys)
                 assert len(out) == 24 and "q quit" in out[-1], st.where()
+
+
+# ---- the analysis (replay --analyse) -----------------------------------------------------------
+
+# what the solver says of the worked example from trick 8: D's lead of 8D gives a ten away
+MARK_8 = "D should have played 4H or KD or AC: AC 2–2 instead of 3–1"
+
+
+def no_hands_text() -> str:
+    """The worked example without its hands, stopped after trick 3: nothing to solve."""
+    text = WORKED.read_text(encoding="utf-8")
+    head, _, rest = text.partition("hands A:")
+    rest = rest[rest.index("trump D by A"):]
+    kept = [line for line in rest.splitlines() if not re.match(r"\s*([4-9]|1[0-3]) [A-D]:|tens AC", line)]
+    return head + "\n".join(kept) + "\n"
+
+
+def analysed_render(stepper: Stepper, size: ScreenSize, shown: AnalysisShown) -> list[str]:
+    console = Console(width=size.width, height=size.height, file=io.StringIO(), color_system=None,
+                      legacy_windows=False)
+    with console.capture() as capture:
+        console.print(stepper_screen(stepper, names={"A": "Asha"}, title="Worked example",
+                                     control=StepperKeys(stepper), size=size, analysis=shown))
+    return [line.rstrip() for line in capture.get().rstrip("\n").split("\n")]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s.width}x{s.height}")
+def test_screen_shows_the_value_and_the_card_that_lost_a_ten(size):
+    facts = games(WORKED)[0]
+    view = Analyser(from_trick=8).view(facts.deals[0], facts.rules)
+    assert view.tricks[8].value == "best play: AC 2 – BD 2 tens"
+    assert view.tricks[8].marks == {0: ("?", MARK_8)}
+    st = Stepper.of(facts)
+    st.jump(7)
+    st.next_card()                                  # D leads 8D in trick 8
+    lines = analysed_render(st, size, AnalysisShown(view))
+    assert len(lines) == size.height and max(len(line) for line in lines) <= size.width
+    assert "q quit" in lines[-1]
+    assert "Before trick 8, best play: AC 2 – BD 2 tens" in lines
+    assert f"D 8♦? {MARK_8}" in lines
+    assert any("D 8♦?" in line and "│" in line for line in lines)         # marked in the trick box
+    st.jump(9)                                      # trick 9: kept its value, no mark
+    lines = analysed_render(st, size, AnalysisShown(view))
+    assert "Before trick 9, best play: AC 3 – BD 1 tens" in lines
+    assert not any("should have played" in line for line in lines)
+    st.jump(3)                                      # before the analysis starts: said once, no value
+    lines = analysed_render(st, size, AnalysisShown(view))
+    assert "analysis: analysed from trick 8" in lines
+    assert not any("best play" in line for line in lines)
+
+
+def test_screen_says_what_the_solver_does_until_it_is_done():
+    facts = games(WORKED)[0]
+    st = Stepper.of(facts)
+    lines = analysed_render(st, SIZES[0], AnalysisShown(None, "analysis: solving deal 1… 3 of 13 tricks, 2 s"))
+    assert "analysis: solving deal 1… 3 of 13 tricks, 2 s" in lines
+
+
+def test_background_analysis_solves_the_deal_shown_and_equals_the_direct_one():
+    facts = games(WORKED)[0]
+    direct = Analyser(from_trick=8).view(facts.deals[0], facts.rules)
+    background = BackgroundAnalysis(facts.deals, facts.rules, Analyser(from_trick=8))
+    try:
+        background.want(0)
+        end = time.monotonic() + 120
+        while not background.finished(0):
+            assert time.monotonic() < end, "the solver never finished a 6-trick ending"
+            time.sleep(0.05)
+        assert background.view(0) == direct
+    finally:
+        background.stop()
+
+
+def test_a_deal_without_hands_is_not_analysed_and_says_so_at_once():
+    facts = replay_game(parse_string(no_hands_text())[0])
+    assert not facts.errors and facts.deals[0].dealt == {}
+    background = BackgroundAnalysis(facts.deals, facts.rules, Analyser())
+    try:
+        view = background.view(0)
+        assert background.finished(0) and view is not None
+        assert view.note == HANDS_UNKNOWN and not view.tricks
+    finally:
+        background.stop()
+    st = Stepper.of(facts)
+    st.jump(2)
+    lines = analysed_render(st, SIZES[0], AnalysisShown(view))
+    assert lines.count("analysis: not analysed: hands unknown") == 1

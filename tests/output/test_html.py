@@ -271,3 +271,47 @@ def test_hostile_record_in_a_site_index_is_only_text(tmp_path: Path) -> None:
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index                 # the title, as text
     page = Path(report.files[0].pages[0]).read_text(encoding="utf-8")
     assert page.count("<script") == 2
+
+
+# ---- --analyse: the solver's marks and values on the page ---------------------------------------------
+
+MARK_8 = "D should have played 4H or KD or AC: AC 2–2 instead of 3–1"
+
+
+def test_html_analyse_puts_the_value_and_the_marks_in_the_page(tmp_path: Path) -> None:
+    out = tmp_path / "worked.html"
+    result = runner.invoke(app, ["html", str(WORKED), "--analyse-from", "8", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "analysis: 1 deal solved" in result.stderr
+    an = page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"][0]["an"]
+    assert an["note"] == "analysed from trick 8"
+    assert sorted(an["t"], key=int) == [str(n) for n in range(8, 14)]
+    assert an["t"]["8"] == ["best play: AC 2 – BD 2 tens", [[0, "?", MARK_8]]]
+    assert an["t"]["9"] == ["best play: AC 3 – BD 1 tens", []]
+
+
+def test_html_analyse_solves_a_deal_once_and_says_hands_unknown_without_error(tmp_path: Path) -> None:
+    hostile = tmp_path / "nohands.dpn"
+    hostile.write_text(HOSTILE, encoding="utf-8")
+    site = tmp_path / "site"
+    result = runner.invoke(app, ["html", str(WORKED), str(WORKED), str(hostile), "--analyse-from", "11",
+                                 "-o", str(site)])
+    assert result.exit_code == 0, result.output
+    # the same deal twice is solved once; the deal without hands is said once, not an error
+    assert "analysis: 1 deal solved; 1 deal not analysed: hands unknown" in result.stderr
+    pages = sorted((site / "games").glob("*.html"))
+    assert len(pages) == 3
+    by_title = {}
+    for page in pages:
+        game = page_data(page.read_text(encoding="utf-8"))["games"][0]
+        by_title.setdefault(game["title"], []).append(game["deals"][0]["an"])
+    first, second = by_title["Worked example"]
+    assert first == second and first["t"]["11"][0] == "best play: AC 3 – BD 1 tens"
+    [unknown] = by_title["</script><script>window.__pwned = 1</script>"]
+    assert unknown == {"note": "not analysed: hands unknown", "t": {}}
+
+
+def test_html_without_analyse_has_no_analysis(tmp_path: Path) -> None:
+    out = tmp_path / "worked.html"
+    assert runner.invoke(app, ["html", str(WORKED), "-o", str(out)]).exit_code == 0
+    assert "an" not in page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"][0]

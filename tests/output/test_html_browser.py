@@ -547,3 +547,89 @@ def test_a_claim_ends_the_deal_on_the_table_and_in_the_story(browser: Any, tmp_p
     assert f"BD captured {taken + claim.cards} cards" in pile
     assert text(browser, "centre-pile").startswith("Centre pile: 0 cards")
     assert errors_logged(browser) == []
+
+
+# ---- the analysis (html --analyse) ----------------------------------------------------------------
+
+MARK_8 = "D should have played 4H or KD or AC: AC 2–2 instead of 3–1"
+
+
+def analysed_page(tmp_path: Path, text: str, from_trick: int) -> Path:
+    """A page of ``text`` with each deal's analysis, as ``html --analyse-from`` writes it."""
+    from dehlanote.output.analysis_view import Analyser
+
+    analyser = Analyser(from_trick=from_trick)
+    games = []
+    for i, facts in enumerate(replay_games(parse_string(text)), 1):
+        data = game_data(facts, i)
+        for fact, deal in zip(facts.deals, data["deals"]):
+            deal["an"] = analyser.view(fact, facts.rules).to_json()
+        games.append(data)
+    out = tmp_path / "analysed.html"
+    out.write_text(render_replay(games, "test"), encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_analysis_marks_the_card_that_lost_a_ten_and_says_why(browser: Any, tmp_path: Path,
+                                                              size: tuple[int, int]) -> None:
+    page = analysed_page(tmp_path, WORKED.read_text(encoding="utf-8"), 8)
+    open_page(browser, page, "#game=1&deal=1&trick=8&card=1")
+    viewport(browser, *size)
+    # on the table: the ? beside D's 8D, its sentence as its title and in the card's name
+    mark = browser.find_element(By.CSS_SELECTOR, ".slot-w .an-mark")
+    assert mark.is_displayed() and mark.text == "?"
+    assert mark.get_attribute("title") == MARK_8
+    assert MARK_8 in mark.get_attribute("aria-label")
+    assert MARK_8 in browser.find_element(By.CSS_SELECTOR, ".slot-w .card").get_attribute("aria-label")
+    # beside the trick: the value before it, and the sentence, visible
+    box = browser.find_element(By.ID, "analysis")
+    assert box.is_displayed()
+    assert "Before trick 8, best play: AC 2 – BD 2 tens" in box.text
+    assert f"D 8♦? {MARK_8}" in box.text
+    # in the story too
+    entry = browser.find_element(By.ID, "story-8")
+    assert "before the trick, best play: AC 2 – BD 2 tens" in entry.text
+    assert MARK_8 in entry.text
+    shot = tmp_path / f"analysis-{size[0]}.png"
+    assert browser.save_screenshot(str(shot))
+    assert_not_blank(shot, *size)
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
+    viewport(browser, 1280, 800)
+    # before the analysed tricks the deal's note is said; a seat view hides the analysis
+    open_page(browser, page, "#game=1&deal=1&trick=3")
+    assert text(browser, "analysis") == "analysed from trick 8"
+    open_page(browser, page, "#game=1&deal=1&trick=8&card=1&view=B")
+    assert "hidden in a seat view" in text(browser, "analysis")
+    assert not browser.find_element(By.CSS_SELECTOR, "#story-8 .an-line").is_displayed()
+    assert errors_logged(browser) == []
+
+
+def test_analysis_of_a_deal_without_hands_is_said_once(browser: Any, tmp_path: Path) -> None:
+    text_ = WORKED.read_text(encoding="utf-8")
+    head, _, rest = text_.partition("hands A:")
+    rest = rest[rest.index("trump D by A"):]
+    kept = [line for line in rest.splitlines() if not (line[:3].strip().isdigit() and int(line[:3]) > 3)
+            and not line.startswith("tens AC")]
+    page = analysed_page(tmp_path, head + "\n".join(kept) + "\n", 1)
+    open_page(browser, page, "#game=1&deal=1&trick=2")
+    assert text(browser, "analysis") == "not analysed: hands unknown"
+    assert text(browser, "story-body").count("not analysed: hands unknown") == 1
+    assert errors_logged(browser) == []
+
+
+def test_glyphs_and_comments_of_an_analysed_record_show(browser: Any, tmp_path: Path) -> None:
+    """A record written by ``annotate --analyse --format dpn`` carries ``?`` and the sentence itself."""
+    dpn = WORKED.read_text(encoding="utf-8").replace(" 8 D: 8D 9D 3D 2C", f" 8 D: 8D? {{{MARK_8}}} 9D 3D 2C")
+    open_page(browser, page_of(tmp_path, dpn), "#game=1&deal=1&trick=8&card=1")
+    assert "D leads ?" in browser.find_element(By.CSS_SELECTOR, ".slot-w .slot-label").text
+    entry = browser.find_element(By.ID, "story-8")
+    assert "8♦?" in entry.text and f"D 8D: {MARK_8}" in entry.text
+    # analysed again: the mark and the sentence are not said twice
+    page = analysed_page(tmp_path, dpn, 8)
+    open_page(browser, page, "#game=1&deal=1&trick=8&card=1")
+    assert browser.find_element(By.CSS_SELECTOR, ".slot-w .slot-label").text == "D leads ?"
+    entry = browser.find_element(By.ID, "story-8")
+    assert entry.text.count(MARK_8) == 1 and "8♦??" not in entry.text
+    assert "D leads: 8♦? 9♦* 3♦ 2♣" in entry.text
+    assert errors_logged(browser) == []

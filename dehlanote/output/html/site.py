@@ -75,10 +75,11 @@ def _title(path: str, summaries: list[dict[str, Any]]) -> str:
 def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
-               rows: Optional[list[dict[str, Any]]] = None, link_base: str = "") -> PageReport:
+               rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
+               extend: Optional[Callable[[GameFacts, dict[str, Any]], None]] = None) -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
-    to ``rows``.
+    to ``rows``. ``extend(facts, data)`` may add to each game's page data (the analysis).
     """
     report = PageReport(path)
     games: list[dict[str, Any]] = []
@@ -110,7 +111,10 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
             stats.add(facts, path, report.games)
         if per_page and len(games) >= per_page:
             flush()
-        games.append(game_data(facts, report.games))
+        data = game_data(facts, report.games)
+        if extend is not None:
+            extend(facts, data)
+        games.append(data)
         if rows is not None:
             page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
             row = game_summary(facts, report.games)
@@ -126,7 +130,8 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
 def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN games",
                four_colour: bool = False, per_page: int = PER_PAGE,
                progress: Optional[Callable[[str, int], None]] = None,
-               opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb")) -> SiteReport:
+               opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
+               extend: Optional[Callable[[GameFacts, dict[str, Any]], None]] = None) -> SiteReport:
     """``out/index.html`` with the archive's statistics and a list of every game, and one
     replay page per input in ``out/games/``. ``progress(path, bytes_read)`` is called after
     each game.
@@ -152,7 +157,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                             progress(path, -1)
                 page = write_page(stream, path, target, reg, four_colour=four_colour, stats=stats,
                                   back="../index.html", on_game=tick, per_page=per_page, rows=rows,
-                                  link_base="games/")
+                                  link_base="games/", extend=extend)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise

@@ -83,6 +83,23 @@
     return span;
   }
 
+  /* the double-dummy analysis (dehlanote html --analyse): d.an = {note, t: {trick: [value, [[k, glyph, sentence]]]}} */
+  function analysisOf(d, t) { return d.an && t ? d.an.t[String(t.n)] || null : null; }
+  function markOf(d, t, k) {
+    var a = analysisOf(d, t);
+    if (!a) { return null; }
+    for (var i = 0; i < a[1].length; i++) { if (a[1][i][0] === k) { return a[1][i]; } }
+    return null;
+  }
+  /* the analysis glyph, unless the record already carries it (a record written by annotate --analyse) */
+  function markSpan(mark, recorded) {
+    var span = el("span", "an-mark", recorded === mark[1] ? "" : mark[1]);
+    span.title = mark[2];
+    span.setAttribute("role", "note");
+    span.setAttribute("aria-label", "analysis: lost value. " + mark[2]);
+    return span;
+  }
+
   function game() { return GAMES[pos.g]; }
   function deal() { return game().deals[pos.d]; }
 
@@ -207,9 +224,12 @@
         var win = st.complete && t.w === s;
         var play = t.p[k];
         var note = (t.l === s ? "led by " : "played by ") + s + (win ? ", wins the trick" : "");
+        var mark = view === "open" ? markOf(d, t, k) : null;
+        if (mark) { note += ", lost value (" + mark[1] + "): " + mark[2]; }
         slot.appendChild(card(play[0], {cls: win ? "winner" : "", note: note}));
         var lab = el("span", "slot-label", s + (t.l === s ? " leads" : "") + (win ? " \u2713 wins" : ""));
         if (play[1]) { lab.textContent += " " + play[1]; }
+        if (mark) { lab.appendChild(markSpan(mark, play[1])); lab.title = mark[2]; }
         slot.appendChild(lab);
         if (play[3] && play[3].length) {
           slot.appendChild(el("span", "slot-label withdrawn", "withdrew " + play[3].join(" ")));
@@ -274,6 +294,7 @@
     if (t && t.e) {
       t.e.forEach(function (er) { errs.appendChild(errorLine(er)); });
     }
+    drawAnalysis(d, t, st);
     var centre = $("centre-pile");
     centre.textContent = "";
     if (g.centre) {
@@ -308,6 +329,32 @@
     if (pts) { text += " \u00b7 deals won " + g.sides.map(function (s) { return s + " " + (pts[s] || 0); }).join(" "); }
     if (st.run && st.run[1] > 1) { text += " \u00b7 " + st.run[0] + " has won " + st.run[1] + " tricks in a row"; }
     sc.textContent = text;
+  }
+
+  /* the value under best play before the trick shown, and the cards of it that lost value */
+  function drawAnalysis(d, t, st) {
+    var box = $("analysis");
+    box.textContent = "";
+    if (!d.an) { return; }
+    if (view !== "open") {
+      box.appendChild(el("p", "an-note", "analysis hidden in a seat view (it sees every hand)"));
+      return;
+    }
+    var shown = t || d.tricks[0];
+    var a = analysisOf(d, shown);
+    if (!a) {
+      box.appendChild(el("p", "an-note", d.an.note || "not analysed"));
+      return;
+    }
+    box.appendChild(el("p", "an-value", "Before trick " + shown.n + ", " + a[0]));
+    a[1].forEach(function (m) {
+      if (!t || m[0] >= st.shown) { return; }
+      var p = el("p", "an-line");
+      p.appendChild(el("span", "an-glyph", shown.o.charAt(m[0]) + " " + rank(shown.p[m[0]][0]) +
+        SYMBOL[suit(shown.p[m[0]][0])] + m[1]));
+      p.appendChild(document.createTextNode(" " + m[2]));
+      box.appendChild(p);
+    });
   }
 
   function errorLine(er) {
@@ -349,7 +396,7 @@
 
   function pageUrl() { return location.href.split("#")[0]; }
 
-  function trickCards(t, crossed) {
+  function trickCards(t, crossed, d) {
     var span = el("span", "cards");
     t.p.forEach(function (play, k) {
       var seat = t.o.charAt(k);
@@ -358,6 +405,11 @@
       c.title = seat + " plays " + cardName(play[0]);
       if (t.w === seat) { c.className += " won"; }
       span.appendChild(c);
+      var lost = d ? markOf(d, t, k) : null;
+      if (lost) {
+        c.title += " \u2014 " + lost[2];
+        span.appendChild(markSpan(lost, play[1]));
+      }
       span.appendChild(document.createTextNode(" "));
     });
     return span;
@@ -374,6 +426,7 @@
     body.appendChild(el("p", "head", d.head));
     (d.comments || []).forEach(function (c) { body.appendChild(el("p", "comment", c)); });
     d.errors.forEach(function (er) { body.appendChild(errorLine(er)); });
+    if (d.an && d.an.note) { body.appendChild(el("p", "an an-note", "Analysis: " + d.an.note)); }
     var list = el("ol", "timeline");
     var ends_ = ends(d);
     // tens that changed sides: marked † in the trick they were won in
@@ -397,7 +450,7 @@
       go.addEventListener("click", function () { stop(); move(pos.g, pos.d, ends_[i + 1]); });
       head.appendChild(go);
       head.appendChild(el("span", "lead", t.l + " leads: "));
-      head.appendChild(trickCards(t, lost[String(t.n)] || []));
+      head.appendChild(trickCards(t, lost[String(t.n)] || [], d));
       li.appendChild(head);
       var ul = el("ul", "facts");
       t.s.forEach(function (s) {
@@ -409,9 +462,20 @@
         ul.appendChild(item);
       });
       ul.appendChild(el("li", "fact fact-tens", "tens " + g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
+      var an = analysisOf(d, t);
+      if (an) {
+        ul.appendChild(el("li", "fact an an-value", "before the trick, " + an[0]));
+        an[1].forEach(function (m) {
+          var item = el("li", "fact an an-line");
+          item.appendChild(el("span", "an-glyph", t.o.charAt(m[0]) + " " + rank(t.p[m[0]][0]) + SYMBOL[suit(t.p[m[0]][0])] + m[1]));
+          item.appendChild(document.createTextNode(" " + m[2]));
+          ul.appendChild(item);
+        });
+      }
       (t.m || []).forEach(function (c) { ul.appendChild(el("li", "fact comment", c)); });
       t.p.forEach(function (play, k) {
-        if (play[2]) { ul.appendChild(el("li", "fact comment", t.o.charAt(k) + " " + play[0] + ": " + play[2])); }
+        var said = markOf(d, t, k);
+        if (play[2] && !(said && play[2] === said[2])) { ul.appendChild(el("li", "fact comment", t.o.charAt(k) + " " + play[0] + ": " + play[2])); }
       });
       li.appendChild(ul);
       (t.e || []).forEach(function (er) { li.appendChild(errorLine(er)); li.className += " has-error"; });
@@ -497,7 +561,9 @@
       tr.appendChild(el("td", "", t.n));
       tr.appendChild(el("td", "", t.l));
       tr.appendChild(el("td", "", t.p.map(function (p, k) {
-        return rank(p[0]) + SYMBOL[suit(p[0])] + (t.o.charAt(k) === t.w ? "*" : "");
+        var m = markOf(d, t, k);
+        return rank(p[0]) + SYMBOL[suit(p[0])] + (t.o.charAt(k) === t.w ? "*" : "") + (p[1] || "") +
+          (m && m[1] !== p[1] ? m[1] : "");
       }).join(" ")));
       tr.appendChild(el("td", "", t.w));
       if (g.centre) { tr.appendChild(el("td", "", t.c[0] + (t.c[1].length ? " (" + t.c[1].join(" ") + ")" : ""))); }
