@@ -56,17 +56,21 @@ def _revokes(shown, slot: int, seat: str, suit: str, trick: int, errors: list, d
     return shown
 
 
-def _count(hand: int, card: str) -> int:
-    return (hand >> SHIFT[card]) & 3
+def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str, tuple[str, ...]]:
+    """The hands written in the record that were taken (``explicit``), in seat order, each in
+    deck order: what ``_cards_of`` gives of the dealt hands, read from the written cards
+    (a seat's first ``hands`` entry is the one taken, and a hand is taken only whole)."""
+    written: dict[str, tuple[str, ...]] = {}
+    for hand in deal.hands or ():
+        if hand.seat not in written:
+            written[hand.seat] = tuple(sorted([ref.card for ref in hand.cards], key=CARD_INDEX.__getitem__))
+    return {seat: written[seat] for seat, taken in zip(seats, explicit) if taken}
 
 
-def _cards_of(hand: int) -> tuple[str, ...]:
-    out = []
-    for card in DECK:
-        out.extend([card] * ((hand >> SHIFT[card]) & 3))
-    return tuple(out)
-
-
+#: canonical card -> its bit in a hand (a count of one)
+_BIT: dict[str, int] = {card: 1 << shift for card, shift in SHIFT.items()}
+#: the high bit of every card's count: set when a card is counted twice
+_TWOS = sum(2 << shift for shift in SHIFT.values())
 SUIT_NUMBER = {s: i for i, s in enumerate(SUITS)}
 # builds a NamedTuple from a tuple without the Python-level __new__ of the class: the
 # trick step makes a few of these per card, in archives of millions of cards
@@ -249,6 +253,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     has_split = [False] * n
     if deal.hands:
         deck = 0
+        decks = rules.decks
         seen: set[str] = set()
         for hand in deal.hands:
             if hand.seat not in seats:
@@ -263,17 +268,38 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
             ok = True
             held = 0
             first = 0
+            split = hand.split
+            if decks == 1:
+                # the common case at once: the hand's bits added up, then checked for a card
+                # given twice (a count of 2 in its bits) or dealt to another hand already
+                names = [ref.card for ref in hand.cards]
+                held = sum(map(_BIT.__getitem__, names))
+                if not held & _TWOS and not held & deck and len(names) == rules.hand_size:
+                    deck += held
+                    if split is not None:
+                        if split != 5:
+                            errors.append(_err("hand-size", f"the | in {hand.seat}'s hand must stand after "
+                                               f"the first five cards dealt, not after {split}", hand, number))
+                        else:
+                            five[s] = sum(map(_BIT.__getitem__, names[:split]))
+                            has_split[s] = True
+                    explicit[s] = True
+                    hands[s] = held
+                    continue
+                held = 0
             for i, ref in enumerate(hand.cards):
-                if _count(deck, ref.card) >= rules.decks:
+                shift = SHIFT[ref.card]
+                if (deck >> shift) & 3 >= decks:
                     errors.append(_err("duplicate-card", f"{ref.card} is dealt twice: "
-                                       + ("there is only one of each card" if rules.decks == 1
-                                          else f"there are only {rules.decks} of each card"), ref, number))
+                                       + ("there is only one of each card" if decks == 1
+                                          else f"there are only {decks} of each card"), ref, number))
                     ok = False
                     continue
-                deck += 1 << SHIFT[ref.card]
-                held += 1 << SHIFT[ref.card]
-                if hand.split is not None and i < hand.split:
-                    first += 1 << SHIFT[ref.card]
+                bit = 1 << shift
+                deck += bit
+                held += bit
+                if split is not None and i < split:
+                    first += bit
             if len(hand.cards) != rules.hand_size:
                 errors.append(_err("hand-size", f"{hand.seat}'s hand has {len(hand.cards)} cards; "
                                    f"each player is dealt {rules.hand_size}", hand, number))
@@ -366,8 +392,158 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     """Check written tricks in order: the state after them (``play_trick`` on each in turn).
 
     The state is unpacked once and rebuilt once, whatever the number of tricks: reading
-    NamedTuple fields and building them cost more than the rules in bulk checking.
+    NamedTuple fields and building them cost more than the rules in bulk checking. The
+    common case (no hands written, trump announced, one deck) goes through a lean loop
+    first, :func:`_play_plain`, which gives up at the first thing it does not handle or the
+    first error; the full loop then replays the tricks from the same state.
     """
+    tricks = written if isinstance(written, tuple) else tuple(written)
+    if _plain_case(state):
+        fast = _play_plain(state, tricks)
+        if fast is not None:
+            return fast
+    return _play_tricks(state, tricks)
+
+
+def _plain_case(state: DealState) -> bool:
+    """Whether the lean loop may take the deal on from ``state``: trump announced before play
+    and known, one deck, no five-card phase, no show-outs pending, not broken."""
+    params = state.params
+    return state.trump is not None and not state.phase and not state.trump_unknown and params[1] == 1 \
+        and (params[3] == "announce" or params[3] == "partner") and state.shown_out is _NO_SHOWN[params[0]] \
+        and not state.broken
+
+
+#: canonical card -> (suit, its bit in a hand or in the cards played, strength, is a ten, suit number)
+_CARD = {card: (card[-1], 1 << SHIFT[card], STRENGTH[card], card in TENS, SUITS.index(card[-1])) for card in DECK}
+
+
+def _play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealState]:
+    """The tricks of a deal with trump announced before play, one deck, and every hand
+    written or none, checked with the rules that case needs: the state after them, as
+    :func:`_play_tricks` gives it, or None at the first trick or card that is unusual (a
+    trick numbered out of order, a leader, a card count, a card played twice or not held,
+    a revoke, a needless correction): then nothing is kept and the full loop, which words
+    every error, replays the tricks. Withdrawn cards of hands not written are noted for the
+    end of the deal as the full loop notes them (``Pending``); no per-card objects are made."""
+    (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
+     explicit, any_explicit, held, five_held, dealt, played, centre, centre_tens, last_winner, run,
+     pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, old_errors, notes,
+     broken, deal, claim) = state
+    n, _decks, tricks_per_deal, _method, immediate = params
+    seats = _SEATS[n]
+    order = _ORDER[n]
+    sides = _SIDES[n]
+    card_info = _CARD
+    suit_mask = SUIT_MASK
+    # every hand written (their cards are checked), or none (show-outs are kept for later)
+    hands: Optional[list[int]] = list(held) if any_explicit else None
+    if hands is not None and not all(explicit):
+        return None
+    shown: Any = None
+    facts: list[TrickFact] = []
+    for trick in written:
+        number, _line, _column, plays, written_leader, _comments = trick
+        expected = done + 1
+        if number != expected or expected > tricks_per_deal or len(plays) != n or \
+                (written_leader is not None and written_leader.value != seats[leader]):
+            return None
+        trick_tens: tuple[str, ...] = ()
+        led = plays[0][0][-1]
+        best = k = 0
+        best_suit = led
+        best_strength = -1
+        seat = leader
+        for play in plays:
+            card = play[0]
+            info = card_info.get(card)
+            if info is None:
+                return None
+            suit, bit, strength, ten, suit_no = info
+            if played & bit:
+                return None                     # played twice
+            played |= bit
+            if hands is not None:
+                holding = hands[seat]
+                if play[3]:   # cards withdrawn before this one: only a revoke put right passes
+                    for w in play[3]:
+                        if not k or w.card[-1] == led or not holding & suit_mask[led] \
+                                or not holding & card_info[w.card][1]:
+                            return None
+                if not holding & bit or (suit != led and holding & suit_mask[led]):
+                    return None                 # not held, or a revoke
+                hands[seat] = holding - bit
+            else:
+                if play[3]:   # cards withdrawn before this one: decided at the end of the deal
+                    for w in play[3]:
+                        pending += (_new(Pending, ("withdrawn", seat, led if k else None, done, w[0], w[1],
+                                                   w[2], expected)),)
+                if shown is not None and shown[seat * 4 + suit_no]:
+                    return None                 # a revoke: this player did not follow this suit before
+                if suit != led:
+                    if shown is None:
+                        shown = list(shown_out)
+                    shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play[1], play[2], expected),)
+            if suit == best_suit:
+                if strength > best_strength:
+                    best, best_strength = k, strength
+            elif suit == trump:
+                best, best_suit, best_strength = k, suit, strength
+            if ten:
+                trick_tens += (card,)
+            k += 1
+            seat += 1
+            if seat == n:
+                seat = 0
+        winner = (leader + best) % n
+        side = winner % 2
+        capture = None
+        run = run + 1 if last_winner == winner else 1
+        if immediate:
+            centre = 0
+            centre_tens = ()
+            moved = n
+            tens = trick_tens
+            capture = _new(Capture, (seats[winner], sides[side], n, tens, "trick"))
+        else:
+            centre += n
+            if trick_tens:
+                centre_tens += trick_tens
+            reason = None
+            if run == 2:
+                reason = "two-in-a-row"
+                run = 0
+            elif expected == tricks_per_deal:
+                reason = "last-trick"
+            if reason is not None:
+                tens = centre_tens
+                moved = centre
+                capture = _new(Capture, (seats[winner], sides[side], moved, tens, reason))
+                centre = 0
+                centre_tens = ()
+        if capture is not None:
+            if side:
+                pile_cards = (pile_cards[0], pile_cards[1] + moved)
+                pile_tens = (pile_tens[0], pile_tens[1] + tens)
+                pile_tricks = (pile_tricks[0], pile_tricks[1] + moved // n)
+            else:
+                pile_cards = (pile_cards[0] + moved, pile_cards[1])
+                pile_tens = (pile_tens[0] + tens, pile_tens[1])
+                pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
+        facts.append(_new(TrickFact, (expected, seats[leader], order[leader], seats[winner], trump, centre,
+                                      centre_tens, capture, run, trick)))
+        leader = last_winner = winner
+        done = expected
+    return _new(DealState, (
+        rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
+        explicit, any_explicit, held if hands is None else tuple(hands), five_held, dealt, played, centre,
+        centre_tens, last_winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending,
+        shown_out if shown is None else _shown_tuple(shown, n),
+        tricks + tuple(facts), old_errors, notes, broken, deal, claim))
+
+
+def _play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
+    """The full loop of :func:`play_tricks`: every rule, every error worded."""
     (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
      explicit, any_explicit, held, five_held, dealt, played, centre, centre_tens, last_winner, run,
      pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, old_errors, notes,
@@ -742,35 +918,39 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
         return []
     seats = _SEATS[state.rules.seats]
     errors = []
-    for item in state.pending:
+    later: Optional[list[list[str]]] = None     # each seat's cards, trick by trick
+    suits: list[str] = []                       # ... and their suits, as one string a seat
+    for _kind, seat, led, index, card, line, column, trick in state.pending:
         # a lead, or a card of the suit led, was legal whatever the hand held
-        if item.suit is None or item.card[-1] == item.suit:
-            errors.append(DpnError("needless-correction", _needless(item.card, 0 if item.suit is None else 1,
-                                                                    item.suit or "S", seats[item.seat]),
-                                   item.line, item.column, deal=state.number, trick=item.trick))
+        if led is None or card[-1] == led:
+            errors.append(DpnError("needless-correction", _needless(card, 0 if led is None else 1,
+                                                                    led or "S", seats[seat]),
+                                   line, column, deal=state.number, trick=trick))
             continue
+        if later is None:
+            later = _cards_by_seat(state)
+            suits = ["".join([c[-1] for c in cards]) for cards in later]
         # a withdrawn card stays in the hand, so the player must play it later
-        if _first_later(state, item.seat, item.trick_index, lambda c: c == item.card) is None:
+        if card not in later[seat][index + 1:]:
             if complete:
-                errors.append(DpnError("not-in-hand", f"{seats[item.seat]} withdraws {item.card} but never "
-                                       f"plays it: it was not in {seats[item.seat]}'s hand", item.line,
-                                       item.column, deal=state.number, trick=item.trick))
+                errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card} but never "
+                                       f"plays it: it was not in {seats[seat]}'s hand", line,
+                                       column, deal=state.number, trick=trick))
             continue
         # illegal only if the player still held the suit led (the replacement or a later card)
-        if complete and _first_later(state, item.seat, item.trick_index - 1, lambda c: c[-1] == item.suit) is None:
-            errors.append(DpnError("needless-correction", _needless(item.card, 1, item.suit, seats[item.seat]),
-                                   item.line, item.column, deal=state.number, trick=item.trick))
+        if complete and led not in suits[seat][index:]:
+            errors.append(DpnError("needless-correction", _needless(card, 1, led, seats[seat]),
+                                   line, column, deal=state.number, trick=trick))
     return errors
 
 
-def _first_later(state: DealState, seat: int, index: int, match) -> Optional[int]:
-    """The number of the first trick after ``index`` where ``seat`` played a matching card."""
-    name = _SEATS[state.rules.seats][seat]
-    for fact in state.tricks[index + 1:]:
-        for p in fact.plays:
-            if p.seat == name and match(p.card):
-                return fact.number
-    return None
+def _cards_by_seat(state: DealState) -> list[list[str]]:
+    """Each seat's cards in the tricks replayed, in trick order (every trick replayed holds one
+    card of every seat, so a seat's card of trick i is at index i)."""
+    n = state.rules.seats
+    index = _SEATS[n].index
+    tricks = [(index(fact.leader), fact.trick.plays) for fact in state.tricks]
+    return [[plays[(seat - leader) % n][0] for leader, plays in tricks] for seat in range(n)]
 
 
 def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
@@ -925,8 +1105,7 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         errors.extend(_check_set_trump(state, played_out))
 
     # the written hands; DealFact.hands adds the played ones of a complete deal on demand
-    hands = {seats[s]: _cards_of(state.dealt[s]) for s in range(n) if state.explicit[s]} \
-        if state.any_explicit else {}
+    hands = _dealt_hands(deal, state.explicit, seats) if state.any_explicit else {}
 
     dealing = state.dealer % 2
     tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
