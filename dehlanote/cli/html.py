@@ -154,9 +154,10 @@ def _analysis(analyser: Analyser, show: bool) -> Callable[[GameFacts, dict[str, 
 
 def _analysed(err: Any, analyser: Optional[Analyser]) -> None:
     if analyser is not None:
-        err.print(f"analysis: {plural(analyser.solved, 'deal')} solved"
-                  + (f"; {plural(analyser.unknown, 'deal')} not analysed: hands unknown" if analyser.unknown
-                     else ""), markup=False)
+        parts = [f"{plural(analyser.solved, 'deal')} solved"] if analyser.solved or not analyser.unknown else []
+        if analyser.unknown:
+            parts.append(f"{plural(analyser.unknown, 'deal')} not analysed: hands unknown")
+        err.print("analysis: " + "; ".join(parts), markup=False)
 
 
 def _stem(spec: str) -> str:

@@ -205,3 +205,21 @@ def test_screen_fits_the_terminal_keys_last_and_the_box_never_moves(tmp_path, ro
     assert status == 0 and "Traceback" not in tail
     assert s.restored()
     assert len(boxes) == 1, boxes
+
+
+@pytest.mark.parametrize("rows, cols", [(24, 80), (40, 120)])
+def test_analyse_solves_in_the_background_and_shows_the_card_that_lost_a_ten(tmp_path, rows, cols):
+    s = Session(tmp_path, "--analyse-from", "8", "--trick", "7", WORKED, size=(rows, cols))
+    s.expect("Deal 1 · trick 7 of 13 · card 4 of 4")
+    s.key("n", "trick 8 of 13 · card 1 of 4")
+    # the solver's answer arrives without a key: the value before trick 8 and D's 8D marked ?
+    s.expect("Before trick 8, best play: AC 2 – BD 2 tens",
+             "D should have played 4H or KD or AC: AC 2–2 instead of 3–1", "q quit")
+    frame = s.frame()
+    assert len(frame) <= rows and max(len(line.rstrip()) for line in frame) <= cols
+    assert any("D 8♦?" in line for line in frame)
+    assert "q quit" in [line for line in frame if line.strip()][-1]
+    s.key("q")
+    status, tail = s.finish()
+    assert status == 0 and "Traceback" not in tail
+    assert s.restored()
