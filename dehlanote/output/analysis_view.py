@@ -146,7 +146,12 @@ class Analyser:
         key = self._key(fact, rules)
         view = self._cache.get(key)
         if view is None:
-            view = deal_view(fact, rules, self._solve(fact, rules, progress, partial))
+            try:
+                view = deal_view(fact, rules, self._solve(fact, rules, progress, partial))
+            except (KeyboardInterrupt, _Stopped):
+                raise
+            except Exception as exc:  # noqa: BLE001 - a solver fault costs this deal's analysis, not the page
+                view = DealView(fact.number, f"not analysed: the solver failed ({type(exc).__name__}: {exc})")
             self._cache[key] = view
             self.solved += 1
         return _renumbered(view, fact.number)
@@ -300,8 +305,6 @@ class BackgroundAnalysis:
                 view = self.analyser.view(self.deals[i], self.rules, step, partial)
             except _Stopped:
                 return
-            except Exception as exc:   # a solver failure is shown, never raised into the screen
-                view = DealView(self.deals[i].number, f"not analysed: {exc}")
             with self._lock:
                 self._views[i] = view
                 self._busy = None

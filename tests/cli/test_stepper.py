@@ -443,3 +443,16 @@ def test_a_deal_without_hands_is_not_analysed_and_says_so_at_once():
     st.jump(2)
     lines = analysed_render(st, SIZES[0], AnalysisShown(view))
     assert lines.count("analysis: not analysed: hands unknown") == 1
+
+
+def test_a_solver_fault_costs_the_deal_its_analysis_not_the_replay(monkeypatch):
+    import dehlanote.output.analysis_view as view_module
+
+    def broken(*args, **kw):
+        raise IndexError("tuple index out of range")
+
+    monkeypatch.setattr(view_module, "analyse_deal", broken)
+    facts = games(WORKED)[0]
+    view = Analyser(from_trick=12).view(facts.deals[0], facts.rules)
+    assert view.note == "not analysed: the solver failed (IndexError: tuple index out of range)"
+    assert not view.tricks
