@@ -110,3 +110,15 @@ def test_library_first_void_five_starts_after_the_phase() -> None:
         a = analyse_deal(deal, facts.rules, from_trick=11)
         assert a.solved, a.reason
         assert a.tricks[0].number == 11
+
+
+def test_every_sample_solves_from_trick_8_without_a_traceback() -> None:
+    """Every profile and player count that a sample holds (six players included) goes through the solver."""
+    for sample in sorted(SAMPLES.glob("*.dpn")):
+        res = run("--format", "json", "--from-trick", "8", str(sample))
+        assert res.returncode in (0, 1), (sample.name, res.stderr[-2000:])
+        assert "Traceback" not in res.stderr, (sample.name, res.stderr[-2000:])
+        doc = json.loads(res.stdout)
+        jsonschema.validate(doc, _schema())
+        for deal in doc["deals"]:
+            assert deal["solved"], (sample.name, deal["deal"])
