@@ -27,6 +27,7 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from itertools import accumulate, repeat
 from pathlib import Path
 from typing import Any
 
@@ -141,14 +142,17 @@ def _first_word(text: str) -> str:
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WORD_KINDS = _word_table()
+#: a seat and its colon, as a hand line starts ("B:")
+_HAND_SEATS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "seat" and word.endswith(":")}
+_ONE_MORE = (1).__add__
+#: the numbers of the table (0 to 99, as the grammar's INT spells them) and their values
+_NUMBERS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "number" and word[-1:].isdigit()}
+#: a line of four or five words (spaces and tabs between; comments are blanked by then)
+_WORDS4, _WORDS5 = (re.compile(r"[ \t]*" + r"[ \t]+".join([r"(\S+)"] * n) + r"[ \t\r]*").fullmatch for n in (4, 5))
 
 
 def _no_match(line: str) -> None:
     return None
-
-
-def _blank(m: re.Match[str]) -> str:
-    return _NOT_NEWLINE.sub(" ", m.group()) if m.group(1) is not None else m.group()
 
 
 class _Builder(Transformer):
@@ -231,18 +235,30 @@ class _Builder(Transformer):
         ln, col = line + self.lo, (tok.column or 0) + (self.co if line == 1 else 0)
         text = str(tok)
         if "{" in text:
-            found = False
+            pieces = []
+            last = counted = 0
+            at_line = ln
             for m in _COMMENTS.finditer(text):
-                if m.group(1) is not None:
-                    found = True
-                    if "\n" in m.group(1):
-                        self.joined = True
-                    start = m.start()
-                    nl = text.rfind("\n", 0, start)
-                    self.whole_comments.append((ln + text.count("\n", 0, start), col + start if nl < 0 else start - nl,
-                                                _CRLF.sub("\n", m.group(1)[1:-1])))
-            if found:
-                text = _COMMENTS.sub(_blank, text)
+                comment = m.group(1)
+                if comment is None:     # a tag value
+                    continue
+                start = m.start()
+                at_line += text.count("\n", counted, start)
+                counted = start
+                nl = text.rfind("\n", 0, start)
+                body = comment[1:-1]
+                self.whole_comments.append((at_line, col + start if nl < 0 else start - nl,
+                                            _CRLF.sub("\n", body) if "\r" in body else body))
+                pieces.append(text[last:start])
+                if "\n" in comment:
+                    self.joined = True
+                    pieces.append(_NOT_NEWLINE.sub(" ", comment))
+                else:
+                    pieces.append(" " * len(comment))
+                last = m.end()
+            if pieces:
+                pieces.append(text[last:])
+                text = "".join(pieces)
         return text.split("\n"), ln, col
 
     def _tricks(self, lines: list[str], ln: int, off: int, out: list[Trick]) -> None:
@@ -343,6 +359,24 @@ class _Builder(Transformer):
     def _hand_line(self, line: str, ln: int, off: int, out: list[Hand]) -> None:
         """The hands of one line of a whole token (one or several seats; no keyword)."""
         new, spellings = _new, CARD_SPELLINGS
+        # the common line, "B: QS 6S 5S ...": one seat, cards one space apart, each a
+        # spelling of the table. Its cards and their columns are made without a loop in
+        # Python (a word not in the table, a tab or two spaces: scanned below)
+        body = line.lstrip(" ")
+        start = len(line) - len(body) + off
+        words = body.rstrip("\r").split(" ")
+        seat = _HAND_SEATS.get(words[0])
+        if seat is not None:
+            try:
+                cards_of = list(map(spellings.__getitem__, words[1:]))
+            except KeyError:
+                pass
+            else:
+                cols = accumulate(map(_ONE_MORE, map(len, words)), initial=start)
+                next(cols)
+                out.append(new(Hand, (seat, tuple(map(new, repeat(CardRef), zip(cards_of, repeat(ln), cols))),
+                                      ln, start, None, ())))
+                return
         seat = None
         col = 0
         split = None
@@ -369,15 +403,27 @@ class _Builder(Transformer):
 
     def _deal_line(self, line: str, ln: int, off: int) -> tuple[Word | None, Word | None]:
         """``deal [N] [dealer X]``: the number and the dealer."""
+        m = _WORDS4(line)
+        if m is not None:   # the common line: deal N dealer X
+            _, _, (a, _), _, (b, _) = m.regs
+            number = _NUMBERS.get(m.group(2))
+            if number is None:
+                number = self._int(m.group(2), ln, a + off)
+            return _new(Word, (number, ln, a + off)), _new(Word, (m.group(4), ln, b + off))
         w = [(m.group(), m.start() + off) for m in _WORDS(line)]
-        number = dealer = None
+        number_word = dealer = None
         if len(w) in (2, 4):
-            number = Word(self._int(w[1][0], ln, w[1][1]), ln, w[1][1])
+            number_word = Word(self._int(w[1][0], ln, w[1][1]), ln, w[1][1])
         if len(w) >= 3:
             dealer = Word(w[-1][0], ln, w[-1][1])
-        return number, dealer
+        return number_word, dealer
 
     def _trump_line(self, line: str, ln: int, off: int) -> Trump:
+        m = _WORDS4(line)
+        if m is not None and m.group(3).lower() == _KW_BY:     # the common line: trump S by X
+            (k, _), (a, _), _, (b, _) = m.regs[1:]
+            suit = _new(Word, (suit_of(m.group(2)), ln, a + off))
+            return _new(Trump, (ln, k + off, suit, _new(Word, (m.group(4), ln, b + off)), None, False, None, ()))
         w = [(m.group(), m.start() + off) for m in _WORDS(line)]
         column = w[0][1]
         if w[1][0].lower() == _KW_DRAWN:
@@ -404,6 +450,15 @@ class _Builder(Transformer):
         return Trump(ln, column, suit=suit, by=by, at=at, closed=closed)
 
     def _tens_line(self, line: str, ln: int, off: int) -> Tens:
+        m = _WORDS5(line)
+        if m is not None:   # the common line: one space or more between words
+            new, numbers = _new, _NUMBERS
+            _, (k, _), (a, _), (b, _), (c, _), (d, _) = m.regs
+            _, s1, n1, s2, n2 = m.groups()
+            v1, v2 = numbers.get(n1), numbers.get(n2)
+            if v1 is not None and v2 is not None:
+                return new(Tens, (((new(Word, (s1, ln, a + off)), new(Word, (v1, ln, b + off))),
+                                   (new(Word, (s2, ln, c + off)), new(Word, (v2, ln, d + off)))), ln, k + off, ()))
         w = [(m.group(), m.start() + off) for m in _WORDS(line)]
         counts = ((Word(w[1][0], ln, w[1][1]), Word(self._int(w[2][0], ln, w[2][1]), ln, w[2][1])),
                   (Word(w[3][0], ln, w[3][1]), Word(self._int(w[4][0], ln, w[4][1]), ln, w[4][1])))
@@ -725,7 +780,10 @@ class _Parser:
             comments = [(*b._pos(c), _CRLF.sub("\n", str(c)[1:-1])) for c in b.comments]
             if b.whole_comments:
                 comments = sorted(comments + b.whole_comments, key=lambda c: (c[0], c[1]))
-            games = [_attach_comments(g, [c for c in comments if _within(c[:2], g, games)]) for g in games]
+            if len(games) == 1:     # (every comment is the game's)
+                games = [_attach_comments(games[0], comments)]
+            else:
+                games = [_attach_comments(g, [c for c in comments if _within(c[:2], g, games)]) for g in games]
         return games, b.errors
 
 
@@ -872,7 +930,15 @@ def _attach_comments(game: Game, comments: list[tuple[int, int, str]]) -> Game:
 
 
 def _with_comments(node: Any, extra: list[str]) -> Any:
-    return node._replace(comments=node.comments + tuple(extra))
+    """``node`` with comments ``extra`` added (built as the builder builds nodes)."""
+    i = _COMMENTS_AT[type(node)]
+    return _new(type(node), (*node[:i], node[i] + tuple(extra), *node[i + 1:]))
+
+
+_DEAL_FIELDS = {name: i for i, name in enumerate(Deal._fields)}
+#: where each node keeps its comments
+_COMMENTS_AT = {kind: kind._fields.index("comments")
+                for kind in (Tag, Play, Trick, Hand, Trump, Misdeal, Tens, Claim, Deal, Game)}
 
 
 def _deal_target(deal: Deal, pos: tuple[int, int]) -> tuple[Any, ...]:
@@ -931,7 +997,10 @@ def _deal_comments(deal: Deal, found: dict[tuple[Any, ...], list[str]]) -> Deal:
     if tricks is not None:
         changes["tricks"] = tuple(tricks)
     if changes:
-        deal = deal._replace(**changes)
+        fields = list(deal)
+        for name, value in changes.items():
+            fields[_DEAL_FIELDS[name]] = value
+        deal = _new(Deal, fields)
     on_deal = found.get(("deal",))
     return _with_comments(deal, on_deal) if on_deal else deal
 
