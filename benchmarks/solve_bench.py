@@ -7,6 +7,11 @@ positions are spread over ``--jobs`` processes. Prints min / median / max, the s
 solved within the limit, node counts (card plays searched) and the peak memory of a worker.
 
     python benchmarks/solve_bench.py --endings 100 --deals 100 --jobs 2 --limit 60
+
+Full deals are interleaved across profiles (a deal of each in turn), so a run stopped early by
+``--until`` (a wall-clock time, HH:MM UTC: no new position is started after it) still
+reports every profile on the same number of deals; ``--from-log FILE`` prints the tables of a
+log written by ``--log``.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ from dehlanote.deck import DECK
 
 PROFILES = {
     "standard": Game(),
+    # pagat plays the same cards as standard (the centre, tens, trump known to the solver): its own
+    # random deals (another range of seeds), so that its figures are a second sample of the same game
+    "pagat": Game(),
     "hukum": Game(immediate=True),
     "double-sar": Game(score="points"),
     "court-piece": Game(score="tricks"),
@@ -30,8 +38,8 @@ PROFILES = {
 }
 
 
-def position(seed: int, game: Game, left: int) -> Position:
-    rng = random.Random(seed)
+def position(seed: int, game: Game, left: int, name: str = "standard") -> Position:
+    rng = random.Random(seed + SEED_OFFSET.get(name, 0))
     deck = list(DECK) * game.decks
     rng.shuffle(deck)
     size = len(deck) // game.seats
@@ -42,10 +50,15 @@ def position(seed: int, game: Game, left: int) -> Position:
     return pos
 
 
-def solve_one(job: tuple[str, int, int, float]) -> tuple[str, int, bool, float, int, int]:
-    name, left, seed, limit = job
+SEED_OFFSET = {"pagat": 500_000}
+
+
+def solve_one(job: tuple[str, int, int, float, float | None]) -> tuple[str, int, bool, float, int, int] | None:
+    name, left, seed, limit, until = job
+    if until is not None and time.time() > until:
+        return None
     game = PROFILES[name]
-    pos = position(seed, game, left)
+    pos = position(seed, game, left, name)
     solver = Solver(game)
     solver.limit(None, limit)
     start = time.process_time()
@@ -71,6 +84,27 @@ def report(name: str, left: int, rows: list[tuple[bool, float, int, int]], limit
             f"{max(p for *_, p in rows)} MB |")
 
 
+def table(names: list[str], results: dict[tuple[str, int], list], limit: float) -> None:
+    print("| profile | tricks left | positions | solved | under 60 s | CPU s min / median / max | "
+          "nodes median / max (solved) | peak memory (a worker) |")
+    print("|---|---|---|---|---|---|---|---|")
+    for name in names:
+        for (n, left), rows in sorted(results.items(), key=lambda kv: kv[0][1]):
+            if n == name:
+                print(report(name, left, rows, limit), flush=True)
+
+
+def until_time(text: str | None) -> float | None:
+    """``HH:MM`` (UTC, today or, if already past, tomorrow) as a time stamp."""
+    if not text:
+        return None
+    hours, minutes = (int(x) for x in text.split(":"))
+    now = time.time()
+    day = now - now % 86_400
+    at = day + hours * 3600 + minutes * 60
+    return at if at > now else at + 86_400
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--endings", type=int, default=100, help="8-trick endings per profile")
@@ -78,33 +112,44 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=100, help="full deals per profile (0: none)")
     ap.add_argument("--limit", type=float, default=60.0, help="CPU seconds per position")
     ap.add_argument("--jobs", type=int, default=1)
-    ap.add_argument("--profiles", default="standard,hukum,double-sar,court-piece")
+    ap.add_argument("--profiles", default="standard,pagat,hukum")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--log", help="also write each position's result to this file as it comes")
+    ap.add_argument("--until", help="HH:MM UTC: start no position after this time")
+    ap.add_argument("--from-log", help="print the tables of a log written by --log, and stop")
     args = ap.parse_args()
     names = args.profiles.split(",")
+    results: dict[tuple[str, int], list] = {}
+    if args.from_log:
+        with open(args.from_log, encoding="utf-8") as f:
+            for line in f:
+                w = line.split()
+                results.setdefault((w[0], int(w[1])), []).append((w[2] == "True", float(w[3]), int(w[4]), int(w[5])))
+        table([n for n in names if any(k[0] == n for k in results)], results, args.limit)
+        return
+    until = until_time(args.until)
     jobs = []
     for name in names:
         game = PROFILES[name]
         full = game.tricks_per_deal
-        jobs += [(name, min(args.ending_tricks, full), args.seed + i, args.limit) for i in range(args.endings)]
-        if args.deals and game.seats == 4:
-            jobs += [(name, full, args.seed + 10_000 + i, args.limit) for i in range(args.deals)]
-    results: dict[tuple[str, int], list] = {}
+        jobs += [(name, min(args.ending_tricks, full), args.seed + i, args.limit, until) for i in range(args.endings)]
+    for i in range(args.deals):
+        # full deals interleaved across profiles: a run stopped early is still balanced
+        for name in names:
+            game = PROFILES[name]
+            if game.seats == 4:
+                jobs.append((name, game.tricks_per_deal, args.seed + 10_000 + i, args.limit, until))
     log = open(args.log, "w", encoding="utf-8") if args.log else None
     with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
-        for name, left, ok, spent, nodes, peak in pool.imap(solve_one, jobs):
+        for got in pool.imap_unordered(solve_one, jobs):
+            if got is None:
+                continue
+            name, left, ok, spent, nodes, peak = got
             results.setdefault((name, left), []).append((ok, spent, nodes, peak))
             if log is not None:
                 print(name, left, ok, f"{spent:.3f}", nodes, peak, file=log, flush=True)
     print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}")
-    print("| profile | tricks left | positions | solved | under 60 s | CPU s min / median / max | "
-          "nodes median / max (solved) | peak memory (a worker) |")
-    print("|---|---|---|---|---|---|---|---|")
-    for name in names:
-        for (n, left), rows in sorted(results.items(), key=lambda kv: kv[0][1]):
-            if n == name:
-                print(report(name, left, rows, args.limit), flush=True)
+    table(names, results, args.limit)
 
 
 if __name__ == "__main__":

@@ -235,7 +235,7 @@ class Solver:
                     if any(owners):
                         ranks.append(r)
                         prefix.append(rel.setdefault(("pre", prefix[-1], owners, r == TEN and tens_score), len(rel)))
-                got = (lenid, tuple(ranks), tuple(prefix))
+                got = (lenid, tuple(ranks), tuple(prefix), prefix[-1])
                 rel[masks] = got
             return got
 
@@ -317,16 +317,26 @@ class Solver:
                         return best
             return best
 
+        rel_get = rel.get
+
         def canon() -> tuple:
             """The suits' infos in the table's order (trump, or closed trump, first; the other suits
             are interchangeable, so sorted) and that order."""
-            infos = [suit_info((H[s], H[s + 4], H[s + 8], H[s + 12]) if n == 4 else tuple(H[s::4]))
-                     for s in range(4)]
+            if n == 4:
+                m0, m1, m2, m3 = (H[0], H[4], H[8], H[12]), (H[1], H[5], H[9], H[13]), \
+                    (H[2], H[6], H[10], H[14]), (H[3], H[7], H[11], H[15])
+            else:
+                m0, m1, m2, m3 = tuple(H[0::4]), tuple(H[1::4]), tuple(H[2::4]), tuple(H[3::4])
+            infos = [rel_get(m0) or suit_info(m0), rel_get(m1) or suit_info(m1), rel_get(m2) or suit_info(m2),
+                     rel_get(m3) or suit_info(m3)]
             special = trump if trump >= 0 else hidden if closed_pending else -1
-            rest = [s for s in range(4) if s != special]
-            rest.sort(key=lambda s: infos[s][2][-1])
+            fulls = [infos[0][3], infos[1][3], infos[2][3], infos[3][3]]
             if special >= 0:
+                rest = [s for s in (0, 1, 2, 3) if s != special]
+                rest.sort(key=fulls.__getitem__)
                 rest.insert(0, special)
+            else:
+                rest = sorted((0, 1, 2, 3), key=fulls.__getitem__)
             return infos, rest, special
 
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> int:
