@@ -43,6 +43,7 @@ from ..syntax.cards import STRENGTH, SUITS
 from .position import Game, Position, is_ten
 
 TEN = 8
+HINTS = [None] + [(s, r) for s in range(4) for r in range(16)]   # a lead packed as suit * 16 + rank + 1
 CHECK_EVERY = 4096
 ONES = int("01" * 13, 2)
 RANK_NAME = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -235,7 +236,7 @@ class Solver:
                     if any(owners):
                         ranks.append(r)
                         prefix.append(rel.setdefault(("pre", prefix[-1], owners, r == TEN and tens_score), len(rel)))
-                got = (lenid, tuple(ranks), tuple(prefix), prefix[-1])
+                got = (lenid, tuple(ranks), tuple(prefix), lenid << 20 | prefix[-1])
                 rel[masks] = got
             return got
 
@@ -322,6 +323,10 @@ class Solver:
         def canon() -> tuple:
             """The suits' infos in the table's order (trump, or closed trump, first; the other suits
             are interchangeable, so sorted) and that order."""
+            m0: tuple[int, ...]
+            m1: tuple[int, ...]
+            m2: tuple[int, ...]
+            m3: tuple[int, ...]
             if n == 4:
                 m0, m1, m2, m3 = (H[0], H[4], H[8], H[12]), (H[1], H[5], H[9], H[13]), \
                     (H[2], H[6], H[10], H[14]), (H[3], H[7], H[11], H[15])
@@ -417,14 +422,17 @@ class Solver:
                         if entry is None:
                             continue
                         table[key] = entry
-                    if entry[0] >= target:
+                    # an entry: lower bound | upper bound << 7 | (the lead that proved one + 1) << 14
+                    bound = entry & 127
+                    if bound >= target:
                         relv = rel_of(cut, infos, order)
-                        return entry[0]
-                    if entry[1] < target:
+                        return bound
+                    bound = entry >> 7 & 127
+                    if bound < target:
                         relv = rel_of(cut, infos, order)
-                        return entry[1]
-                    if entry[2] is not None:
-                        hint = entry[2]
+                        return bound
+                    if entry >> 14:
+                        hint = HINTS[entry >> 14]
             cut_holder[0] = None
             res = play(0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint)
             best = cut_holder[0]
@@ -458,15 +466,17 @@ class Solver:
                         cuts = cuts_now[okey] = []
                 if cut not in cuts:
                     cuts.append(cut)
-                entry = [0, top, None]
-                table[key] = entry
+                lo, hi, h = 0, top, 0
+            else:
+                lo, hi, h = entry & 127, entry >> 7 & 127, entry >> 14
             if res >= target:
-                if res > entry[0]:
-                    entry[0] = res
-            elif res < entry[1]:
-                entry[1] = res
+                if res > lo:
+                    lo = res
+            elif res < hi:
+                hi = res
             if best is not None:
-                entry[2] = best
+                h = best[0] * 16 + best[1] + 1
+            table[key] = lo | hi << 7 | h << 14
             relv = got_rel
             return res
 
