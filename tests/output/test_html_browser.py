@@ -620,11 +620,13 @@ def test_analysis_of_a_deal_without_hands_is_said_once(browser: Any, tmp_path: P
 
 def test_glyphs_and_comments_of_an_analysed_record_show(browser: Any, tmp_path: Path) -> None:
     """A record written by ``annotate --analyse --format dpn`` carries ``?`` and the sentence itself."""
-    dpn = WORKED.read_text(encoding="utf-8").replace(" 8 D: 8D 9D 3D 2C", f" 8 D: 8D? {{{MARK_8}}} 9D 3D 2C")
+    dpn = WORKED.read_text(encoding="utf-8").replace(" 8 D: 8D 9D 3D 2C",
+                                                     f" 8 D: 8D? {{{MARK_8}}} {{a low lead}} 9D 3D 2C")
     open_page(browser, page_of(tmp_path, dpn), "#game=1&deal=1&trick=8&card=1")
-    assert "D leads ?" in browser.find_element(By.CSS_SELECTOR, ".slot-w .slot-label").text
+    label = browser.find_element(By.CSS_SELECTOR, ".slot-w .slot-label")
+    assert "D leads ?" in label.text and label.get_attribute("title") == f"{MARK_8} · a low lead"
     entry = browser.find_element(By.ID, "story-8")
-    assert "8♦?" in entry.text and f"D 8D: {MARK_8}" in entry.text
+    assert "8♦?" in entry.text and f"D 8D: {MARK_8} · a low lead" in entry.text
     # analysed again: the mark and the sentence are not said twice
     page = analysed_page(tmp_path, dpn, 8)
     open_page(browser, page, "#game=1&deal=1&trick=8&card=1")
@@ -632,4 +634,5 @@ def test_glyphs_and_comments_of_an_analysed_record_show(browser: Any, tmp_path: 
     entry = browser.find_element(By.ID, "story-8")
     assert entry.text.count(MARK_8) == 1 and "8♦??" not in entry.text
     assert "D leads: 8♦? 9♦* 3♦ 2♣" in entry.text
+    assert "D 8D: a low lead" in entry.text                # the record's other comment stays
     assert errors_logged(browser) == []

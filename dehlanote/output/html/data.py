@@ -61,7 +61,7 @@ def _play(play: Play) -> list[Any]:
     """``[card, glyph, comment, withdrawn]``, trailing empties dropped."""
     if play.glyph is None and not play.comments and not play.withdrawn:
         return [play.card]          # nearly every card: the short path
-    out: list[Any] = [play.card, play.glyph or "", " ".join(play.comments),
+    out: list[Any] = [play.card, play.glyph or "", " \u00b7 ".join(play.comments),   # several: apart
                       [w.card for w in play.withdrawn]]
     while len(out) > 1 and not out[-1]:
         out.pop()

@@ -229,6 +229,7 @@
         slot.appendChild(card(play[0], {cls: win ? "winner" : "", note: note}));
         var lab = el("span", "slot-label", s + (t.l === s ? " leads" : "") + (win ? " \u2713 wins" : ""));
         if (play[1]) { lab.textContent += " " + play[1]; }
+        if (play[1] && play[2]) { lab.title = play[2]; }     /* the record's glyph, with its comment */
         if (mark) { lab.appendChild(markSpan(mark, play[1])); lab.title = mark[2]; }
         slot.appendChild(lab);
         if (play[3] && play[3].length) {
@@ -475,7 +476,9 @@
       (t.m || []).forEach(function (c) { ul.appendChild(el("li", "fact comment", c)); });
       t.p.forEach(function (play, k) {
         var said = markOf(d, t, k);
-        if (play[2] && !(said && play[2] === said[2])) { ul.appendChild(el("li", "fact comment", t.o.charAt(k) + " " + play[0] + ": " + play[2])); }
+        /* a sentence the record already carries (annotate --analyse) is not said twice */
+        var note = (play[2] || "").split(" \u00b7 ").filter(function (c) { return !said || c !== said[2]; }).join(" \u00b7 ");
+        if (note) { ul.appendChild(el("li", "fact comment", t.o.charAt(k) + " " + play[0] + ": " + note)); }
       });
       li.appendChild(ul);
       (t.e || []).forEach(function (er) { li.appendChild(errorLine(er)); li.className += " has-error"; });
