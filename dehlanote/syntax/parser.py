@@ -758,10 +758,16 @@ class _Parser:
         b = self.builder
         b.reset(chunk.line - 1, chunk.column - 1)
         text = chunk.text
-        m = self.game_whole(text) if self.game_whole is not None else None
-        if m is not None:
-            at, end = m.span(1)
-            tok = Token("GAME_WHOLE", m.group(1), at, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
+        span = None
+        if self.game_whole is not None:
+            if chunk.whole is not None:     # the reader matched GAME_WHOLE already
+                span = chunk.whole
+            else:
+                m = self.game_whole(text)
+                span = None if m is None else m.span(1)
+        if span is not None:
+            at, end = span
+            tok = Token("GAME_WHOLE", text[at:end], at, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
             if "{" in text[:at] or "{" in text[end:]:   # comments before or after: as Lark's lexer gives them
                 for c in _COMMENT_TOKENS(text):
                     if c.start() < at or c.start() >= end:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any, Iterator, NamedTuple, Optional, Union
 
 from ..errors import DpnError
+from . import terms
 from .cards import STRING_BODY
 from .model import Game
 
@@ -36,6 +37,15 @@ _TAG_NAME = re.compile(f'\\[[ \\t]*([A-Za-z][A-Za-z0-9_]*)[ \\t]*"{STRING_BODY}"
 # a line of tags and comments only (the tags that may stand after a game's deals)
 _TAGS_ONLY = re.compile(f"(?:[ \\t\\r\\ufeff]*(?:{_TAG_TEXT}|\\{{[^{{}}\\n]*\\}}))+[ \\t\\r\\ufeff]*")
 _SURROGATE = re.compile("[\udc80-\udcff]")
+#: a plain game, as the grammar's GAME_WHOLE terminal reads it (white space before it), then
+#: a blank line and the ``[`` of the next game: found in one match, without the scan below
+#: (comments may follow it on its last line, if they hold no [ and no line end)
+_PLAIN_GAME = re.compile("[ \t\r\n]*(" + terms.whole_pattern("GAME_WHOLE") + r")[ \t]*+(?:\{[^}\[\n]*\}[ \t]*)*+\r?\n"
+                         r"(?:[ \t\r]*\n)+[ \t]*(?=\[)")
+#: the first "deal" of a plain game starts a line (else a tag holds the word, and the scan decides)
+_FIRST_DEAL = re.compile(r"(?i)deal")
+#: a comment holding a [: the scan may cut a game there (see split_games)
+_BRACKET_COMMENT = re.compile(r"\{[^}]*\[")
 
 
 class Chunk(NamedTuple):
@@ -46,6 +56,10 @@ class Chunk(NamedTuple):
     column: int
     encoding_errors: tuple["EncodingProblem", ...] = ()
     last: bool = True      # False when a tag of the next game follows right after the text
+    #: where in ``text`` the game's one GAME_WHOLE token stands, when the reader found the
+    #: game by matching that terminal (nothing but white space around it): the parser
+    #: takes it from here instead of matching it again
+    whole: Optional[tuple[int, int]] = None
 
 
 class EncodingProblem(NamedTuple):
@@ -189,7 +203,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
         eof = True
         return False
 
-    def emit(end: int, last: bool) -> Chunk:
+    def emit(end: int, last: bool, whole: Optional[tuple[int, int]] = None) -> Chunk:
         nonlocal line, column, start
         text = buf[start:end]
         chunk_line, chunk_col = line, column
@@ -208,7 +222,25 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 (mine if (p.line, p.column) < (line, column) else keep).append(p)
             decoder.problems[:] = keep
             problems = tuple(mine)
-        return Chunk(text, chunk_line, chunk_col, problems, last)
+        return Chunk(text, chunk_line, chunk_col, problems, last, whole)
+
+    def plain_game() -> Optional[Chunk]:
+        """The chunk of a plain game that starts at ``start``, followed by a blank line and
+        the next game's ``[``, or None. Such a game is cut exactly where the scan below
+        would cut it: its text holds no deal numbered 1 after its first deal, no tag holding
+        the word deal and no comment holding a [ (the scan's other ways of cutting)."""
+        m = _PLAIN_GAME.match(buf, start)
+        if m is None:
+            return None
+        at, end = m.span(1)
+        first = _FIRST_DEAL.search(buf, at, end)
+        if first is None or buf[buf.rfind("\n", at, first.start()) + 1: first.start()].strip(" \t"):
+            return None
+        if _DEAL_ONE.search(buf, first.end(), end) is not None:
+            return None
+        if "{" in buf[at:end] and _BRACKET_COMMENT.search(buf, at, end) is not None:
+            return None
+        return emit(m.end(), False, (at - start, end - start))
 
     def game_start_after_blank(frm: int, end: int, opening: int) -> int:
         """Where a line opening with a tag, after a blank line that follows ``opening``,
@@ -266,7 +298,18 @@ def split_games(source: Source) -> Iterator[Chunk]:
         return lead if lead >= 0 and not buf[gap_from:at].strip() else at
 
     more()
+    fresh = True       # at the start of a game: try it as a plain game first
     while True:
+        if fresh:
+            fresh = False
+            chunk = plain_game()
+            if chunk is not None:
+                yield chunk
+                seen_deal = False
+                lead = -1
+                pos = gap_from = start + 1    # (past the next game's [, as below)
+                fresh = True
+                continue
         if start > BLOCK:
             # what was emitted is dropped once over a block: copying the rest of the buffer
             # after every game made splitting quadratic in the block size
@@ -364,6 +407,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 seen_deal = False
                 lead = -1
                 pos = gap_from = m.end() if cut < 0 else cut
+                fresh = True
                 continue
             pos = gap_from = m.end()
         else:

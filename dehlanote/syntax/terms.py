@@ -25,7 +25,8 @@ from typing import Any
 from lark import Lark
 from lark.lexer import PatternRE, TerminalDef
 
-__all__ = ["KEYWORDS", "WHOLE", "atomic", "grammar_text", "keywords", "make_lark", "pattern", "possessive", "terminals"]
+__all__ = ["KEYWORDS", "WHOLE", "atomic", "grammar_text", "keywords", "make_lark", "pattern", "possessive", "terminals",
+           "whole_pattern"]
 
 #: the suffix of the terminals that read a whole plain element as one token
 WHOLE = "_WHOLE"
@@ -197,6 +198,17 @@ def _edit_fine(term: TerminalDef) -> None:
     _edit_whole(term)
     if term.name.endswith(WHOLE):
         term.pattern = PatternRE(_NEVER)
+
+
+@cache
+def whole_pattern(name: str) -> str:
+    """The regular expression of terminal ``name`` as the whole parser has it (after
+    :func:`_edit_whole`): what the reader matches a plain game with, so that the parser
+    need not match it again."""
+    regex, flags, priority = terminals()[name]
+    term = TerminalDef(name, PatternRE(regex, flags), priority)
+    _edit_whole(term)
+    return term.pattern.to_regexp()
 
 
 def make_lark(*, whole: bool, transformer: Any, lexer_callbacks: dict[str, Any]) -> Lark:

@@ -319,3 +319,65 @@ def test_paused_gc_restores_the_collector() -> None:
         assert not gc.isenabled()       # left as it was found
     finally:
         gc.enable()
+
+
+# ---- the reader's plain games --------------------------------------------------------
+
+def _cuts(text: str) -> list[tuple[str, int, int, bool]]:
+    return [(c.text, c.line, c.column, c.last) for c in split_games(text)]
+
+
+def _scan_only(monkeypatch: pytest.MonkeyPatch, text: str) -> list[tuple[str, int, int, bool]]:
+    """The chunks of ``text`` as the scan alone cuts them (no plain-game match)."""
+    from dehlanote.syntax import reader
+    with monkeypatch.context() as m:
+        m.setattr(reader, "_PLAIN_GAME", re.compile(r"(?!x)x"))
+        return _cuts(text)
+
+
+READER_TEXTS = [
+    corpus("standard", None, PLAIN, seed=21),
+    corpus("standard", None, LOOSE, seed=22),
+    corpus("standard", None, Style(hands=True, withdrawn=0.5), seed=23),
+    # cut where the scan cuts: a deal numbered 1 after another, a tag holding the word
+    # deal, a comment holding a [ or a blank line, comments after the last deal
+    '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\ndeal 1 dealer B\n 1 B: 2S 3S 4S 5S\n'
+    'tens AC 0 BD 0\n\n[Event "b"]\ndeal 1\n',
+    '[deal "x"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n[Event "b"]\ndeal 1\n',
+    '[Event "a"]\ndeal 1 dealer A {x\n\n[Event "c"] y}\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n[Event "b"]\ndeal 1\n',
+    '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0 {x} {y}\n\n{z}\n[Event "b"]\ndeal 1\n',
+    '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n\n  [Event "b"]\r\ndeal 1\n',
+    '[Event "a"]\r\ndeal 1 dealer A\r\n 1 A: AH 10H 3H 7H\r\ntens AC 1 BD 0\r\n\r\n[Event "b"]\r\ndeal 1\r\n',
+    '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n[Event "b"]\ndeal 1\n',
+    '\n\n[Event "a"][Site "{"]\ndeal 2 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n[Event "b"]\n',
+]
+
+
+@pytest.mark.parametrize("text", READER_TEXTS)
+def test_reader_cuts_plain_games_where_the_scan_does(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _cuts(text) == _scan_only(monkeypatch, text)
+    compare_text(text)
+
+
+def test_reader_hands_the_whole_token_on() -> None:
+    chunks = list(split_games(READER_TEXTS[0]))
+    assert sum(c.whole is not None for c in chunks) == len(chunks) - 1     # all but the last
+    for c in chunks:
+        if c.whole is not None:
+            assert re.fullmatch(terms.whole_pattern("GAME_WHOLE"), c.text[c.whole[0]:c.whole[1]])
+            assert not c.text[:c.whole[0]].strip() and not c.text[c.whole[1]:].strip()
+
+
+def test_whole_pattern_is_the_whole_parsers() -> None:
+    whole = terms.make_lark(whole=True, transformer=None, lexer_callbacks={})
+    for name in ("GAME_WHOLE", "TRICKS_WHOLE", "TAGS_WHOLE"):
+        assert terms.whole_pattern(name) == whole.get_terminal(name).pattern.to_regexp()
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(base=st.sampled_from(range(len(BASES))), mutations=st.lists(MUTATION, min_size=1, max_size=4))
+def test_reader_cuts_mutated_records_where_the_scan_does(base: int, mutations: list[tuple[str, int, int]],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    text = mutate(BASES[base] + BASES[(base + 1) % len(BASES)], mutations)
+    assert _cuts(text) == _scan_only(monkeypatch, text)
