@@ -499,7 +499,8 @@ class Solver:
             # tried one of them only): the lowest of them is kept
             low = br
             same = 0
-            for cs, _ in stack[-n:]:
+            saved = stack[-n:]
+            for cs, _ in saved:
                 if cs == bs:
                     same += 1
             if same == 1:
@@ -539,12 +540,11 @@ class Solver:
             if left == 1 or target <= gain:
                 relv = wbit
                 return gain
-            for s, r in stack[-n:]:
+            # the next trick's cards go on top of this one's (left on the stack: only the
+            # current trick's cards are ever read from it)
+            for s, r in saved:
                 R[s] -= 1 << (2 * r)
-            saved = stack[-n:]
-            del stack[-n:]
             res = trick(winner, nrun, ctens2, ctricks2, left - 1, target - gain)
-            stack.extend(saved)
             for s, r in saved:
                 R[s] += 1 << (2 * r)
             relv |= wbit
@@ -572,6 +572,14 @@ class Solver:
                                 moves = [(led, TEN)] + low if sweeping else low + [(led, TEN)]
                             else:
                                 moves = low
+                            if k == n - 2 and bsuit == led:
+                                # third hand high when the last player would beat partner's card
+                                nm = H[(seat + 1) % n * 4 + led]
+                                if nm:
+                                    ntop = nm.bit_length() - 1 >> 1
+                                    if ntop > brank and cls[0] > ntop:
+                                        over = [mv for mv in moves if mv[1] > ntop]
+                                        moves = over + [mv for mv in moves if mv[1] <= ntop]
                         elif bsuit == led:
                             win = [(led, r) for r in reversed(cls) if r > brank]
                             lose = [(led, r) for r in reversed(cls) if r <= brank and r != tenx]
@@ -616,6 +624,8 @@ class Solver:
                 moves = []
                 tenmoves = []
                 lows = []
+                to_partner = []
+                pbase = (seat + 2) % n * 4
                 for s in range(4):
                     m = H[base + s]
                     if not m:
@@ -623,15 +633,18 @@ class Solver:
                     cls = classes(m, R[s])
                     rs = R[s]
                     top_rank = rs.bit_length() - 1 >> 1
+                    # a low lead to a suit partner heads: partner wins it
+                    into = to_partner if (H[pbase + s] >> 2 * top_rank) & 3 else lows
                     for i, r in enumerate(cls):
                         if r == TEN and tens_score:
                             tenmoves.append((s, r))
                         elif i == 0 and r == top_rank:
                             moves.append((s, r))
                         else:
-                            lows.append((s, r))
+                            into.append((s, r))
                 lows.reverse()
-                moves = moves + lows + tenmoves
+                to_partner.reverse()
+                moves = moves + to_partner + lows + tenmoves
                 if hint is not None and hint in moves:
                     moves.remove(hint)
                     moves.insert(0, hint)
