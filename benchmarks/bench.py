@@ -3,7 +3,8 @@
     python benchmarks/bench.py                      # 20,000 deals and a file 10x that
     python benchmarks/bench.py --big-mb 1000        # also a ~1 GB archive (written in /tmp)
     python benchmarks/bench.py --deals 2000 --scale 3 --repeat 1   # a quick look
-    python benchmarks/bench.py --styles-only        # every writing style, and python-chess
+    python benchmarks/bench.py --styles-only        # every writing style, python-chess, start-up
+    python benchmarks/bench.py --scaling            # validate --jobs 1 against --jobs 2 (wall time)
 
 The corpus is made by ``benchmarks/make_corpus.py`` (seeded random legal matches in the
 writer's layout, so the same arguments give the same file) and kept in
@@ -29,7 +30,8 @@ What is measured:
 Writing styles (``--style-deals`` deals each, seeded; skip with ``--no-styles``): the
 same kind of random legal standard matches written as users write them, each its own file
 in ``benchmarks/out/``, each measured on its own (parse, parse + replay, ``validate --jobs
-1``, CPU time, median of ``--repeat``):
+1`` and ``json --compact`` end to end with the command's start-up, CPU time, median of
+``--repeat``):
   plain        the canonical layout
   hands        a ``hands`` block in every deal
   comments     a comment after the trump line and after the tens line of every deal
@@ -38,6 +40,15 @@ in ``benchmarks/out/``, each measured on its own (parse, parse + replay, ``valid
                symbols, several tricks to a line, no leader seats, comments and glyphs
 and, in the same run, python-chess (``pip install chess``) reading and replaying random PGN
 games (``chess.pgn.read_game``, then every move pushed on a board), for scale per megabyte.
+Then the start-up: ``dehlanote --version``, ``validate`` and ``json --compact`` on a
+one-deal record, CPU time of the whole process.
+
+Scaling (``--scaling``): ``validate --brief --jobs 1`` and ``--jobs 2`` on the base corpus
+repeated ``--scaling-times`` times, run in turn (1 2 1 2 ...), the median wall time of
+each; the load average before and after is printed, as the figure means something only
+on an otherwise idle machine (``uptime``: run it when the load is near 0).
+
+Child processes run this checkout's package (``PYTHONPATH``), not an installed one.
 """
 
 from __future__ import annotations
@@ -123,17 +134,26 @@ def _measure_chess(path: str) -> dict:
             "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
-def _measure_cli(path: str, extra: list[str]) -> dict:
-    """``dehlanote validate`` in a child process: its wall time, CPU time and peak RSS."""
+#: child processes run this checkout's package, whatever is installed
+ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])])}
+
+
+def _measure_cli(path: str, extra: list[str], command: str = "validate") -> dict:
+    """A ``dehlanote`` command in a child process: its wall time, CPU time and peak RSS.
+    ``validate --brief EXTRA PATH``, ``json EXTRA PATH`` (output thrown away), or ``startup``:
+    ``dehlanote EXTRA`` as given."""
     cmd = [sys.executable, "-m", "dehlanote"]
+    args = {"validate": ["validate", "--brief", *extra, path], "json": ["json", *extra, path],
+            "startup": extra}[command]
     t0 = time.perf_counter()
-    proc = subprocess.run([*cmd, "validate", "--brief", *extra, path], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run([*cmd, *args], stdout=subprocess.DEVNULL if command == "json" else subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env=ENV)
     wall = time.perf_counter() - t0
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
         return {"skipped": (proc.stderr.strip().splitlines() or ["failed"])[-1][:200]}
-    summary = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    out = proc.stdout or ""
+    summary = out.strip().splitlines()[-1] if out.strip() else ""
     return {"wall": wall, "cpu": kids.ru_utime + kids.ru_stime, "rss_mb": kids.ru_maxrss / 1024,
             "summary": summary}
 
@@ -142,7 +162,7 @@ def _child(kind: str, path: str, jobs: int, extra: list[str]) -> dict:
     """Run a measurement in a fresh interpreter (so its peak RSS is its own)."""
     args = [sys.executable, str(Path(__file__).resolve()), "--child", kind, "--file", path,
             "--jobs-child", str(jobs), "--cli-args", json.dumps(extra)]
-    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
     if proc.returncode != 0:
         return {"skipped": (proc.stderr.strip().splitlines() or ["failed"])[-1][:200]}
     return json.loads(proc.stdout)
@@ -236,11 +256,13 @@ def deal_count(path: Path, base: Path, base_deals: int) -> int:
 
 # ---- the report ----------------------------------------------------------------------
 
-def run(kind: str, path: Path, repeat: int, jobs: int = 1, extra: list[str] | None = None) -> dict:
+def run(kind: str, path: Path, repeat: int, jobs: int = 1, extra: list[str] | None = None, *,
+        by: str = "wall") -> dict:
+    """The median run (by wall or CPU time) of ``repeat``; peak RSS the largest."""
     results = [(_child(kind, str(path), jobs, extra or [])) for _ in range(repeat)]
     if any("skipped" in r for r in results):
         return next(r for r in results if "skipped" in r)
-    keep = sorted(results, key=lambda r: r["wall"])[len(results) // 2]
+    keep = sorted(results, key=lambda r: r[by])[len(results) // 2]
     keep["rss_mb"] = max(r["rss_mb"] for r in results)
     return keep
 
@@ -255,10 +277,11 @@ def line(label: str, r: dict, deals: int, size: int) -> str:
 
 def run_styles(args: argparse.Namespace) -> dict:
     """Every writing style on its own, and python-chess for scale: a table and the figures."""
-    print(f"### Writing styles: {args.style_deals:,} deals each, CPU time, median of {args.repeat} runs\n")
+    print(f"### Writing styles: {args.style_deals:,} deals each, CPU time, median of {args.repeat} runs "
+          f"(load average {os.getloadavg()[0]:.2f} at the start)\n")
     print("| style | MB | parse deals/s | parse + replay deals/s | `validate --jobs 1` deals/s | MB/s "
-          "| vs python-chess (MB/s) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+          "| vs python-chess (MB/s) | `json --compact` deals/s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
     chess_path = chess_corpus(args.chess_games, args.seed)
     chess_mbs = None
     rows: dict = {}
@@ -270,8 +293,9 @@ def run_styles(args: argparse.Namespace) -> dict:
     for style in STYLES:
         path = style_corpus(style, args.style_deals, args.seed)
         size = path.stat().st_size
-        got = {k: run(k, path, args.repeat, extra=["--jobs", "1"] if k == "validate" else None)
+        got = {k: run(k, path, args.repeat, extra=["--jobs", "1"] if k == "validate" else None, by="cpu")
                for k in ("parse", "replay", "validate")}
+        got["json"] = run("json", path, args.repeat, extra=["--compact"], by="cpu")
         deals = got["parse"].get("deals", args.style_deals)
 
         def rate(k: str) -> str:
@@ -280,7 +304,7 @@ def run_styles(args: argparse.Namespace) -> dict:
         mbs = size / 1e6 / got["validate"]["cpu"] if "cpu" in got["validate"] else None
         ratio = f"{mbs / chess_mbs:.1f}x" if mbs and chess_mbs else "n/a"
         print(f"| {style} | {size / 1e6:.1f} | {rate('parse')} | {rate('replay')} | {rate('validate')} "
-              f"| {mbs or 0:.2f} | {ratio} |", flush=True)
+              f"| {mbs or 0:.2f} | {ratio} | {rate('json')} |", flush=True)
         rows[style] = {"path": str(path), "bytes": size, "deals": deals, **{k: v for k, v in got.items()}}
     if chess_path is not None and "python-chess" in rows:
         r = rows["python-chess"]
@@ -289,6 +313,59 @@ def run_styles(args: argparse.Namespace) -> dict:
     else:
         print("\npython-chess is not installed (pip install chess): no comparison\n")
     return rows
+
+
+SAMPLE = ROOT / "samples" / "worked-example.dpn"
+
+
+def run_startup(args: argparse.Namespace) -> dict:
+    """The command line's start-up: commands on a one-deal record, CPU time, median of 3x repeat."""
+    rows = {}
+    print(f"### Start-up: CPU time of the whole command, median of {3 * args.repeat} runs\n")
+    print("| command | CPU ms | wall ms |")
+    print("|---|---:|---:|")
+    for label, extra in (("dehlanote --version", ["--version"]),
+                         ("dehlanote validate samples/worked-example.dpn", ["validate", str(SAMPLE)]),
+                         ("dehlanote json --compact samples/worked-example.dpn",
+                          ["json", "--compact", str(SAMPLE)])):
+        r = run("startup", SAMPLE, 3 * args.repeat, extra=extra, by="cpu")
+        rows[label] = r
+        if "cpu" in r:
+            print(f"| `{label}` | {r['cpu'] * 1000:.0f} | {r['wall'] * 1000:.0f} |", flush=True)
+    print()
+    return rows
+
+
+def run_scaling(args: argparse.Namespace) -> dict:
+    """``validate --jobs 1`` against ``--jobs 2`` on the base corpus repeated ``--scaling-times``
+    times, interleaved (1 2 1 2 ...), ``--repeat`` pairs: wall time (the CPU time is the same
+    work spread on two cores) and the load average around the runs."""
+    base = base_corpus(args.deals, args.seed)
+    path = repeated(base, Path(args.tmp) / f"dehlanote-bench-x{args.scaling_times}.dpn", times=args.scaling_times)
+    deals = args.deals * args.scaling_times
+    before = os.getloadavg()
+    runs: dict[int, list[dict]] = {1: [], 2: []}
+    for _ in range(args.repeat):
+        for jobs in (1, 2):
+            runs[jobs].append(_child("validate", str(path), 1, ["--jobs", str(jobs)]))
+    after = os.getloadavg()
+    if any("skipped" in r for rs in runs.values() for r in rs):
+        print("scaling skipped\n")
+        return {}
+    med = {j: sorted(rs, key=lambda r: r["wall"])[len(rs) // 2] for j, rs in runs.items()}
+    print(f"### `validate --jobs 2` against `--jobs 1`: {path.stat().st_size / 1e6:.0f} MB, {deals:,} deals, "
+          f"median of {args.repeat} interleaved pairs; load average {before[0]:.2f} before, {after[0]:.2f} after\n")
+    print("| | wall s | deals/s (wall) | CPU s | peak RSS MB |")
+    print("|---|---:|---:|---:|---:|")
+    for jobs in (1, 2):
+        r = med[jobs]
+        print(f"| `validate --jobs {jobs}` | {r['wall']:.1f} | {deals / r['wall']:,.0f} | {r['cpu']:.1f} "
+              f"| {r['rss_mb']:.0f} |")
+    ratio = med[1]["wall"] / med[2]["wall"]
+    print(f"\n`--jobs 2` is {ratio:.2f} times as fast as `--jobs 1` (wall time; every pair: "
+          + ", ".join(f"{a['wall'] / b['wall']:.2f}" for a, b in zip(runs[1], runs[2])) + ")\n")
+    return {"path": str(path), "deals": deals, "load_before": before, "load_after": after, "runs": runs,
+            "speed_up": ratio}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -304,7 +381,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--style-deals", type=int, default=5000, help="deals in each writing style's corpus")
     ap.add_argument("--chess-games", type=int, default=400, help="random PGN games for python-chess")
     ap.add_argument("--no-styles", action="store_true", help="skip the writing styles")
-    ap.add_argument("--styles-only", action="store_true", help="only the writing styles and python-chess")
+    ap.add_argument("--styles-only", action="store_true",
+                    help="only the writing styles, python-chess and start-up")
+    ap.add_argument("--scaling", action="store_true", help="only validate --jobs 1 against --jobs 2")
+    ap.add_argument("--scaling-times", type=int, default=5,
+                    help="the scaling file is the base corpus this many times (default 5: 100,000 deals)")
     ap.add_argument("--json", help="write the figures to this JSON file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
@@ -313,16 +394,22 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     if args.child:
-        if args.child == "validate":
-            result = _measure_cli(args.file, json.loads(args.cli_args))
+        if args.child in ("validate", "json", "startup"):
+            result = _measure_cli(args.file, json.loads(args.cli_args), args.child)
         else:
             result = _measure(args.child, args.file, args.jobs_child)
         print(json.dumps(result))
         return 0
 
     figures: dict = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "files": []}
+    if args.scaling:
+        figures["scaling"] = run_scaling(args)
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        return 0
     if not args.no_styles:
         figures["styles"] = run_styles(args)
+        figures["startup"] = run_startup(args)
     if args.styles_only:
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")

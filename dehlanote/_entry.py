@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
+from typing import Optional
+
+
+#: the command line being run, read by :mod:`dehlanote.cli` as it loads: it then imports
+#: only the module of the command named (start-up time), not every command's
+launching: Optional[list[str]] = None
 
 
 def main() -> None:
+    global launching
     # until the command line installs its own handling, Ctrl-C ends quietly (status 130)
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    launching = sys.argv[1:]
     from .cli import main as cli_main
     signal.signal(signal.SIGINT, signal.default_int_handler)
     cli_main()

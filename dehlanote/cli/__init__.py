@@ -9,15 +9,50 @@ or a file that cannot be read. To add a command: a new module here with an
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from typing import Optional
+from typing import Optional, Sequence
 
-from . import annotate, fmt, generate, html, json_cmd, record, replay, rules, solve, stats, validate  # noqa: F401,E402 (they register commands)
 from .app import app
 from .common import OutputFailed
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+#: each command's name and the module here that defines it (registering it on ``app``)
+COMMANDS = {
+    "annotate": "annotate", "fmt": "fmt", "generate": "generate", "html": "html", "json": "json_cmd",
+    "record": "record", "replay": "replay", "rules": "rules", "solve": "solve", "stats": "stats",
+    "validate": "validate",
+}
+
+
+def command_modules(argv: Optional[Sequence[str]]) -> list[str]:
+    """The command modules a command line needs: only the named command's when it names one
+    (``dehlanote validate ...``: the group's options take no value), none for ``--version``,
+    else all of them (``--help`` lists every command; a misspelt one is answered with the
+    names)."""
+    for arg in argv or ():
+        if not arg.startswith("-"):
+            module = COMMANDS.get(arg)
+            return [module] if module is not None else sorted(set(COMMANDS.values()))
+        if arg in ("-V", "--version"):
+            return []
+        if arg in ("-h", "--help") or arg.startswith("--install") or arg.startswith("--show"):
+            break
+    return sorted(set(COMMANDS.values()))
+
+
+def _register(argv: Optional[Sequence[str]]) -> None:
+    for module in command_modules(argv):
+        importlib.import_module(f".{module}", __name__)
+
+
+# The console script (dehlanote._entry) names the command line it runs before this package
+# loads: only that command's module is imported (validate does not load the terminal
+# stepper, the HTML pages or the solver). Imported any other way, every command is there.
+_launch = getattr(sys.modules.get("dehlanote._entry"), "launching", None)
+_register(_launch if _launch is not None and "_DEHLANOTE_COMPLETE" not in os.environ else None)
 
 
 def main(argv: Optional[list[str]] = None) -> None:

@@ -12,12 +12,9 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Optional
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.text import Text
 
 from .. import __version__
 from ..errors import DpnError
@@ -33,11 +30,18 @@ from ..batch.check import (  # noqa: F401 (the commands take these from here)
     parallel_reports,
     why,
 )
-from ..output.files import Snapshot, write_target
-from ..output.safe import printable_block, safe_console
-from ..replay import GameFacts, explicit
-from ..rules.profile import Registry, default_registry, registry
-from ..syntax import Game, write_game
+from ..output.safe import safe_console
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from ..output.files import Snapshot
+    from ..replay import GameFacts
+    from ..rules.profile import Registry
+    from ..syntax import Game
+
+# Rich, the writers and the output formats are imported where they are used: a command
+# loads what it needs (validate on a clean archive prints one line), start-up stays short.
 
 #: files from which ``validate`` shows a progress bar (on a terminal)
 PROGRESS_MIN_FILES = 4
@@ -140,6 +144,7 @@ class TextOut:
         if not self.piped:
             self.console.rule(title, align="left", characters=characters)
             return
+        from rich.text import Text
         text = title if isinstance(title, Text) else Text(str(title))
         self.print(text)
         self.print(characters * min(text.cell_len, self.console.width))
@@ -150,6 +155,7 @@ def err_console() -> Console:
 
 
 def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
+    from rich.markup import escape
     err_console().print(f"dehlanote: {escape(message)}", style="red" if sys.stderr.isatty() else None)
     return typer.Exit(code)
 
@@ -157,6 +163,7 @@ def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
 def emit(text: str) -> None:
     """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale."""
     if sys.stdout.isatty():
+        from ..output.safe import printable_block
         text = printable_block(text)     # a record's strings never drive the terminal
     try:
         buf = getattr(sys.stdout, "buffer", None)
@@ -173,6 +180,7 @@ def emit(text: str) -> None:
 
 def load_registry(rules_file: Optional[Path]) -> Registry:
     """The rule profiles: the package's, plus those of ``--rules FILE.yaml``."""
+    from ..rules.profile import default_registry, registry
     if rules_file is None:
         return registry()
     reg = default_registry()
@@ -238,6 +246,7 @@ class _BarMeter(Meter):
 
     def file(self, path: str, size: int) -> None:
         self.size = size
+        from rich.markup import escape
         self.progress.update(self.task, description=escape(path), completed=self.base)
 
     def read(self, count: int) -> None:
@@ -291,6 +300,7 @@ class _AnalysisBar(AnalysisMeter):
         self.progress, self.task = progress, task
 
     def deal(self, label: str) -> Callable[[int, int], None]:
+        from rich.markup import escape
         self.progress.update(self.task, description=escape(label), completed=0, total=None)
 
         def step(done: int, total: int) -> None:
@@ -377,12 +387,15 @@ def replacing(target: Path, *, force: bool = False, expect: Optional[Snapshot] =
     :func:`dehlanote.output.files.write_target`: a regular file is replaced by a rename in
     its real directory, keeping mode, owner and group; a device or FIFO is written as it
     is). Raises OutputRefused or OSError."""
+    from ..output.files import write_target
     with write_target(target, force=force, expect=expect) as stream:
         yield stream
 
 
 def canonical_text(game: Game, facts: GameFacts) -> str:
     """The canonical DPN of a game; a game that could not be read is kept as written."""
+    from ..replay import explicit
+    from ..syntax import write_game
     if any(e.code in SYNTAX_CODES for e in game.errors):
         text = game.source if game.source is not None else write_game(game)
         return text.strip("\n") + "\n"

@@ -14,6 +14,8 @@ from typing import Any, Optional
 
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from .lightparams import use_light
+
 __all__ = ["PlainCommand", "PlainGroup", "plain_params"]
 
 
@@ -73,12 +75,14 @@ class PlainOption(TyperOption):
 
 
 def plain_params(params: list[Any]) -> list[Any]:
-    """Turn typer's parameters into their plain-help versions (in place; idempotent)."""
+    """Turn typer's parameters into their plain-help versions (in place; idempotent), whose
+    values are converted without pydantic when they are plain (:mod:`.lightparams`)."""
     for param in params:
         if type(param) is TyperArgument:
             param.__class__ = PlainArgument
         elif type(param) is TyperOption:
             param.__class__ = PlainOption
+        use_light(param)
     return params
 
 

@@ -8,13 +8,8 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.markup import escape
 
 from ..errors import DpnError
-from ..output import jsonout
-from ..output.render import (
-    error_text,
-)
 from .app import app
 from .common import (
     PROGRESS_MIN_FILES,
@@ -104,6 +99,7 @@ def validate(
         if brief:
             out.print(str(err), markup=False)
         else:
+            from ..output.render import error_text
             out.print(error_text(err, err.path or ""))
 
     sizes = [_size(spec) for spec in specs]
@@ -118,6 +114,7 @@ def validate(
             report = check_file(spec, reg, None if as_json else print_error, keep=as_json,
                                 jobs=jobs, rules_file=rules, on_bytes=meter.read if show else None)
             if report.unreadable is not None:
+                from rich.markup import escape
                 errors_to.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
                                 style="red" if sys.stderr.isatty() else None)
             if not as_json and max_errors and report.count > max_errors:
@@ -126,6 +123,7 @@ def validate(
             reports.append(report)
             meter.done()
     if as_json:
+        from ..output import jsonout
         emit(jsonout.dumps({"files": [r.json() for r in reports]}) + "\n")
     else:
         print_summary(stdout_console, reports)

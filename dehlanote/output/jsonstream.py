@@ -43,11 +43,12 @@ def _write_object(write: Write, items: Iterator[tuple[str, Any]], indent: Option
     one from ``items``: an item whose value is a _Streamed is written as an array item by
     item, and the items after it are drawn only once it is written."""
     inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
-    sep = ", " if indent is None else ","
+    sep = ","
+    colon = ":" if indent is None else ": "
     write("{")
     first = True
     for key, value in items:
-        write(("" if first else sep) + inner + json.dumps(key, ensure_ascii=False) + ": ")
+        write(("" if first else sep) + inner + json.dumps(key, ensure_ascii=False) + colon)
         first = False
         if isinstance(value, _Streamed):
             _write_array(write, value.items, indent, level + 1)
@@ -61,7 +62,7 @@ def _write_object(write: Write, items: Iterator[tuple[str, Any]], indent: Option
 
 def _write_array(write: Write, items: Iterator[Any], indent: Optional[int], level: int) -> None:
     inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
-    sep = ", " if indent is None else ","
+    sep = ","
     count = 0
     write("[")
     for item in items:

@@ -7,11 +7,16 @@ came from, so a renderer can show where each fact was written.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import NamedTuple, Optional
 
+from ..deck import CARD_INDEX
 from ..errors import DpnError
 from ..rules.profile import Rules
 from ..syntax.model import Deal, Game, Play, Trick
+
+
+_CARD = attrgetter("card")
 
 
 class PlayFact(NamedTuple):
@@ -106,15 +111,20 @@ class DealFact(NamedTuple):
     @property
     def hands(self) -> dict[str, tuple[str, ...]]:
         """The hands as dealt: as written, or for a complete deal what each seat played."""
-        if not self.complete or self.claim is not None:
+        if not self.complete or self.claim is not None or not self.tricks:
             return dict(self.dealt)
-        played: dict[str, list[str]] = {}
+        # every trick replayed holds one card of every seat: each trick's plays turned to
+        # seat order (A first), then read seat by seat
+        seats = "".join(sorted(self.tricks[0].order))
+        n = len(seats)
+        rows = []
         for t in self.tricks:
-            for seat, p in zip(t.order, t.trick.plays):
-                played.setdefault(seat, []).append(p.card)
-        from ..deck import CARD_INDEX
-        return {seat: self.dealt.get(seat) or tuple(sorted(cards, key=CARD_INDEX.__getitem__))
-                for seat, cards in sorted(played.items())}
+            plays = t.trick.plays
+            cut = n - seats.index(t.leader)
+            rows.append(plays[cut:] + plays[:cut])
+        key = CARD_INDEX.__getitem__
+        return {seat: self.dealt.get(seat) or tuple(sorted(map(_CARD, column), key=key))
+                for seat, column in zip(seats, zip(*rows))}
 
 
 class ResultFact(NamedTuple):
