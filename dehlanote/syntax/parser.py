@@ -87,6 +87,13 @@ _TRICK4 = re.compile(
     "[ \t]*({INT})[ \t]+(?:({SEAT})[ \t]*:[ \t]*)?({CARD})[ \t]+({CARD})[ \t]+({CARD})[ \t]+({CARD})[ \t\r]*".format(
         INT=terms.pattern("INT"), SEAT=terms.pattern("SEAT"),
         CARD=terms.pattern("_RANK") + terms.pattern("_SUIT"))).fullmatch
+#: the next commonest: four cards with glyphs, or with a withdrawn card before any of them
+#: (the withdrawn card's group is the card after its minus sign)
+_PLAY_MARKED = "(?:-({CARD})[ \t]+)?({CARD})({GLYPH})?".format(
+    CARD=terms.pattern("_RANK") + terms.pattern("_SUIT"), GLYPH=terms.pattern("_GLYPH"))
+_TRICK4_MARKED = re.compile(
+    "[ \t]*({INT})[ \t]+(?:({SEAT})[ \t]*:[ \t]*)?{P}[ \t]+{P}[ \t]+{P}[ \t]+{P}[ \t\r]*".format(
+        INT=terms.pattern("INT"), SEAT=terms.pattern("SEAT"), P=_PLAY_MARKED)).fullmatch
 _WORDS = re.compile(r"\S+").finditer
 _TAG_PARTS = re.compile(r"\[[ \t]*({})[ \t]*({})".format(
     terms.pattern("NAME"), terms.possessive(terms.pattern("STRING")))).finditer
@@ -266,7 +273,7 @@ class _Builder(Transformer):
         the first line's start). A trick may go on over a line end inside a comment."""
         new, cards, kinds = _new, CARD_SPELLINGS, _WORD_KINDS
         # a line of four cards is a whole trick, unless a comment carries a trick on over
-        # a line end: then every line is scanned
+        # a line end: then every line is read word by word
         trick4 = _no_match if self.joined else _TRICK4
         num: int | None = None     # the trick being read, when it may go on
         trick_at = (ln, off)
@@ -290,6 +297,34 @@ class _Builder(Transformer):
                         None if seat is None else new(Word, (seat, ln, r2[0] + off)),
                         ()))
                 except KeyError:    # an emoji suit, or a number too long: scanned below
+                    pass
+                else:
+                    if num is not None:
+                        out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
+                        num, plays, leader = None, [], None
+                    out.append(trick)
+                    off = 1
+                    continue
+            elif trick4 is _TRICK4 and ("-" in line or "!" in line or "?" in line) \
+                    and (m := _TRICK4_MARKED(line)) is not None:
+                # four cards with glyphs, or one withdrawn card before a card
+                num_text, seat, w1, c1, g1, w2, c2, g2, w3, c3, g3, w4, c4, g4 = m.groups()
+                r = m.regs
+                try:
+                    trick = new(Trick, (
+                        kinds[num_text][1], ln, r[1][0] + off,
+                        (new(Play, (cards[c1], ln, r[4][0] + off,
+                                    () if w1 is None else (new(CardRef, (cards[w1], ln, r[3][0] + off - 1)),), g1, ())),
+                         new(Play, (cards[c2], ln, r[7][0] + off,
+                                    () if w2 is None else (new(CardRef, (cards[w2], ln, r[6][0] + off - 1)),), g2, ())),
+                         new(Play, (cards[c3], ln, r[10][0] + off,
+                                    () if w3 is None else (new(CardRef, (cards[w3], ln, r[9][0] + off - 1)),), g3, ())),
+                         new(Play, (cards[c4], ln, r[13][0] + off,
+                                    () if w4 is None else (new(CardRef, (cards[w4], ln, r[12][0] + off - 1)),), g4,
+                                    ()))),
+                        None if seat is None else new(Word, (seat, ln, r[2][0] + off)),
+                        ()))
+                except KeyError:    # an emoji selector, a long number: word by word below
                     pass
                 else:
                     if num is not None:

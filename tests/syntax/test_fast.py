@@ -224,6 +224,9 @@ HAND_WRITTEN = [
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S 3S 4S 5S 3 3S 4S 5S 6S\n 4 B: 2h 3h 4h 5h\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a ten\n falls} 2H 4H\n 2 B: 2S 3S 4S 5S 6S 7S\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a\n\n b}\n 2 B: 2S 3S 4S 5S\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a\n\n b} 2H 4H\n 2 B: 2S 3S 4S 5S 6S 7S\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a\n\n b}\n 2 B: 2S 3S 4S 5S 3 C: 2D 3D {c\n d} 4D 5D\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H {a\n\n b}\n\n -7H! 7H\n 2 B: 2S 3S 4S 5S\n",
 ]
 
 
