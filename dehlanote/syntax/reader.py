@@ -20,20 +20,28 @@ from .model import Game
 
 BLOCK = 1 << 20  # bytes or characters read at a time
 
+# The notation's tokens that the splitter needs, derived from the grammar (terms): the
+# deal keyword in any case (spelled letter by letter as [Dd][Ee]..., which the regular
+# expression engine scans for much faster than an ignore-case pattern), a tag name.
+_DEAL = "".join(f"[{c.upper()}{c.lower()}]" for c in terms.KEYWORDS["DEAL"])
+_NAME = terms.pattern("NAME")
+_WORD_CHAR = "0-9A-Za-z_"
 # what the splitter must see before a game's first deal: comment and tag-value openers and
 # the deal keyword (a [ there changes nothing, and not stopping at each saves a step a tag)
-_SCAN_HEAD = re.compile(r'[{"]|(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll](?![0-9A-Za-z_])')
+_SCAN_HEAD = re.compile(f'[{{"]|(?<![{_WORD_CHAR}]){_DEAL}(?![{_WORD_CHAR}])')
 # after it only comments, tag values and the next tag matter: a plain character class,
 # which the regex engine scans several times faster than _SCAN_HEAD
 _SCAN_BODY = re.compile(r'[{"\[]')
 _STRING = re.compile(f'"{STRING_BODY}"')
 # a line that opens with a whole tag, and one that opens with the deal keyword: the start
 # of another game, which no comment runs over (see split_games)
-_TAG_LINE = re.compile(f'\\n[ \\t\\r\\ufeff]*\\[[ \\t]*[A-Za-z][A-Za-z0-9_]*[ \\t]*"{STRING_BODY}"[ \\t]*\\]')
-# a deal numbered 1 (DPN 1.1: after another deal, it starts a game with no tags)
-_DEAL_ONE = re.compile(r"(?<![0-9A-Za-z_])[Dd][Ee][Aa][Ll][ \t]+0*1(?![0-9A-Za-z_\u2660-\u2667.])")
-_TAG_TEXT = f'\\[[ \\t]*[A-Za-z][A-Za-z0-9_]*[ \\t]*"{STRING_BODY}"[ \\t]*\\]'
-_TAG_NAME = re.compile(f'\\[[ \\t]*([A-Za-z][A-Za-z0-9_]*)[ \\t]*"{STRING_BODY}"')
+_TAG_LINE = re.compile(f'\\n[ \\t\\r\\ufeff]*\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]')
+# a deal numbered 1 (DPN 1.1: after another deal, it starts a game with no tags); the
+# look-behind after the first letter, so that the engine looks for a D or d first
+_DEAL_ONE = re.compile(_DEAL[:4] + f"(?<![{_WORD_CHAR}]{_DEAL[:4]})" + _DEAL[4:]
+                       + r"[ \t]+0*1(?![0-9A-Za-z_\u2660-\u2667.])")
+_TAG_TEXT = f'\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]'
+_TAG_NAME = re.compile(f'\\[[ \\t]*({_NAME})[ \\t]*"{STRING_BODY}"')
 # a line of tags and comments only (the tags that may stand after a game's deals)
 _TAGS_ONLY = re.compile(f"(?:[ \\t\\r\\ufeff]*(?:{_TAG_TEXT}|\\{{[^{{}}\\n]*\\}}))+[ \\t\\r\\ufeff]*")
 _SURROGATE = re.compile("[\udc80-\udcff]")
@@ -43,7 +51,7 @@ _SURROGATE = re.compile("[\udc80-\udcff]")
 _PLAIN_GAME = re.compile("[ \t\r\n]*(" + terms.whole_pattern("GAME_WHOLE") + r")[ \t]*+(?:\{[^}\[\n]*\}[ \t]*)*+\r?\n"
                          r"(?:[ \t\r]*\n)+[ \t]*(?=\[)")
 #: the first "deal" of a plain game starts a line (else a tag holds the word, and the scan decides)
-_FIRST_DEAL = re.compile(r"(?i)deal")
+_FIRST_DEAL = re.compile(_DEAL)
 #: a comment holding a [: the scan may cut a game there (see split_games)
 _BRACKET_COMMENT = re.compile(r"\{[^}]*\[")
 
