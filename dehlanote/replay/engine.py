@@ -17,6 +17,7 @@ player later play the suit led?), and the error still points at the revoking car
 # mypy: strict-equality
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Iterable, Literal, NamedTuple, Optional, cast
 
 from ..errors import DpnError
@@ -63,10 +64,12 @@ def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str
     written: dict[str, tuple[str, ...]] = {}
     for hand in deal.hands or ():
         if hand.seat not in written:
-            written[hand.seat] = tuple(sorted([ref.card for ref in hand.cards], key=CARD_INDEX.__getitem__))
+            written[hand.seat] = tuple(sorted(map(_CARD_OF, hand.cards), key=CARD_INDEX.__getitem__))
     return {seat: written[seat] for seat, taken in zip(seats, explicit) if taken}
 
 
+#: a written card's name (CardRef.card)
+_CARD_OF = attrgetter("card")
 #: canonical card -> its bit in a hand (a count of one)
 _BIT: dict[str, int] = {card: 1 << shift for card, shift in SHIFT.items()}
 #: the high bit of every card's count: set when a card is counted twice
@@ -272,16 +275,16 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
             if decks == 1:
                 # the common case at once: the hand's bits added up, then checked for a card
                 # given twice (a count of 2 in its bits) or dealt to another hand already
-                names = [ref.card for ref in hand.cards]
-                held = sum(map(_BIT.__getitem__, names))
-                if not held & _TWOS and not held & deck and len(names) == rules.hand_size:
+                refs = hand.cards
+                held = sum(map(_BIT.__getitem__, map(_CARD_OF, refs)))
+                if not held & _TWOS and not held & deck and len(refs) == rules.hand_size:
                     deck += held
                     if split is not None:
                         if split != 5:
                             errors.append(_err("hand-size", f"the | in {hand.seat}'s hand must stand after "
                                                f"the first five cards dealt, not after {split}", hand, number))
                         else:
-                            five[s] = sum(map(_BIT.__getitem__, names[:split]))
+                            five[s] = sum(map(_BIT.__getitem__, map(_CARD_OF, refs[:split])))
                             has_split[s] = True
                     explicit[s] = True
                     hands[s] = held
@@ -456,10 +459,10 @@ def _play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealSt
         seat = leader
         for play in plays:
             card = play[0]
-            info = card_info.get(card)
-            if info is None:
+            try:
+                suit, bit, strength, ten, suit_no = card_info[card]
+            except KeyError:
                 return None
-            suit, bit, strength, ten, suit_no = info
             if played & bit:
                 return None                     # played twice
             played |= bit
