@@ -139,7 +139,12 @@ def _word_table() -> dict[str, tuple[Any, ...]]:
 
 
 #: where the deals of a whole game start: at a line that begins with the deal keyword
-_DEAL_STARTS = re.compile(r"^[ \t]*" + terms.pattern("DEAL"), re.MULTILINE).finditer
+#: (after a line end: a game's first line is its tags; the line end first lets the
+#: engine look for it alone, where ^ with MULTILINE tried every position)
+_DEAL_STARTS = re.compile(r"\n[ \t]*" + terms.pattern("DEAL")).finditer
+#: a line that is one tag (its column: the first group's length)
+_TAG_LINE = re.compile(r"([ \t]*)\[[ \t]*({})[ \t]*({})[ \t]*\][ \t\r]*".format(
+    terms.pattern("NAME"), terms.possessive(terms.pattern("STRING")))).fullmatch
 
 
 def _first_word(text: str) -> str:
@@ -542,6 +547,30 @@ class _Builder(Transformer):
         return self._deal(first, col, number, dealer, misdeals, None if hands is None else tuple(hands),
                           trump, tricks, tens, None)
 
+    def _tag_lines(self, lines: list[str], ln: int, col: int) -> list[Tag]:
+        """The tags of the lines of a run of plain tags: one tag a line, read one match a
+        line; any other layout (several tags to a line, comments) as :meth:`_tags_text`."""
+        out: list[Tag] = []
+        new, names = _new, TAG_NAMES
+        off = col - 1
+        first = ln
+        for line in lines:
+            m = _TAG_LINE(line)
+            if m is None:
+                if line.strip():
+                    return self._tags_text("\n".join(lines), first, col)
+                ln += 1
+                off = 0
+                continue
+            lead, name, value = m.groups()
+            value = value[1:-1]
+            if "\\" in value:
+                value = _UNESCAPE.sub(r"\1", value)
+            out.append(new(Tag, (names.get(name.lower(), name), value, ln, len(lead) + off + 1, ())))
+            ln += 1
+            off = 0
+        return out
+
     def _tags_text(self, text: str, ln: int, col: int) -> list[Tag]:
         """The tags of a run of plain tags (comments blanked), from file line ``ln``, column ``col``."""
         out = []
@@ -567,10 +596,10 @@ class _Builder(Transformer):
         starts = []
         i = at = 0
         for m in _DEAL_STARTS(text):
-            i += text.count("\n", at, m.start())
-            at = m.start()
+            i += text.count("\n", at, m.start() + 1)
+            at = m.start() + 1
             starts.append(i)
-        tags = self._tags_text("\n".join(lines[: starts[0]]), ln, col)
+        tags = self._tag_lines(lines[: starts[0]], ln, col)
         deals = []
         for k, a in enumerate(starts):
             b = starts[k + 1] if k + 1 < len(starts) else len(lines)

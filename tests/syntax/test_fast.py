@@ -227,6 +227,8 @@ HAND_WRITTEN = [
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a\n\n b} 2H 4H\n 2 B: 2S 3S 4S 5S 6S 7S\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H {a\n\n b}\n 2 B: 2S 3S 4S 5S 3 C: 2D 3D {c\n d} 4D 5D\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H {a\n\n b}\n\n -7H! 7H\n 2 B: 2S 3S 4S 5S\n",
+    '[Event "a"]\n\n  [Site "b"] [Date "c"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n',
+    '[Event "a"]\n\n\t[Site "b\\"c"]  \r\n[Date "c"]\r\ndeal 1 dealer A\r\n 1 A: AH 10H 3H 7H\r\ntens AC 1 BD 0\n',
 ]
 
 
