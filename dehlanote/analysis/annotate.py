@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..replay import DealFact, GameFacts
 from ..rules.profile import Rules
+from ..syntax.model import Deal
 from ..syntax.cards import seats_for
 from .deal import DealAnalysis, advice, analyse_deal, glyph
 
@@ -42,11 +43,36 @@ def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = 
     return "\n".join(lines)
 
 
+def analysed_deal(deal: Deal, fact: DealFact, rules: Rules) -> tuple[Deal, str]:
+    """One deal of a record with its cards marked as :func:`analysed` marks them, and the
+    note saying so (``deal N analysis: ...``)."""
+    a = analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+    note = f"deal {fact.number} " + analysis_text(fact, rules, a)
+    if not a.tricks:
+        return deal, note
+    dealer = _dealer(fact, rules)
+    tricks = list(deal.tricks)
+    for ta in a.tricks:
+        j = ta.number - 1
+        if j >= len(tricks):
+            continue
+        plays = list(tricks[j].plays)
+        for k, p in enumerate(ta.plays):
+            mark = glyph(p, a.game, rules, dealer)
+            if not mark or k >= len(plays):
+                continue
+            play = plays[k]
+            plays[k] = play._replace(glyph=play.glyph or mark, comments=play.comments + (advice(p, a.game),))
+        tricks[j] = tricks[j]._replace(plays=tuple(plays))
+    return deal._replace(tricks=tuple(tricks)), note
+
+
 def analysed(facts: GameFacts) -> GameFacts:
     """The facts with their game's cards marked: ``?`` on a card that gave something away,
     ``??`` when it changed who wins the deal, with a comment saying what would have kept it.
     A glyph already written is kept (the comment is still added). Each deal's analysis is
-    also added to the facts' notes as text (what the text tables print under the game)."""
+    also added to the facts' notes as text (what the text tables print under the game).
+    (``annotate`` does it deal by deal with :func:`analysed_deal`.)"""
     rules = facts.rules
     if rules is None:
         return facts
@@ -55,24 +81,6 @@ def analysed(facts: GameFacts) -> GameFacts:
     for i, fact in enumerate(facts.deals):
         if i >= len(deals):
             break
-        a = analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
-        notes.append(f"deal {fact.number} " + analysis_text(fact, rules, a))
-        if not a.tricks:
-            continue
-        dealer = _dealer(fact, rules)
-        tricks = list(deals[i].tricks)
-        for ta in a.tricks:
-            j = ta.number - 1
-            if j >= len(tricks):
-                continue
-            plays = list(tricks[j].plays)
-            for k, p in enumerate(ta.plays):
-                mark = glyph(p, a.game, rules, dealer)
-                if not mark or k >= len(plays):
-                    continue
-                play = plays[k]
-                plays[k] = play._replace(glyph=play.glyph or mark,
-                                         comments=play.comments + (advice(p, a.game),))
-            tricks[j] = tricks[j]._replace(plays=tuple(plays))
-        deals[i] = deals[i]._replace(tricks=tuple(tricks))
+        deals[i], note = analysed_deal(deals[i], fact, rules)
+        notes.append(note)
     return facts._replace(game=facts.game._replace(deals=tuple(deals)), notes=tuple(notes))

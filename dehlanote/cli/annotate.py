@@ -10,18 +10,17 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from ..output.annotate import (
-    annotated_game,
-)
+from ..output.annotate import Streamed, match_end, write_annotated
 from ..output.render import (
     deal_table,
     error_text,
     game_heading,
     game_result_text,
 )
-from ..analysis.annotate import analysed
-from ..replay import GameFacts, replay_game
-from ..syntax import Game, write_game
+from ..analysis.annotate import analysed_deal
+from ..replay import GameFacts, GameReplay, iter_replay
+from ..rules.profile import Registry
+from ..syntax import Game
 from .app import app
 from .common import (
     RULES_OPTION,
@@ -84,15 +83,14 @@ def annotate(
         reports.append(report)
         try:
             for index, game in enumerate(games_of(spec), 1):
-                facts = replay_game(game, reg)
-                facts = analysed(facts) if analyse else facts
+                # deal by deal: a game of thousands of deals needs the memory of one
+                if format is AnnotateFormat.dpn:
+                    facts = _annotate_dpn(game, reg, report.path, first, analyse=analyse)
+                else:
+                    facts = _annotate_text(out, game, reg, index, report.path, first, several=len(specs) > 1,
+                                           symbols=symbols, analyse=analyse)
                 report.games += 1
                 report.count += len(facts.errors)
-                if format is AnnotateFormat.dpn:
-                    _annotate_dpn(game, facts, report.path, first)
-                else:
-                    _annotate_text(out, facts, index, report.path, first, several=len(specs) > 1,
-                                   symbols=symbols)
                 first = False
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
@@ -103,38 +101,61 @@ def annotate(
     raise typer.Exit(exit_status(reports))
 
 
-def _annotate_dpn(game: Game, facts: GameFacts, path: str, first: bool) -> None:
+def _annotate_dpn(game: Game, reg: Registry, path: str, first: bool, *, analyse: bool) -> GameFacts:
     """The record with the facts as comments (a game that could not be read: as written)."""
+    if not first:
+        emit("\n")
     if any(e.code in SYNTAX_CODES for e in game.errors):
-        text = canonical_text(game, facts)
+        facts = _drained(iter_replay(game, reg))
+        emit(canonical_text(game, facts))
     else:
-        text = write_game(annotated_game(facts))
-    emit(("" if first else "\n") + text)
+        facts = write_annotated(game, lambda: iter_replay(game, reg), emit,
+                                mark=analysed_deal if analyse else None)
     err = err_console()
     for e in facts.errors:
         err.print(str(located(e, game, path)), markup=False)
+    return facts
 
 
-def _annotate_text(out: TextOut, facts: GameFacts, index: int, path: str, first: bool, *, several: bool,
-                   symbols: bool) -> None:
+def _drained(replay: GameReplay) -> GameFacts:
+    """The game's facts (result, errors, notes), its deals replayed and let go."""
+    for item in replay:
+        if isinstance(item, GameFacts):
+            return item
+    raise AssertionError("a replay ends with the game's facts")
+
+
+def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: str, first: bool, *,
+                   several: bool, symbols: bool, analyse: bool) -> GameFacts:
     """A game as tables, one per deal, then its result and errors."""
     symbols = symbols and (out.encoding or "").lower().startswith("utf")
     if not first:
         out.print()
-    heading = game_heading(facts, index)
+    replay = iter_replay(game, reg)
+    rules = replay.rules
+    head = GameFacts(game, rules, (), None, ())
+    heading = game_heading(head, index)
     if several:
         heading = Text(f"{path} · ", style="bold").append_text(heading)
     out.rule(heading, characters="═")
+    stream = Streamed(replay)
+    analysis: list[str] = []
+    for deal, final in stream:
+        assert rules is not None
+        out.print()
+        out.print(deal_table(deal, rules, final or match_end(head, deal), symbols=symbols))
+        if analyse:
+            analysis.append(analysed_deal(deal.deal, deal, rules)[1])
+    facts = stream.facts
+    assert facts is not None
     if facts.rules is not None:
-        for deal in facts.deals:
-            out.print()
-            out.print(deal_table(deal, facts.rules, facts, symbols=symbols))
         out.print()
         out.print(game_result_text(facts))
-    for note in facts.notes:
+    for note in facts.notes + tuple(analysis):
         out.print(f"note: {note}", style="dim", markup=False)
     if facts.errors:
         out.print()
         out.print(f"{plural(len(facts.errors), 'error')}:", style="bold red")
         for e in facts.errors:
             out.print(error_text(located(e, facts.game, path), path))
+    return facts

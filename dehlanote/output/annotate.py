@@ -12,18 +12,20 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from typing import NamedTuple, Optional, Sequence, Union, cast
+from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Sequence, Union, cast
 
 from ..errors import DpnError, printable
+from ..replay.game import GameReplay
 from ..replay.facts import Capture, ClaimFact, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact, TrumpFact
 from ..rules.profile import Rules
 from ..deck import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
-from ..syntax.model import Game
+from ..syntax.model import Deal, Game
 
 __all__ = [
     "TenStory", "TrickNote", "Snapshot", "ten_stories", "trick_notes", "trump_text", "capture_text",
     "deal_result_text", "deal_heading", "snapshots", "annotated_game", "seat_layout", "Stepper",
     "MatchState", "match_state", "match_text", "match_parts", "Flag", "place_errors", "flag_text",
+    "trump_event", "Streamed", "match_end", "annotated_deal", "write_annotated",
 ]
 
 
@@ -84,7 +86,9 @@ class TrickNote(NamedTuple):
     trump_event: Optional[str]          # "trump set", "trump revealed", "trump drawn" at this trick
 
 
-def _trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
+def trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
+    """The sentence for the trump event of ``trick`` (the engine's :class:`TrumpFact` says
+    where trump was chosen, set, revealed or drawn), or None when nothing happened to trump there."""
     if tf is not None and tf.set_at is not None and trick.number == tf.set_at:
         return f"{tf.by} cannot follow: chooses trump in secret"     # hukum's closed trump
     if tf is None or tf.trick is None:
@@ -113,7 +117,7 @@ def trick_notes(deal: DealFact, rules: Rules) -> list[TrickNote]:
             tens[t.capture.side] = tens.get(t.capture.side, 0) + len(t.capture.tens)
         crossed = tuple(s for s in stories if s.taken_at == t.number and s.crossed)
         lost = tuple(s for s in stories if s.trick == t.number and s.crossed)
-        notes.append(TrickNote(t, dict(tens), crossed, lost, _trump_event(t, deal.trump)))
+        notes.append(TrickNote(t, dict(tens), crossed, lost, trump_event(t, deal.trump)))
     return notes
 
 
@@ -308,10 +312,10 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
                 held[p.seat].remove(p.card)
             # the engine says which card set or revealed trump (TrumpFact.trick, .play)
             if tf is not None and tf.set_at == t.number and tf.set_play == k:
-                event = _trump_event(t, tf)              # chosen in secret: still no trump
+                event = trump_event(t, tf)              # chosen in secret: still no trump
             if tf is not None and tf.suit is not None and tf.trick == t.number and tf.play == k:
                 trump = tf.suit
-                event = _trump_event(t, tf)
+                event = trump_event(t, tf)
             done = k == len(t.plays) - 1
             capture = None
             if done:
@@ -324,7 +328,7 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
                 if t.trump is not None:
                     trump = t.trump
                 if event is None and tf is not None and tf.drawn is not None:
-                    event = _trump_event(t, tf)
+                    event = trump_event(t, tf)
                     if event is not None:
                         trump = tf.drawn[-1]
             out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
@@ -367,11 +371,38 @@ def trick_comment(note: TrickNote, rules: Rules) -> str:
     return _clean("; ".join(parts))
 
 
+def annotated_deal(deal: Deal, fact: DealFact, rules: Rules, facts: Optional[GameFacts] = None) -> Deal:
+    """One deal of a record with the replay's facts added as ``{}`` comments (``facts``:
+    the game's, given for its last deal, whose result may be the match's end)."""
+    notes = trick_notes(fact, rules)
+    tricks = list(deal.tricks)
+    for j, note in enumerate(notes):
+        if j >= len(tricks) or not tricks[j].plays:
+            continue
+        trick = tricks[j]
+        last = trick.plays[-1]
+        last = last._replace(comments=last.comments + (trick_comment(note, rules),))
+        tricks[j] = trick._replace(plays=trick.plays[:-1] + (last,))
+    head = _clean(f"dealer {fact.dealer}; {trump_text(fact.trump)}") if fact.dealer else \
+        _clean(trump_text(fact.trump))
+    result = _clean("; ".join(deal_result_text(fact, rules, facts)))
+    deal = deal._replace(comments=deal.comments + (head,), tricks=tuple(tricks))
+    if deal.tens is not None:
+        deal = deal._replace(tens=deal.tens._replace(comments=deal.tens.comments + (result,)))
+    elif deal.tricks:
+        trick = deal.tricks[-1]
+        last = trick.plays[-1]
+        last = last._replace(comments=last.comments + (result,))
+        deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=trick.plays[:-1] + (last,)),))
+    return deal
+
+
 def annotated_game(facts: GameFacts) -> Game:
     """The record with the replay's facts added as ``{}`` comments (still valid DPN).
 
     Trick comments follow each trick's last card, the deal's trump at its head and the
-    result after its ``tens`` line (or its last trick when there is none).
+    result after its ``tens`` line (or its last trick when there is none). (For a game of
+    any length, :func:`write_annotated` writes the same text deal by deal.)
     """
     from ..replay import explicit
 
@@ -383,29 +414,122 @@ def annotated_game(facts: GameFacts) -> Game:
     for i, fact in enumerate(facts.deals):
         if i >= len(deals):
             break
-        deal = deals[i]
-        notes = trick_notes(fact, rules)
-        tricks = list(deal.tricks)
-        for j, note in enumerate(notes):
-            if j >= len(tricks) or not tricks[j].plays:
-                continue
-            trick = tricks[j]
-            last = trick.plays[-1]
-            last = last._replace(comments=last.comments + (trick_comment(note, rules),))
-            tricks[j] = trick._replace(plays=trick.plays[:-1] + (last,))
-        head = _clean(f"dealer {fact.dealer}; {trump_text(fact.trump)}") if fact.dealer else \
-            _clean(trump_text(fact.trump))
-        result = _clean("; ".join(deal_result_text(fact, rules, facts if i == len(facts.deals) - 1 else None)))
-        deal = deal._replace(comments=deal.comments + (head,), tricks=tuple(tricks))
-        if deal.tens is not None:
-            deal = deal._replace(tens=deal.tens._replace(comments=deal.tens.comments + (result,)))
-        elif deal.tricks:
-            trick = deal.tricks[-1]
-            last = trick.plays[-1]
-            last = last._replace(comments=last.comments + (result,))
-            deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=trick.plays[:-1] + (last,)),))
-        deals[i] = deal
+        deals[i] = annotated_deal(deals[i], fact, rules, facts if i == len(facts.deals) - 1 else None)
     return game._replace(deals=tuple(deals))
+
+
+class Streamed:
+    """A game's replay (:func:`~dehlanote.replay.iter_replay`) one deal at a time, each deal
+    with the game's facts when it is the last one (its result may be the match's end): one
+    deal is held back until the next is replayed. ``facts`` is the game's
+    :class:`GameFacts` (``deals`` empty) once the iteration is over."""
+
+    def __init__(self, replay: Iterable[Union[DealFact, GameFacts]]) -> None:
+        self.replay = replay
+        self.facts: Optional[GameFacts] = None
+
+    def __iter__(self) -> Iterator[tuple[DealFact, Optional[GameFacts]]]:
+        held: Optional[DealFact] = None
+        for item in self.replay:
+            if isinstance(item, GameFacts):
+                self.facts = item
+                continue
+            if held is not None:
+                yield held, None
+            held = item
+        if held is not None:
+            yield held, self.facts
+
+
+def match_end(facts: GameFacts, deal: DealFact) -> Optional[GameFacts]:
+    """For a deal that is not the game's last: the game's facts as far as its result
+    concerns that deal. A deal that ends the match fixes the match's result (later deals
+    are after the match and change nothing), so it is known without the rest of the game."""
+    if not deal.ends_match or facts.rules is None:
+        return None
+    winner = deal.kot.side if deal.kot is not None else deal.winner
+    return facts._replace(result=ResultFact(winner, {}, True, None))
+
+
+#: marks a deal's cards before it is annotated (``--analyse``): the deal, and a note or None
+Marker = Callable[[Deal, DealFact, Rules], "tuple[Deal, Optional[str]]"]
+
+
+def write_annotated(game: Game, replay: Callable[[], GameReplay], write: Callable[[str], object], *,
+                    mark: Optional[Marker] = None, spool: int = 8 << 20) -> GameFacts:
+    """``annotate --format dpn`` of one game, deal by deal: the text of ``write_game(
+    annotated_game(replay_game(game)))``, written in pieces to ``write``, one deal in memory.
+
+    ``replay()`` replays the game (:func:`~dehlanote.replay.iter_replay`). A valid game is
+    written with what the replay established filled in (:func:`~dehlanote.replay.explicit`),
+    one with any error as written: as that is known only at the end, the filled-in text is
+    kept in a spool file (in memory up to ``spool`` characters) and, at the first error,
+    dropped for a second replay that writes the record as it is. ``mark`` (``--analyse``)
+    marks a deal's cards before it is annotated and gives a note. Returns the game's facts
+    (``deals`` empty), their notes followed by those of ``mark``.
+    """
+    import tempfile
+
+    with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
+        facts = _write_annotated(game, replay(), held.write, mark, filled=True)
+        if facts is not None:
+            held.seek(0)
+            while True:
+                block = held.read(1 << 16)
+                if not block:
+                    break
+                write(block)
+            return facts
+    facts = _write_annotated(game, replay(), write, mark, filled=False)
+    assert facts is not None
+    return facts
+
+
+def _write_annotated(game: Game, source: GameReplay, write: Callable[[str], object], mark: Optional[Marker], *,
+                     filled: bool) -> Optional[GameFacts]:
+    """One pass of :func:`write_annotated`; None when ``filled`` and the game has an error
+    (what was written is then to be dropped)."""
+    from ..replay import explicit
+    from ..syntax.writer import ordered_tags, write_deal, write_tag
+
+    rules, errors = source.rules, source.errors
+    if filled and (rules is None or errors):
+        return None
+    lines = ["{" + c.replace("}", ")") + "}" for c in game.comments]
+    lines += [write_tag(t) for t in ordered_tags(game.tags)]
+    started = bool(lines)
+    write("\n".join(lines))
+
+    def put(deal: Deal) -> None:
+        nonlocal started
+        text = "\n".join(write_deal(deal))
+        write("\n\n" + text if started else text)
+        started = True
+
+    stream = Streamed(source)
+    notes: list[str] = []
+    done = 0
+    for fact, final in stream:
+        if filled and errors:
+            return None
+        assert rules is not None
+        deal = game.deals[done]
+        done += 1
+        if mark is not None:
+            deal, note = mark(deal, fact, rules)
+            if note is not None:
+                notes.append(note)
+        if filled:
+            deal = explicit(GameFacts(game._replace(deals=(deal,)), rules, (fact,), None, ())).deals[0]
+        put(annotated_deal(deal, fact, rules, final))
+    facts = stream.facts
+    assert facts is not None
+    if filled and facts.errors:
+        return None
+    for deal in game.deals[done:]:       # not replayed (the rules are unknown): as written
+        put(deal)
+    write("\n")
+    return facts._replace(notes=facts.notes + tuple(notes)) if notes else facts
 
 
 # ---- the match as it stands ---------------------------------------------------------------------

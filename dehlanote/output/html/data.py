@@ -11,17 +11,19 @@ Keys are short because a match page has a size budget; :data:`KEYS` says what ea
 
 from __future__ import annotations
 
-from typing import Any, Optional
+import tempfile
+from typing import Any, Callable, Iterable, Optional
 
 from ...errors import DpnError
 from ...replay.facts import DealFact, GameFacts, TrickFact
+from ...replay.game import GameReplay
 from ...rules.profile import Rules
 from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
 from ...syntax.model import Play, Trick
-from ..annotate import _trump_event  # the sentence annotate writes for the same trump fact
-from ..annotate import capture_text, deal_heading, deal_result_text, trick_notes, trump_text
+from ..annotate import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
+from .page import script_json
 
-__all__ = ["game_data", "game_summary", "KEYS", "trump_changes"]
+__all__ = ["game_data", "game_summary", "write_game_data", "KEYS", "trump_changes"]
 
 #: what the short keys of the page data mean (documentation, and the page script's contract)
 KEYS = {
@@ -87,10 +89,10 @@ def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[
     for t in deal.tricks:
         for k, p in enumerate(t.trick.plays):
             played += 1
-            seat = t.order[k] if k < len(t.order) else None
+            # the engine says which card set or revealed trump (TrumpFact.trick, .play)
             if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
-                    and tf.by == seat and not open_trump):
-                event = _trump_event(t, tf)
+                    and tf.play == k and not open_trump):
+                event = trump_event(t, tf)
                 if event:
                     events.append([played, event])
                 if current != tf.suit:
@@ -100,7 +102,7 @@ def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[
             current = t.trump
             changes.append([played, current])
         if tf is not None and tf.drawn is not None:
-            event = _trump_event(t, tf)
+            event = trump_event(t, tf)
             if event:
                 events.append([played, event])
                 if current != tf.drawn[-1]:
@@ -147,8 +149,9 @@ def _unplayed(trick: Trick) -> list[Any]:
     return [trick.number, [p.card for p in trick.plays]]
 
 
-def _deal(d: DealFact, rules: Rules, facts: GameFacts, last: bool, score: dict[str, int],
+def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str, int],
           points: dict[str, int]) -> dict[str, Any]:
+    """One deal's data (``facts``: the game's, for its last deal only)."""
     seats = seats_for(rules.seats)[: rules.seats]
     sides = sides_for(rules.seats)
     played: dict[str, list[str]] = {s: [] for s in seats}
@@ -177,7 +180,7 @@ def _deal(d: DealFact, rules: Rules, facts: GameFacts, last: bool, score: dict[s
         "secret": tf.suit if tf is not None and (tf.closed or tf.method == "closed") else None,
         "tricks": [_trick(t, n, rules, sides) for t, n in zip(d.tricks, notes)],
         "unplayed": [_unplayed(t) for t in d.deal.tricks[len(d.tricks):]],
-        "result": deal_result_text(d, rules, facts if last else None),
+        "result": deal_result_text(d, rules, facts),
         "complete": d.complete, "winner": d.winner,
         "kot": None if d.kot is None else [d.kot.side, d.kot.reason],
         "streak": None if d.streak is None else [d.streak.side, d.streak.length],
@@ -201,8 +204,9 @@ def _title(facts: GameFacts, number: int) -> str:
     return facts.game.tag("Event") or f"Game {number}"
 
 
-def game_summary(facts: GameFacts, number: int) -> dict[str, Any]:
-    """One line of a game chooser or an index: number, title, date, players, result, deals, errors."""
+def game_summary(facts: GameFacts, number: int, deals: Optional[int] = None) -> dict[str, Any]:
+    """One line of a game chooser or an index: number, title, date, players, result, deals, errors
+    (``deals``: how many, when ``facts`` does not hold them: a game replayed deal by deal)."""
     game = facts.game
     rules = facts.rules
     seats = seats_for(rules.seats if rules else 4)
@@ -218,51 +222,47 @@ def game_summary(facts: GameFacts, number: int) -> dict[str, Any]:
         outcome = "unfinished"
     return {"n": number, "title": _title(facts, number), "date": game.tag("Date") or "",
             "players": players, "rules": rules.label() if rules else (game.tag("Rules") or ""),
-            "result": outcome, "deals": len(facts.deals), "errors": len(facts.errors)}
+            "result": outcome, "deals": len(facts.deals) if deals is None else deals, "errors": len(facts.errors)}
 
 
 def game_data(facts: GameFacts, number: int = 1) -> dict[str, Any]:
-    """Everything the replay page needs of one replayed game (see :data:`KEYS`)."""
-    game = facts.game
+    """Everything the replay page needs of one replayed game (see :data:`KEYS`).
+    (:func:`write_game_data` writes the same as JSON, deal by deal.)"""
     rules = facts.rules
-    summary = game_summary(facts, number)
-    out: dict[str, Any] = {
+    out = _head(facts, number, len(facts.deals))
+    if rules is None:
+        out.update(_tail(facts))
+        return out
+    deals = _Deals(rules)
+    out["deals"] = [deals.add(d, facts if i == len(facts.deals) - 1 else None, facts.errors)
+                    for i, d in enumerate(facts.deals)]
+    out.update(_tail(facts))
+    return out
+
+
+def _head(facts: GameFacts, number: int, deals: int) -> dict[str, Any]:
+    """The game's data before its deals."""
+    game = facts.game
+    summary = game_summary(facts, number, deals)
+    return {
         "n": number, "title": summary["title"], "summary": summary,
         "tags": [[t.name, t.value] for t in game.tags], "players": summary["players"],
         "comments": list(game.comments), "errors": [_error(e) for e in facts.errors],
         "notes": list(facts.notes), "deals": [],
     }
+
+
+def _tail(facts: GameFacts) -> dict[str, Any]:
+    """The game's data after its deals: the table, the result."""
+    game = facts.game
+    rules = facts.rules
     if rules is None:
-        out.update(seats="ABCD", sides=["AC", "BD"], rules=game.tag("Rules") or "", hand=13, centre=True,
-                   result=["this game could not be replayed"])
-        return out
+        return dict(seats="ABCD", sides=["AC", "BD"], rules=game.tag("Rules") or "", hand=13, centre=True,
+                    result=["this game could not be replayed"])
     sides = sides_for(rules.seats)
-    out.update(seats=seats_for(rules.seats)[: rules.seats], sides=list(sides), rules=rules.label(),
-               hand=rules.hand_size, centre=rules.capture == "centre")
-    score = {s: 0 for s in sides}
-    points = {s: 0 for s in sides} if rules.match_points else {}
-    by_deal: dict[int, list[list[Any]]] = {}
-    by_trick: dict[tuple[int, int], list[list[Any]]] = {}
-    for e in facts.errors:
-        if e.deal is not None and e.trick is not None:
-            by_trick.setdefault((e.deal, e.trick), []).append(_error(e))
-        elif e.deal is not None:
-            by_deal.setdefault(e.deal, []).append(_error(e))
-    count = len(facts.deals)
-    for i, d in enumerate(facts.deals):
-        if d.kot is not None:
-            score[d.kot.side] = score.get(d.kot.side, 0) + 1
-        if points and d.winner is not None:
-            points[d.winner] = points.get(d.winner, 0) + 1
-        deal = _deal(d, rules, facts, i == count - 1, score, points)
-        deal["errors"] = by_deal.get(d.number, [])
-        for t in deal["tricks"]:
-            errs = by_trick.get((d.number, t["n"]))
-            if errs:
-                t["e"] = errs
-        for number_, _cards in deal["unplayed"]:
-            deal["errors"].extend(by_trick.get((d.number, number_), []))
-        out["deals"].append(deal)
+    seats = seats_for(rules.seats)[: rules.seats]
+    out: dict[str, Any] = dict(seats=seats, sides=list(sides), rules=rules.label(), hand=rules.hand_size,
+                               centre=rules.capture == "centre")
     result = facts.result
     lines = []
     if result is not None:
@@ -278,5 +278,84 @@ def game_data(facts: GameFacts, number: int = 1) -> dict[str, Any]:
             lines.append("deals won: " + " · ".join(f"{s} {result.points.get(s, 0)}" for s in sides))
     out["result"] = lines
     # seats that are never named in a 6-seat game keep their letters; sides as written
-    out["sideOf"] = {s: side_of(s, rules.seats) for s in out["seats"]}
+    out["sideOf"] = {s: side_of(s, rules.seats) for s in seats}
     return out
+
+
+class _Deals:
+    """The deals' data one after the other: the match score so far, each deal's errors."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        sides = sides_for(rules.seats)
+        self.score = {s: 0 for s in sides}
+        self.points = {s: 0 for s in sides} if rules.match_points else {}
+
+    def add(self, d: DealFact, facts: Optional[GameFacts], errors: Iterable[DpnError]) -> dict[str, Any]:
+        """Deal ``d`` (``facts``: the game's, for its last deal); ``errors``: the game's,
+        in file order, or at least all of this deal's."""
+        if d.kot is not None:
+            self.score[d.kot.side] = self.score.get(d.kot.side, 0) + 1
+        if self.points and d.winner is not None:
+            self.points[d.winner] = self.points.get(d.winner, 0) + 1
+        deal = _deal(d, self.rules, facts, self.score, self.points)
+        by_trick: dict[int, list[list[Any]]] = {}
+        mine: list[list[Any]] = []
+        for e in errors:
+            if e.deal != d.number:
+                continue
+            if e.trick is not None:
+                by_trick.setdefault(e.trick, []).append(_error(e))
+            else:
+                mine.append(_error(e))
+        deal["errors"] = mine
+        for t in deal["tricks"]:
+            errs = by_trick.get(t["n"])
+            if errs:
+                t["e"] = errs
+        for number_, _cards in deal["unplayed"]:
+            deal["errors"].extend(by_trick.get(number_, []))
+        return deal
+
+
+def write_game_data(write: Callable[[str], object], replay: GameReplay, number: int = 1, *,
+                    spool: int = 8 << 20) -> tuple[GameFacts, int]:
+    """What ``script_json(game_data(replay_game(game), number))`` gives, written to ``write``
+    deal by deal with one deal in memory (``replay``: :func:`~dehlanote.replay.iter_replay`
+    of the game). The game's errors and summary come before its deals in the data, and are
+    known only at its end: the deals wait in a spool file (in memory up to ``spool``
+    characters). Returns the game's facts (``deals`` empty) and its number of deals."""
+    rules = replay.rules
+    stream = Streamed(replay)
+    if rules is None:
+        for _ in stream:
+            pass
+        facts = stream.facts
+        assert facts is not None
+        write(script_json(game_data(facts, number)))
+        return facts, 0
+    deals = _Deals(rules)
+    count = 0
+    pending: list[DpnError] = []        # errors not yet placed: this deal's or a later one's
+    seen = 0
+    with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
+        for d, final in stream:
+            errors = replay.errors
+            pending = [e for e in pending + errors[seen:] if e.deal is not None and e.deal >= d.number]
+            seen = len(errors)
+            mine = sorted(dict.fromkeys(e for e in pending if e.deal == d.number), key=lambda e: (e.line, e.column))
+            held.write(("," if count else "") + script_json(deals.add(d, final, mine)))
+            count += 1
+        facts = stream.facts
+        assert facts is not None
+        head = script_json(_head(facts, number, count))
+        assert head.endswith(',"deals":[]}')
+        write(head[: -len("]}")])
+        held.seek(0)
+        while True:
+            block = held.read(1 << 16)
+            if not block:
+                break
+            write(block)
+        write("]," + script_json(_tail(facts))[1:])
+    return facts, count

@@ -10,19 +10,21 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import tempfile
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional
 
 from ...errors import DpnError
-from ...replay import GameFacts, replay_game
+from ...replay import GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry
 from ...stats import ArchiveStats
 from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
-from .data import game_data, game_summary
-from .page import render_index, render_replay
+from .data import game_data, game_summary, write_game_data
+from .page import render_index, render_replay, script_json
 
 __all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE"]
 
@@ -80,51 +82,91 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(facts, data)`` may add to each game's page data (the analysis).
+
+    Without ``stats`` or ``extend``, each game is replayed and written deal by deal: the page's
+    data waits in a spool file (the page's title and each game's summary come first, and are
+    known only at the end), so a game of thousands of deals needs the memory of one.
     """
     report = PageReport(path)
-    games: list[dict[str, Any]] = []
     part = 1
+    summaries: list[dict[str, Any]] = []
+    held: Optional[IO[str]] = None
 
     def flush() -> None:
-        nonlocal part, games
-        if not games and part > 1:
+        nonlocal part, held, summaries
+        if not summaries and part > 1:
             return
         name = target if part == 1 else target.with_name(f"{target.stem}-{part}{target.suffix}")
-        title = _title(path, [g["summary"] for g in games])
+        title = _title(path, summaries)
         if per_page and part > 1:
             title += f" (part {part})"
-        text = render_replay(games, title, back=back, four_colour=four_colour)
+        head, tail = _page_parts(title, back=back, four_colour=four_colour)
         tmp = name.with_name(f".{name.name}.tmp")
-        tmp.write_text(text, encoding="utf-8")
+        with open(tmp, "w", encoding="utf-8", newline="") as page:
+            page.write(head)
+            if held is not None:
+                held.seek(0)
+                shutil.copyfileobj(held, page)
+                held.close()
+            page.write(tail)
         os.replace(tmp, name)
         report.pages.append(str(name))
         part += 1
-        games = []
+        held = None
+        summaries = []
 
-    for facts in replay_games_of(stream, reg):
-        report.games += 1
-        report.deals += len(facts.deals)
-        report.errors += len(facts.errors)
-        if len(report.first_errors) < 20:
-            report.first_errors.extend(facts.errors[: 20 - len(report.first_errors)])
-        if stats is not None:
-            stats.add(facts, path, report.games)
-        if per_page and len(games) >= per_page:
-            flush()
-        data = game_data(facts, report.games)
-        if extend is not None:
-            extend(facts, data)
-        games.append(data)
-        if rows is not None:
-            page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
-            row = game_summary(facts, report.games)
-            row["file"] = path
-            row["href"] = f"{link_base}{page}#game={report.games}"
-            rows.append(row)
-        if on_game is not None:
-            on_game()
-    flush()
+    try:
+        for game in iter_games(stream):
+            report.games += 1
+            if per_page and len(summaries) >= per_page:
+                flush()
+            if held is None:
+                held = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8", newline="")
+            elif summaries:
+                held.write(",")
+            if stats is not None or extend is not None:
+                # the archive statistics and the analysis take the game's deals all at once
+                facts = replay_game(game, reg)
+                if stats is not None:
+                    stats.add(facts, path, report.games)
+                data = game_data(facts, report.games)
+                if extend is not None:
+                    extend(facts, data)
+                held.write(script_json(data))
+                deals = len(facts.deals)
+            else:
+                facts, deals = write_game_data(held.write, iter_replay(game, reg), report.games)
+            report.deals += deals
+            report.errors += len(facts.errors)
+            if len(report.first_errors) < 20:
+                report.first_errors.extend(facts.errors[: 20 - len(report.first_errors)])
+            summary = game_summary(facts, report.games, deals)
+            summaries.append(summary)
+            if rows is not None:
+                page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
+                row = dict(summary)
+                row["file"] = path
+                row["href"] = f"{link_base}{page}#game={report.games}"
+                rows.append(row)
+            if on_game is not None:
+                on_game()
+        flush()
+    finally:
+        if held is not None:
+            held.close()
     return report
+
+
+def _page_parts(title: str, *, back: Optional[str], four_colour: bool) -> tuple[str, str]:
+    """The replay page around its games' data: what comes before the first game's JSON,
+    and what follows the last (the page of no games, cut where its list of games is)."""
+    empty = script_json({"format": "dehlanote-replay/1", "four": four_colour, "games": []})
+    page = render_replay([], title, back=back, four_colour=four_colour)
+    at = page.find(empty)
+    if at < 0 or page.find(empty, at + 1) >= 0:
+        raise AssertionError("the replay page's data block is not where it is expected")
+    cut = at + len(empty) - len("]}")
+    return page[:cut], page[cut:]
 
 
 def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN games",
