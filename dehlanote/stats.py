@@ -32,9 +32,11 @@ from collections import Counter
 from typing import Any, Iterable, Optional
 
 from .deck import SUIT_NAMES, seats_for, side_of
-from .replay.facts import GameFacts
+from .replay.facts import DealFact, GameFacts
+from .rules.profile import Rules
+from .syntax.model import Game
 
-__all__ = ["ArchiveStats", "archive_stats", "TOP"]
+__all__ = ["ArchiveStats", "GameCount", "archive_stats", "TOP"]
 
 #: how many of the longest streaks are kept
 TOP = 5
@@ -103,39 +105,15 @@ class ArchiveStats:
 
     def add(self, facts: GameFacts, source: str = "", number: int = 0) -> None:
         """Count one replayed game (``source`` and ``number`` name it in the top lists)."""
-        self.games += 1
-        if facts.errors:
-            self.games_with_errors += 1
-        rules = facts.rules
-        if rules is None:
-            return
-        seats = seats_for(rules.seats)[: rules.seats]
-        game = facts.game
-        names = {s: game.tag(s) for s in seats if game.tag(s)}
-        people = {s: self.players.setdefault(name, _Player()) for s, name in names.items() if name}
-        for p in people.values():
-            p.games += 1
-        result = facts.result
-        if result is not None and result.finished:
-            self.matches_finished += 1
-            if result.winner is None:
-                self.matches_level += 1
-            else:
-                self.match_winner[result.winner] += 1
-                for s, p in people.items():
-                    if side_of(s, rules.seats) == result.winner:
-                        p.matches_won += 1
-        run: Optional[tuple[str, int, int]] = None        # the streak being followed: side, length, deal
+        game = self.game(facts.game, facts.rules, source, number)
         for deal in facts.deals:
-            self._deal(deal, rules.seats, people, source, number)
-            streak = deal.streak if deal.complete else None
-            if run is not None and (streak is None or streak.side != run[0] or streak.length <= run[1]):
-                self._streak(run, names, rules.seats, source, number)
-                run = None
-            if streak is not None:
-                run = (streak.side, streak.length, deal.number)
-        if run is not None:
-            self._streak(run, names, rules.seats, source, number)
+            game.deal(deal)
+        game.end(facts)
+
+    def game(self, game: Game, rules: Optional[Rules], source: str = "", number: int = 0) -> "GameCount":
+        """Count one game deal by deal, as it is replayed (:func:`~dehlanote.replay.iter_replay`):
+        its ``deal(fact)`` for each deal, then its ``end(facts)``. The same counts as :meth:`add`."""
+        return GameCount(self, game, rules, source, number)
 
     def _deal(self, deal: Any, seats: int, people: dict[str, _Player], source: str, number: int) -> None:
         self.deals += 1
@@ -261,3 +239,55 @@ def archive_stats(games: Iterable[tuple[GameFacts, str, int]]) -> ArchiveStats:
         stats.add(facts, source, number)
     return stats
 
+
+
+class GameCount:
+    """One game being counted by :class:`ArchiveStats`, deal by deal (see :meth:`ArchiveStats.game`)."""
+
+    def __init__(self, stats: ArchiveStats, game: Game, rules: Optional[Rules], source: str, number: int) -> None:
+        self.stats, self.rules, self.source, self.number = stats, rules, source, number
+        self.names: dict[str, Optional[str]] = {}
+        self.people: dict[str, _Player] = {}
+        self.run: Optional[tuple[str, int, int]] = None        # the streak being followed: side, length, deal
+        if rules is None:
+            return
+        seats = seats_for(rules.seats)[: rules.seats]
+        self.names = {s: game.tag(s) for s in seats if game.tag(s)}
+        self.people = {s: stats.players.setdefault(name, _Player()) for s, name in self.names.items() if name}
+        for p in self.people.values():
+            p.games += 1
+
+    def deal(self, deal: DealFact) -> None:
+        rules, stats = self.rules, self.stats
+        assert rules is not None
+        stats._deal(deal, rules.seats, self.people, self.source, self.number)
+        streak = deal.streak if deal.complete else None
+        run = self.run
+        if run is not None and (streak is None or streak.side != run[0] or streak.length <= run[1]):
+            stats._streak(run, self.names, rules.seats, self.source, self.number)
+            run = None
+        if streak is not None:
+            run = (streak.side, streak.length, deal.number)
+        self.run = run
+
+    def end(self, facts: GameFacts) -> None:
+        """The game's end: its result and errors (``facts.deals`` is not looked at)."""
+        stats, rules = self.stats, self.rules
+        stats.games += 1
+        if facts.errors:
+            stats.games_with_errors += 1
+        if rules is None:
+            return
+        result = facts.result
+        if result is not None and result.finished:
+            stats.matches_finished += 1
+            if result.winner is None:
+                stats.matches_level += 1
+            else:
+                stats.match_winner[result.winner] += 1
+                for s, p in self.people.items():
+                    if side_of(s, rules.seats) == result.winner:
+                        p.matches_won += 1
+        if self.run is not None:
+            stats._streak(self.run, self.names, rules.seats, self.source, self.number)
+            self.run = None

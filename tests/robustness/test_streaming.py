@@ -21,7 +21,7 @@ from dehlanote import parse_string, replay_game
 from dehlanote.output.annotate import annotated_game, write_annotated
 from dehlanote.output.html.data import game_data, write_game_data
 from dehlanote.output.html.page import script_json
-from dehlanote.replay import iter_replay
+from dehlanote.replay import GameFacts, iter_replay
 from dehlanote.syntax import write_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,3 +138,31 @@ def test_16_10_streamed_output_of_games_with_errors():
         for whole, streamed, data, streamed_data in games:
             assert streamed == whole
             assert streamed_data == data
+
+
+def test_16_10_html_site_streams_a_long_game(long_file, tmp_path):
+    status, peak = peak_of("html", "--site", str(long_file), "-o", str(tmp_path / "site"))
+    print(f"\nhtml --site of one game of {DEALS} deals: peak {peak} MB")
+    assert status == 0
+    # was 281 MB (the statistics took the whole game's facts); now as a single page
+    assert peak < 160, peak
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert f'data-stat="deals" data-value="{DEALS}"' in index
+
+
+def test_16_10_statistics_counted_deal_by_deal_are_the_whole_games():
+    from dehlanote.stats import ArchiveStats
+
+    whole, streamed = ArchiveStats(), ArchiveStats()
+    for number, path in enumerate(SAMPLES, 1):
+        for game in parse_string(path.read_text(encoding="utf-8")):
+            whole.add(replay_game(game), path.name, number)
+            replay = iter_replay(game)
+            count = streamed.game(game, replay.rules, path.name, number)
+            for item in replay:
+                if isinstance(item, GameFacts):
+                    count.end(item)
+                else:
+                    count.deal(item)
+    assert streamed.games == whole.games > len(SAMPLES)
+    assert streamed.to_json() == whole.to_json()

@@ -319,12 +319,14 @@ class _Deals:
 
 
 def write_game_data(write: Callable[[str], object], replay: GameReplay, number: int = 1, *,
+                    on_deal: Optional[Callable[[DealFact], object]] = None,
                     spool: int = 8 << 20) -> tuple[GameFacts, int]:
     """What ``script_json(game_data(replay_game(game), number))`` gives, written to ``write``
     deal by deal with one deal in memory (``replay``: :func:`~dehlanote.replay.iter_replay`
     of the game). The game's errors and summary come before its deals in the data, and are
     known only at its end: the deals wait in a spool file (in memory up to ``spool``
-    characters). Returns the game's facts (``deals`` empty) and its number of deals."""
+    characters). ``on_deal`` sees each deal's facts in turn (the archive statistics).
+    Returns the game's facts (``deals`` empty) and its number of deals."""
     rules = replay.rules
     stream = Streamed(replay)
     if rules is None:
@@ -340,6 +342,8 @@ def write_game_data(write: Callable[[str], object], replay: GameReplay, number: 
     seen = 0
     with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
         for d, final in stream:
+            if on_deal is not None:
+                on_deal(d)
             errors = replay.errors
             pending = [e for e in pending + errors[seen:] if e.deal is not None and e.deal >= d.number]
             seen = len(errors)

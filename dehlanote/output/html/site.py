@@ -1,9 +1,10 @@
 """Replay pages for files, and a site: a folder of pages with an index of statistics.
 
-Files are read one game at a time and each game is replayed once: the same facts feed
-the page data and the archive statistics (:class:`~dehlanote.stats.ArchiveStats`). Only
-one page's games are held at a time (a file with more than ``per_page`` games is split
-into several pages), so a site of any size is built in bounded memory.
+Files are read one game at a time and each game is replayed once, deal by deal: the same
+facts feed the page data and the archive statistics (:class:`~dehlanote.stats.ArchiveStats`).
+The pages' data waits in a spool file, not in memory (a file with more than ``per_page``
+games is split into several pages), so a site of any size, and a game of any length, is
+built in bounded memory.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(facts, data)`` may add to each game's page data (the analysis).
 
-    Without ``stats`` or ``extend``, each game is replayed and written deal by deal: the page's
+    Without ``extend``, each game is replayed, counted and written deal by deal: the page's
     data waits in a spool file (the page's title and each game's summary come first, and are
     known only at the end), so a game of thousands of deals needs the memory of one.
     """
@@ -124,18 +125,22 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                 held = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8", newline="")
             elif summaries:
                 held.write(",")
-            if stats is not None or extend is not None:
-                # the archive statistics and the analysis take the game's deals all at once
+            if extend is not None:
+                # the analysis takes the game's deals all at once
                 facts = replay_game(game, reg)
                 if stats is not None:
                     stats.add(facts, path, report.games)
                 data = game_data(facts, report.games)
-                if extend is not None:
-                    extend(facts, data)
+                extend(facts, data)
                 held.write(script_json(data))
                 deals = len(facts.deals)
             else:
-                facts, deals = write_game_data(held.write, iter_replay(game, reg), report.games)
+                replay = iter_replay(game, reg)
+                count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
+                facts, deals = write_game_data(held.write, replay, report.games,
+                                               on_deal=count.deal if count is not None else None)
+                if count is not None:
+                    count.end(facts)
             report.deals += deals
             report.errors += len(facts.errors)
             if len(report.first_errors) < 20:
