@@ -7,18 +7,17 @@ too: each names the parameters it sets. ``Rules`` tags read ``"NAME opt opt=valu
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
+import tempfile
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Mapping, Optional, Union, get_args
 
-import yaml
-
 from ..errors import DpnError
-
-#: libyaml's safe loader (the same data as yaml.safe_load, parsed in C) when PyYAML has it
-_C_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 # the rule modes: each a Literal (checked by mypy where the engine compares them) and the
 # tuple of its values (checked when a profile is loaded)
@@ -200,9 +199,9 @@ class Registry:
         """
         if len(text) > MAX_PROFILE_BYTES:
             raise _fail(origin, "the profile file is too large (over 64 KB)")
-        self._resolved.clear()
+        import yaml     # (here: the package's own profiles are usually read from a cache)
         try:
-            data = yaml.load(text, Loader=_C_LOADER) if packaged else yaml.safe_load(text)
+            data = yaml.load(text, Loader=_c_loader(yaml)) if packaged else yaml.safe_load(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 1})" if mark is not None else ""
@@ -213,6 +212,12 @@ class Registry:
             raise _fail(origin, "the YAML is nested too deeply") from None
         except Exception as exc:  # noqa: BLE001 - a value YAML parses but Python cannot build
             raise _fail(origin, f"not valid YAML: a value cannot be read ({type(exc).__name__})") from None
+        return self.load_data(data, origin)
+
+    def load_data(self, data: Any, origin: str) -> list[Rules]:
+        """Load profiles (and options) from what a YAML file holds, as :meth:`load_text` does
+        once it has parsed the text. Raises DpnError (``unknown-rules``)."""
+        self._resolved.clear()
         if data is None:
             return []
         if not isinstance(data, dict):
@@ -436,12 +441,54 @@ def default_registry() -> Registry:
     """A registry with the package's profiles and options (read from the YAML files)."""
     reg = Registry()
     folder = resources.files("dehlanote.rules").joinpath("profiles")
-    options = folder.joinpath("options.yaml")
-    reg.load_text(options.read_text(encoding="utf-8"), "options.yaml", packaged=True)
-    for name in ("standard", "pagat", "hukum"):
-        f = folder.joinpath(f"{name}.yaml")
-        reg.load_text(f.read_text(encoding="utf-8"), f"{name}.yaml", packaged=True)
+    files = [(f"{name}.yaml", folder.joinpath(f"{name}.yaml").read_text(encoding="utf-8"))
+             for name in ("options", "standard", "pagat", "hukum")]
+    cached = _cached_data(files)
+    for i, (origin, text) in enumerate(files):
+        if cached is not None:
+            reg.load_data(cached[i], origin)
+        else:
+            reg.load_text(text, origin, packaged=True)
     return reg
+
+
+def _c_loader(yaml: Any) -> Any:
+    """libyaml's safe loader (the same data as yaml.safe_load, parsed in C) when PyYAML has it."""
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _cached_data(files: list[tuple[str, str]]) -> Optional[list[Any]]:
+    """What the package's profile files hold, from a JSON copy in the temporary directory
+    named by a digest of their text (written on first use): the command line then starts
+    without loading PyYAML (~15 ms). None when it cannot be read or made (then the YAML is
+    read), or when the data would not come back from JSON as it is."""
+    digest = hashlib.sha256("\0".join(text for _, text in files).encode("utf-8")).hexdigest()[:16]
+    path = os.path.join(tempfile.gettempdir(), f".dehlanote-profiles-{digest}.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            # only a copy this user wrote (the temporary directory is shared)
+            if os.fstat(f.fileno()).st_uid == os.getuid():
+                data = json.load(f)
+                if isinstance(data, list) and len(data) == len(files):
+                    return data
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        import yaml
+        data = [yaml.load(text, Loader=_c_loader(yaml)) for _, text in files]
+        if json.loads(json.dumps(data)) != data:
+            return None
+        fd, tmp = tempfile.mkstemp(prefix=".dehlanote-profiles-", suffix=".tmp", dir=os.path.dirname(path))
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+        return data
+    except Exception:  # noqa: BLE001 - no cache: the files are read as YAML, as before
+        return None
 
 
 @lru_cache(maxsize=1)
