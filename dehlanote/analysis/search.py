@@ -227,7 +227,6 @@ class Solver:
             if got is None:
                 lens = tuple((m & ONES).bit_count() + 2 * ((m >> 1) & ONES).bit_count() for m in masks)
                 tens_at = tuple((m >> 2 * TEN) & 3 for m in masks) if tens_score else ()
-                lenid = rel.setdefault(("len", lens, tens_at), len(rel))
                 ranks = []
                 prefix = [0]
                 for r in range(12, -1, -1):
@@ -236,6 +235,9 @@ class Solver:
                     if any(owners):
                         ranks.append(r)
                         prefix.append(rel.setdefault(("pre", prefix[-1], owners, r == TEN and tens_score), len(rel)))
+                # the count of ranks too: with two packs (six players) equal lengths may hold fewer
+                # ranks, and a cut stored for one position must index the other's prefixes
+                lenid = rel.setdefault(("len", lens, tens_at, len(ranks)), len(rel))
                 got = (lenid, tuple(ranks), tuple(prefix), lenid << 20 | prefix[-1])
                 rel[masks] = got
             return got
