@@ -38,6 +38,10 @@ def _value(value: Any, indent: Optional[int], level: int) -> str:
     return text.replace("\n", "\n" + " " * (indent * level))
 
 
+#: each key's JSON text (the document has a few dozen keys, written once a game)
+_KEYS: dict[str, str] = {}
+
+
 def _write_object(write: Write, items: Iterator[tuple[str, Any]], indent: Optional[int], level: int) -> None:
     """Write a JSON object as json.dumps would (at nesting ``level``), its items drawn one by
     one from ``items``: an item whose value is a _Streamed is written as an array item by
@@ -48,7 +52,12 @@ def _write_object(write: Write, items: Iterator[tuple[str, Any]], indent: Option
     write("{")
     first = True
     for key, value in items:
-        write(("" if first else sep) + inner + json.dumps(key, ensure_ascii=False) + colon)
+        name = _KEYS.get(key)
+        if name is None:
+            name = json.dumps(key, ensure_ascii=False)
+            if len(_KEYS) < 256:
+                _KEYS[key] = name
+        write(("" if first else sep) + inner + name + colon)
         first = False
         if isinstance(value, _Streamed):
             _write_array(write, value.items, indent, level + 1)

@@ -189,10 +189,8 @@ class Registry:
         self._resolved: dict[str, Rules] = {}   # Rules tag value -> rules (cleared by every load)
 
     # -- loading ---------------------------------------------------------------------------
-    def load_text(self, text: str, origin: str, *, packaged: bool = False) -> list[Rules]:
+    def load_text(self, text: str, origin: str) -> list[Rules]:
         """Load profiles (and options) from YAML text; ``origin`` names it in errors.
-        ``packaged``: the package's own files, read with libyaml's C parser when PyYAML has
-        it (a tenth of the start-up time; a user's file keeps the Python parser's messages).
 
         Raises:
             DpnError: ``unknown-rules`` naming the file and the key at fault.
@@ -201,7 +199,7 @@ class Registry:
             raise _fail(origin, "the profile file is too large (over 64 KB)")
         import yaml     # (here: the package's own profiles are usually read from a cache)
         try:
-            data = yaml.load(text, Loader=_c_loader(yaml)) if packaged else yaml.safe_load(text)
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f" (line {mark.line + 1})" if mark is not None else ""
@@ -448,13 +446,8 @@ def default_registry() -> Registry:
         if cached is not None:
             reg.load_data(cached[i], origin)
         else:
-            reg.load_text(text, origin, packaged=True)
+            reg.load_text(text, origin)
     return reg
-
-
-def _c_loader(yaml: Any) -> Any:
-    """libyaml's safe loader (the same data as yaml.safe_load, parsed in C) when PyYAML has it."""
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _cached_data(files: list[tuple[str, str]]) -> Optional[list[Any]]:
@@ -475,7 +468,7 @@ def _cached_data(files: list[tuple[str, str]]) -> Optional[list[Any]]:
         pass
     try:
         import yaml
-        data = [yaml.load(text, Loader=_c_loader(yaml)) for _, text in files]
+        data = [yaml.safe_load(text) for _, text in files]
         if json.loads(json.dumps(data)) != data:
             return None
         fd, tmp = tempfile.mkstemp(prefix=".dehlanote-profiles-", suffix=".tmp", dir=os.path.dirname(path))

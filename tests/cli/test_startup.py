@@ -107,7 +107,7 @@ def test_bad_values_get_typers_messages(args, message):
     assert message in " ".join(result.output.split())
 
 
-def test_the_packaged_profiles_read_with_libyaml_are_those_the_python_parser_reads():
+def test_the_packaged_profiles_read_from_their_cached_copy_are_those_of_the_yaml_files():
     from importlib import resources
 
     from dehlanote.rules.profile import Registry, default_registry
