@@ -230,7 +230,11 @@
         var lab = el("span", "slot-label", s + (t.l === s ? " leads" : "") + (win ? " \u2713 wins" : ""));
         if (play[1]) { lab.textContent += " " + play[1]; }
         if (play[1] && play[2]) { lab.title = play[2]; }     /* the record's glyph, with its comment */
-        if (mark) { lab.appendChild(markSpan(mark, play[1])); lab.title = mark[2]; }
+        if (mark) {
+          if (play[1] !== mark[1]) { lab.appendChild(document.createTextNode(" ")); }
+          lab.appendChild(markSpan(mark, play[1]));
+          lab.title = mark[2];
+        }
         slot.appendChild(lab);
         if (play[3] && play[3].length) {
           slot.appendChild(el("span", "slot-label withdrawn", "withdrew " + play[3].join(" ")));
