@@ -11,8 +11,9 @@ from typing import IO, Any, Callable, Optional
 import typer
 
 from ..output.analysis_view import Analyser
-from ..output.html.site import PER_PAGE, PageReport, build_site, write_page
-from ..replay import GameFacts
+from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
+from ..replay import DealFact
+from ..rules.profile import Rules
 from .app import app
 from .common import (
     RULES_OPTION,
@@ -135,20 +136,14 @@ def html_command(
     raise typer.Exit(Exit.INVALID if errors else Exit.OK)
 
 
-def _analysis(analyser: Analyser, show: bool) -> Callable[[GameFacts, dict[str, Any]], None]:
-    """Each game's page data gets each deal's analysis (``an``), solved once per run, with a
-    progress bar on standard error while a game's deals are solved."""
-    def extend(facts: GameFacts, data: dict[str, Any]) -> None:
-        if facts.rules is None:
-            return
-        pending = [(fact, deal) for fact, deal in zip(facts.deals, data["deals"])
-                   if analyser.cached(fact, facts.rules) is None]
-        with analysis_progress(show and bool(pending)) as meter:
-            for fact, deal in zip(facts.deals, data["deals"]):
-                known = analyser.cached(fact, facts.rules) is not None
-                view = analyser.view(fact, facts.rules,
-                                     None if known else meter.deal(f"{data['title']}, deal {fact.number}"))
-                deal["an"] = view.to_json()
+def _analysis(analyser: Analyser, show: bool) -> Extend:
+    """Each deal's page data gets its analysis (``an``), solved once per run, with a progress
+    bar on standard error while it is solved; deal by deal, as the page is written."""
+    def extend(game: int, fact: DealFact, rules: Rules, data: dict[str, Any]) -> None:
+        solve = analyser.cached(fact, rules) is None
+        with analysis_progress(show and solve) as meter:
+            view = analyser.view(fact, rules, meter.deal(f"game {game}, deal {fact.number}") if solve else None)
+        data["an"] = view.to_json()
     return extend
 
 

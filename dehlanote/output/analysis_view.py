@@ -30,6 +30,9 @@ _UNITS = {"tens": "tens", "points": "points", "tricks": "tricks"}
 
 Progress = Callable[[int, int], None]
 
+#: deals an :class:`Analyser` remembers (the oldest is forgotten first)
+CACHE_DEALS = 2048
+
 
 def value_text(game: Game, value: int) -> str:
     """A value under best play as the replays say it: ``best play: AC 3 – BD 1 tens``."""
@@ -152,6 +155,8 @@ class Analyser:
                 raise
             except Exception as exc:  # noqa: BLE001 - a solver fault costs this deal's analysis, not the page
                 view = DealView(fact.number, f"not analysed: the solver failed ({type(exc).__name__}: {exc})")
+            if len(self._cache) >= CACHE_DEALS:     # bounded: a run of any size keeps the memory of a few
+                del self._cache[next(iter(self._cache))]
             self._cache[key] = view
             self.solved += 1
         return _renumbered(view, fact.number)

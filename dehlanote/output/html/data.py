@@ -320,12 +320,14 @@ class _Deals:
 
 def write_game_data(write: Callable[[str], object], replay: GameReplay, number: int = 1, *,
                     on_deal: Optional[Callable[[DealFact], object]] = None,
+                    extend_deal: Optional[Callable[[DealFact, Rules, dict[str, Any]], object]] = None,
                     spool: int = 8 << 20) -> tuple[GameFacts, int]:
     """What ``script_json(game_data(replay_game(game), number))`` gives, written to ``write``
     deal by deal with one deal in memory (``replay``: :func:`~dehlanote.replay.iter_replay`
     of the game). The game's errors and summary come before its deals in the data, and are
     known only at its end: the deals wait in a spool file (in memory up to ``spool``
-    characters). ``on_deal`` sees each deal's facts in turn (the archive statistics).
+    characters). ``on_deal`` sees each deal's facts in turn (the archive statistics);
+    ``extend_deal(facts, rules, data)`` may add to each deal's data (the analysis).
     Returns the game's facts (``deals`` empty) and its number of deals."""
     rules = replay.rules
     stream = Streamed(replay)
@@ -348,7 +350,10 @@ def write_game_data(write: Callable[[str], object], replay: GameReplay, number: 
             pending = [e for e in pending + errors[seen:] if e.deal is not None and e.deal >= d.number]
             seen = len(errors)
             mine = sorted(dict.fromkeys(e for e in pending if e.deal == d.number), key=lambda e: (e.line, e.column))
-            held.write(("," if count else "") + script_json(deals.add(d, final, mine)))
+            data = deals.add(d, final, mine)
+            if extend_deal is not None:
+                extend_deal(d, rules, data)
+            held.write(("," if count else "") + script_json(data))
             count += 1
         facts = stream.facts
         assert facts is not None

@@ -9,6 +9,7 @@ built in bounded memory.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -19,18 +20,21 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional
 
 from ...errors import DpnError
-from ...replay import GameFacts, iter_replay, replay_game
-from ...rules.profile import Registry
+from ...replay import DealFact, GameFacts, iter_replay, replay_game
+from ...rules.profile import Registry, Rules
 from ...stats import ArchiveStats
 from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
-from .data import game_data, game_summary, write_game_data
+from .data import game_summary, write_game_data
 from .page import render_index, render_replay, script_json
 
 __all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE"]
 
 #: games on one page of a site before a file is split into several pages
 PER_PAGE = 100
+
+#: ``extend(game number, deal facts, rules, deal data)``: adds to a deal's page data (the analysis)
+Extend = Callable[[int, DealFact, Rules, dict[str, Any]], object]
 
 
 @dataclass
@@ -79,14 +83,15 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
-               extend: Optional[Callable[[GameFacts, dict[str, Any]], None]] = None) -> PageReport:
+               extend: Optional[Extend] = None) -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
-    to ``rows``. ``extend(facts, data)`` may add to each game's page data (the analysis).
+    to ``rows``. ``extend(game number, deal facts, rules, deal data)`` may add to each deal's
+    page data (the analysis).
 
-    Without ``extend``, each game is replayed, counted and written deal by deal: the page's
-    data waits in a spool file (the page's title and each game's summary come first, and are
-    known only at the end), so a game of thousands of deals needs the memory of one.
+    Each game is replayed, counted and written deal by deal: the page's data waits in a
+    spool file (the page's title and each game's summary come first, and are known only at
+    the end), so a game of thousands of deals needs the memory of one.
     """
     report = PageReport(path)
     part = 1
@@ -125,22 +130,13 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                 held = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8", newline="")
             elif summaries:
                 held.write(",")
-            if extend is not None:
-                # the analysis takes the game's deals all at once
-                facts = replay_game(game, reg)
-                if stats is not None:
-                    stats.add(facts, path, report.games)
-                data = game_data(facts, report.games)
-                extend(facts, data)
-                held.write(script_json(data))
-                deals = len(facts.deals)
-            else:
-                replay = iter_replay(game, reg)
-                count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
-                facts, deals = write_game_data(held.write, replay, report.games,
-                                               on_deal=count.deal if count is not None else None)
-                if count is not None:
-                    count.end(facts)
+            replay = iter_replay(game, reg)
+            count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
+            facts, deals = write_game_data(
+                held.write, replay, report.games, on_deal=count.deal if count is not None else None,
+                extend_deal=None if extend is None else functools.partial(extend, report.games))
+            if count is not None:
+                count.end(facts)
             report.deals += deals
             report.errors += len(facts.errors)
             if len(report.first_errors) < 20:
@@ -178,7 +174,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                four_colour: bool = False, per_page: int = PER_PAGE,
                progress: Optional[Callable[[str, int], None]] = None,
                opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
-               extend: Optional[Callable[[GameFacts, dict[str, Any]], None]] = None) -> SiteReport:
+               extend: Optional[Extend] = None) -> SiteReport:
     """``out/index.html`` with the archive's statistics and a list of every game, and one
     replay page per input in ``out/games/``. ``progress(path, bytes_read)`` is called after
     each game.
