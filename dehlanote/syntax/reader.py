@@ -69,6 +69,20 @@ class Chunk(NamedTuple):
     #: takes it from here instead of matching it again
     whole: Optional[tuple[int, int]] = None
 
+    # ``whole`` is a hint for reading, not part of what a chunk is: two chunks with the same
+    # text at the same place are equal (a file read in pieces gives the chunks of one pass,
+    # though the last game of a piece has no next game's tags for the reader to see)
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Chunk):
+            return self[:5] == other[:5]
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(self[:5])
+
 
 class EncodingProblem(NamedTuple):
     """A byte that is not UTF-8: its position in the decoded text and in the file."""

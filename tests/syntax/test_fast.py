@@ -371,6 +371,9 @@ def test_reader_hands_the_whole_token_on() -> None:
         if c.whole is not None:
             assert re.fullmatch(terms.whole_pattern("GAME_WHOLE"), c.text[c.whole[0]:c.whole[1]])
             assert not c.text[:c.whole[0]].strip() and not c.text[c.whole[1]:].strip()
+            # a hint, not part of what the chunk is (a piece of a file cannot see the next tags)
+            assert c == c._replace(whole=None) and hash(c) == hash(c._replace(whole=None))
+            assert c != c._replace(line=c.line + 1)
 
 
 def test_whole_pattern_is_the_whole_parsers() -> None:
