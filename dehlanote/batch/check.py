@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -113,10 +114,33 @@ def games_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Ite
         return iter_games(stream, keep_source=True)
     if os.path.isdir(spec):
         raise IsADirectoryError(21, "Is a directory", spec)
+    if not _regular(spec):
+        # a FIFO, a pipe (<(command)), a device: it can be read once, so it is opened once
+        # and its first bytes looked at without consuming them (opening it twice to sniff
+        # lost them, and the writer of a FIFO saw a broken pipe and stopped)
+        return _stream_games(spec, on_bytes)
     sniff(spec)
     if on_bytes is not None:
         return _counted(spec, on_bytes)
     return iter_path(spec, keep_source=True)
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True     # (opening it tells why it cannot be read)
+
+
+def _stream_games(path: str, on_bytes: Optional[Callable[[int], None]]) -> Iterator[Game]:
+    """The games of a file that can be read only once, looked at first as ``sniff`` does."""
+    with open(path, "rb") as raw:
+        stream: Any = _Counting(raw, on_bytes) if on_bytes is not None else raw
+        head = raw.peek(SNIFF_BYTES)[:SNIFF_BYTES]
+        reason = not_text(head)
+        if reason:
+            raise NotText(0, reason)
+        yield from iter_games(cast(IO[bytes], stream), keep_source=True)
 
 
 def sniff(path: str) -> None:

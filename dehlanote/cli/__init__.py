@@ -4,7 +4,9 @@ One module per command (``validate``, ``json_cmd``, ``fmt``, ``rules``, ``annota
 ``replay``, ...), each registering on the Typer ``app`` of :mod:`.app`; what they share is
 in :mod:`.common`. Exit statuses: 0 all valid, 1 some record has errors, 2 a usage problem
 or a file that cannot be read. To add a command: a new module here with an
-``@app.command()`` function, imported below.
+``@app.command()`` function, named with its module in ``COMMANDS`` below (the console
+script imports only the module of the command it runs, so a command module imports its
+heavy libraries inside the command function; tests/cli/test_startup.py checks the table).
 """
 
 from __future__ import annotations

@@ -52,7 +52,11 @@ def test_pieces_give_the_chunks_of_one_pass(files: list[Path], piece_bytes: int)
         pieces = plan_pieces(path, piece_bytes)
         with open(path, "rb") as stream:
             whole = list(split_games(stream))
-        assert [c for p in pieces for c in read_piece(p)] == whole
+        # (Chunk.whole, the span of a plain game the reader matched, is a hint for the parser:
+        # a piece's last game has no next game's [ after it to match with, and is read
+        # without it; test_a_piece_checks_as_the_whole_file_does checks the same results)
+        assert [c._replace(whole=None) for p in pieces for c in read_piece(p)] == \
+            [c._replace(whole=None) for c in whole]
         assert pieces[-1].last and not any(p.last for p in pieces[:-1])
         assert [p.first_game for p in pieces] == sorted(p.first_game for p in pieces)
         if piece_bytes == 1:
