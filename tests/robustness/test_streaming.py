@@ -178,3 +178,19 @@ def test_html_analyse_streams_a_long_game_and_solves_each_deal_once(long_file, t
     assert peak < 160, peak           # 89 MB measured, as without --analyse
     text = page.read_text(encoding="utf-8")
     assert text.count('"an":{') == DEALS
+
+
+def test_16_9_annotate_and_html_on_a_trick_of_700_000_cards(tmp_path):
+    # one trick line of 2 MB: the record is wrong (trick-size), found in linear time; what
+    # is left in memory is the parsed record's plays (about 170 bytes a card), the same as
+    # validate needs, nothing of annotate's or the page's own
+    cards = (2 << 20) // 3
+    path = tmp_path / "trick.dpn"
+    path.write_bytes(b"deal 1 dealer D\ntrump S\n 1 " + b"AH " * cards + b"\n")
+    for args in (("annotate", str(path)), ("html", str(path), "-o", str(tmp_path / "trick.html"))):
+        status, peak = peak_of(*args)
+        print(f"\n{args[0]} on a trick of {cards:,} cards: peak {peak} MB")
+        assert status == 1
+        # was 700 MB (the lexer kept a backtracking state for every card of the line)
+        assert peak < 250, peak
+    assert "trick-size" in (tmp_path / "trick.html").read_text(encoding="utf-8")
