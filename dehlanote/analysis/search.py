@@ -57,6 +57,19 @@ def parts(card: str) -> tuple[int, int]:
     return SUITS.index(card[-1]), STRENGTH[card]
 
 
+def leading(cards: list[tuple[int, int]], trump: int) -> tuple[int, int, int]:
+    """The card winning a trick so far, as (its index, suit, rank): of equal cards the first played."""
+    bk, bs, br = 0, cards[0][0], cards[0][1]
+    for j in range(1, len(cards)):
+        cs, cr = cards[j]
+        if cs == bs:
+            if cr > br:
+                bk, br = j, cr
+        elif cs == trump:
+            bk, bs, br = j, cs, cr
+    return bk, bs, br
+
+
 class OutOfTime(Exception):
     """The node limit was reached before the position was solved."""
 
@@ -66,7 +79,7 @@ class Solver:
     between calls, so solving the positions of one deal one after the other is cheap.
     """
 
-    def __init__(self, game: Game, *, table_limit: int = 300_000) -> None:
+    def __init__(self, game: Game, *, table_limit: int = 1_000_000) -> None:
         self.game = game
         self.table_limit = table_limit
         self.nodes = 0
@@ -218,11 +231,16 @@ class Solver:
         trick_tens = sum(1 for c in pos.trick if is_ten(c))
         self._upper = (hand_tens + trick_tens + pos.centre_tens) * wT + (pos.centre_tricks + pos.left) * wK
 
+        # several decks: entries for the exact position only (partition by ranks tried there made
+        # six-player endings slower, equal cards of several decks being one rank for many owners)
+        exact = g.decks > 1
         tenx = TEN if tens_score else -1    # the ten as a card apart (not under court piece)
 
         def suit_info(masks: tuple) -> tuple:
             """A suit's remaining cards: (id of its lengths and ten owner per hand, its ranks high to low,
-            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked)."""
+            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked, the order of suits).
+            Ids are packed in 24 bits in the table's keys: ``rel`` is emptied past 400,000 entries
+            between searches, and one search would need gigabytes to reach 2 ** 24."""
             got = rel.get(masks)
             if got is None:
                 lens = tuple((m & ONES).bit_count() + 2 * ((m >> 1) & ONES).bit_count() for m in masks)
@@ -238,7 +256,7 @@ class Solver:
                 # the count of ranks too: with two packs (six players) equal lengths may hold fewer
                 # ranks, and a cut stored for one position must index the other's prefixes
                 lenid = rel.setdefault(("len", lens, tens_at, len(ranks)), len(rel))
-                got = (lenid, tuple(ranks), tuple(prefix), lenid << 20 | prefix[-1])
+                got = (lenid, tuple(ranks), tuple(prefix), lenid << 24 | prefix[-1])
                 rel[masks] = got
             return got
 
@@ -406,7 +424,7 @@ class Solver:
             i0, i1, i2, i3 = infos[order[0]], infos[order[1]], infos[order[2]], infos[order[3]]
             small = (leader | run << 3 | (ctens if wT else 0) << 4 | (ctricks if wK else 0) << 9 | fv << 14
                      | ((setter if closed_pending else -2) + 2) << 15 | (special + 1) << 18)
-            okey = (((i0[0] << 20 | i1[0]) << 20 | i2[0]) << 20 | i3[0]) << 24 | small
+            okey = (((i0[0] << 24 | i1[0]) << 24 | i2[0]) << 24 | i3[0]) << 24 | small
             cuts = cuts_now.get(okey)
             if cuts is None:
                 cuts = cuts_old.get(okey)
@@ -416,8 +434,8 @@ class Solver:
             if cuts is not None:
                 p0, p1, p2, p3 = i0[2], i1[2], i2[2], i3[2]
                 for cut in cuts:
-                    key = ((((okey << 16 | cut) << 20 | p0[cut & 15]) << 20 | p1[cut >> 4 & 15]) << 20
-                           | p2[cut >> 8 & 15]) << 20 | p3[cut >> 12]
+                    key = ((((okey << 16 | cut) << 24 | p0[cut & 15]) << 24 | p1[cut >> 4 & 15]) << 24
+                           | p2[cut >> 8 & 15]) << 24 | p3[cut >> 12]
                     entry = table.get(key)
                     if entry is None:
                         entry = old.get(key)
@@ -443,7 +461,9 @@ class Solver:
             cut = 0
             for i in range(4):
                 bits = got_rel >> 16 * order[i] & 0xFFFF
-                if bits:
+                if exact:
+                    cut |= len(infos[order[i]][1]) << 4 * i
+                elif bits:
                     low = (bits & -bits).bit_length() - 1
                     c = 0
                     for r in infos[order[i]][1]:
@@ -451,8 +471,8 @@ class Solver:
                             break
                         c += 1
                     cut |= c << 4 * i
-            key = ((((okey << 16 | cut) << 20 | i0[2][cut & 15]) << 20 | i1[2][cut >> 4 & 15]) << 20
-                   | i2[2][cut >> 8 & 15]) << 20 | i3[2][cut >> 12]
+            key = ((((okey << 16 | cut) << 24 | i0[2][cut & 15]) << 24 | i1[2][cut >> 4 & 15]) << 24
+                   | i2[2][cut >> 8 & 15]) << 24 | i3[2][cut >> 12]
             entry = table.get(key)
             if entry is None:
                 if len(table) >= limit:
@@ -625,8 +645,8 @@ class Solver:
             else:
                 moves = []
                 tenmoves = []
-                lows = []
-                to_partner = []
+                lows: list[tuple[int, int]] = []
+                to_partner: list[tuple[int, int]] = []
                 pbase = (seat + 2) % n * 4
                 for s in range(4):
                     m = H[base + s]
@@ -688,15 +708,7 @@ class Solver:
                             nbk, nbs, nbr = k, s, r
                         else:
                             trump = hidden
-                            nbk, nbs, nbr = 0, stack[-k][0], stack[-k][1]
-                            cards = stack[-k:] + [(s, r)]
-                            for j in range(1, k + 1):
-                                cs, cr = cards[j]
-                                if cs == nbs:
-                                    if cr > nbr:
-                                        nbk, nbr = j, cr
-                                elif cs == trump:
-                                    nbk, nbs, nbr = j, cs, cr
+                            nbk, nbs, nbr = leading(stack[-k:] + [(s, r)], trump)
                         fv = closed_pending = False
                     else:
                         nbk, nbs, nbr = bk, bsuit, brank
@@ -747,15 +759,7 @@ class Solver:
 
         # replay the trick so far into (best index, suit, rank), trump set by it included
         led0 = parts(pos.trick[0])[0]
-        cards0 = [parts(c) for c in pos.trick]
-        bk0, bs0, br0 = 0, cards0[0][0], cards0[0][1]
-        for j in range(1, n0):
-            cs, cr = cards0[j]
-            if cs == bs0:
-                if cr > br0:
-                    bk0, br0 = j, cr
-            elif cs == trump:
-                bk0, bs0, br0 = j, cs, cr
+        bk0, bs0, br0 = leading([parts(c) for c in pos.trick], trump)
 
         def test_mid(target: int) -> int:
             if target <= 0:
