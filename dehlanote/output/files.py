@@ -146,33 +146,53 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
         raise OutputRefused("it is read-only (--force writes it all the same)")
     folder = os.path.dirname(real) or "."
     base = os.path.basename(real)
-    with _signals_clean_up():
-        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
-                yield stream
-                stream.flush()
-                if st is not None:
-                    os.fchmod(stream.fileno(), stat.S_IMODE(st.st_mode))
-                    _chown(stream.fileno(), st)
-                else:
-                    os.fchmod(stream.fileno(), 0o666 & ~_umask())
-                os.fsync(stream.fileno())
-            if expect is not None and changed_since(real, expect):
-                raise OutputRefused("it changed while it was being formatted (saved by another program?): "
-                                    "it is left as it is")
-            if st is not None and st.st_nlink > 1:
-                _write_in_place(real, tmp)
-                os.unlink(tmp)
+    with _signals_clean_up(), temporary_beside(folder, base) as (fd, tmp):
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
+            yield stream
+            stream.flush()
+            if st is not None:
+                os.fchmod(stream.fileno(), stat.S_IMODE(st.st_mode))
+                _chown(stream.fileno(), st)
             else:
-                os.replace(tmp, real)
-                _fsync_dir(folder)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+                os.fchmod(stream.fileno(), 0o666 & ~_umask())
+            os.fsync(stream.fileno())
+        if expect is not None and changed_since(real, expect):
+            raise OutputRefused("it changed while it was being formatted (saved by another program?): "
+                                "it is left as it is")
+        if st is not None and st.st_nlink > 1:
+            _write_in_place(real, tmp)
+            os.unlink(tmp)
+        else:
+            os.replace(tmp, real)
+            _fsync_dir(folder)
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+@contextmanager
+def temporary_beside(folder: str, base: str) -> Iterator[tuple[int, str]]:
+    """A new temporary file ``.BASE.*.tmp`` in ``folder``: its descriptor and path.
+
+    The file is removed if the block raises, Ctrl-C and the stop signals included: they are
+    held back while the file is made, and let through only inside the clean-up's reach, so
+    no moment is left where one would leave the file behind.
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        yield fd, tmp
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _chown(fd: int, st: os.stat_result) -> None:

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import fcntl
 import os
-import tempfile
 from pathlib import Path
 from typing import Optional, Union
+
+from ..output.files import temporary_beside
 
 __all__ = ["RecordBusy", "Claim", "save"]
 
@@ -99,35 +100,27 @@ def save(path: Union[str, Path], text: str, *, sync: bool = True) -> None:
     """
     target = Path(os.path.realpath(path))  # a symlinked record keeps its link: the target is rewritten
     folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    try:
-        data = text.encode("utf-8")
-        view = memoryview(data)
-        while view:
-            written = os.write(fd, view)
-            view = view[written:]
-        if sync:
-            os.fsync(fd)
+    with temporary_beside(str(folder), target.name) as (fd, tmp):
         try:
-            mode = os.stat(target).st_mode & 0o7777
-        except FileNotFoundError:
-            mask = os.umask(0)
-            os.umask(mask)
-            mode = 0o666 & ~mask
-        os.fchmod(fd, mode)
-        os.close(fd)
-        fd = -1
+            data = text.encode("utf-8")
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if sync:
+                os.fsync(fd)
+            try:
+                mode = os.stat(target).st_mode & 0o7777
+            except FileNotFoundError:
+                mask = os.umask(0)
+                os.umask(mask)
+                mode = 0o666 & ~mask
+            os.fchmod(fd, mode)
+        finally:
+            os.close(fd)
         os.replace(tmp, target)
         if sync:
             _sync_folder(folder)
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def _sync_folder(folder: Path) -> None:
