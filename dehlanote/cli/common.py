@@ -211,6 +211,10 @@ RULES_OPTION = typer.Option(
     None, "--rules", metavar="FILE.yaml",
     help="Load extra rule profiles and options from a YAML file (as the package's own profiles).")
 
+ANALYSE_FROM_OPTION = typer.Option(
+    None, "--analyse-from", min=1, metavar="K",
+    help="Implies --analyse: analyse each deal from trick K on (the end of a deal is solved in a blink).")
+
 
 def _version(value: bool) -> None:
     if value:

@@ -16,6 +16,7 @@ from ..replay import DealFact
 from ..rules.profile import Rules
 from .app import app
 from .common import (
+    ANALYSE_FROM_OPTION,
     RULES_OPTION,
     STDIN,
     Exit,
@@ -69,9 +70,7 @@ def html_command(
                                  "marks each card that lost value ? (?? when it changed who wins the deal) "
                                  "with what would have kept it, and shows the value under best play before "
                                  "each trick (see dehlanote solve). Up to a minute a deal."),
-    analyse_from: Optional[int] = typer.Option(None, "--analyse-from", min=1, metavar="K",
-                                               help="Implies --analyse: analyse each deal from trick K on "
-                                                    "(the end of a deal is solved in a blink)."),
+    analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Write self-contained HTML replay pages.

@@ -36,6 +36,7 @@ from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
 from .app import app
 from .common import (
+    ANALYSE_FROM_OPTION,
     RULES_OPTION,
     STDIN,
     Exit,
@@ -76,9 +77,7 @@ def replay(
                                  "under best play before each trick and mark each card that lost value ? (?? "
                                  "when it changed who wins the deal) with what would have kept it (see "
                                  "dehlanote solve). Up to a minute a deal, solved while you step."),
-    analyse_from: Optional[int] = typer.Option(None, "--analyse-from", min=1, metavar="K",
-                                               help="Implies --analyse: analyse each deal from trick K on "
-                                                    "(the end of a deal is solved in a blink)."),
+    analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Step through a game in the terminal, card by card.

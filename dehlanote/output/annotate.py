@@ -470,15 +470,12 @@ def write_annotated(game: Game, replay: Callable[[], GameReplay], write: Callabl
     """
     import tempfile
 
+    from .files import drain
+
     with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
         facts = _write_annotated(game, replay(), held.write, mark, filled=True)
         if facts is not None:
-            held.seek(0)
-            while True:
-                block = held.read(1 << 16)
-                if not block:
-                    break
-                write(block)
+            drain(held, write)
             return facts
     facts = _write_annotated(game, replay(), write, mark, filled=False)
     assert facts is not None

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import IO, Iterator, Optional, Union
+from typing import IO, Callable, Iterator, Optional, Union
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -165,6 +165,16 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
         else:
             os.replace(tmp, real)
             _fsync_dir(folder)
+
+
+def drain(held: IO[str], write: Callable[[str], object]) -> None:
+    """Everything ``held`` holds, from its start, handed to ``write`` in blocks of 64 K."""
+    held.seek(0)
+    while True:
+        block = held.read(1 << 16)
+        if not block:
+            break
+        write(block)
 
 
 _STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}

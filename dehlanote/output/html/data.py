@@ -21,6 +21,7 @@ from ...rules.profile import Rules
 from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
 from ...syntax.model import Play, Trick
 from ..annotate import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
+from ..files import drain
 from .page import script_json
 
 __all__ = ["game_data", "game_summary", "write_game_data", "KEYS", "trump_changes"]
@@ -360,11 +361,6 @@ def write_game_data(write: Callable[[str], object], replay: GameReplay, number: 
         head = script_json(_head(facts, number, count))
         assert head.endswith(',"deals":[]}')
         write(head[: -len("]}")])
-        held.seek(0)
-        while True:
-            block = held.read(1 << 16)
-            if not block:
-                break
-            write(block)
+        drain(held, write)
         write("]," + script_json(_tail(facts))[1:])
     return facts, count
