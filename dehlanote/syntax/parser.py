@@ -885,17 +885,26 @@ _local = _Parsers()
 
 
 def _parsers() -> _Parsers:
+    """This thread's parsers, the whole-element one made; the fine one is made by
+    :func:`_fine` when a reading first needs it (a valid file never does: half the
+    start-up of a short run is saved)."""
     p = _local
     if p.whole is None:
         p.whole = _Parser(whole=True)
-        p.fine = _Parser(whole=False)
     return p
 
 
+def _fine() -> _Parser:
+    p = _parsers()
+    if p.fine is None:
+        p.fine = _Parser(whole=False)
+    return p.fine
+
+
 def warm_up() -> None:
-    """Make this thread's parsers now (a worker process does it once, before its first
-    batch; a timed run before its clock starts)."""
-    _parsers()
+    """Make this thread's parsers now, both (a worker process does it once, before its
+    first batch; a timed run before its clock starts)."""
+    _fine()
 
 
 
@@ -920,9 +929,7 @@ def _read(chunk: Chunk, whole: bool = True) -> list[Game]:
         games = read_whole(chunk)
         if games is not None:
             return games
-    p = _parsers()
-    assert p.fine is not None
-    games, found = p.fine.parse(chunk)
+    games, found = _fine().parse(chunk)
     return _with_errors(games, found)
 
 
