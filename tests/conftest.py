@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 
@@ -15,3 +17,6 @@ def _no_terminal_size_from_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
     """
     for name in ("COLUMNS", "LINES"):
         monkeypatch.delenv(name, raising=False)
+        # GNU readline (imported by some tools in the test process) exports its own COLUMNS and
+        # LINES with setenv, behind os.environ's back: subprocesses would inherit those
+        os.unsetenv(name)
