@@ -27,6 +27,11 @@ for a tag line. Building the plays is then most of the cost.
 
 Thread safety: the parsers and their builders hold per-parse state, so each thread has
 its own pair (:func:`_parsers`); nothing per-parse is shared between threads.
+
+Lark is imported when a chunk first needs one of its parsers (a chunk that is not one
+whole game, or any error): a file of plain games is read without loading it, which saves
+about 85 ms of CPU at the start of every command (:mod:`.terms` hands out the patterns
+from its cache file).
 """
 
 from __future__ import annotations
@@ -35,19 +40,16 @@ import bisect
 import gc
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from functools import cache
 from itertools import accumulate, repeat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
-from lark import Lark, Token, Transformer
-from lark.exceptions import (
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-)
+if TYPE_CHECKING:
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 from ..errors import DpnError
 from . import terms
@@ -173,12 +175,20 @@ _NUMBERS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "n
 _WORDS4, _WORDS5 = (re.compile(r"[ \t]*" + r"[ \t]+".join([r"(\S+)"] * n) + r"[ \t\r]*").fullmatch for n in (4, 5))
 
 
+def _is_token(item: object) -> TypeGuard[Token]:
+    """Whether a child Lark gives a rule is a token (a ``str``; every other child is a model
+    node or a list of them): tested so, Lark's ``Token`` class need not be imported."""
+    return isinstance(item, str)
+
+
 def _no_match(line: str) -> None:
     return None
 
 
-class _Builder(Transformer):
-    """Builds model nodes as Lark reduces rules (used inline: no tree is built).
+class _Builder:
+    """Builds model nodes as Lark reduces rules (used inline: no tree is built; Lark calls
+    the method named after each rule, so no Transformer base class is needed, and Lark is
+    not imported for a file that never needs it).
 
     ``lo`` and ``co`` shift positions from the chunk being parsed to the file: every line
     moves down by ``lo``; columns on the chunk's first line move right by ``co``. One
@@ -186,7 +196,6 @@ class _Builder(Transformer):
     """
 
     def __init__(self) -> None:
-        super().__init__(visit_tokens=False)
         self.lo = 0
         self.co = 0
         self.comments: list[Token] = []
@@ -231,7 +240,7 @@ class _Builder(Transformer):
         text = str(tok)
         digits = text.rstrip(".").lstrip("0")
         if len(digits) > 9:
-            where = self._pos(tok) if isinstance(tok, Token) else (line, column)
+            where = (line, column) if type(tok) is str else self._pos(cast("Token", tok))
             raise DpnError("syntax", f'"{_clip(text)}" is too large a number: deals, tricks and '
                            "counts have at most 9 digits", *where)
         return int(digits or "0")
@@ -252,10 +261,12 @@ class _Builder(Transformer):
         """A whole token's lines (comments taken out and blanked, so that every position
         stays), the file line of the first and the file column where it starts. Sets
         ``self.joined`` when a comment spans lines (a trick may go on over that line end)."""
-        self.joined = False
         line = tok.line or 0
-        ln, col = line + self.lo, (tok.column or 0) + (self.co if line == 1 else 0)
-        text = str(tok)
+        return self._text_lines(str(tok), line + self.lo, (tok.column or 0) + (self.co if line == 1 else 0))
+
+    def _text_lines(self, text: str, ln: int, col: int) -> tuple[list[str], int, int]:
+        """:meth:`_lines` of a whole token's text that starts at file line ``ln``, column ``col``."""
+        self.joined = False
         if "{" in text:
             pieces = []
             last = counted = 0
@@ -599,9 +610,10 @@ class _Builder(Transformer):
             out.append(_new(Tag, (TAG_NAMES.get(name.lower(), name), value, ln, start - line_start, ())))
         return out
 
-    def _game_whole(self, tok: Token) -> tuple[list[Tag], list[Deal]]:
-        """A GAME_WHOLE token: the tags, then whole deals, each beginning with its deal line."""
-        lines, ln, col = self._lines(tok)
+    def _game_whole(self, text: str, ln: int, col: int) -> tuple[list[Tag], list[Deal]]:
+        """A GAME_WHOLE token (its text, file line and column): the tags, then whole deals,
+        each beginning with its deal line."""
+        lines, ln, col = self._text_lines(text, ln, col)
         text = "\n".join(lines)
         starts = []
         i = at = 0
@@ -635,7 +647,7 @@ class _Builder(Transformer):
             return out
         line, column = self._pos(num)
         second = children[1]
-        if type(second) is Token:
+        if _is_token(second):     # the leader seat
             return Trick(self._int(num), line, column, tuple(children[2:]), self._word(second, str(second)))
         return Trick(self._int(num), line, column, tuple(children[1:]))
 
@@ -735,7 +747,7 @@ class _Builder(Transformer):
                 tricks.append(item)
             elif kind is list:
                 tricks += item
-            elif kind is Token:
+            elif _is_token(item):
                 if item.type == "INT":
                     number = self._word(item, self._int(item))
                 else:  # DEALER SEAT
@@ -788,11 +800,15 @@ class _Builder(Transformer):
                 deals.append(c)
             elif kind is list:
                 tags += c
-            elif kind is Token:     # GAME_WHOLE
-                more_tags, deals = self._game_whole(c)
+            elif _is_token(c):     # GAME_WHOLE
+                more_tags, deals = self._game_whole(str(c), *self._pos(c))
                 tags += more_tags
             else:
                 tags.append(c)
+        return self._game(tags, deals)
+
+    def _game(self, tags: list[Tag], deals: list[Deal]) -> Game:
+        """A tagged game (a tag given twice is an error of the game, which goes on)."""
         seen: set[str] = set()
         for tag in tags:
             key = tag.name.lower()
@@ -807,24 +823,47 @@ class _Builder(Transformer):
         return children
 
 
+@cache
+def _game_whole() -> Callable[[str], re.Match[str] | None]:
+    """Matches a chunk that is one GAME_WHOLE token between white space and comments (made
+    when first needed: the reader hands most such spans on, see :attr:`.reader.Chunk.whole`)."""
+    # white space and comments, unrolled so that a run of blank lines can be split in
+    # only one way ((?:WS|COMMENT)* with WS a + loop backtracked exponentially in it)
+    ws, comment = terms.pattern("WS"), terms.pattern("COMMENT")
+    ignored = f"(?:{ws})?(?:{comment}(?:{ws})?)*"
+    return re.compile(f"{ignored}({terms.whole_pattern('GAME_WHOLE')}){ignored}").fullmatch
+
+
+def _comment_text(comment: str) -> str:
+    """A comment's text without its braces; a comment that spans lines of a CRLF file keeps
+    plain newlines, as every other text does."""
+    body = comment[1:-1]
+    return _CRLF.sub("\n", body) if "\r" in body else body
+
+
 class _Parser:
     """A Lark LALR parser with its builder: per-parse state, so one per thread."""
 
     def __init__(self, whole: bool) -> None:
         self.builder = _Builder()
-        self.lark: Lark = terms.make_lark(whole=whole, transformer=self.builder,
-                                          lexer_callbacks={"COMMENT": self.builder.on_comment})
-        # A chunk that is one GAME_WHOLE token between white space is a plain game: Lark
-        # would lex that one token and reduce it to a tagged game; the builder does just
-        # that here, without Lark's per-parse set-up (a third of the time of a plain game).
-        self.game_whole = None
-        if whole:
-            # white space and comments, unrolled so that a run of blank lines can be split in
-            # only one way ((?:WS|COMMENT)* with WS a + loop backtracked exponentially in it)
-            ws, comment = terms.pattern("WS"), terms.pattern("COMMENT")
-            ignored = f"(?:{ws})?(?:{comment}(?:{ws})?)*"
-            regex = self.lark.get_terminal("GAME_WHOLE").pattern.to_regexp()
-            self.game_whole = re.compile(f"{ignored}({regex}){ignored}").fullmatch
+        self.whole = whole
+        self.lark: Lark | None = None
+        if not whole:
+            self._lark()
+
+    def _lark(self) -> Lark:
+        """The Lark parser, made (and Lark imported) when first needed."""
+        if self.lark is None:
+            self.lark = terms.make_lark(whole=self.whole, transformer=self.builder,
+                                        lexer_callbacks={"COMMENT": self.builder.on_comment})
+        return self.lark
+
+    def _at(self, text: str, i: int) -> tuple[int, int]:
+        """The file line and column of index ``i`` of the chunk's ``text`` (as :meth:`_Builder._pos`
+        gives them for a token that Lark's lexer found there)."""
+        line = text.count("\n", 0, i) + 1
+        b = self.builder
+        return line + b.lo, i - text.rfind("\n", 0, i) + (b.co if line == 1 else 0)
 
     def parse(self, chunk: Chunk) -> tuple[list[Game], list[DpnError]]:
         """Parse one chunk of text: its games and the errors found on the way (raises
@@ -833,31 +872,34 @@ class _Parser:
         b.reset(chunk.line - 1, chunk.column - 1)
         text = chunk.text
         span = None
-        if self.game_whole is not None:
+        if self.whole:
+            # A chunk that is one GAME_WHOLE token between white space is a plain game: Lark
+            # would lex that one token and reduce it to a tagged game; the builder does just
+            # that here, without Lark's per-parse set-up (a third of the time of a plain game).
             if chunk.whole is not None:     # the reader matched GAME_WHOLE already
                 span = chunk.whole
             else:
-                m = self.game_whole(text)
+                m = _game_whole()(text)
                 span = None if m is None else m.span(1)
         if span is not None:
+            # the game is one GAME_WHOLE token: read as Lark would reduce it to a tagged game
             at, end = span
-            tok = Token("GAME_WHOLE", text[at:end], at, text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at))
             if "{" in text[:at] or "{" in text[end:]:   # comments before or after: as Lark's lexer gives them
                 for c in _COMMENT_TOKENS(text):
                     if c.start() < at or c.start() >= end:
-                        start = c.start()
-                        b.on_comment(Token("COMMENT", c.group(), start, text.count("\n", 0, start) + 1,
-                                           start - text.rfind("\n", 0, start)))
-            games = [b.tagged_game([tok])]
+                        b.whole_comments.append((*self._at(text, c.start()), _comment_text(c.group())))
+            tags, deals = b._game_whole(text[at:end], *self._at(text, at))
+            games = [b._game(tags, deals)]
         else:
+            from lark.exceptions import UnexpectedInput
             try:
-                games = self.lark.parse(text)  # type: ignore[assignment]
+                games = self._lark().parse(text)  # type: ignore[assignment]
             except UnexpectedInput as exc:
                 raise _translate(exc, chunk) from None
         if b.comments or b.whole_comments:
             # comments before the first game's first element belong to that game; a comment
             # that spans lines of a CRLF file keeps plain newlines, as every other text does
-            comments = [(*b._pos(c), _CRLF.sub("\n", str(c)[1:-1])) for c in b.comments]
+            comments = [(*b._pos(c), _comment_text(str(c))) for c in b.comments]
             if b.whole_comments:
                 comments = sorted(comments + b.whole_comments, key=lambda c: (c[0], c[1]))
             if len(games) == 1:     # (every comment is the game's)
@@ -1243,6 +1285,7 @@ def _translate(exc: UnexpectedInput, chunk: Chunk) -> DpnError:
     Positions point at the token at fault; when something is missing at the end of a game
     (the text stops, or the next game's tags begin), just after the game's last token.
     """
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
     text = chunk.text
     if isinstance(exc, UnexpectedEOF) or (isinstance(exc, UnexpectedToken) and exc.token.type == "$END"):
         at = len(text.rstrip())

@@ -6,6 +6,12 @@ each terminal (also the helper ones, such as ``_SUIT``), the keywords, and the L
 parsers themselves (:func:`make_lark`, cached on disk by Lark's ``cache`` so start-up
 skips the LALR analysis).
 
+Lark itself is imported only to build a parser, or to compile the terminals when their
+cache file is missing: what the reader and the whole-element route need (the patterns,
+the whole terminals as the whole parser has them) comes from that small file, so a
+command that reads only plain games never loads Lark (about 85 ms of CPU at start-up:
+its import and its cached parser tables).
+
 Nothing here is typed out a second time: a test checks that the spelling tables of
 :mod:`dehlanote.syntax.cards` accept exactly what the grammar's ``CARD`` and ``SUIT`` accept.
 """
@@ -20,16 +26,19 @@ import sys
 import tempfile
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from lark import Lark
-from lark.lexer import PatternRE, TerminalDef
+if TYPE_CHECKING:
+    from lark import Lark
+    from lark.lexer import TerminalDef
 
 __all__ = ["KEYWORDS", "WHOLE", "atomic", "grammar_text", "keywords", "make_lark", "pattern", "possessive", "terminals",
            "whole_pattern"]
 
 #: the suffix of the terminals that read a whole plain element as one token
 WHOLE = "_WHOLE"
+#: the version of the edits of the terminals (:func:`_edit_whole`; part of the cache files' names)
+_EDITS = "whole-atomic-1"
 #: a regular expression that never matches (and is one character wide, as Lark wants)
 _NEVER = r"(?!x)x"
 
@@ -40,9 +49,24 @@ def grammar_text() -> str:
     return resources.files("dehlanote").joinpath("grammar.lark").read_text(encoding="utf-8")
 
 
+@cache
+def _lark_id() -> str:
+    """Which Lark is installed, without importing it: where its package lies, the size and
+    the time of change of its ``__init__`` (a new version is a new file)."""
+    from importlib.util import find_spec
+    spec = find_spec("lark")
+    origin = spec.origin if spec is not None else None
+    if origin is None:
+        return "no-lark"
+    try:
+        st = os.stat(origin)
+    except OSError:
+        return origin
+    return f"{origin}:{st.st_size}:{st.st_mtime_ns}"
+
+
 def _digest(*parts: str) -> str:
-    import lark
-    text = "\0".join((grammar_text(), lark.__version__, sys.version.split()[0], *parts))
+    text = "\0".join((grammar_text(), _lark_id(), sys.version.split()[0], *parts))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
@@ -51,33 +75,43 @@ def _cache_path(kind: str, digest: str, suffix: str) -> str:
 
 
 @cache
-def terminals() -> dict[str, tuple[str, frozenset[str], int]]:
-    """Every terminal of the grammar, the helpers (``_SUIT``) too: name -> (regular
-    expression, flags, priority), with Lark's composition of terminals done.
-
-    Compiled by Lark's grammar loader (no parser is built) and kept in a small file beside
-    Lark's own cache, so that later processes read it in well under a millisecond.
-    """
-    path = _cache_path("terminals", _digest(), ".json")
+def _compiled() -> dict[str, Any]:
+    """Every terminal of the grammar (``terminals``) and the whole terminals as the whole
+    parser has them (``whole``), compiled by Lark's grammar loader (no parser is built) and
+    kept in a small file beside Lark's own cache, so that later processes read it in well
+    under a millisecond, without importing Lark."""
+    path = _cache_path("terminals", _digest("terminals+whole", _EDITS), ".json")
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-        return {k: (v[0], frozenset(v[1]), v[2]) for k, v in data.items()}
-    except (OSError, ValueError, TypeError, IndexError):
+        return {"terminals": {k: (v[0], frozenset(v[1]), v[2]) for k, v in data["terminals"].items()},
+                "whole": dict(data["whole"])}
+    except (OSError, ValueError, TypeError, IndexError, KeyError, AttributeError):
         pass
+    from lark.lexer import PatternRE
     from lark.load_grammar import load_grammar
     grammar, _ = load_grammar(grammar_text(), "<dehlanote grammar>", None, False)
     names = {name for name, _ in grammar.term_defs}
     terms, _rules, _ignore = grammar.compile(["start"], names)
     table = {t.name: (t.pattern.value if isinstance(t.pattern, PatternRE) else re.escape(t.pattern.value),
                       frozenset(t.pattern.flags), t.priority) for t in terms}
+    out: dict[str, Any] = {"terminals": table, "whole": {}}
+    out["whole"] = {name: _whole_of(name, table) for name in table if name.endswith(WHOLE)}
     try:
         tmp = f"{path}.{os.getpid()}"
         with open(tmp, "w", encoding="utf-8") as f:
-            json.dump({k: [v[0], sorted(v[1]), v[2]] for k, v in table.items()}, f)
+            json.dump({"terminals": {k: [v[0], sorted(v[1]), v[2]] for k, v in table.items()},
+                       "whole": out["whole"]}, f)
         os.replace(tmp, path)
     except OSError:
         pass
+    return out
+
+
+def terminals() -> dict[str, tuple[str, frozenset[str], int]]:
+    """Every terminal of the grammar, the helpers (``_SUIT``) too: name -> (regular
+    expression, flags, priority), with Lark's composition of terminals done."""
+    table: dict[str, tuple[str, frozenset[str], int]] = _compiled()["terminals"]
     return table
 
 
@@ -96,8 +130,6 @@ def keywords() -> dict[str, str]:
             out[name] = m.group(1)
     return out
 
-
-KEYWORDS = keywords()
 
 
 _LOOP = re.compile(r"(?<!\\)([*+])(?![+?])")
@@ -177,16 +209,14 @@ def atomic(regex: str) -> str:
 
 _BRACES = re.compile(r"\{[0-9]*(?:,[0-9]*)?\}")
 
-#: the version of the edits below (part of the cache file's name)
-_EDITS = "whole-atomic-1"
 
-
-def _edit_whole(term: TerminalDef) -> None:
+def _edit_whole(term: TerminalDef, table: dict[str, tuple[str, frozenset[str], int]] | None = None) -> None:
     """``edit_terminals`` of the whole parser: the tag value (``STRING``) made possessive,
     wherever it stands (in ``STRING`` and in the whole terminals made with it), and every
     quantifier of the whole terminals (:func:`atomic`).
     (Module-level functions: Lark pickles its options into the cache.)"""
-    string = terminals()["STRING"][0]
+    from lark.lexer import PatternRE
+    string = (table or terminals())["STRING"][0]
     if isinstance(term.pattern, PatternRE) and string in term.pattern.value:
         term.pattern = PatternRE(term.pattern.value.replace(string, possessive(string)), term.pattern.flags)
     if term.name.endswith(WHOLE) and isinstance(term.pattern, PatternRE):
@@ -195,19 +225,26 @@ def _edit_whole(term: TerminalDef) -> None:
 
 def _edit_fine(term: TerminalDef) -> None:
     """``edit_terminals`` of the fine parser: as the whole one, and the whole terminals off."""
+    from lark.lexer import PatternRE
     _edit_whole(term)
     if term.name.endswith(WHOLE):
         term.pattern = PatternRE(_NEVER)
 
 
-@cache
 def whole_pattern(name: str) -> str:
-    """The regular expression of terminal ``name`` as the whole parser has it (after
+    """The regular expression of whole terminal ``name`` as the whole parser has it (after
     :func:`_edit_whole`): what the reader matches a plain game with, so that the parser
-    need not match it again."""
-    regex, flags, priority = terminals()[name]
+    need not match it again (read from the terminals' cache file, see :func:`_compiled`)."""
+    regex: str = _compiled()["whole"][name]
+    return regex
+
+
+def _whole_of(name: str, table: dict[str, tuple[str, frozenset[str], int]]) -> str:
+    """:func:`whole_pattern` worked out with Lark's own terminal (what the cache holds)."""
+    from lark.lexer import PatternRE, TerminalDef
+    regex, flags, priority = table[name]
     term = TerminalDef(name, PatternRE(regex, flags), priority)
-    _edit_whole(term)
+    _edit_whole(term, table)
     return term.pattern.to_regexp()
 
 
@@ -219,8 +256,13 @@ def make_lark(*, whole: bool, transformer: Any, lexer_callbacks: dict[str, Any])
     whole terminals do not read without error. The analysed grammar is cached on disk (one
     file per variant: Lark does not hash ``edit_terminals``).
     """
+    from lark import Lark
     variant = "whole" if whole else "fine"
     path = _cache_path(f"lark-{variant}", _digest(variant, _EDITS), ".tmp")
     return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=transformer,
                 lexer_callbacks=lexer_callbacks, edit_terminals=_edit_whole if whole else _edit_fine,
                 cache=path)
+
+
+#: (made last: on a first run, the terminals are compiled with every function above)
+KEYWORDS = keywords()
