@@ -178,6 +178,22 @@ def emit(text: str) -> None:
         raise OutputFailed(exc) from exc
 
 
+def spare_collector() -> None:
+    """Tune the garbage collector for a command that reads records as a stream.
+
+    The model is NamedTuples: the collector tracks every one (a deal makes a few hundred)
+    though they never form cycles and are freed by reference counting. Checking 5,000
+    deals ran the collector 485 times and it freed nothing. So what start-up loaded is
+    frozen (never scanned again) and the youngest generation is collected every 10,000
+    new objects instead of 700: validate --jobs 1, CPU, 5,000 deals, interleaved median of
+    7, 2-5 % less (hands 1.126 -> 1.099 s, plain 0.883 -> 0.839 s, glyphs 1.114 -> 1.055 s).
+    Memory is not held longer: what a game leaves behind is freed as before, at once.
+    """
+    import gc
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
+
+
 def load_registry(rules_file: Optional[Path]) -> Registry:
     """The rule profiles: the package's, plus those of ``--rules FILE.yaml``."""
     from ..rules.profile import default_registry, registry

@@ -21,6 +21,7 @@ from .common import (
     expand,
     open_games,
     replacing,
+    spare_collector,
     why,
 )
 
@@ -73,6 +74,7 @@ def json_command(
     Example: dehlanote json samples/worked-example.dpn -o worked.json
     """
     reg = load_registry(rules)
+    spare_collector()
     specs = expand(files)
     if specs.count(STDIN) > 1:
         raise fail("standard input (-) can be read only once")

@@ -29,6 +29,7 @@ from .common import (
     plural,
     print_summary,
     progress_bar,
+    spare_collector,
 )
 
 
@@ -77,6 +78,7 @@ def validate(
     Example: dehlanote validate samples/*.dpn
     """
     reg = load_registry(rules)
+    spare_collector()
     cores = os.cpu_count() or 1
     jobs = jobs or cores
     if jobs > cores and not force_jobs:

@@ -40,9 +40,8 @@ import bisect
 import gc
 import re
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from functools import cache
 from itertools import accumulate, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
@@ -68,7 +67,7 @@ from .model import (
     Trump,
     Word,
 )
-from .reader import Chunk, Source, split_games, stray_tags
+from .reader import GAME_WHOLE_AT, Chunk, Source, split_games, stray_tags
 
 __all__ = ["iter_games", "iter_path", "parse_chunk", "parse_path", "parse_string", "paused_gc", "read_whole",
            "warm_up"]
@@ -823,15 +822,21 @@ class _Builder:
         return children
 
 
-@cache
-def _game_whole() -> Callable[[str], re.Match[str] | None]:
-    """Matches a chunk that is one GAME_WHOLE token between white space and comments (made
-    when first needed: the reader hands most such spans on, see :attr:`.reader.Chunk.whole`)."""
-    # white space and comments, unrolled so that a run of blank lines can be split in
-    # only one way ((?:WS|COMMENT)* with WS a + loop backtracked exponentially in it)
-    ws, comment = terms.pattern("WS"), terms.pattern("COMMENT")
-    ignored = f"(?:{ws})?(?:{comment}(?:{ws})?)*"
-    return re.compile(f"{ignored}({terms.whole_pattern('GAME_WHOLE')}){ignored}").fullmatch
+#: white space and comments, unrolled so that a run of blank lines can be split in only one
+#: way ((?:WS|COMMENT)* with WS a + loop backtracked exponentially in it)
+_IGNORED = re.compile("(?:{ws})?(?:{comment}(?:{ws})?)*".format(ws=terms.pattern("WS"),
+                                                              comment=terms.pattern("COMMENT")))
+
+
+def _whole_span(text: str) -> tuple[int, int] | None:
+    """Where the one GAME_WHOLE token of a chunk stands, when the chunk is that token
+    between white space and comments (else None). The game's regular expression is the
+    reader's (compiled once: it is the largest of all)."""
+    at = _IGNORED.match(text)
+    game = GAME_WHOLE_AT(text, at.end() if at is not None else 0)
+    if game is None or _IGNORED.fullmatch(text, game.end()) is None:
+        return None
+    return game.span()
 
 
 def _comment_text(comment: str) -> str:
@@ -879,8 +884,7 @@ class _Parser:
             if chunk.whole is not None:     # the reader matched GAME_WHOLE already
                 span = chunk.whole
             else:
-                m = _game_whole()(text)
-                span = None if m is None else m.span(1)
+                span = _whole_span(text)
         if span is not None:
             # the game is one GAME_WHOLE token: read as Lark would reduce it to a tagged game
             at, end = span

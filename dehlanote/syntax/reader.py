@@ -48,8 +48,12 @@ _SURROGATE = re.compile("[\udc80-\udcff]")
 #: a plain game, as the grammar's GAME_WHOLE terminal reads it (white space before it), then
 #: a blank line and the ``[`` of the next game: found in one match, without the scan below
 #: (comments may follow it on its last line, if they hold no [ and no line end)
-_PLAIN_GAME = re.compile("[ \t\r\n]*(" + terms.whole_pattern("GAME_WHOLE") + r")[ \t]*+(?:\{[^}\[\n]*\}[ \t]*)*+\r?\n"
-                         r"(?:[ \t\r]*\n)+[ \t]*(?=\[)")
+#: (three matches: white space, the game, what follows it; the game's regular expression, the
+#: largest of all, is compiled once and shared with the parser, :data:`GAME_WHOLE_AT`)
+_SPACE = re.compile("[ \t\r\n]*").match
+#: the grammar's GAME_WHOLE terminal, as the whole parser has it, matched at a position
+GAME_WHOLE_AT = re.compile(terms.whole_pattern("GAME_WHOLE")).match
+_AFTER_GAME = re.compile(r"[ \t]*+(?:\{[^}\[\n]*\}[ \t]*)*+\r?\n(?:[ \t\r]*\n)+[ \t]*(?=\[)").match
 #: the first "deal" of a plain game starts a line (else a tag holds the word, and the scan decides)
 _FIRST_DEAL = re.compile(_DEAL)
 #: a comment holding a [: the scan may cut a game there (see split_games)
@@ -251,10 +255,15 @@ def split_games(source: Source) -> Iterator[Chunk]:
         the next game's ``[``, or None. Such a game is cut exactly where the scan below
         would cut it: its text holds no deal numbered 1 after its first deal, no tag holding
         the word deal and no comment holding a [ (the scan's other ways of cutting)."""
-        m = _PLAIN_GAME.match(buf, start)
-        if m is None:
+        space = _SPACE(buf, start)
+        at = space.end() if space is not None else start     # (it always matches)
+        game = GAME_WHOLE_AT(buf, at)
+        if game is None:
             return None
-        at, end = m.span(1)
+        end = game.end()
+        after = _AFTER_GAME(buf, end)
+        if after is None:
+            return None
         first = _FIRST_DEAL.search(buf, at, end)
         if first is None or buf[buf.rfind("\n", at, first.start()) + 1: first.start()].strip(" \t"):
             return None
@@ -262,7 +271,7 @@ def split_games(source: Source) -> Iterator[Chunk]:
             return None
         if "{" in buf[at:end] and _BRACKET_COMMENT.search(buf, at, end) is not None:
             return None
-        return emit(m.end(), False, (at - start, end - start))
+        return emit(after.end(), False, (at - start, end - start))
 
     def game_start_after_blank(frm: int, end: int, opening: int) -> int:
         """Where a line opening with a tag, after a blank line that follows ``opening``,

@@ -336,7 +336,7 @@ def _scan_only(monkeypatch: pytest.MonkeyPatch, text: str) -> list[tuple[str, in
     """The chunks of ``text`` as the scan alone cuts them (no plain-game match)."""
     from dehlanote.syntax import reader
     with monkeypatch.context() as m:
-        m.setattr(reader, "_PLAIN_GAME", re.compile(r"(?!x)x"))
+        m.setattr(reader, "GAME_WHOLE_AT", re.compile(r"(?!x)x").match)
         return _cuts(text)
 
 
