@@ -45,6 +45,7 @@ from .position import Game, Position, is_ten
 TEN = 8
 HINTS = [None] + [(s, r) for s in range(4) for r in range(16)]   # a lead packed as suit * 16 + rank + 1
 CHECK_EVERY = 4096
+OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
 ONES = int("01" * 13, 2)
 RANK_NAME = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 
@@ -204,6 +205,10 @@ class Solver:
         classes_memo = self._classes
         limit = self.table_limit
         solver = self
+        # the node count and the next limit check, kept in the closure (cheaper than the solver's
+        # attributes at every node) and handed back to the solver after each test
+        count = self.nodes
+        check_at = self.check_at
 
         H = [0] * (4 * n)
         R = [0] * 4
@@ -234,11 +239,13 @@ class Solver:
         # several decks: entries for the exact position only (partition by ranks tried there made
         # six-player endings slower, equal cards of several decks being one rank for many owners)
         exact = g.decks > 1
+        four = n == 4
         tenx = TEN if tens_score else -1    # the ten as a card apart (not under court piece)
 
         def suit_info(masks: tuple) -> tuple:
             """A suit's remaining cards: (id of its lengths and ten owner per hand, its ranks high to low,
-            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked, the order of suits).
+            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked, the order of suits, and per
+            rank how many of its ranks are at or above it).
             Ids are packed in 24 bits in the table's keys: ``rel`` is emptied past 400,000 entries
             between searches, and one search would need gigabytes to reach 2 ** 24."""
             got = rel.get(masks)
@@ -256,7 +263,9 @@ class Solver:
                 # the count of ranks too: with two packs (six players) equal lengths may hold fewer
                 # ranks, and a cut stored for one position must index the other's prefixes
                 lenid = rel.setdefault(("len", lens, tens_at, len(ranks)), len(rel))
-                got = (lenid, tuple(ranks), tuple(prefix), lenid << 24 | prefix[-1])
+                # how many of its ranks are at or above each rank (a cut from the lowest rank that mattered)
+                above = tuple(sum(1 for q in ranks if q >= r) for r in range(13))
+                got = (lenid, tuple(ranks), tuple(prefix), lenid << 24 | prefix[-1], above)
                 rel[masks] = got
             return got
 
@@ -340,48 +349,26 @@ class Solver:
 
         rel_get = rel.get
 
-        def canon() -> tuple:
-            """The suits' infos in the table's order (trump, or closed trump, first; the other suits
-            are interchangeable, so sorted) and that order."""
-            m0: tuple[int, ...]
-            m1: tuple[int, ...]
-            m2: tuple[int, ...]
-            m3: tuple[int, ...]
-            if n == 4:
-                m0, m1, m2, m3 = (H[0], H[4], H[8], H[12]), (H[1], H[5], H[9], H[13]), \
-                    (H[2], H[6], H[10], H[14]), (H[3], H[7], H[11], H[15])
-            else:
-                m0, m1, m2, m3 = tuple(H[0::4]), tuple(H[1::4]), tuple(H[2::4]), tuple(H[3::4])
-            infos = [rel_get(m0) or suit_info(m0), rel_get(m1) or suit_info(m1), rel_get(m2) or suit_info(m2),
-                     rel_get(m3) or suit_info(m3)]
-            special = trump if trump >= 0 else hidden if closed_pending else -1
-            fulls = [infos[0][3], infos[1][3], infos[2][3], infos[3][3]]
-            if special >= 0:
-                rest = [s for s in (0, 1, 2, 3) if s != special]
-                rest.sort(key=fulls.__getitem__)
-                rest.insert(0, special)
-            else:
-                rest = sorted((0, 1, 2, 3), key=fulls.__getitem__)
-            return infos, rest, special
-
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> int:
             """Side 0's gain from the start of a trick (fail-soft against ``target``). Sets ``relv`` to
             the cards whose owners the answer depended on (partition search, as DDS does it): the
             answer holds for every position with the same suit lengths and ten owners per hand and
             the same owners of each suit's cards down to the lowest of those."""
-            nonlocal table, old, cuts_now, cuts_old, relv
+            nonlocal table, old, cuts_now, cuts_old, relv, count, check_at
             if target <= 0:
                 relv = 0
                 return 0
-            if solver.nodes >= solver.check_at:
+            if count >= check_at:
+                solver.nodes = count
                 solver.tick()
+                check_at = solver.check_at
             top = (ctens + hand_tens) * wT + (ctricks + left) * wK
             if target > top:
                 relv = 0
                 return top
             if left == 1 and not fv and not closed_pending:
                 # the last trick plays itself: one card each
-                solver.nodes += n
+                count += n
                 bseat = -1
                 bs = br = -1
                 ttens = 0
@@ -420,8 +407,35 @@ class Solver:
                     elif target > top - got:
                         relv = sure_rel[0]
                         return top - got
-            infos, order, special = canon()
-            i0, i1, i2, i3 = infos[order[0]], infos[order[1]], infos[order[2]], infos[order[3]]
+            # the suits' infos in the table's order: trump (or closed trump) first, the other suits
+            # (interchangeable) sorted
+            m0: tuple[int, ...]
+            m1: tuple[int, ...]
+            m2: tuple[int, ...]
+            m3: tuple[int, ...]
+            if four:
+                m0, m1, m2, m3 = (H[0], H[4], H[8], H[12]), (H[1], H[5], H[9], H[13]), \
+                    (H[2], H[6], H[10], H[14]), (H[3], H[7], H[11], H[15])
+            else:
+                m0, m1, m2, m3 = tuple(H[0::4]), tuple(H[1::4]), tuple(H[2::4]), tuple(H[3::4])
+            infos = (rel_get(m0) or suit_info(m0), rel_get(m1) or suit_info(m1), rel_get(m2) or suit_info(m2),
+                     rel_get(m3) or suit_info(m3))
+            special = trump if trump >= 0 else hidden if closed_pending else -1
+            if special >= 0:
+                # the three other suits sorted (stable) by a network of three compare-and-swaps
+                a, b, c = OTHERS[special]
+                i1, i2, i3 = infos[a], infos[b], infos[c]
+                if i2[3] < i1[3]:
+                    a, b, i1, i2 = b, a, i2, i1
+                if i3[3] < i2[3]:
+                    b, c, i2, i3 = c, b, i3, i2
+                    if i2[3] < i1[3]:
+                        a, b, i1, i2 = b, a, i2, i1
+                order: tuple[int, ...] = (special, a, b, c)
+                i0 = infos[special]
+            else:
+                order = tuple(sorted((0, 1, 2, 3), key=lambda q: infos[q][3]))
+                i0, i1, i2, i3 = infos[order[0]], infos[order[1]], infos[order[2]], infos[order[3]]
             small = (leader | run << 3 | (ctens if wT else 0) << 4 | (ctricks if wK else 0) << 9 | fv << 14
                      | ((setter if closed_pending else -2) + 2) << 15 | (special + 1) << 18)
             okey = (((i0[0] << 24 | i1[0]) << 24 | i2[0]) << 24 | i3[0]) << 24 | small
@@ -459,18 +473,13 @@ class Solver:
             # the cut: per suit (in the table's order) how many of its top ranks the answer needed
             got_rel = relv
             cut = 0
-            for i in range(4):
-                bits = got_rel >> 16 * order[i] & 0xFFFF
-                if exact:
-                    cut |= len(infos[order[i]][1]) << 4 * i
-                elif bits:
-                    low = (bits & -bits).bit_length() - 1
-                    c = 0
-                    for r in infos[order[i]][1]:
-                        if r < low:
-                            break
-                        c += 1
-                    cut |= c << 4 * i
+            if exact:
+                cut = len(i0[1]) | len(i1[1]) << 4 | len(i2[1]) << 8 | len(i3[1]) << 12
+            elif got_rel:
+                for i in range(4):
+                    bits = got_rel >> 16 * order[i] & 0xFFFF
+                    if bits:
+                        cut |= infos[order[i]][4][(bits & -bits).bit_length() - 1] << 4 * i
             key = ((((okey << 16 | cut) << 24 | i0[2][cut & 15]) << 24 | i1[2][cut >> 4 & 15]) << 24
                    | i2[2][cut >> 8 & 15]) << 24 | i3[2][cut >> 12]
             entry = table.get(key)
@@ -502,7 +511,7 @@ class Solver:
             relv = got_rel
             return res
 
-        def rel_of(cut: int, infos: list, order: list) -> int:
+        def rel_of(cut: int, infos: tuple, order: tuple) -> int:
             """The cards an entry's answer depended on, in this position: the lowest of the top ranks kept."""
             bits = 0
             for i in range(4):
@@ -520,11 +529,16 @@ class Solver:
             # the winning card matters, and so do the cards of its hand equivalent to it (the search
             # tried one of them only): the lowest of them is kept
             low = br
-            same = 0
-            saved = stack[-n:]
-            for cs, _ in saved:
-                if cs == bs:
-                    same += 1
+            if four:
+                saved = c0, c1, c2, c3 = stack[-4:]
+                s0, s1, s2, s3 = c0[0], c1[0], c2[0], c3[0]
+                same = (s0 == bs) + (s1 == bs) + (s2 == bs) + (s3 == bs)
+            else:
+                saved = stack[-n:]
+                same = 0
+                for cs, _ in saved:
+                    if cs == bs:
+                        same += 1
             if same == 1:
                 # the only card of its suit in the trick (a ruff, or all the others discarded):
                 # it wins whatever its rank
@@ -564,18 +578,30 @@ class Solver:
                 return gain
             # the next trick's cards go on top of this one's (left on the stack: only the
             # current trick's cards are ever read from it)
-            for s, r in saved:
-                R[s] -= 1 << (2 * r)
-            res = trick(winner, nrun, ctens2, ctricks2, left - 1, target - gain)
-            for s, r in saved:
-                R[s] += 1 << (2 * r)
+            if four:
+                b0, b1, b2, b3 = 1 << 2 * c0[1], 1 << 2 * c1[1], 1 << 2 * c2[1], 1 << 2 * c3[1]
+                R[s0] -= b0
+                R[s1] -= b1
+                R[s2] -= b2
+                R[s3] -= b3
+                res = trick(winner, nrun, ctens2, ctricks2, left - 1, target - gain)
+                R[s0] += b0
+                R[s1] += b1
+                R[s2] += b2
+                R[s3] += b3
+            else:
+                for s, r in saved:
+                    R[s] -= 1 << (2 * r)
+                res = trick(winner, nrun, ctens2, ctricks2, left - 1, target - gain)
+                for s, r in saved:
+                    R[s] += 1 << (2 * r)
             relv |= wbit
             return res + gain
 
         def play(k: int, seat: int, led: int, bk: int, bsuit: int, brank: int, ttens: int, target: int,
                  leader: int, run: int, ctens: int, ctricks: int, left: int, hint) -> int:
-            nonlocal hand_tens, trump, fv, closed_pending, setter, relv
-            solver.nodes += 1
+            nonlocal hand_tens, trump, fv, closed_pending, setter, relv, count
+            count += 1
             base = seat * 4
             ac = not (seat & 1)
             # ---- the moves, in order ----
@@ -752,10 +778,20 @@ class Solver:
         run0 = pos.run if pos.last_winner == pos.leader else 0
         ttens0 = sum(1 for c in pos.trick if parts(c)[1] == TEN)
 
+        def counted(search: Callable[[int], int]) -> Callable[[int], int]:
+            def test(target: int) -> int:
+                nonlocal count, check_at
+                count, check_at = solver.nodes, solver.check_at
+                try:
+                    return search(target)
+                finally:
+                    solver.nodes = count
+            return test
+
         if n0 == 0:
             def test(target: int) -> int:
                 return trick(lead0, run0, ctens0, ctricks0, left0, target)
-            return test
+            return counted(test)
 
         # replay the trick so far into (best index, suit, rank), trump set by it included
         led0 = parts(pos.trick[0])[0]
@@ -766,4 +802,4 @@ class Solver:
                 return 0
             return play(n0, pos.turn, led0, bk0, bs0, br0, ttens0, target, lead0, run0, ctens0, ctricks0,
                         left0, None)
-        return test_mid
+        return counted(test_mid)
