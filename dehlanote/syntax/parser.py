@@ -19,11 +19,11 @@ Where the time goes, and the short cuts (measured in the commits that made them)
 that the ``GAME_WHOLE`` terminal reads (tags and whole deals; comments, glyphs, withdrawn
 cards, hands and several tricks to a line included) is matched once, by the reader, which
 hands its span on (:attr:`.reader.Chunk.whole`); the whole terminals' quantifiers are
-possessive (:func:`.terms.atomic`). Its lines are then sorted, not checked: one fullmatch
-for a plain trick of four cards (another for one with glyphs or a withdrawn card before a
-card), a table of every common word for other trick lines (:func:`_word_table`, built
-from the grammar's terminals), ``str.split`` and ``map`` for a plain hand line, one match
-for a tag line. Building the plays is then most of the cost.
+possessive (:func:`.terms.atomic`). Its lines are then sorted, not checked: a trick
+line is cut with ``str.split`` and its words looked up in a table of every common word
+(:func:`_word_table`, built from the grammar's terminals; a line of a trick number, a
+seat and four plain cards is built at once), ``str.split`` and ``map`` for a plain hand
+line, one match for a tag line. Building the plays is then most of the cost.
 
 Thread safety: the parsers and their builders hold per-parse state, so each thread has
 its own pair (:func:`_parsers`); nothing per-parse is shared between threads.
@@ -92,19 +92,6 @@ def _scanner(*names: str) -> re.Pattern[str]:
 # has already matched its terminal, so these only sort its pieces, never check them.
 _TRICK_PARTS = _scanner("CARD", "WITHDRAWN", "DOTTED_INT", "INT", "SEAT").finditer
 _HAND_PARTS = _scanner("CARD", "SEAT", "PIPE").finditer
-#: the commonest line of all: one trick of four cards, leader seat or not. Plain cards only
-#: (rank and suit): a card with a glyph does not match, and its line is scanned instead
-_TRICK4 = re.compile(
-    "[ \t]*({INT})[ \t]+(?:({SEAT})[ \t]*:[ \t]*)?({CARD})[ \t]+({CARD})[ \t]+({CARD})[ \t]+({CARD})[ \t\r]*".format(
-        INT=terms.pattern("INT"), SEAT=terms.pattern("SEAT"),
-        CARD=terms.pattern("_RANK") + terms.pattern("_SUIT"))).fullmatch
-#: the next commonest: four cards with glyphs, or with a withdrawn card before any of them
-#: (the withdrawn card's group is the card after its minus sign)
-_PLAY_MARKED = "(?:-({CARD})[ \t]+)?({CARD})({GLYPH})?".format(
-    CARD=terms.pattern("_RANK") + terms.pattern("_SUIT"), GLYPH=terms.pattern("_GLYPH"))
-_TRICK4_MARKED = re.compile(
-    "[ \t]*({INT})[ \t]+(?:({SEAT})[ \t]*:[ \t]*)?{P}[ \t]+{P}[ \t]+{P}[ \t]+{P}[ \t\r]*".format(
-        INT=terms.pattern("INT"), SEAT=terms.pattern("SEAT"), P=_PLAY_MARKED)).fullmatch
 _WORDS = re.compile(r"\S+").finditer
 _TAG_PARTS = re.compile(r"\[[ \t]*({})[ \t]*({})".format(
     terms.pattern("NAME"), terms.possessive(terms.pattern("STRING")))).finditer
@@ -178,10 +165,6 @@ def _is_token(item: object) -> TypeGuard[Token]:
     """Whether a child Lark gives a rule is a token (a ``str``; every other child is a model
     node or a list of them): tested so, Lark's ``Token`` class need not be imported."""
     return isinstance(item, str)
-
-
-def _no_match(line: str) -> None:
-    return None
 
 
 class _Builder:
@@ -295,11 +278,17 @@ class _Builder:
 
     def _tricks(self, lines: list[str], ln: int, off: int, out: list[Trick]) -> None:
         """The tricks of lines of a whole token (``ln``, ``off``: file line and column of
-        the first line's start). A trick may go on over a line end inside a comment."""
-        new, cards, kinds = _new, CARD_SPELLINGS, _WORD_KINDS
+        the first line's start). A trick may go on over a line end inside a comment.
+
+        A line is cut into words with ``str.split`` (white space as the pattern ``\\S+`` has
+        it), each word found again with ``str.find`` from the end of the one before (its
+        column: the word cannot start in the white space before it); a match object a
+        word cost more than the word's play. (Measured in the commit that made it.)
+        """
+        new, cards, kinds, numbers, seats = _new, CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS
         # a line of four cards is a whole trick, unless a comment carries a trick on over
         # a line end: then every line is read word by word
-        trick4 = _no_match if self.joined else _TRICK4
+        whole_lines = not self.joined
         num: int | None = None     # the trick being read, when it may go on
         trick_at = (ln, off)
         leader = None
@@ -308,71 +297,59 @@ class _Builder:
         ln -= 1
         for line in lines:
             ln += 1
-            m = trick4(line)
-            if m is not None:
-                num_text, seat, c1, c2, c3, c4 = m.groups()
-                _, r1, r2, r3, r4, r5, r6 = m.regs
-                try:
-                    trick = new(Trick, (
-                        int(num_text) if len(num_text) < 10 else cards[""], ln, r1[0] + off,
-                        (new(Play, (cards[c1], ln, r3[0] + off, (), None, ())),
-                         new(Play, (cards[c2], ln, r4[0] + off, (), None, ())),
-                         new(Play, (cards[c3], ln, r5[0] + off, (), None, ())),
-                         new(Play, (cards[c4], ln, r6[0] + off, (), None, ()))),
-                        None if seat is None else new(Word, (seat, ln, r2[0] + off)),
-                        ()))
-                except KeyError:    # an emoji suit, or a number too long: scanned below
-                    pass
-                else:
+            words = line.split()
+            count = len(words)
+            if whole_lines and (count == 6 or count == 5):
+                # the commonest line: a trick number, a leader seat and its colon or none,
+                # four plain cards (a card with a glyph, a comma, another spelling: below)
+                first = words[0]
+                number = numbers.get(first)
+                seat = seats.get(words[1]) if count == 6 else None
+                c1, c2, c3, c4 = words[-4:]
+                k1, k2, k3, k4 = cards.get(c1), cards.get(c2), cards.get(c3), cards.get(c4)
+                if number is not None and (seat is not None or count == 5) and k1 and k2 and k3 and k4:
+                    find = line.find
+                    a0 = find(first)
+                    at = a0 + len(first)
+                    leader_word = None
+                    if seat is not None:
+                        at = find(words[1], at)
+                        leader_word = new(Word, (seat, ln, at + off))
+                        at += 2     # (a seat and its colon)
+                    a1 = find(c1, at)
+                    a2 = find(c2, a1 + len(c1))
+                    a3 = find(c3, a2 + len(c2))
+                    a4 = find(c4, a3 + len(c3))
                     if num is not None:
                         out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                         num, plays, leader = None, [], None
-                    out.append(trick)
-                    off = 1
-                    continue
-            elif trick4 is _TRICK4 and ("-" in line or "!" in line or "?" in line) \
-                    and (m := _TRICK4_MARKED(line)) is not None:
-                # four cards with glyphs, or one withdrawn card before a card
-                num_text, seat, w1, c1, g1, w2, c2, g2, w3, c3, g3, w4, c4, g4 = m.groups()
-                r = m.regs
-                try:
-                    trick = new(Trick, (
-                        kinds[num_text][1], ln, r[1][0] + off,
-                        (new(Play, (cards[c1], ln, r[4][0] + off,
-                                    () if w1 is None else (new(CardRef, (cards[w1], ln, r[3][0] + off - 1)),), g1, ())),
-                         new(Play, (cards[c2], ln, r[7][0] + off,
-                                    () if w2 is None else (new(CardRef, (cards[w2], ln, r[6][0] + off - 1)),), g2, ())),
-                         new(Play, (cards[c3], ln, r[10][0] + off,
-                                    () if w3 is None else (new(CardRef, (cards[w3], ln, r[9][0] + off - 1)),), g3, ())),
-                         new(Play, (cards[c4], ln, r[13][0] + off,
-                                    () if w4 is None else (new(CardRef, (cards[w4], ln, r[12][0] + off - 1)),), g4,
-                                    ()))),
-                        None if seat is None else new(Word, (seat, ln, r[2][0] + off)),
-                        ()))
-                except KeyError:    # an emoji selector, a long number: word by word below
-                    pass
-                else:
-                    if num is not None:
-                        out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
-                        num, plays, leader = None, [], None
-                    out.append(trick)
+                    out.append(new(Trick, (
+                        number, ln, a0 + off,
+                        (new(Play, (k1, ln, a1 + off, (), None, ())),
+                         new(Play, (k2, ln, a2 + off, (), None, ())),
+                         new(Play, (k3, ln, a3 + off, (), None, ())),
+                         new(Play, (k4, ln, a4 + off, (), None, ()))),
+                        leader_word, ())))
                     off = 1
                     continue
             # anything else: several tricks, withdrawn cards, glyphs, commas: word by word
             # through the table; a word not in it (an emoji selector, "1.A:", "AH,KH"), and
             # the line is scanned instead, from the state it began with
             saved = (num, trick_at, leader, plays, len(plays), withdrawn, len(withdrawn), len(out))
-            for m in _WORDS(line):
-                kind = kinds.get(m.group())
+            find = line.find
+            at = 0
+            for word in words:
+                kind = kinds.get(word)
                 if kind is None:
                     num, trick_at, leader, plays, n_plays, withdrawn, n_withdrawn, n_out = saved
                     del plays[n_plays:], withdrawn[n_withdrawn:], out[n_out:]
                     num, trick_at, leader, plays, withdrawn = self._scan_tricks(
                         line, ln, off, num, trick_at, leader, plays, withdrawn, out)
                     break
+                at = find(word, at)
                 what = kind[0]
                 if what == "card":
-                    plays.append(new(Play, (kind[1], ln, m.start() + off, tuple(withdrawn), kind[2], ())))
+                    plays.append(new(Play, (kind[1], ln, at + off, tuple(withdrawn), kind[2], ())))
                     if withdrawn:
                         withdrawn = []
                 elif what == "number":
@@ -380,12 +357,13 @@ class _Builder:
                         out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                         plays = []
                         leader = None
-                    trick_at = (ln, m.start() + off)
+                    trick_at = (ln, at + off)
                     num = kind[1]
                 elif what == "seat":
-                    leader = new(Word, (kind[1], ln, m.start() + off))
+                    leader = new(Word, (kind[1], ln, at + off))
                 elif what == "withdrawn":
-                    withdrawn.append(new(CardRef, (kind[1], ln, m.start() + off)))
+                    withdrawn.append(new(CardRef, (kind[1], ln, at + off)))
+                at += len(word)
             off = 1
         if num is not None:
             out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
