@@ -17,7 +17,7 @@ player later play the suit led?), and the error still points at the revoking car
 # mypy: strict-equality
 from __future__ import annotations
 
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Iterable, Literal, NamedTuple, Optional, cast
 
 from ..errors import DpnError
@@ -932,16 +932,19 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
             continue
         if later is None:
             later = _cards_by_seat(state)
-            suits = ["".join([c[-1] for c in cards]) for cards in later]
-        # a withdrawn card stays in the hand, so the player must play it later
-        if card not in later[seat][index + 1:]:
+            suits = ["".join(map(_LAST_CHAR, cards)) for cards in later]
+        # a withdrawn card stays in the hand, so the player must play it later (searched
+        # from the next trick on, without copying the rest of the seat's cards)
+        try:
+            later[seat].index(card, index + 1)
+        except ValueError:
             if complete:
                 errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card} but never "
                                        f"plays it: it was not in {seats[seat]}'s hand", line,
                                        column, deal=state.number, trick=trick))
             continue
         # illegal only if the player still held the suit led (the replacement or a later card)
-        if complete and led not in suits[seat][index:]:
+        if complete and suits[seat].find(led, index) < 0:
             errors.append(DpnError("needless-correction", _needless(card, 1, led, seats[seat]),
                                    line, column, deal=state.number, trick=trick))
     return errors
@@ -952,8 +955,19 @@ def _cards_by_seat(state: DealState) -> list[list[str]]:
     card of every seat, so a seat's card of trick i is at index i)."""
     n = state.rules.seats
     index = _SEATS[n].index
-    tricks = [(index(fact.leader), fact.trick.plays) for fact in state.tricks]
-    return [[plays[(seat - leader) % n][0] for leader, plays in tricks] for seat in range(n)]
+    rows = []
+    for fact in state.tricks:
+        plays = fact.trick.plays    # turned to seat order: seat s played (s - leader) % n
+        cut = n - index(fact.leader)
+        rows.append(plays[cut:] + plays[:cut])
+    if not rows:
+        return [[] for _ in range(n)]
+    return [list(map(_CARD_NAME, column)) for column in zip(*rows)]
+
+
+#: a play's card (Play.card), and a card's suit (its last character)
+_CARD_NAME = itemgetter(0)
+_LAST_CHAR = itemgetter(-1)
 
 
 def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:

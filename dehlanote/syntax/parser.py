@@ -43,6 +43,7 @@ import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from itertools import accumulate, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeGuard, cast
 
@@ -967,6 +968,10 @@ def _no_suit(word: str) -> str:
 _RANK_NUMBERS = frozenset(str(n) for n in range(2, 11))
 
 
+#: a trick's plays
+_PLAYS = itemgetter(3)
+
+
 def _check_bare_ranks(tricks: list[Trick]) -> None:
     """Raise ``bad-card`` where a rank without its suit was read as the next trick's number.
 
@@ -975,6 +980,8 @@ def _check_bare_ranks(tricks: list[Trick]) -> None:
     10 that is not the next number or is short too, the number was meant as a card. A short
     trick followed by a full next trick is left to the replay (a card left out).
     """
+    if min(map(len, map(_PLAYS, tricks)), default=4) >= 4:
+        return      # (the common deal: no trick is short, checked without a loop in Python)
     for prev, nxt in zip(tricks, tricks[1:]):
         if len(prev.plays) >= 4 or not prev.plays or prev.plays[-1].line != nxt.line:
             continue
