@@ -38,8 +38,12 @@ _STRING = re.compile(f'"{STRING_BODY}"')
 _TAG_LINE = re.compile(f'\\n[ \\t\\r\\ufeff]*\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]')
 # a deal numbered 1 (DPN 1.1: after another deal, it starts a game with no tags); the
 # look-behind after the first letter, so that the engine looks for a D or d first
-_DEAL_ONE = re.compile(_DEAL[:4] + f"(?<![{_WORD_CHAR}]{_DEAL[:4]})" + _DEAL[4:]
-                       + r"[ \t]+0*1(?![0-9A-Za-z_\u2660-\u2667.])")
+_NUMBER_ONE = r"[ \t]+0*1(?![0-9A-Za-z_\u2660-\u2667.])"
+_DEAL_ONE = re.compile(_DEAL[:4] + f"(?<![{_WORD_CHAR}]{_DEAL[:4]})" + _DEAL[4:] + _NUMBER_ONE)
+#: the same in a plain game with no comment, where the deal keyword only ever opens a line
+#: (the grammar's GAME_WHOLE: a line end and white space before each deal): found from the
+#: line end, which the regex engine looks for alone, 2-3 times faster than _DEAL_ONE
+_DEAL_ONE_LINE = re.compile(r"\n\s*" + _DEAL + _NUMBER_ONE)
 _TAG_TEXT = f'\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]'
 _TAG_NAME = re.compile(f'\\[[ \\t]*({_NAME})[ \\t]*"{STRING_BODY}"')
 # a line of tags and comments only (the tags that may stand after a game's deals)
@@ -267,9 +271,10 @@ def split_games(source: Source) -> Iterator[Chunk]:
         first = _FIRST_DEAL.search(buf, at, end)
         if first is None or buf[buf.rfind("\n", at, first.start()) + 1: first.start()].strip(" \t"):
             return None
-        if _DEAL_ONE.search(buf, first.end(), end) is not None:
+        commented = buf.find("{", at, end) >= 0
+        if (_DEAL_ONE if commented else _DEAL_ONE_LINE).search(buf, first.end(), end) is not None:
             return None
-        if "{" in buf[at:end] and _BRACKET_COMMENT.search(buf, at, end) is not None:
+        if commented and _BRACKET_COMMENT.search(buf, at, end) is not None:
             return None
         return emit(after.end(), False, (at - start, end - start))
 

@@ -355,6 +355,11 @@ READER_TEXTS = [
     '[Event "a"]\r\ndeal 1 dealer A\r\n 1 A: AH 10H 3H 7H\r\ntens AC 1 BD 0\r\n\r\n[Event "b"]\r\ndeal 1\r\n',
     '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n[Event "b"]\ndeal 1\n',
     '\n\n[Event "a"][Site "{"]\ndeal 2 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n[Event "b"]\n',
+    # a deal numbered 1 after other white space than a space before it (the plain-game
+    # test looks for it from the line end when the game holds no comment), in any case
+    *('[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n' + gap + 'DeAl\t01 dealer B\n'
+      ' 1 B: 2S 3S 4S 5S\ntens AC 0 BD 0\n\n[Event "b"]\ndeal 1\n'
+      for gap in ("", "\n", "\t", "\x0c", "\u2003", "\r\n \t")),
 ]
 
 
