@@ -45,6 +45,7 @@ from .position import Game, Position, is_ten
 TEN = 8
 HINTS = [None] + [(s, r) for s in range(4) for r in range(16)]   # a lead packed as suit * 16 + rank + 1
 CHECK_EVERY = 4096
+NO_RANKS: tuple[int, ...] = ()
 OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
 ONES = int("01" * 13, 2)
 RANK_NAME = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
@@ -608,9 +609,15 @@ class Solver:
             if k:
                 held = H[base + led]
                 if held:
-                    cls = classes(held, R[led])
-                    if len(cls) == 1:
-                        moves = [(led, cls[0])]
+                    if not held & (held - 1):
+                        # one card of the suit: no choice
+                        moves = [(led, held.bit_length() - 1 >> 1)]
+                        cls = NO_RANKS
+                    else:
+                        cls = classes(held, R[led])
+                    if len(cls) < 2:
+                        if cls:
+                            moves = [(led, cls[0])]
                     else:
                         partner = not ((leader + bk - seat) & 1)
                         if partner:
@@ -702,6 +709,7 @@ class Solver:
                 nxt = 0
             best = -1 if ac else 1 << 20
             acc = 0
+            last = k + 1 == n
             for mv in moves:
                 s, r = mv
                 bit = 1 << (2 * r)
@@ -739,17 +747,18 @@ class Solver:
                     else:
                         nbk, nbs, nbr = bk, bsuit, brank
                 stack.append(mv)
-                if k + 1 == n:
+                if last:
                     res = finish(nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks, left)
                 else:
                     res = play(k + 1, nxt, nled, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks,
                                left, None)
                 stack.pop()
-                if undo == 1:
-                    trump = -1
-                    fv, closed_pending = saved_flags
-                elif undo == 2:
-                    setter = -1
+                if undo:
+                    if undo == 1:
+                        trump = -1
+                        fv, closed_pending = saved_flags
+                    else:
+                        setter = -1
                 if ten:
                     hand_tens += 1
                 H[base + s] += bit
