@@ -564,12 +564,13 @@ def _play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     # the show-outs stay the shared tuple until the first one is added (then a list)
     shown: Any = shown_out
     any_shown = shown is not _NO_SHOWN[n] and any(shown)
+    indices: dict[int, int] = {}   # a written trick's index in the deal, made at the first misnumbered one
     for trick in written:
         number, _line, _column, plays, written_leader, _comments = trick
         expected = done + 1
         if number != expected:
             # a structural fault is told once, and what follows only from it is not
-            kind = _misnumbered(deal, trick, expected)
+            kind = _misnumbered(deal, trick, expected, indices)
             if kind == "repeat":
                 errors.append(_err("trick-number", f"trick {number} is written twice: the repeated line is "
                                    "left out", trick, deal_no, number))
@@ -757,12 +758,21 @@ def _play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
         tricks, old_errors + tuple(errors) if errors else old_errors, notes, broken, deal, claim))
 
 
-def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int) -> str:
+def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int, indices: dict[int, int]) -> str:
     """What a trick written with an unexpected number is: ``repeat`` (the line before it again,
     same number and cards), ``gap`` (tricks missing: this one and all after it count on from
-    its number), or ``typo`` (a wrong number on the right trick)."""
+    its number), or ``typo`` (a wrong number on the right trick).
+
+    ``indices`` maps the written tricks (by identity) to their index in the deal; it is
+    filled at the first call, so a deal of many repeated lines is replayed in linear time
+    (the index was searched for each, quadratic: 14,600 repeated lines took 3 s).
+    """
     tricks = deal.tricks if deal is not None else ()
-    index = next((i for i, t in enumerate(tricks) if t is trick), None)
+    if not indices:
+        indices.update((id(t), i) for i, t in enumerate(tricks))
+    index = indices.get(id(trick))
+    if index is not None and tricks[index] is not trick:
+        index = None
     if index is None:
         return "typo"
     if index and tricks[index - 1].number == trick.number and \
