@@ -6,7 +6,7 @@ from typing import Any
 
 from .output.safe import printable
 
-__all__ = ["CODES", "DpnError", "printable"]
+__all__ = ["CODES", "READING_CODES", "DpnError", "printable"]
 
 #: every stable error code, as docs/notation.md lists them
 CODES: tuple[str, ...] = (
@@ -17,6 +17,11 @@ CODES: tuple[str, ...] = (
     "unsound-claim", "encoding",
 )
 
+#: the codes of the errors that stop the reading of a game (its deals are not replayed; a
+#: writer keeps its text as written): syntax, cards that are no cards, bytes that are not
+#: UTF-8, and a trick, hand or deal past the reader's limits (a line of millions of cards)
+READING_CODES: frozenset[str] = frozenset({"syntax", "bad-card", "encoding", "trick-size", "hand-size",
+                                           "trick-number"})
 
 #: how much of a line a caret display shows before and after the column
 CARET_BEFORE = 60

@@ -18,6 +18,7 @@ from ..output.render import (
     game_result_text,
 )
 from ..analysis.annotate import analysed_deal
+from ..errors import READING_CODES
 from ..replay import GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry
 from ..syntax import Game
@@ -25,7 +26,6 @@ from .app import app
 from .common import (
     RULES_OPTION,
     STDIN,
-    SYNTAX_CODES,
     AnnotateFormat,
     FileReport,
     TextOut,
@@ -105,7 +105,7 @@ def _annotate_dpn(game: Game, reg: Registry, path: str, first: bool, *, analyse:
     """The record with the facts as comments (a game that could not be read: as written)."""
     if not first:
         emit("\n")
-    if any(e.code in SYNTAX_CODES for e in game.errors):
+    if any(e.code in READING_CODES for e in game.errors):
         facts = _drained(iter_replay(game, reg))
         emit(canonical_text(game, facts))
     else:

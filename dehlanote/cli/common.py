@@ -17,7 +17,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional
 import typer
 
 from .. import __version__
-from ..errors import DpnError
+from ..errors import READING_CODES, DpnError
 from ..batch.check import (  # noqa: F401 (the commands take these from here)
     PARALLEL_MIN_BYTES,
     STDIN,
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 #: files from which ``validate`` shows a progress bar (on a terminal)
 PROGRESS_MIN_FILES = 4
-SYNTAX_CODES = {"syntax", "bad-card", "encoding"}
 
 
 class Exit(enum.IntEnum):
@@ -416,7 +415,7 @@ def canonical_text(game: Game, facts: GameFacts) -> str:
     """The canonical DPN of a game; a game that could not be read is kept as written."""
     from ..replay import explicit
     from ..syntax import write_game
-    if any(e.code in SYNTAX_CODES for e in game.errors):
+    if any(e.code in READING_CODES for e in game.errors):
         text = game.source if game.source is not None else write_game(game)
         return text.strip("\n") + "\n"
     return write_game(explicit(facts))

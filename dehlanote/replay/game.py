@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator, Optional, Union
 
-from ..errors import DpnError
+from ..errors import READING_CODES, DpnError
 from ..rules.profile import Registry, Rules, registry as default_registry
 from ..deck import sides_for
 from ..syntax.model import CardRef, Deal, Game, Tag, Tens, Trump, Word
@@ -14,7 +14,6 @@ from .engine import MatchState, replay_deal, start_match
 from .facts import DealFact, GameFacts, ResultFact
 
 _DATE = re.compile(r"(?:\d{4}|\?{4})\.(?:\d{2}|\?\?)\.(?:\d{2}|\?\?)")
-_SYNTAX_CODES = {"syntax", "bad-card", "encoding"}
 
 
 def _sorted(errors: Iterable[DpnError]) -> tuple[DpnError, ...]:
@@ -59,7 +58,7 @@ def _begin(game: Game, reg: Registry) -> tuple[Optional[Rules], list[DpnError], 
     """The rules a game names (None when it is not replayed), its errors and notes so far."""
     errors: list[DpnError] = list(game.errors)
     notes: list[str] = []
-    if any(e.code in _SYNTAX_CODES for e in game.errors) and not game.deals:
+    if any(e.code in READING_CODES for e in game.errors) and not game.deals:
         return None, errors, notes
     rules_tag = game.tag_node("Rules")
     try:

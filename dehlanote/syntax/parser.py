@@ -78,6 +78,18 @@ _UNESCAPE = re.compile(r'\\(["\\])')
 #: comment written back canonically reads the same again (fmt is idempotent on \r)
 _CRLF = re.compile("\r+\n")
 
+#: Limits past which the rest of a game is not read. No real record comes near them (a trick
+#: holds one card a player, at most 6; a hand at most 39 cards; a deal at most 39 tricks, a
+#: hands line 6 hands), but every card read is an object of the model, so a hostile line of
+#: millions of cards would cost hundreds of megabytes: past a limit the game stops, as at a
+#: syntax error, with the limit's error (both readings give the same one).
+MAX_CARDS = 64          # cards in a row: a trick's plays, a hand's cards, the cards withdrawn before a play
+MAX_TRICKS = 256        # tricks written in one deal
+MAX_HANDS = 64          # hands in one hands line
+#: a line of a whole token longer than this is left to the fine reading (which stops at a
+#: limit after reading a few tokens), so that the whole reading never splits it into millions of words
+_LONG_LINE = 100_000
+
 # Building NamedTuples through tuple.__new__ skips their Python-level __new__ (defaults
 # and keywords): three to four times cheaper, and an archive has millions of plays.
 _new = tuple.__new__
@@ -168,6 +180,42 @@ def _is_token(item: object) -> TypeGuard[Token]:
     return isinstance(item, str)
 
 
+_STOPS = "the rest of this game is not read"
+
+
+def _too_many_in_trick(line: int, column: int) -> DpnError:
+    return DpnError("trick-size", f"this trick goes on past {MAX_CARDS} cards (a trick holds one card a "
+                    f"player): {_STOPS}", line, column)
+
+
+def _too_many_in_hand(line: int, column: int) -> DpnError:
+    return DpnError("hand-size", f"this hand goes on past {MAX_CARDS} cards (a hand holds at most 39): "
+                    f"{_STOPS}", line, column)
+
+
+def _too_many_withdrawn(line: int, column: int) -> DpnError:
+    return DpnError("trick-size", f"more than {MAX_CARDS} cards are withdrawn before one card is played: "
+                    f"{_STOPS}", line, column)
+
+
+def _too_many_tricks(line: int, column: int) -> DpnError:
+    return DpnError("trick-number", f"this deal goes on past {MAX_TRICKS} tricks (a deal has at most 39): "
+                    f"{_STOPS}", line, column)
+
+
+def _too_many_hands(line: int, column: int) -> DpnError:
+    return DpnError("hand-size", f"this hands line goes on past {MAX_HANDS} hands (a table has at most 6 "
+                    f"players): {_STOPS}", line, column)
+
+
+class _OverLimit(DpnError):
+    """A limit met by the whole reading: the fine reading reads the chunk again, and its
+    error (placed on the token past the limit) stands."""
+
+    def __init__(self) -> None:
+        super().__init__("syntax", "over a limit")
+
+
 class _Builder:
     """Builds model nodes as Lark reduces rules (used inline: no tree is built; Lark calls
     the method named after each rule, so no Transformer base class is needed, and Lark is
@@ -185,12 +233,60 @@ class _Builder:
         self.whole_comments: list[tuple[int, int, str]] = []   # found inside whole tokens
         self.errors: list[DpnError] = []
         self.joined = False     # a comment of the whole token being read spans lines
+        # counts for the limits (see MAX_CARDS): cards and withdrawn cards in a row, as the
+        # lexer gives them, whether they are a hand's; tricks of the deal and hands of the
+        # hands line being read, as they are reduced
+        self.run = 0
+        self.run_withdrawn = 0
+        self.in_hand = False
+        self.tricks_seen = 0
+        self.hands_seen = 0
 
     def reset(self, lo: int, co: int) -> None:
         self.lo, self.co = lo, co
         self.comments = []
         self.whole_comments = []
         self.errors = []
+        self.run = self.run_withdrawn = self.tricks_seen = self.hands_seen = 0
+        self.in_hand = False
+
+    # -- the limits: lexer callbacks count the fine tokens as they come ------------------
+    def on_card(self, token: Token) -> Token:
+        self.run += 1
+        self.run_withdrawn = 0
+        if self.run > MAX_CARDS:
+            raise (_too_many_in_hand if self.in_hand else _too_many_in_trick)(*self._pos(token))
+        return token
+
+    def on_withdrawn(self, token: Token) -> Token:
+        self.run_withdrawn += 1
+        if self.run_withdrawn > MAX_CARDS:
+            raise _too_many_withdrawn(*self._pos(token))
+        return token
+
+    def on_trick_start(self, token: Token) -> Token:
+        """A trick number (INT, DOTTED_INT): a trick's cards follow."""
+        self.run = self.run_withdrawn = 0
+        self.in_hand = False
+        return token
+
+    def on_run_start(self, token: Token) -> Token:
+        """A seat or ``drawn``: cards follow, of a hand, a trick (after its leader) or the drawn card."""
+        self.run = self.run_withdrawn = 0
+        return token
+
+    def on_hands(self, token: Token) -> Token:
+        self.in_hand = True
+        return token
+
+    def on_deal(self, token: Token) -> Token:
+        self.in_hand = False
+        return token
+
+    def lexer_callbacks(self) -> dict[str, Any]:
+        return {"COMMENT": self.on_comment, "CARD": self.on_card, "WITHDRAWN": self.on_withdrawn,
+                "INT": self.on_trick_start, "DOTTED_INT": self.on_trick_start, "SEAT": self.on_run_start,
+                "DRAWN": self.on_run_start, "HANDS": self.on_hands, "DEAL": self.on_deal}
 
     def on_comment(self, token: Token) -> Token:
         self.comments.append(token)
@@ -287,6 +383,10 @@ class _Builder:
         word cost more than the word's play. (Measured in the commit that made it.)
         """
         new, cards, kinds, numbers, seats = _new, CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS
+        max_cards = MAX_CARDS
+        # a token of more than _LONG_LINE characters: each line is checked before it is split
+        # (a shorter one holds too few words to cost much memory; its count is checked at the end)
+        long = sum(map(len, lines)) > _LONG_LINE
         # a line of four cards is a whole trick, unless a comment carries a trick on over
         # a line end: then every line is read word by word
         whole_lines = not self.joined
@@ -298,6 +398,8 @@ class _Builder:
         ln -= 1
         for line in lines:
             ln += 1
+            if long and (len(line) > _LONG_LINE or len(out) > MAX_TRICKS):
+                raise _OverLimit()
             words = line.split()
             count = len(words)
             if whole_lines and (count == 6 or count == 5):
@@ -355,6 +457,8 @@ class _Builder:
                         withdrawn = []
                 elif what == "number":
                     if num is not None:
+                        if len(plays) > max_cards:
+                            raise _OverLimit()
                         out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                         plays = []
                         leader = None
@@ -364,8 +468,14 @@ class _Builder:
                     leader = new(Word, (kind[1], ln, at + off))
                 elif what == "withdrawn":
                     withdrawn.append(new(CardRef, (kind[1], ln, at + off)))
+                    if len(withdrawn) > max_cards:
+                        raise _OverLimit()
                 at += len(word)
+            if len(plays) > max_cards:
+                raise _OverLimit()
             off = 1
+        if len(out) > MAX_TRICKS:
+            raise _OverLimit()
         if num is not None:
             out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
 
@@ -386,8 +496,12 @@ class _Builder:
                 leader = new(Word, (part, ln, m.start() + off))
             elif kind == "WITHDRAWN":
                 withdrawn.append(new(CardRef, (card_of(part[1:]), ln, m.start() + off)))
+                if len(withdrawn) > MAX_CARDS:
+                    raise _OverLimit()
             else:   # INT, DOTTED_INT: a new trick
                 if num is not None:
+                    if len(plays) > MAX_CARDS:
+                        raise _OverLimit()
                     out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                     plays = []
                     leader = None
@@ -398,6 +512,8 @@ class _Builder:
     def _hand_line(self, line: str, ln: int, off: int, out: list[Hand]) -> None:
         """The hands of one line of a whole token (one or several seats; no keyword)."""
         new, spellings = _new, CARD_SPELLINGS
+        if len(line) > _LONG_LINE:
+            raise _OverLimit()
         # the common line, "B: QS 6S 5S ...": one seat, cards one space apart, each a
         # spelling of the table. Its cards and their columns are made without a loop in
         # Python (a word not in the table, a tab or two spaces: scanned below)
@@ -405,7 +521,7 @@ class _Builder:
         start = len(line) - len(body) + off
         words = body.rstrip("\r").split(" ")
         seat = _HAND_SEATS.get(words[0])
-        if seat is not None:
+        if seat is not None and len(words) <= MAX_CARDS + 1:
             try:
                 cards_of = list(map(spellings.__getitem__, words[1:]))
             except KeyError:
@@ -415,7 +531,10 @@ class _Builder:
                 next(cols)
                 out.append(new(Hand, (seat, tuple(map(new, repeat(CardRef), zip(cards_of, repeat(ln), cols))),
                                       ln, start, None, ())))
+                if len(out) > MAX_HANDS:
+                    raise _OverLimit()
                 return
+        first = len(out)
         seat = None
         col = 0
         split = None
@@ -439,6 +558,8 @@ class _Builder:
                 split = len(cards)
         if seat is not None:
             out.append(new(Hand, (seat, tuple(cards), ln, col, split, ())))
+        if len(out) > MAX_HANDS or any(len(hand.cards) > MAX_CARDS for hand in out[first:]):
+            raise _OverLimit()
 
     def _deal_line(self, line: str, ln: int, off: int) -> tuple[Word | None, Word | None]:
         """``deal [N] [dealer X]``: the number and the dealer."""
@@ -622,8 +743,14 @@ class _Builder:
             lines, ln, off = self._lines(num)
             out: list[Trick] = []
             self._tricks(lines, ln, off, out)
+            self.tricks_seen += len(out)
+            if self.tricks_seen > MAX_TRICKS:
+                raise _OverLimit()
             return out
         line, column = self._pos(num)
+        self.tricks_seen += 1
+        if self.tricks_seen > MAX_TRICKS:
+            raise _too_many_tricks(line, column)
         second = children[1]
         if _is_token(second):     # the leader seat
             return Trick(self._int(num), line, column, tuple(children[2:]), self._word(second, str(second)))
@@ -668,6 +795,9 @@ class _Builder:
 
     def hand(self, children: list[Token]) -> Hand:
         first = children[0]
+        self.hands_seen += 1
+        if self.hands_seen > MAX_HANDS:
+            raise _too_many_hands(*self._pos(first))
         if first.type == "HAND_WHOLE":
             lines, ln, col = self._lines(first)
             out: list[Hand] = []
@@ -685,6 +815,9 @@ class _Builder:
         return Hand(str(first), tuple(cards), line, column, split)
 
     def hands(self, children: list[Any]) -> tuple[Hand, ...]:
+        self.hands_seen = 0
+        if len(children) > MAX_HANDS + 1:     # (whole hand tokens, not counted as they came)
+            raise _OverLimit()
         return tuple(children[1:])
 
     def claim(self, children: list[Token]) -> Claim:
@@ -695,6 +828,7 @@ class _Builder:
         return Misdeal(*self._pos(children[0]))
 
     def deal(self, children: list[Any]) -> Deal:
+        self.tricks_seen = 0    # (this deal's tricks are all reduced and counted: the next deal's count)
         kw = children[0]
         kind = kw.type
         if kind == "DEAL_TENS_WHOLE":
@@ -742,6 +876,8 @@ class _Builder:
             else:
                 hands = item
             i += 1
+        if len(tricks) > MAX_TRICKS:    # (a whole deal's tricks and more after it)
+            raise _OverLimit()
         return self._deal(line, column, number, dealer, misdeals, hands, trump, tricks, tens, claim)
 
     def _deal(self, line: int, column: int, number: Word | None, dealer: Word | None, misdeals: list[Misdeal],
@@ -839,7 +975,7 @@ class _Parser:
         """The Lark parser, made (and Lark imported) when first needed."""
         if self.lark is None:
             self.lark = terms.make_lark(whole=self.whole, transformer=self.builder,
-                                        lexer_callbacks={"COMMENT": self.builder.on_comment})
+                                        lexer_callbacks=self.builder.lexer_callbacks())
         return self.lark
 
     def _at(self, text: str, i: int) -> tuple[int, int]:
