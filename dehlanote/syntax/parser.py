@@ -167,6 +167,8 @@ _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WORD_KINDS = _word_table()
 #: a seat and its colon, as a hand line starts ("B:")
 _HAND_SEATS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "seat" and word.endswith(":")}
+#: the seats' letters (each a seat word of the table)
+_SEAT_LETTERS = frozenset(_HAND_SEATS.values())
 _ONE_MORE = (1).__add__
 #: the numbers of the table (0 to 99, as the grammar's INT spells them) and their values
 _NUMBERS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "number" and word[-1:].isdigit()}
@@ -378,9 +380,11 @@ class _Builder:
         the first line's start). A trick may go on over a line end inside a comment.
 
         A line is cut into words with ``str.split`` (white space as the pattern ``\\S+`` has
-        it), each word found again with ``str.find`` from the end of the one before (its
-        column: the word cannot start in the white space before it); a match object a
-        word cost more than the word's play. (Measured in the commit that made it.)
+        it); a word's column is the one after the white space that ends the word before
+        when the word starts there (one character of white space: the canonical layout),
+        else the word is found with ``str.find`` from there (it cannot start in the white
+        space before it). A match object a word, or a ``str.find`` a word, cost more than
+        the word's play. (Measured in the commits that made it.)
         """
         new, cards, kinds, numbers, seats = _new, CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS
         max_cards = MAX_CARDS
@@ -413,16 +417,24 @@ class _Builder:
                 if number is not None and (seat is not None or count == 5) and k1 and k2 and k3 and k4:
                     find = line.find
                     a0 = find(first)
-                    at = a0 + len(first)
-                    leader_word = None
-                    if seat is not None:
-                        at = find(words[1], at)
-                        leader_word = new(Word, (seat, ln, at + off))
-                        at += 2     # (a seat and its colon)
-                    a1 = find(c1, at)
-                    a2 = find(c2, a1 + len(c1))
-                    a3 = find(c3, a2 + len(c2))
-                    a4 = find(c4, a3 + len(c3))
+                    # one character between words and none after the last (the canonical
+                    # line): each column from the one before (a str.find costs more than the
+                    # play); else each word found again
+                    s0 = a0 + len(first) + 1     # the seat, when there is one
+                    a1 = s0 + 3 if seat is not None else s0
+                    a2 = a1 + len(c1) + 1
+                    a3 = a2 + len(c2) + 1
+                    a4 = a3 + len(c3) + 1
+                    if a4 + len(c4) != len(line):
+                        at = a0 + len(first)
+                        if seat is not None:
+                            s0 = find(words[1], at)
+                            at = s0 + 2     # (a seat and its colon)
+                        a1 = find(c1, at)
+                        a2 = find(c2, a1 + len(c1))
+                        a3 = find(c3, a2 + len(c2))
+                        a4 = find(c4, a3 + len(c3))
+                    leader_word = None if seat is None else new(Word, (seat, ln, s0 + off))
                     if num is not None:
                         out.append(new(Trick, (num, *trick_at, tuple(plays), leader, ())))
                         num, plays, leader = None, [], None
@@ -440,7 +452,7 @@ class _Builder:
             # the line is scanned instead, from the state it began with
             saved = (num, trick_at, leader, plays, len(plays), withdrawn, len(withdrawn), len(out))
             find = line.find
-            at = 0
+            at = -1     # where the word before ends (the white space after it)
             for word in words:
                 kind = kinds.get(word)
                 if kind is None:
@@ -449,7 +461,9 @@ class _Builder:
                     num, trick_at, leader, plays, withdrawn = self._scan_tricks(
                         line, ln, off, num, trick_at, leader, plays, withdrawn, out)
                     break
-                at = find(word, at)
+                # the word starts right after one character of white space (what it starts
+                # with cannot be white space), or is found
+                at = at + 1 if line[at + 1] == word[0] else find(word, at + 1)
                 what = kind[0]
                 if what == "card":
                     plays.append(new(Play, (kind[1], ln, at + off, tuple(withdrawn), kind[2], ())))
@@ -641,13 +655,19 @@ class _Builder:
         off = col
         first = ln
         ln -= 1
+        seat_letters = _SEAT_LETTERS
         for i, line in enumerate(lines):
             ln += 1
             stripped = line.lstrip()
-            if stripped[:1].isdigit():   # the tricks: the rest of the token
+            lead = stripped[:1]
+            if lead.isdigit():   # the tricks: the rest of the token
                 self._tricks(lines[i:], ln, off, tricks)
                 break
-            if stripped:
+            if hands is not None and lead in seat_letters and not stripped[1:2].isalpha():
+                # a seat (no keyword is one letter): the hands go on, told without the
+                # keyword's word being cut out (a third of a hand line's time)
+                hand_line(line, ln, off, hands)
+            elif stripped:
                 start = len(line) - len(stripped) + off
                 word = _first_word(stripped)
                 if word == _KW_DEAL:
