@@ -245,8 +245,7 @@ class Solver:
 
         def suit_info(masks: tuple) -> tuple:
             """A suit's remaining cards: (id of its lengths and ten owner per hand, its ranks high to low,
-            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked, the order of suits, and per
-            rank how many of its ranks are at or above it).
+            ids of the owners of its top 0, 1, 2, ... ranks, the ten marked, the order of suits).
             Ids are packed in 24 bits in the table's keys: ``rel`` is emptied past 400,000 entries
             between searches, and one search would need gigabytes to reach 2 ** 24."""
             got = rel.get(masks)
@@ -264,9 +263,7 @@ class Solver:
                 # the count of ranks too: with two packs (six players) equal lengths may hold fewer
                 # ranks, and a cut stored for one position must index the other's prefixes
                 lenid = rel.setdefault(("len", lens, tens_at, len(ranks)), len(rel))
-                # how many of its ranks are at or above each rank (a cut from the lowest rank that mattered)
-                above = tuple(sum(1 for q in ranks if q >= r) for r in range(13))
-                got = (lenid, tuple(ranks), tuple(prefix), lenid << 24 | prefix[-1], above)
+                got = (lenid, tuple(ranks), tuple(prefix), lenid << 24 | prefix[-1])
                 rel[masks] = got
             return got
 
@@ -350,6 +347,35 @@ class Solver:
 
         rel_get = rel.get
 
+        def canon() -> tuple:
+            """The suits' infos in the table's order (trump, or closed trump, first; the other suits
+            are interchangeable, so sorted) and that order."""
+            m0: tuple[int, ...]
+            m1: tuple[int, ...]
+            m2: tuple[int, ...]
+            m3: tuple[int, ...]
+            if n == 4:
+                m0, m1, m2, m3 = (H[0], H[4], H[8], H[12]), (H[1], H[5], H[9], H[13]), \
+                    (H[2], H[6], H[10], H[14]), (H[3], H[7], H[11], H[15])
+            else:
+                m0, m1, m2, m3 = tuple(H[0::4]), tuple(H[1::4]), tuple(H[2::4]), tuple(H[3::4])
+            infos = [rel_get(m0) or suit_info(m0), rel_get(m1) or suit_info(m1), rel_get(m2) or suit_info(m2),
+                     rel_get(m3) or suit_info(m3)]
+            special = trump if trump >= 0 else hidden if closed_pending else -1
+            if special >= 0:
+                # the three other suits sorted (stable) by a network of three compare-and-swaps
+                a, b, c = OTHERS[special]
+                fa, fb, fc = infos[a][3], infos[b][3], infos[c][3]
+                if fb < fa:
+                    a, b, fa, fb = b, a, fb, fa
+                if fc < fb:
+                    b, c, fb = c, b, fc
+                    if fb < fa:
+                        a, b = b, a
+                return infos, (special, a, b, c), special
+            fulls = [infos[0][3], infos[1][3], infos[2][3], infos[3][3]]
+            return infos, sorted((0, 1, 2, 3), key=fulls.__getitem__), special
+
         def trick(leader: int, run: int, ctens: int, ctricks: int, left: int, target: int) -> int:
             """Side 0's gain from the start of a trick (fail-soft against ``target``). Sets ``relv`` to
             the cards whose owners the answer depended on (partition search, as DDS does it): the
@@ -408,35 +434,8 @@ class Solver:
                     elif target > top - got:
                         relv = sure_rel[0]
                         return top - got
-            # the suits' infos in the table's order: trump (or closed trump) first, the other suits
-            # (interchangeable) sorted
-            m0: tuple[int, ...]
-            m1: tuple[int, ...]
-            m2: tuple[int, ...]
-            m3: tuple[int, ...]
-            if four:
-                m0, m1, m2, m3 = (H[0], H[4], H[8], H[12]), (H[1], H[5], H[9], H[13]), \
-                    (H[2], H[6], H[10], H[14]), (H[3], H[7], H[11], H[15])
-            else:
-                m0, m1, m2, m3 = tuple(H[0::4]), tuple(H[1::4]), tuple(H[2::4]), tuple(H[3::4])
-            infos = (rel_get(m0) or suit_info(m0), rel_get(m1) or suit_info(m1), rel_get(m2) or suit_info(m2),
-                     rel_get(m3) or suit_info(m3))
-            special = trump if trump >= 0 else hidden if closed_pending else -1
-            if special >= 0:
-                # the three other suits sorted (stable) by a network of three compare-and-swaps
-                a, b, c = OTHERS[special]
-                i1, i2, i3 = infos[a], infos[b], infos[c]
-                if i2[3] < i1[3]:
-                    a, b, i1, i2 = b, a, i2, i1
-                if i3[3] < i2[3]:
-                    b, c, i2, i3 = c, b, i3, i2
-                    if i2[3] < i1[3]:
-                        a, b, i1, i2 = b, a, i2, i1
-                order: tuple[int, ...] = (special, a, b, c)
-                i0 = infos[special]
-            else:
-                order = tuple(sorted((0, 1, 2, 3), key=lambda q: infos[q][3]))
-                i0, i1, i2, i3 = infos[order[0]], infos[order[1]], infos[order[2]], infos[order[3]]
+            infos, order, special = canon()
+            i0, i1, i2, i3 = infos[order[0]], infos[order[1]], infos[order[2]], infos[order[3]]
             small = (leader | run << 3 | (ctens if wT else 0) << 4 | (ctricks if wK else 0) << 9 | fv << 14
                      | ((setter if closed_pending else -2) + 2) << 15 | (special + 1) << 18)
             okey = (((i0[0] << 24 | i1[0]) << 24 | i2[0]) << 24 | i3[0]) << 24 | small
@@ -474,13 +473,18 @@ class Solver:
             # the cut: per suit (in the table's order) how many of its top ranks the answer needed
             got_rel = relv
             cut = 0
-            if exact:
-                cut = len(i0[1]) | len(i1[1]) << 4 | len(i2[1]) << 8 | len(i3[1]) << 12
-            elif got_rel:
-                for i in range(4):
-                    bits = got_rel >> 16 * order[i] & 0xFFFF
-                    if bits:
-                        cut |= infos[order[i]][4][(bits & -bits).bit_length() - 1] << 4 * i
+            for i in range(4):
+                bits = got_rel >> 16 * order[i] & 0xFFFF
+                if exact:
+                    cut |= len(infos[order[i]][1]) << 4 * i
+                elif bits:
+                    low = (bits & -bits).bit_length() - 1
+                    c = 0
+                    for r in infos[order[i]][1]:
+                        if r < low:
+                            break
+                        c += 1
+                    cut |= c << 4 * i
             key = ((((okey << 16 | cut) << 24 | i0[2][cut & 15]) << 24 | i1[2][cut >> 4 & 15]) << 24
                    | i2[2][cut >> 8 & 15]) << 24 | i3[2][cut >> 12]
             entry = table.get(key)
@@ -512,7 +516,7 @@ class Solver:
             relv = got_rel
             return res
 
-        def rel_of(cut: int, infos: tuple, order: tuple) -> int:
+        def rel_of(cut: int, infos: list, order: tuple) -> int:
             """The cards an entry's answer depended on, in this position: the lowest of the top ranks kept."""
             bits = 0
             for i in range(4):
