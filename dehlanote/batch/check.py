@@ -264,7 +264,7 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
         if parallel_reports(spec, jobs, rules_file, report, on_error, keep, on_bytes):
             return report
         for game in games_of(spec, on_bytes):
-            facts = replay_game(game, reg)
+            facts = replay_game(game, reg, dealt_hands=False)     # (only the errors are read)
             report.games += 1
             report.deals += len(game.deals)
             for err in facts.errors:

@@ -88,7 +88,7 @@ class GameReport(NamedTuple):
 
 
 def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameReport:
-    facts = replay_game(game, reg)
+    facts = replay_game(game, reg, dealt_hands=False)     # (only the errors are sent back)
     errors = facts.errors
     if errors:
         errors = tuple(located(e, game, name) for e in errors)

@@ -17,7 +17,7 @@ player later play the suit led?), and the error still points at the revoking car
 # mypy: strict-equality
 from __future__ import annotations
 
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from typing import Any, Iterable, Literal, NamedTuple, Optional, cast
 
 from ..errors import DpnError
@@ -69,7 +69,7 @@ def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str
 
 
 #: a written card's name (CardRef.card)
-_CARD_OF = attrgetter("card")
+_CARD_OF = itemgetter(0)
 #: canonical card -> its bit in a hand (a count of one)
 _BIT: dict[str, int] = {card: 1 << shift for card, shift in SHIFT.items()}
 #: the high bit of every card's count: set when a card is counted twice
@@ -1097,12 +1097,14 @@ def _score(rules: Rules, state: DealState, dealing: int) -> tuple[Optional[int],
 
 
 def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, last: bool,
-                unfinished_ok: bool, errors: list[DpnError]) -> tuple[MatchState, DealFact]:
+                unfinished_ok: bool, errors: list[DpnError], dealt_hands: bool = True) -> tuple[MatchState, DealFact]:
     """Score a deal (when complete), check its claims and move the match on.
 
     ``last`` says whether it is the game's last deal and ``unfinished_ok`` whether the
     record is marked unfinished (``Result "*"``), the only case where it may stop early.
-    Errors found are appended to ``errors``.
+    Errors found are appended to ``errors``. With ``dealt_hands`` False the fact's
+    ``dealt`` is left empty (the written hands sorted to deck order: work a check that
+    wants only the errors does not need).
     """
     rules = match.rules
     n = rules.seats
@@ -1132,7 +1134,7 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         errors.extend(_check_set_trump(state, played_out))
 
     # the written hands; DealFact.hands adds the played ones of a complete deal on demand
-    hands = _dealt_hands(deal, state.explicit, seats) if state.any_explicit else {}
+    hands = _dealt_hands(deal, state.explicit, seats) if state.any_explicit and dealt_hands else {}
 
     dealing = state.dealer % 2
     tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
@@ -1244,9 +1246,10 @@ def _unknown_outcome(match: MatchState, number: int) -> MatchState:
                           prev_known=False, streak_side=None, streak_len=0, run_exact=False)
 
 
-def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_ok: bool = False
-                ) -> tuple[MatchState, DealFact, list[DpnError]]:
-    """Replay one written deal from a match state: the next state, the facts, the errors."""
+def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_ok: bool = False,
+                dealt_hands: bool = True) -> tuple[MatchState, DealFact, list[DpnError]]:
+    """Replay one written deal from a match state: the next state, the facts, the errors
+    (``dealt_hands``: see :func:`finish_deal`)."""
     errors: list[DpnError] = []
     state, start_errors = start_deal(match, deal)
     errors.extend(start_errors)
@@ -1254,5 +1257,6 @@ def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_
         state = play_tricks(state, deal.tricks)
         if deal.claim is not None:
             state = claim_deal(state, deal.claim)
-    match, fact = finish_deal(match, state, deal, last=last, unfinished_ok=unfinished_ok, errors=errors)
+    match, fact = finish_deal(match, state, deal, last=last, unfinished_ok=unfinished_ok, errors=errors,
+                              dealt_hands=dealt_hands)
     return match, fact, errors

@@ -115,3 +115,25 @@ def test_legal_deals_of_the_common_styles_never_fall_back():
                 state, _ = start_deal(start_match(registry().resolve(label)), deal)
                 assert state is not None and engine._plain_case(state)
                 assert engine._play_plain(state, deal.tricks) is not None, style
+
+
+@pytest.mark.parametrize("profile,options", PROFILES[:4] + PROFILES[6:], ids=lambda v: str(v))
+def test_a_check_without_the_dealt_hands_finds_the_same_errors(profile, options):
+    # validate replays with dealt_hands=False: every error the same, only DealFact.dealt empty
+    from dehlanote.replay import replay_game
+    from dehlanote.syntax.model import Game
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        for style in (Style(hands=True), Style(hands=True, withdrawn=0.5), Style()):
+            text, _ = generate_match(random.Random(seed), profile, options, style=style, max_deals=4)
+            game = parse_string(text)[0]
+            games = [game] + [game._replace(deals=(*game.deals[:-1], bad))
+                              for bad in _mutations(game.deals[-1], rng)]
+            for g in games:
+                assert isinstance(g, Game)
+                full, lean = replay_game(g), replay_game(g, dealt_hands=False)
+                assert lean.errors == full.errors and lean.result == full.result and lean.notes == full.notes
+                assert [d._replace(dealt={}) for d in full.deals] == list(lean.deals)
+                checked += bool(style.hands and any(d.dealt for d in full.deals))
+    assert checked > 0
