@@ -501,7 +501,8 @@ class Solver:
                     if cuts is None:
                         cuts = cuts_now[okey] = []
                 if cut not in cuts:
-                    cuts.append(cut)
+                    # the newest cut first: it is the likeliest to be found again soon
+                    cuts.insert(0, cut)
                 lo, hi, h = 0, top, 0
             else:
                 lo, hi, h = entry & 127, entry >> 7 & 127, entry >> 14
