@@ -167,6 +167,8 @@ _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _WORD_KINDS = _word_table()
 #: a seat and its colon, as a hand line starts ("B:")
 _HAND_SEATS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "seat" and word.endswith(":")}
+#: hand line shapes whose columns are kept (a few hundred occur: the table is emptied past this)
+_SHAPES = 4096
 #: the seats' letters (each a seat word of the table)
 _SEAT_LETTERS = frozenset(_HAND_SEATS.values())
 _ONE_MORE = (1).__add__
@@ -235,6 +237,9 @@ class _Builder:
         self.whole_comments: list[tuple[int, int, str]] = []   # found inside whole tokens
         self.errors: list[DpnError] = []
         self.joined = False     # a comment of the whole token being read spans lines
+        #: the columns of the cards of a hand line, by its shape (see _hand_line); kept from
+        #: one parse to the next (not per-parse state: a function of the shape alone)
+        self.hand_columns: dict[tuple[int, ...], tuple[int, ...]] = {}
         # counts for the limits (see MAX_CARDS): cards and withdrawn cards in a row, as the
         # lexer gives them, whether they are a hand's; tricks of the deal and hands of the
         # hands line being read, as they are reduced
@@ -541,8 +546,17 @@ class _Builder:
             except KeyError:
                 pass
             else:
-                cols = accumulate(map(_ONE_MORE, map(len, words)), initial=start)
-                next(cols)
+                # the columns hang on the start and the words' lengths only: a hand line of
+                # the same shape (most hold no ten or one) takes them from a table
+                shape = (start, *map(len, words))
+                cols = self.hand_columns.get(shape)
+                if cols is None:
+                    at = accumulate(map(_ONE_MORE, map(len, words)), initial=start)
+                    next(at)
+                    cols = tuple(at)
+                    if len(self.hand_columns) >= _SHAPES:
+                        self.hand_columns.clear()
+                    self.hand_columns[shape] = cols
                 out.append(new(Hand, (seat, tuple(map(new, repeat(CardRef), zip(cards_of, repeat(ln), cols))),
                                       ln, start, None, ())))
                 if len(out) > MAX_HANDS:
