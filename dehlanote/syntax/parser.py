@@ -40,7 +40,7 @@ import bisect
 import gc
 import re
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import accumulate, repeat
 from operator import itemgetter
@@ -233,7 +233,7 @@ class _Builder:
     def __init__(self) -> None:
         self.lo = 0
         self.co = 0
-        self.comments: list[Token] = []
+        self.comments: list[tuple[int, int, str]] = []     # the comments Lark's lexer gave: line, column, text
         self.whole_comments: list[tuple[int, int, str]] = []   # found inside whole tokens
         self.errors: list[DpnError] = []
         self.joined = False     # a comment of the whole token being read spans lines
@@ -296,7 +296,7 @@ class _Builder:
                 "DRAWN": self.on_run_start, "HANDS": self.on_hands, "DEAL": self.on_deal}
 
     def on_comment(self, token: Token) -> Token:
-        self.comments.append(token)
+        self.comments.append((*self._pos(token), _comment_text(str(token))))   # (not the token: a tenth of the memory)
         return token
 
     # -- positions ---------------------------------------------------------------------
@@ -357,14 +357,17 @@ class _Builder:
             pieces = []
             last = counted = 0
             at_line = ln
+            nl = -1     # the last line end before the comment (found from the one before: linear in a long line)
             for m in _COMMENTS.finditer(text):
                 comment = m.group(1)
                 if comment is None:     # a tag value
                     continue
                 start = m.start()
                 at_line += text.count("\n", counted, start)
+                k = text.rfind("\n", counted, start)
+                if k >= 0:
+                    nl = k
                 counted = start
-                nl = text.rfind("\n", 0, start)
                 body = comment[1:-1]
                 self.whole_comments.append((at_line, col + start if nl < 0 else start - nl,
                                             _CRLF.sub("\n", body) if "\r" in body else body))
@@ -1019,6 +1022,22 @@ class _Parser:
         b = self.builder
         return line + b.lo, i - text.rfind("\n", 0, i) + (b.co if line == 1 else 0)
 
+    def _at_each(self, text: str) -> Callable[[int], tuple[int, int]]:
+        """:meth:`_at` for indices in increasing order, each found from the one before (a
+        long line of comments is placed in linear time)."""
+        b = self.builder
+        last, line, nl = 0, 1, -1
+
+        def at(i: int) -> tuple[int, int]:
+            nonlocal last, line, nl
+            line += text.count("\n", last, i)
+            k = text.rfind("\n", last, i)
+            if k >= 0:
+                nl = k
+            last = i
+            return line + b.lo, i - nl + (b.co if line == 1 else 0)
+        return at
+
     def parse(self, chunk: Chunk) -> tuple[list[Game], list[DpnError]]:
         """Parse one chunk of text: its games and the errors found on the way (raises
         DpnError, positions in the file, for an error that stops the chunk)."""
@@ -1038,9 +1057,10 @@ class _Parser:
             # the game is one GAME_WHOLE token: read as Lark would reduce it to a tagged game
             at, end = span
             if "{" in text[:at] or "{" in text[end:]:   # comments before or after: as Lark's lexer gives them
+                where = self._at_each(text)
                 for c in _COMMENT_TOKENS(text):
                     if c.start() < at or c.start() >= end:
-                        b.whole_comments.append((*self._at(text, c.start()), _comment_text(c.group())))
+                        b.whole_comments.append((*where(c.start()), _comment_text(c.group())))
             tags, deals = b._game_whole(text[at:end], *self._at(text, at))
             games = [b._game(tags, deals)]
         else:
@@ -1052,13 +1072,14 @@ class _Parser:
         if b.comments or b.whole_comments:
             # comments before the first game's first element belong to that game; a comment
             # that spans lines of a CRLF file keeps plain newlines, as every other text does
-            comments = [(*b._pos(c), _comment_text(str(c))) for c in b.comments]
+            comments = b.comments
             if b.whole_comments:
                 comments = sorted(comments + b.whole_comments, key=lambda c: (c[0], c[1]))
             if len(games) == 1:     # (every comment is the game's)
                 games = [_attach_comments(games[0], comments)]
             else:
                 games = [_attach_comments(g, [c for c in comments if _within(c[:2], g, games)]) for g in games]
+            b.comments, b.whole_comments = [], []     # (attached: let go)
         return games, b.errors
 
 
@@ -1113,8 +1134,12 @@ def read_whole(chunk: Chunk) -> list[Game] | None:
     try:
         games, found = p.whole.parse(chunk)
     except DpnError:
+        p.whole.builder.reset(0, 0)     # (what it collected is let go before the fine reading)
         return None
-    return None if found else games
+    if found:
+        p.whole.builder.reset(0, 0)
+        return None
+    return games
 
 
 def _read(chunk: Chunk, whole: bool = True) -> list[Game]:

@@ -380,8 +380,10 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 gap = buf[gap_from:m.start()]
                 if lead < 0 or gap.strip():
                     tail = gap[len(gap.rstrip()):]
-                    ls = buf.rfind("\n", 0, m.start()) + 1
-                    lead = ls if tail.count("\n") >= 2 and not buf[ls:m.start()].strip() else -1
+                    lead = -1
+                    if tail.count("\n") >= 2:     # (the line start is then in the tail: found at once)
+                        ls = buf.rfind("\n", 0, m.start()) + 1
+                        lead = ls if not buf[ls:m.start()].strip() else -1
             if open_from is not None and m.start() >= open_from:
                 pos = gap_from = m.end()
                 continue

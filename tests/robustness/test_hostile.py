@@ -643,6 +643,33 @@ def test_16_9_annotate_on_one_long_line_of_cards_in_linear_time_and_bounded_memo
     assert status == 1 and peak < 8 * size / MB + 80, peak
 
 
+def test_16_9_a_long_line_of_comments_in_linear_time(tmp_path):
+    # each comment's column was found by searching back to the line's start (and the reader's
+    # game cut did the same): 2 MB of comments on one trick line took 15 s, 16 MB 200 s; now
+    # 8 MB take about 10 s. Every comment is kept (comments are data), so memory is linear
+    # with a large factor for comments this small (about 60 bytes a byte).
+    size = 8 * MB
+    unit = b"{ab} "
+    path = write(tmp_path / "long.dpn", [b"deal 1 dealer D\ntrump S\n1 AH ", unit * (size // len(unit)),
+                                         b"KH QH JH\n"])
+    script = ("import resource, subprocess, sys\n"
+              "try:\n"
+              "    r = subprocess.run([sys.executable, '-m', 'dehlanote', 'validate', '--jobs', '1', '--brief', "
+              "sys.argv[1]], capture_output=True, timeout=60)\n"
+              "except subprocess.TimeoutExpired:\n"
+              "    print('timeout', 0)\n"
+              "else:\n"
+              "    sys.stderr.buffer.write(r.stdout[-2000:])\n"
+              "    print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)\n")
+    result = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    status, peak = result.stdout.split()
+    assert status != "timeout", "a long line of comments is read in quadratic time"
+    print(f"\nvalidate on an {size // MB} MB line of comments: peak {peak} MB")
+    assert int(status) == 1 and "incomplete-deal" in result.stderr   # (the one trick is read, comments and all)
+    assert int(peak) < 100 * size / MB + 80, peak
+
+
 @pytest.mark.parametrize("shape", ["junk", "nul"])
 def test_16_9_annotate_on_one_long_line_in_bounded_memory(tmp_path, shape):
     size = 16 * MB
