@@ -932,7 +932,7 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
     seats = _SEATS[state.rules.seats]
     errors = []
     later: Optional[list[list[str]]] = None     # each seat's cards, trick by trick
-    suits: list[str] = []                       # ... and their suits, as one string a seat
+    suits: Optional[list[str]] = None           # ... and their suits, as one string a seat
     for _kind, seat, led, index, card, line, column, trick in state.pending:
         # a lead, or a card of the suit led, was legal whatever the hand held
         if led is None or card[-1] == led:
@@ -942,19 +942,24 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
             continue
         if later is None:
             later = _cards_by_seat(state)
-            suits = ["".join(map(_LAST_CHAR, cards)) for cards in later]
+        mine = later[seat]
         # a withdrawn card stays in the hand, so the player must play it later (searched
         # from the next trick on, without copying the rest of the seat's cards)
         try:
-            later[seat].index(card, index + 1)
+            mine.index(card, index + 1)
         except ValueError:
             if complete:
                 errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card} but never "
                                        f"plays it: it was not in {seats[seat]}'s hand", line,
                                        column, deal=state.number, trick=trick))
             continue
-        # illegal only if the player still held the suit led (the replacement or a later card)
-        if complete and suits[seat].find(led, index) < 0:
+        # illegal only if the player still held the suit led (the replacement or a later card;
+        # the replacement, most often, is looked at first)
+        if not complete or (index < len(mine) and mine[index][-1] == led):
+            continue
+        if suits is None:
+            suits = ["".join(map(_LAST_CHAR, cards)) for cards in later]
+        if suits[seat].find(led, index) < 0:
             errors.append(DpnError("needless-correction", _needless(card, 1, led, seats[seat]),
                                    line, column, deal=state.number, trick=trick))
     return errors

@@ -474,9 +474,11 @@ class _Builder:
                 at = at + 1 if line[at + 1] == word[0] else find(word, at + 1)
                 what = kind[0]
                 if what == "card":
-                    plays.append(new(Play, (kind[1], ln, at + off, tuple(withdrawn), kind[2], ())))
                     if withdrawn:
+                        plays.append(new(Play, (kind[1], ln, at + off, tuple(withdrawn), kind[2], ())))
                         withdrawn = []
+                    else:
+                        plays.append(new(Play, (kind[1], ln, at + off, (), kind[2], ())))
                 elif what == "number":
                     if num is not None:
                         if len(plays) > max_cards:
