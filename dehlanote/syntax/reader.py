@@ -45,6 +45,16 @@ _DEAL_ONE = re.compile(_DEAL[:4] + f"(?<![{_WORD_CHAR}]{_DEAL[:4]})" + _DEAL[4:]
 #: line end, which the regex engine looks for alone, 2-3 times faster than _DEAL_ONE
 _DEAL_ONE_LINE = re.compile(r"\n\s*" + _DEAL + _NUMBER_ONE)
 _TAG_TEXT = f'\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]'
+_TAG_AT = re.compile(_TAG_TEXT).match
+# a blank line (a line end, then a line of white space only, and its end)
+_BLANK_LINE = re.compile(r"\n[ \t\r\ufeff]*\n")
+_WHITE = re.compile("[ \t\r\n\ufeff]*+")
+
+
+def _after_white(text: str, at: int) -> int:
+    """The index of the first character from ``at`` on that is not white space."""
+    m = _WHITE.match(text, at)
+    return at if m is None else m.end()
 _TAG_NAME = re.compile(f'\\[[ \\t]*({_NAME})[ \\t]*"{STRING_BODY}"')
 # a line of tags and comments only (the tags that may stand after a game's deals)
 _TAGS_ONLY = re.compile(f"(?:[ \\t\\r\\ufeff]*(?:{_TAG_TEXT}|\\{{[^{{}}\\n]*\\}}))+[ \\t\\r\\ufeff]*")
@@ -279,14 +289,44 @@ def split_games(source: Source) -> Iterator[Chunk]:
         return emit(after.end(), False, (at - start, end - start))
 
     def game_start_after_blank(frm: int, end: int, opening: int) -> int:
-        """Where a line opening with a tag, after a blank line that follows ``opening``,
-        starts in buf[frm:end] (-1: none)."""
-        for tag in _TAG_LINE.finditer(buf, frm, end):
-            nl = tag.start()
-            prev = buf.rfind("\n", 0, nl)
-            if prev > opening and not buf[prev + 1: nl].strip():
-                return nl + 1
+        """Where a game starts after a blank line in buf[frm:end] (inside a comment opened at
+        ``opening``), -1: none. A game starts at a line that opens with a tag, or at lines of
+        comments before such a line (the game's opening comments, as the canonical form writes
+        them), even when the last of those comments closes the one left open."""
+        for blank in _BLANK_LINE.finditer(buf, frm, end):
+            if blank.start() <= opening:
+                continue
+            at = opening_comments_then_tag(blank.end())
+            if at >= 0:
+                return at
         return -1
+
+    def opening_comments_then_tag(at: int) -> int:
+        """When white space and whole comments from ``at`` lead to a tag, the start of the
+        line where the first of them stands (-1 otherwise); reads on as far as needed."""
+        first = -1
+        while True:
+            j = _after_white(buf, at)
+            while j == len(buf) and not eof and more():
+                j = _after_white(buf, at)
+            if j == len(buf):
+                return -1
+            if first < 0:
+                first = buf.rfind("\n", 0, j) + 1
+            if buf[j] == "{":
+                close = buf.find("}", j)
+                while close < 0 and not eof and more():
+                    close = buf.find("}", j)
+                if close < 0:
+                    return -1
+                at = close + 1
+                continue
+            if buf[j] != "[":
+                return -1
+            nl = buf.find("\n", j)
+            while nl < 0 and not eof and more():
+                nl = buf.find("\n", j)
+            return first if _TAG_AT(buf, j, len(buf) if nl < 0 else nl) is not None else -1
 
     def stray_tags_end(at: int) -> int:
         """After a game's deals, a ``[`` at ``at``: when the lines from there hold only tags
@@ -401,9 +441,17 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 look = len(buf)      # search each new block once, not the whole comment again
                 if eof or not more():
                     break
+            opening_text = lead
             if cut >= 0 or close < 0:
                 lead = -1
             if cut >= 0:
+                if opening_text > start:
+                    # the comment left open stands in comments on lines of their own after a
+                    # blank line that ends a game's text: the game before keeps its deals, and
+                    # the comment is reported on its own, before the game that starts here
+                    chunk = emit(opening_text, False)
+                    if chunk.text.strip():
+                        yield chunk
                 chunk = emit(cut, False)
                 if chunk.text.strip():
                     yield chunk

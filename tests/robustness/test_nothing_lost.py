@@ -93,10 +93,6 @@ def mixed_file(tmp_path: Path, order: list) -> tuple[Path, list[dict]]:
         body_lines = body.split("\n")
         first = line + next(i for i, text in enumerate(body_lines) if text.strip())
         head = line + next(i for i, text in enumerate(body_lines) if re.match(r"\s*(\[|deal)", text))
-        if entries and body.lstrip().startswith("{") and entries[-1]["kind"] == "comment-left-open":
-            # the comment left open runs into this game's opening comment, and is closed by
-            # it: valid DPN (a comment may hold a {), and the games are still both there
-            entries[-1]["kind"] = None
         entries.append({"kind": kind, "first": first, "head": head, "last": line + body.count("\n") - 1,
                         "deals": len(parse_string(text)[0].deals)})
         data += raw + b"\n"
@@ -554,3 +550,25 @@ def test_16_2_a_games_opening_comment_after_a_blank_line_is_that_games():
     # and the canonical form keeps it where it is
     from dehlanote.syntax import write_games
     assert parse_string(write_games(parse_string(text)))[1].comments == ("Round 2, at the club",)
+
+
+@pytest.mark.parametrize("between", ["\n{a}{\n\n", "\n{\n\n", "\n{a}\n{\n\n\n", " {left open\n\n"])
+def test_16_2_a_comment_left_open_before_the_next_games_opening_comments(between: str) -> None:
+    # found by the fuzzing campaign: a { left open before a game that opens with comments on
+    # lines of their own was closed by the last of them, so that game's opening comment became
+    # the stray text; the game start is the blank line before those comments
+    first = (ROOT / "samples" / "standard-closed-trump.dpn").read_text(encoding="utf-8")
+    assert LOOSE.lstrip().startswith("{")
+    alone = list(iter_games(LOOSE))
+    games = list(iter_games(first + between + LOOSE))
+    after = games[-1]
+    assert after.tags == tuple(t._replace(line=t.line + first.count("\n") + between.count("\n"))
+                               for t in alone[0].tags)
+    assert after.comments == alone[0].comments and len(after.deals) == len(alone[0].deals) and not after.errors
+    # the comment left open is reported where it opens
+    (error,) = [e for g in games[:-1] for e in g.errors]
+    assert error.code == "syntax" and "never closed" in error.message
+    assert error.line == first.count("\n") + 1 + between[:between.rindex("{")].count("\n")
+    # on a line of its own after a blank line, it is the next game's opening text: the game before keeps its deals
+    if between.startswith("\n{"):
+        assert len(games) == 3 and len(games[0].deals) == len(list(iter_games(first))[0].deals)
