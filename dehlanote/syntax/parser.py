@@ -1620,10 +1620,16 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, whole: bool = True) 
     return broken + _sourced(games, chunk, keep_source)
 
 
+#: where a game keeps its source text (the last two fields: source, source_line)
+_SOURCE_AT = Game._fields.index("source")
+assert Game._fields[_SOURCE_AT:] == ("source", "source_line")
+
+
 def _sourced(games: list[Game], chunk: Chunk, keep_source: bool) -> list[Game]:
     if keep_source and games:
         text = " " * (chunk.column - 1) + chunk.text if chunk.column > 1 else chunk.text
-        games = [g._replace(source=text, source_line=chunk.line) for g in games]
+        # (built as the builder builds nodes: _replace is a Python function, once a game)
+        games = [_new(Game, (*g[:_SOURCE_AT], text, chunk.line)) for g in games]
     return games
 
 
