@@ -435,11 +435,12 @@ def split_games(source: Source) -> Iterator[Chunk]:
             while True:
                 close = buf.find("}", look)
                 end = len(buf) if close < 0 else close
+                size = len(buf)     # (looking for a game start may read on)
                 cut = game_start_after_blank(max(m.end(), look - 1), end, m.start())
                 if cut >= 0 or close >= 0:
                     break
-                look = len(buf)      # search each new block once, not the whole comment again
-                if eof or not more():
+                look = size      # search each new block once, not the whole comment again
+                if len(buf) == size and (eof or not more()):
                     break
             opening_text = lead
             if cut >= 0 or close < 0:

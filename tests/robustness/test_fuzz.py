@@ -116,6 +116,16 @@ FOUND = [
     + F.seed_text("samples/loose-style.dpn"),
     # DPN 1.1: deal 1 after a deal starts a game with no tags
     WORKED + WORKED.split("\n\n", 1)[1] + WORKED.split("\n\n", 1)[1],
+    # campaign: a { left open closed by the next game's opening comment (that comment was lost)
+    F.seed_text("samples/standard-closed-trump.dpn") + "{a}{" + F.seed_text("samples/loose-style.dpn"),
+    # campaign: looking for a game start in a comment read the next block, which the search
+    # for the comment's } then skipped (a stream gave other games than the string)
+    "{\n\ndeal}[",
+    '\n 1 A: A BDF \t [ A 1 -AH BDF F 0 KH! AH F at " 13 AC C by \t BDF 0 \r\n AC trump C " S C closed AC \n\n at '
+    'E | [Result "AC"] A E F [Event "x"] E [Rules "pagat"] AH deal E | S dealer dealer \u2660 1 D td | by trump '
+    'closed 13 H hands A: deal td A [Event "x"] { misdeal \r\n \n H B 14 AH ACE D ACE 14 drawn A by deal at B KH! ] '
+    '2 closed S 10S 13 tens A B 14 [Event "x"] AC drawn trump [Event "x"] } A: B: BDF D F D tens dealer drawn | '
+    "dealer ACE |",
 ]
 
 
