@@ -152,7 +152,8 @@ def _word_table() -> dict[str, tuple[Any, ...]]:
 #: where the deals of a whole game start: at a line that begins with the deal keyword
 #: (after a line end: a game's first line is its tags; the line end first lets the
 #: engine look for it alone, where ^ with MULTILINE tried every position)
-_DEAL_STARTS = re.compile(r"\n[ \t]*" + terms.pattern("DEAL")).finditer
+#: (any white space but a line end before it, as the grammar lets stand there)
+_DEAL_STARTS = re.compile(r"\n[^\S\n]*" + terms.pattern("DEAL")).finditer
 #: a line that is one tag (its column: the first group's length)
 _TAG_LINE = re.compile(r"([ \t]*)\[[ \t]*({})[ \t]*({})[ \t]*\][ \t\r]*".format(
     terms.pattern("NAME"), terms.possessive(terms.pattern("STRING")))).fullmatch

@@ -394,3 +394,18 @@ def test_reader_cuts_mutated_records_where_the_scan_does(base: int, mutations: l
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     text = mutate(BASES[base] + BASES[(base + 1) % len(BASES)], mutations)
     assert _cuts(text) == _scan_only(monkeypatch, text)
+
+
+@pytest.mark.parametrize("space", ["\x0c", "\x0b", "\u2003", "\x1c", "\x85", "\xa0", " \x0c\t"])
+def test_any_white_space_at_line_starts_reads_the_same(space: str) -> None:
+    # campaign finding: a form feed before "deal" hid the deal from the whole reading (its
+    # lines were taken for the tags, and the deal silently lost; some layouts raised IndexError)
+    for path in sorted(ROOT.glob("samples/*.dpn")):
+        text = path.read_text(encoding="utf-8")
+        for variant in (text.replace("\n", "\n" + space), text.replace("\ndeal", "\n" + space + "deal"),
+                        text.replace("\n ", "\n" + space + " ")):
+            compare_text(variant)
+    found = '[t""]\n\x0cdeal dealer B\n3 5S\ntens AC 2 BD 2\ndeal dealer B\n1 7C\ntens AC 2 BD 2'
+    assert compare_text(found) == (1, 1)
+    (game,) = iter_games(found)
+    assert [d.line for d in game.deals] == [2, 5]
