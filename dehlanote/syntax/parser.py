@@ -185,32 +185,20 @@ def _is_token(item: object) -> TypeGuard[Token]:
     return isinstance(item, str)
 
 
-_STOPS = "the rest of this game is not read"
+#: each limit: its code, and what the error says before "the rest of this game is not read"
+_LIMITS = {
+    "trick": ("trick-size", f"this trick goes on past {MAX_CARDS} cards (a trick holds one card a player)"),
+    "hand": ("hand-size", f"this hand goes on past {MAX_CARDS} cards (a hand holds at most 39)"),
+    "withdrawn": ("trick-size", f"more than {MAX_CARDS} cards are withdrawn before one card is played"),
+    "tricks": ("trick-number", f"this deal goes on past {MAX_TRICKS} tricks (a deal has at most 39)"),
+    "hands": ("hand-size", f"this hands line goes on past {MAX_HANDS} hands (a table has at most 6 players)"),
+}
 
 
-def _too_many_in_trick(line: int, column: int) -> DpnError:
-    return DpnError("trick-size", f"this trick goes on past {MAX_CARDS} cards (a trick holds one card a "
-                    f"player): {_STOPS}", line, column)
-
-
-def _too_many_in_hand(line: int, column: int) -> DpnError:
-    return DpnError("hand-size", f"this hand goes on past {MAX_CARDS} cards (a hand holds at most 39): "
-                    f"{_STOPS}", line, column)
-
-
-def _too_many_withdrawn(line: int, column: int) -> DpnError:
-    return DpnError("trick-size", f"more than {MAX_CARDS} cards are withdrawn before one card is played: "
-                    f"{_STOPS}", line, column)
-
-
-def _too_many_tricks(line: int, column: int) -> DpnError:
-    return DpnError("trick-number", f"this deal goes on past {MAX_TRICKS} tricks (a deal has at most 39): "
-                    f"{_STOPS}", line, column)
-
-
-def _too_many_hands(line: int, column: int) -> DpnError:
-    return DpnError("hand-size", f"this hands line goes on past {MAX_HANDS} hands (a table has at most 6 "
-                    f"players): {_STOPS}", line, column)
+def _past_limit(limit: str, line: int, column: int) -> DpnError:
+    """The error of the token past one of the reader's limits (see MAX_CARDS)."""
+    code, what = _LIMITS[limit]
+    return DpnError(code, f"{what}: the rest of this game is not read", line, column)
 
 
 class _OverLimit(DpnError):
@@ -263,13 +251,13 @@ class _Builder:
         self.run += 1
         self.run_withdrawn = 0
         if self.run > MAX_CARDS:
-            raise (_too_many_in_hand if self.in_hand else _too_many_in_trick)(*self._pos(token))
+            raise _past_limit("hand" if self.in_hand else "trick", *self._pos(token))
         return token
 
     def on_withdrawn(self, token: Token) -> Token:
         self.run_withdrawn += 1
         if self.run_withdrawn > MAX_CARDS:
-            raise _too_many_withdrawn(*self._pos(token))
+            raise _past_limit("withdrawn", *self._pos(token))
         return token
 
     def on_trick_start(self, token: Token) -> Token:
@@ -790,7 +778,7 @@ class _Builder:
         line, column = self._pos(num)
         self.tricks_seen += 1
         if self.tricks_seen > MAX_TRICKS:
-            raise _too_many_tricks(line, column)
+            raise _past_limit("tricks", line, column)
         second = children[1]
         if _is_token(second):     # the leader seat
             return Trick(self._int(num), line, column, tuple(children[2:]), self._word(second, str(second)))
@@ -837,7 +825,7 @@ class _Builder:
         first = children[0]
         self.hands_seen += 1
         if self.hands_seen > MAX_HANDS:
-            raise _too_many_hands(*self._pos(first))
+            raise _past_limit("hands", *self._pos(first))
         if first.type == "HAND_WHOLE":
             lines, ln, col = self._lines(first)
             out: list[Hand] = []
