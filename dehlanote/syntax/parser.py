@@ -843,9 +843,7 @@ class _Builder:
         return Hand(str(first), tuple(cards), line, column, split)
 
     def hands(self, children: list[Any]) -> tuple[Hand, ...]:
-        self.hands_seen = 0
-        if len(children) > MAX_HANDS + 1:     # (whole hand tokens, not counted as they came)
-            raise _OverLimit()
+        self.hands_seen = 0     # (each hand was counted as it was reduced, see hand)
         return tuple(children[1:])
 
     def claim(self, children: list[Token]) -> Claim:

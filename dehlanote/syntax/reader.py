@@ -49,12 +49,6 @@ _TAG_AT = re.compile(_TAG_TEXT).match
 # a blank line (a line end, then a line of white space only, and its end)
 _BLANK_LINE = re.compile(r"\n[ \t\r\ufeff]*\n")
 _WHITE = re.compile("[ \t\r\n\ufeff]*+")
-
-
-def _after_white(text: str, at: int) -> int:
-    """The index of the first character from ``at`` on that is not white space."""
-    m = _WHITE.match(text, at)
-    return at if m is None else m.end()
 _TAG_NAME = re.compile(f'\\[[ \\t]*({_NAME})[ \\t]*"{STRING_BODY}"')
 # a line of tags and comments only (the tags that may stand after a game's deals)
 _TAGS_ONLY = re.compile(f"(?:[ \\t\\r\\ufeff]*(?:{_TAG_TEXT}|\\{{[^{{}}\\n]*\\}}))+[ \\t\\r\\ufeff]*")
@@ -72,6 +66,12 @@ _AFTER_GAME = re.compile(r"[ \t]*+(?:\{[^}\[\n]*\}[ \t]*)*+\r?\n(?:[ \t\r]*\n)+[
 _FIRST_DEAL = re.compile(_DEAL)
 #: a comment holding a [: the scan may cut a game there (see split_games)
 _BRACKET_COMMENT = re.compile(r"\{[^}]*\[")
+
+
+def _after_white(text: str, at: int) -> int:
+    """The index of the first character from ``at`` on that is not white space."""
+    m = _WHITE.match(text, at)
+    return at if m is None else m.end()
 
 
 class Chunk(NamedTuple):
