@@ -38,9 +38,19 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from types import ModuleType
+from typing import Any
 
 from ..syntax.cards import STRENGTH, SUITS
 from .position import Game, Position, is_ten
+
+_csearch: ModuleType | None
+try:
+    from . import _csearch     # the same search compiled (built at install when a C compiler is there)
+except ImportError:            # pragma: no cover - depends on the build
+    _csearch = None
+
+SCORE_CODE = {"tens": 0, "points": 1, "tricks": 2}
 
 TEN = 8
 HINTS = [None] + [(s, r) for s in range(4) for r in range(16)]   # a lead packed as suit * 16 + rank + 1
@@ -81,8 +91,13 @@ class Solver:
     between calls, so solving the positions of one deal one after the other is cheap.
     """
 
-    def __init__(self, game: Game, *, table_limit: int = 1_000_000) -> None:
+    def __init__(self, game: Game, *, table_limit: int = 1_000_000, compiled: bool | None = None) -> None:
+        """``compiled``: use the compiled search where it applies (None: when it is built)."""
         self.game = game
+        if compiled and _csearch is None:
+            raise RuntimeError("the compiled search is not built (reinstall with a C compiler)")
+        self.compiled = _csearch is not None if compiled is None else compiled
+        self._engine: Any = None
         self.table_limit = table_limit
         self.nodes = 0
         self.node_limit: int | None = None
@@ -162,6 +177,37 @@ class Solver:
 
     # ---- the search -----------------------------------------------------------------------
 
+    def _setup_compiled(self, pos: Position) -> Callable[[int], int]:
+        """:meth:`_setup` for the compiled search (its table kept in ``_engine``)."""
+        assert _csearch is not None
+        if self._engine is None:
+            self._engine = _csearch.Engine(2 * self.table_limit)
+        engine = self._engine
+        g = self.game
+        masks = [0] * 16
+        for seat, hand in enumerate(pos.hands):
+            for card in hand:
+                s, r = parts(card)
+                masks[seat * 4 + s] |= 1 << r
+        cards = [s * 16 + r for s, r in map(parts, pos.trick)]
+        tens = sum(1 for c in pos.trick if is_ten(c)) + sum(1 for h in pos.hands for c in h if is_ten(c))
+        wK = {"tens": 0, "points": g.seats, "tricks": 1}[g.score]
+        wT = 0 if g.score == "tricks" else 1
+        self._upper = (tens + pos.centre_tens) * wT + (pos.centre_tricks + pos.left) * wK
+        trump = SUITS.index(pos.trump) if pos.trump is not None else -1
+        run = pos.run if pos.last_winner == pos.leader else 0
+        fixed = (masks, cards, trump, pos.leader, run, pos.centre_tens, pos.centre_tricks, pos.left,
+                 SCORE_CODE[g.score], g.immediate)
+
+        def test(target: int) -> int:
+            res, self.nodes = engine.test(*fixed, target, self.nodes,
+                                          -1 if self.node_limit is None else self.node_limit,
+                                          self.deadline or 0.0)
+            if res < 0:
+                raise OutOfTime
+            return res
+        return test
+
     def _gain(self, pos: Position) -> int:
         run = self._setup(pos)
         lo, hi = 0, self._upper
@@ -174,9 +220,18 @@ class Solver:
                 hi = g
         return lo
 
+    def uses_compiled(self, pos: Position) -> bool:
+        """Whether ``pos`` is searched by the compiled search: four players, one deck, trump
+        known (or no trump) and not still to be set by play."""
+        g = self.game
+        return (self.compiled and g.seats == 4 and g.decks == 1 and pos.closed is None
+                and not (pos.first_void and pos.trump is None))
+
     def _setup(self, pos: Position) -> Callable[[int], int]:
         """Load ``pos`` into the search state; returns the test "gain >= target?", fail-soft:
         a result ``g >= target`` means the gain is at least ``g``, ``g < target`` at most ``g``."""
+        if self.uses_compiled(pos):
+            return self._setup_compiled(pos)
         g = self.game
         n = g.seats
         tens_score = g.score != "tricks"

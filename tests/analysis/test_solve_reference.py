@@ -14,7 +14,14 @@ import random
 import pytest
 
 from dehlanote.analysis import Game, Position, Solver
+from dehlanote.analysis.search import _csearch
 from dehlanote.syntax.cards import DECK, STRENGTH
+
+# both searches: the compiled one (four players, one deck, trump known or none) and the
+# pure-Python one, which serves every other position and every machine without a compiler
+SEARCHES = [pytest.param(False, id="python"),
+            pytest.param(True, id="compiled",
+                         marks=pytest.mark.skipif(_csearch is None, reason="the compiled search is not built"))]
 
 GAMES = {
     "standard": Game(),
@@ -143,33 +150,110 @@ def _endings(seed: int, count: int, max_left: int):
         yield name, mode, random_ending(rng, game, left, mode)
 
 
+@pytest.mark.parametrize("compiled", SEARCHES)
 @pytest.mark.parametrize("seed", range(6))
-def test_solver_equals_brute_force_on_random_endings(seed: int) -> None:
-    checked = 0
+def test_solver_equals_brute_force_on_random_endings(seed: int, compiled: bool) -> None:
+    checked = by_compiled = 0
     for name, mode, pos in _endings(seed, 350, 3):
-        solver = Solver(pos.game)
+        solver = Solver(pos.game, compiled=compiled)
         assert solver.value(pos) == Ref(pos).value(), (name, mode, pos)
         checked += 1
+        by_compiled += solver.uses_compiled(pos)
     assert checked == 350
+    # the compiled search takes the four-player positions with trump known or none
+    assert (by_compiled > 100) == compiled
 
 
-def test_solver_equals_brute_force_on_four_trick_endings() -> None:
+@pytest.mark.parametrize("compiled", SEARCHES)
+def test_solver_equals_brute_force_on_four_trick_endings(compiled: bool) -> None:
     for name, mode, pos in _endings(99, 60, 4):
         if pos.left < 4 and pos.game.seats == 4:
             continue
-        assert Solver(pos.game).value(pos) == Ref(pos).value(), (name, mode, pos)
+        assert Solver(pos.game, compiled=compiled).value(pos) == Ref(pos).value(), (name, mode, pos)
 
 
-def test_one_solver_serves_a_whole_deal_table_and_all() -> None:
+@pytest.mark.parametrize("compiled", SEARCHES)
+def test_one_solver_serves_a_whole_deal_table_and_all(compiled: bool) -> None:
     """The table is kept between positions: values stay exact along a played deal."""
     rng = random.Random(7)
     for name in ("standard", "hukum", "double-sar", "court-piece"):
         game = GAMES[name]
         pos = random_ending(rng, game, 4, "known")
-        solver = Solver(game)
+        solver = Solver(game, compiled=compiled)
         while not pos.over:
             assert solver.value(pos) == Ref(pos).value(), (name, pos)
             pos = pos.play(rng.choice(pos.legal()))
+
+
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+@pytest.mark.parametrize("name", ["standard", "hukum", "double-sar", "court-piece", "hukum court-piece"])
+def test_the_compiled_search_equals_the_python_one_on_deeper_endings(name: str) -> None:
+    """Past what the brute force can check: 5-7 tricks left, mid-trick starts included, no
+    trump included. A tiny table (a few hundred entries: outlines evicted, none growing)
+    must give the same values as a large one."""
+    rng = random.Random(hash(name) % 1000)
+    game = GAMES[name]
+    tiny = Solver(game, compiled=True, table_limit=100)
+    for i in range(10):
+        pos = random_ending(rng, game, 5 + i % 3, "none" if i % 4 == 3 else "known")
+        want = Solver(game, compiled=False).value(pos)
+        fast = Solver(game, compiled=True)
+        assert fast.uses_compiled(pos)
+        assert fast.value(pos) == want, (name, pos)
+        assert tiny.value(pos) == want, (name, pos)
+        if not pos.trick:
+            assert fast.card_values(pos) == Solver(game, compiled=False).card_values(pos), (name, pos)
+
+
+def test_the_compiled_search_is_built_where_a_compiler_is() -> None:
+    """The install builds it when a C compiler is there (setup.py); without one the solver
+    falls back to the Python search, slower but the same values."""
+    import shutil
+    import sysconfig
+    from pathlib import Path
+    headers = Path(sysconfig.get_paths()["include"], "Python.h").exists()
+    if not (shutil.which("cc") or shutil.which("gcc")) or not headers:
+        pytest.skip("no C compiler or Python headers here: the Python search serves")
+    assert _csearch is not None, "a C compiler is here but the compiled search was not built"
+    assert Solver(Game()).compiled
+
+
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+def test_the_compiled_search_stops_at_its_limits_and_on_a_signal() -> None:
+    """A node limit and a CPU deadline raise OutOfTime; a signal handler's exception (Ctrl-C)
+    comes through at once; the solver stays usable after each, with exact values."""
+    import signal
+
+    from dehlanote.analysis import OutOfTime
+    rng = random.Random(3)
+    game = GAMES["standard"]
+    deal = random_ending(rng, game, 13, "known")
+    solver = Solver(game)
+    solver.limit(5000, None)
+    with pytest.raises(OutOfTime):
+        solver.value(deal)
+    assert 5000 <= solver.nodes < 5000 + 2 * 4096 + 52
+    solver.limit(None, 0.05)
+    with pytest.raises(OutOfTime):
+        solver.value(deal)
+
+    class Stop(Exception):
+        pass
+
+    def stop(*_):
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    try:
+        solver.limit(None, None)
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(Stop):
+            solver.value(deal)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    ending = random_ending(rng, game, 3, "known")
+    assert solver.value(ending) == Ref(ending).value()
 
 
 def test_a_warm_table_answers_as_a_fresh_solver_on_six_trick_endings() -> None:
