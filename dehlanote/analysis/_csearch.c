@@ -83,7 +83,7 @@ static inline int top_of(unsigned m) { return 31 - __builtin_clz(m); }
 static uint8_t POP[1 << 13];     /* popcount of a 13-bit mask (no popcnt instruction assumed) */
 
 #ifdef CSEARCH_STATS
-static long long st_starts, st_finds, st_hits, st_stores, st_outlines;
+static long long st_starts, st_hits, st_stores;
 #define STAT(x) (x)++
 #else
 #define STAT(x) ((void)0)
@@ -464,6 +464,7 @@ static int play(S *s, int k, int seat, int led, int bk, int bsuit, int brank, in
         acc |= s->relv;
     }
     s->relv = acc;
+    if (k == 0) s->best_lead = 0;   /* no lead proved a bound here (the one set by a later trick is not ours) */
     return best;
 }
 
@@ -788,13 +789,13 @@ static PyObject *Engine_stored(Engine *self, void *closure) {
 #ifdef CSEARCH_STATS
 static PyObject *Engine_stats(Engine *self, PyObject *unused) {
     (void)self; (void)unused;
-    return Py_BuildValue("LLLLL", st_starts, st_finds, st_hits, st_stores, st_outlines);
+    return Py_BuildValue("LLL", st_starts, st_hits, st_stores);
 }
 #endif
 
 static PyMethodDef Engine_methods[] = {
 #ifdef CSEARCH_STATS
-    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "counters"},
+    {"stats", (PyCFunction)Engine_stats, METH_NOARGS, "(trick starts looked up, found, stored), all engines"},
 #endif
     {"test", (PyCFunction)Engine_test, METH_VARARGS,
      "test(hands, trick, trump, leader, run, ctens, ctricks, left, score, immediate, target, nodes, node_limit, "
