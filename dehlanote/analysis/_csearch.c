@@ -51,6 +51,7 @@ typedef struct {
     uint64_t stored;    /* outlines in use */
     uint64_t room;      /* entries the outlines have room for */
     uint64_t room_limit;    /* past it, outlines no longer grow */
+    int busy;           /* a test is running (in another thread: the search runs without the GIL) */
 } Engine;
 
 typedef struct {
@@ -74,6 +75,7 @@ typedef struct {
     int best_lead;      /* set by play() at k == 0 on a cut-off: suit * 16 + rank + 1 */
     Engine *e;
     jmp_buf out;
+    PyThreadState *ts;  /* the search runs without the GIL, taken back for the periodic check */
 } S;
 
 enum { STOP_TIME = 1, STOP_SIGNAL = 2, STOP_MEMORY = 3 };
@@ -99,7 +101,12 @@ static void check(S *s) {
     s->check_at = s->count + CHECK_EVERY;
     if (s->node_limit >= 0 && s->count > s->node_limit) longjmp(s->out, STOP_TIME);
     if (s->deadline > 0 && cpu_now() > s->deadline) longjmp(s->out, STOP_TIME);
-    if (PyErr_CheckSignals() < 0) longjmp(s->out, STOP_SIGNAL);
+    /* other threads (a replay's keys while it solves in the background) get their turn here, and
+     * Ctrl-C or a signal handler's exception stops the search */
+    PyEval_RestoreThread(s->ts);
+    int sig = PyErr_CheckSignals();
+    s->ts = PyEval_SaveThread();
+    if (sig < 0) longjmp(s->out, STOP_SIGNAL);
 }
 
 static inline uint64_t mix(uint64_t h) {
@@ -641,6 +648,23 @@ static void free_outlines(Engine *self) {
     self->outlines = NULL;
 }
 
+/* The root: a new trick, or the trick in progress. */
+static int search(S *s, int n0, int trump, int leader, int run, int ctens, int ctricks, int left, int ttens,
+                  int target) {
+    if (n0 == 0) return trick(s, leader, run, ctens, ctricks, left, target);
+    if (target <= 0) return 0;
+    /* the trick so far: the card winning it */
+    int bk = 0, bs = s->ss[0], br = s->sr[0];
+    for (int j = 1; j < n0; j++) {
+        if (s->ss[j] == bs) {
+            if (s->sr[j] > br) { bk = j; br = s->sr[j]; }
+        } else if (s->ss[j] == trump) {
+            bk = j; bs = s->ss[j]; br = s->sr[j];
+        }
+    }
+    return play(s, n0, (leader + n0) % N, s->ss[0], bk, bs, br, ttens, target, leader, run, ctens, ctricks, left, 0);
+}
+
 static void Engine_dealloc(Engine *self) {
     free_outlines(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -747,34 +771,36 @@ static PyObject *Engine_test(Engine *self, PyObject *args) {
     }
     Py_DECREF(fast);
     s->sp = n0;
-    int res;
+    for (int seat = 0; seat < N; seat++) {
+        int held = 0, played = (seat - leader + N) % N < n0;
+        for (int su = 0; su < 4; su++) held += POP[s->H[seat * 4 + su]];
+        if (held + played != left) {
+            PyMem_RawFree(s);
+            PyErr_SetString(PyExc_ValueError, "the hands do not hold a card for each trick left");
+            return NULL;
+        }
+    }
+    if (self->busy) {
+        PyMem_RawFree(s);
+        PyErr_SetString(PyExc_RuntimeError, "this solver is already searching (in another thread)");
+        return NULL;
+    }
+    self->busy = 1;
+    int res = -1;
+    s->ts = PyEval_SaveThread();
     int why = setjmp(s->out);
     if (why == 0) {
-        if (n0 == 0) {
-            res = trick(s, leader, run, ctens, ctricks, left, target);
-        } else if (target <= 0) {
-            res = 0;
-        } else {
-            /* the trick so far: the card winning it */
-            int bk = 0, bs = s->ss[0], br = s->sr[0];
-            for (int j = 1; j < n0; j++) {
-                if (s->ss[j] == bs) {
-                    if (s->sr[j] > br) { bk = j; br = s->sr[j]; }
-                } else if (s->ss[j] == trump) {
-                    bk = j; bs = s->ss[j]; br = s->sr[j];
-                }
-            }
-            res = play(s, n0, (leader + n0) % N, s->ss[0], bk, bs, br, ttens, target, leader, run, ctens, ctricks,
-                       left, 0);
-        }
-    } else if (why == STOP_SIGNAL) {
+        res = search(s, n0, trump, leader, run, ctens, ctricks, left, ttens, target);
+    }
+    PyEval_RestoreThread(s->ts);
+    self->busy = 0;
+    if (why == STOP_SIGNAL) {
         PyMem_RawFree(s);
         return NULL;
-    } else if (why == STOP_MEMORY) {
+    }
+    if (why == STOP_MEMORY) {
         PyMem_RawFree(s);
         return PyErr_NoMemory();
-    } else {
-        res = -1;
     }
     long long count = s->count;
     PyMem_RawFree(s);

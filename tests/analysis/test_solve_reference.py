@@ -268,3 +268,43 @@ def test_a_warm_table_answers_as_a_fresh_solver_on_six_trick_endings() -> None:
         for i in range(12):
             pos = random_ending(rng, game, 6, "known" if i % 3 else "first-void")
             assert warm.value(pos) == Solver(game).value(pos), (name, pos)
+
+
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+def test_the_compiled_search_lets_other_threads_run() -> None:
+    """The replay's stepper solves in a background thread while its keys are read: the
+    compiled search must not hold the interpreter meanwhile. A second search on the same
+    solver from another thread is refused, not raced."""
+    import threading
+    import time
+
+    from dehlanote.analysis import OutOfTime
+    game = GAMES["standard"]
+    deal = random_ending(random.Random(3), game, 13, "known")
+    solver = Solver(game)
+    solver.limit(None, 1.0)
+    done = threading.Event()
+
+    def solve() -> None:
+        try:
+            solver.value(deal)
+        except OutOfTime:
+            pass
+        done.set()
+
+    worker = threading.Thread(target=solve)
+    worker.start()
+    turns = 0
+    refused = False
+    while not done.is_set():
+        time.sleep(0.01)
+        turns += 1
+        if not refused and not done.is_set():
+            try:
+                solver._engine.test([1, 0, 0, 0] * 4, [], 0, 0, 0, 0, 0, 1, 0, False, 1, 0, -1, 0.0)
+            except RuntimeError as e:
+                refused = "already searching" in str(e)
+    worker.join()
+    # the deal needs over a CPU second, so the worker ran to its limit while this thread ran too
+    assert turns >= 5
+    assert refused
