@@ -150,21 +150,21 @@ static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, int create, int
 static int trick(S *s, int leader, int run, int ctens, int ctricks, int left, int target);
 
 static void suit_info(S *s, int su, SuitInfo *out) {
+    unsigned h1 = s->H[4 + su], h2 = s->H[8 + su], h3 = s->H[12 + su];
+    unsigned b0 = h1 | h3, b1 = h2 | h3;    /* an owner's two bits, rank by rank */
     unsigned rs = s->R[su];
-    uint32_t lt = 0, owners = 0;
-    int nr = 0, tenidx = -1;
-    for (int seat = 0; seat < N; seat++) {
-        unsigned m = s->H[seat * 4 + su];
-        lt |= (uint32_t)POP[m] << (4 * seat);
-        if (s->tens_score && (m >> TEN & 1)) lt |= (uint32_t)(seat + 1) << 16;
+    uint32_t lt = POP[s->H[su]] | (uint32_t)POP[h1] << 4 | (uint32_t)POP[h2] << 8 | (uint32_t)POP[h3] << 12;
+    int tenidx = -1;
+    if (s->tens_score && (rs >> TEN & 1)) {
+        lt |= (uint32_t)((b0 >> TEN & 1) + 2 * (b1 >> TEN & 1) + 1) << 16;
+        tenidx = POP[rs >> (TEN + 1)];  /* the ranks above it */
     }
-    for (int r = 12; r >= 0; r--) {
-        if (!(rs >> r & 1)) continue;
-        int owner = 0;
-        for (int seat = 1; seat < N; seat++)
-            if (s->H[seat * 4 + su] >> r & 1) owner = seat;
-        owners |= (uint32_t)owner << (2 * nr);
-        if (r == TEN && s->tens_score) tenidx = nr;
+    uint32_t owners = 0;
+    int nr = 0;
+    while (rs) {
+        int r = top_of(rs);
+        rs ^= 1u << r;
+        owners |= ((b0 >> r & 1) | (b1 >> r & 1) << 1) << (2 * nr);
         out->ranks[nr++] = (int8_t)r;
     }
     out->lt = lt;
@@ -558,22 +558,27 @@ static int trick(S *s, int leader, int run, int ctens, int ctricks, int left, in
     Outline *o = outline_get(e, ok0, ok1, 0, 0);
     int hint = 0;
     if (o != NULL) {
-        for (int j = 1; j <= o->n; j++) {
+        Rec *newest = o->r + (o->head ? o->head - 1 : o->cap - 1);
+        int at = o->head;
+        for (int j = 0; j < o->n; j++) {
             /* the newest first: it is the likeliest to be found again soon */
-            const Rec *rc = o->r + ((o->head + o->cap - j) % o->cap);
+            at = at ? at - 1 : o->cap - 1;
+            Rec *rc = o->r + at;
             unsigned cut = rc->cut;
             if (prefix(in[0], cut & 15) != rc->pre[0] || prefix(in[1], cut >> 4 & 15) != rc->pre[1]
                 || prefix(in[2], cut >> 8 & 15) != rc->pre[2] || prefix(in[3], cut >> 12) != rc->pre[3])
                 continue;
             STAT(st_hits);
             int lo = rc->val & 127, hi = rc->val >> 7 & 127;
-            if (lo >= target) {
+            if (lo >= target || hi < target) {
                 s->relv = rel_of(cut, in, order);
-                return lo;
-            }
-            if (hi < target) {
-                s->relv = rel_of(cut, in, order);
-                return hi;
+                if (rc != newest) {
+                    /* found again: it becomes the newest */
+                    Rec tmp = *rc;
+                    *rc = *newest;
+                    *newest = tmp;
+                }
+                return lo >= target ? lo : hi;
             }
             if (rc->val >> 14) hint = rc->val >> 14;
         }
@@ -587,8 +592,8 @@ static int trick(S *s, int leader, int run, int ctens, int ctricks, int left, in
     for (int i = 0; i < 4; i++) {
         unsigned bits = got_rel >> (16 * order[i]) & 0xFFFF;
         if (!bits) continue;
-        int low = __builtin_ctz(bits), c = 0;
-        for (int j = 0; j < in[i]->nr && in[i]->ranks[j] >= low; j++) c++;
+        int low = __builtin_ctz(bits);
+        int c = POP[s->R[order[i]] >> low];     /* the ranks out from low up */
         cut |= (unsigned)c << (4 * i);
     }
     uint32_t pre[4] = {prefix(in[0], cut & 15), prefix(in[1], cut >> 4 & 15), prefix(in[2], cut >> 8 & 15),

@@ -181,7 +181,7 @@ class Solver:
         """:meth:`_setup` for the compiled search (its table kept in ``_engine``)."""
         assert _csearch is not None
         if self._engine is None:
-            self._engine = _csearch.Engine(2 * self.table_limit)
+            self._engine = _csearch.Engine(4 * self.table_limit)
         engine = self._engine
         g = self.game
         masks = [0] * 16
