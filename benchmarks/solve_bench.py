@@ -24,6 +24,7 @@ import statistics
 import time
 
 from dehlanote.analysis import Game, OutOfTime, Position, Solver
+from dehlanote.analysis.search import _csearch
 from dehlanote.deck import DECK
 
 PROFILES = {
@@ -53,13 +54,16 @@ def position(seed: int, game: Game, left: int, name: str = "standard") -> Positi
 SEED_OFFSET = {"pagat": 500_000}
 
 
-def solve_one(job: tuple[str, int, int, float, float | None]) -> tuple[str, int, bool, float, int, int] | None:
-    name, left, seed, limit, until = job
+Job = tuple[str, int, int, float, 'float | None', 'bool | None']
+
+
+def solve_one(job: Job) -> tuple[str, int, bool, float, int, int, int] | None:
+    name, left, seed, limit, until, compiled = job
     if until is not None and time.time() > until:
         return None
     game = PROFILES[name]
     pos = position(seed, game, left, name)
-    solver = Solver(game)
+    solver = Solver(game, compiled=compiled)
     solver.limit(None, limit)
     start = time.process_time()
     try:
@@ -69,7 +73,7 @@ def solve_one(job: tuple[str, int, int, float, float | None]) -> tuple[str, int,
         ok = False
     spent = time.process_time() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
-    return name, left, ok, spent, solver.nodes, peak
+    return name, left, ok, spent, solver.nodes, peak, seed
 
 
 def report(name: str, left: int, rows: list[tuple[bool, float, int, int]], limit: float) -> str:
@@ -117,6 +121,8 @@ def main() -> None:
     ap.add_argument("--log", help="also write each position's result to this file as it comes")
     ap.add_argument("--until", help="HH:MM UTC: start no position after this time")
     ap.add_argument("--from-log", help="print the tables of a log written by --log, and stop")
+    ap.add_argument("--python", action="store_true",
+                    help="the pure-Python search everywhere (default: the compiled one where it applies)")
     args = ap.parse_args()
     names = args.profiles.split(",")
     results: dict[tuple[str, int], list] = {}
@@ -128,27 +134,32 @@ def main() -> None:
         table([n for n in names if any(k[0] == n for k in results)], results, args.limit)
         return
     until = until_time(args.until)
+    compiled = False if args.python else None
     jobs = []
     for name in names:
         game = PROFILES[name]
         full = game.tricks_per_deal
-        jobs += [(name, min(args.ending_tricks, full), args.seed + i, args.limit, until) for i in range(args.endings)]
+        jobs += [(name, min(args.ending_tricks, full), args.seed + i, args.limit, until, compiled)
+                 for i in range(args.endings)]
     for i in range(args.deals):
         # full deals interleaved across profiles: a run stopped early is still balanced
         for name in names:
             game = PROFILES[name]
             if game.seats == 4:
-                jobs.append((name, game.tricks_per_deal, args.seed + 10_000 + i, args.limit, until))
+                jobs.append((name, game.tricks_per_deal, args.seed + 10_000 + i, args.limit, until, compiled))
     log = open(args.log, "w", encoding="utf-8") if args.log else None
     with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
         for got in pool.imap_unordered(solve_one, jobs):
             if got is None:
                 continue
-            name, left, ok, spent, nodes, peak = got
+            name, left, ok, spent, nodes, peak, seed = got
             results.setdefault((name, left), []).append((ok, spent, nodes, peak))
             if log is not None:
-                print(name, left, ok, f"{spent:.3f}", nodes, peak, file=log, flush=True)
-    print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}")
+                # the seed last: a slow position can be run again (position(seed, game, left, name))
+                print(name, left, ok, f"{spent:.3f}", nodes, peak, seed, file=log, flush=True)
+    search = ("pure-Python" if args.python else "compiled where it applies" if _csearch is not None
+              else "pure-Python (not built)")
+    print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}, search: {search}")
     table(names, results, args.limit)
 
 
