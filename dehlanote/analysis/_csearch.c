@@ -57,7 +57,6 @@ typedef struct {
 typedef struct {
     uint32_t lt;        /* lengths per hand (4 bits each) | ten owner + 1 << 16 */
     uint32_t owners;    /* owners of the suit's cards, highest first, 2 bits each from bit 0 */
-    int nr;
     int tenidx;         /* index of the ten among the ranks, -1: none (or tens do not score) */
     int8_t ranks[13];   /* high to low */
     uint64_t full;
@@ -169,7 +168,6 @@ static void suit_info(S *s, int su, SuitInfo *out) {
     }
     out->lt = lt;
     out->owners = owners;
-    out->nr = nr;
     out->tenidx = tenidx;
     out->full = (uint64_t)lt << 32 | (uint64_t)(tenidx + 1) << 27 | owners;
 }
