@@ -599,7 +599,7 @@ def test_validate_jobs_gives_the_output_of_one_process(tmp_path):
     """A file over the parallel threshold, with errors in several games, checked on 2 processes."""
     import random
 
-    from dehlanote.cli.common import PARALLEL_MIN_BYTES
+    from dehlanote.commands.common import PARALLEL_MIN_BYTES
     from dehlanote.playout import generate_match
 
     rng = random.Random(5)

@@ -1,7 +1,7 @@
 """What the command line loads to run one command, and how it reads plain option values.
 
-The console script imports only the module of the command it runs (``dehlanote.cli.COMMANDS``),
-and converts plain option values itself (``dehlanote.cli.lightparams``) instead of through
+The console script imports only the module of the command it runs (``dehlanote.cli.COMMANDS``, its modules in ``dehlanote.commands``),
+and converts plain option values itself (``dehlanote.commands.lightparams``) instead of through
 pydantic; these tests check that the table is right, that a run of ``validate`` leaves the
 heavy modules alone, and that values and error messages are typer's own.
 """
@@ -17,7 +17,7 @@ import typer
 from typer.testing import CliRunner
 
 from dehlanote.cli import COMMANDS, app, command_modules
-from dehlanote.cli.lightparams import _Heavy, convert
+from dehlanote.commands.lightparams import _Heavy, convert
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "samples" / "worked-example.dpn"
@@ -28,14 +28,15 @@ def test_the_command_table_names_every_command_and_its_module():
     registered = {}
     for info in app.registered_commands:
         name = info.name or info.callback.__name__.replace("_", "-")
-        registered[name] = info.callback.__module__.rsplit(".", 1)[1]
+        registered[name] = (info.callback.__module__.rsplit(".", 1)[1], info.callback.__name__)
     assert registered == COMMANDS
+    assert {info.callback.__module__.rsplit(".", 1)[0] for info in app.registered_commands} == {"dehlanote.commands"}
 
 
 def test_a_command_line_needs_only_its_commands_module():
-    everything = sorted(set(COMMANDS.values()))
+    everything = sorted(COMMANDS)
     assert command_modules(["validate", "--brief", "x.dpn"]) == ["validate"]
-    assert command_modules(["json", "--compact", "x.dpn"]) == ["json_cmd"]
+    assert command_modules(["json", "--compact", "x.dpn"]) == ["json"]
     assert command_modules(["-V"]) == [] and command_modules([]) == everything
     assert command_modules(["--help"]) == everything and command_modules(["valdate"]) == everything
     assert command_modules(["--install-completion"]) == everything
@@ -52,8 +53,8 @@ def _modules_after(*args: str) -> set[str]:
 
 def test_validate_loads_neither_other_commands_nor_pydantic():
     loaded = _modules_after("validate", "--brief", str(SAMPLE))
-    assert "dehlanote.cli.validate" in loaded and "dehlanote.replay.engine" in loaded
-    for heavy in ("dehlanote.cli.annotate", "dehlanote.cli.html", "dehlanote.cli.record", "dehlanote.output.render",
+    assert "dehlanote.commands.validate" in loaded and "dehlanote.replay.engine" in loaded
+    for heavy in ("dehlanote.commands.annotate", "dehlanote.commands.html", "dehlanote.commands.record", "dehlanote.output.render",
                   "dehlanote.output.annotate", "dehlanote.output.jsonout", "dehlanote.analysis", "pydantic"):
         assert heavy not in loaded, heavy
 

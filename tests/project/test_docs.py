@@ -348,12 +348,12 @@ def test_what_is_where_names_real_paths() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("## What is where", 1)[1].split("\n## ", 1)[0]
     paths = re.findall(r"`((?:dehlanote|samples|tests)/[^`]*)`", table)
-    assert "dehlanote/cli/<command>.py" in paths and "dehlanote/rules/profiles/options.yaml" in paths
+    assert "dehlanote/commands/<command>.py" in paths and "dehlanote/rules/profiles/options.yaml" in paths
     for path in paths:
         pattern = re.sub(r"<[^>]+>|NAME", "*", path)
         assert glob.glob(pattern, root_dir=ROOT), path
     for command in _commands():   # every command's module is where the table says
-        assert glob.glob(f"dehlanote/cli/{command}*.py", root_dir=ROOT), command
+        assert glob.glob(f"dehlanote/commands/{command}*.py", root_dir=ROOT), command
 
 
 def test_rules_doc_covers_every_profile_and_option() -> None:

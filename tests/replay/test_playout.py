@@ -838,7 +838,7 @@ def test_generate_writes_legal_dpn_for_every_profile(profile, options):
             assert facts.errors == (), [str(e) for e in facts.errors[:3]]
             assert sorted(facts.rules.label().split()) == sorted(label.split())
             # played to its end, or stopped (Result "*") after the command's limit of deals
-            from dehlanote.cli.generate import MAX_DEALS
+            from dehlanote.commands.generate import MAX_DEALS
             assert facts.result.finished or len(facts.deals) == MAX_DEALS
 
 

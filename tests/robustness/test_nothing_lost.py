@@ -22,8 +22,8 @@ import pytest
 from typer.testing import CliRunner
 
 from dehlanote import iter_games, iter_path, parse_string, replay_game
-from dehlanote.cli import common as cli_module
-from dehlanote.cli import fmt as fmt_module
+from dehlanote.commands import common as cli_module
+from dehlanote.commands import fmt as fmt_module
 from dehlanote.cli import app
 from dehlanote.playout import Style, generate_match
 
@@ -497,7 +497,7 @@ def test_16_10_json_is_written_deal_by_deal_with_the_same_text(tmp_path):
 
 
 def test_12_9_the_progress_bar_counts_bytes(tmp_path):
-    from dehlanote.cli import common
+    from dehlanote.commands import common
 
     calls: list[tuple] = []
 
@@ -518,7 +518,7 @@ def test_12_9_the_progress_bar_counts_bytes(tmp_path):
         calls.append(("total", total))
         yield Spy(), None
 
-    import dehlanote.cli.validate as validate_module
+    import dehlanote.commands.validate as validate_module
     small = tmp_path / "small.dpn"
     small.write_text(WORKED, encoding="utf-8")
     large = tmp_path / "large.dpn"

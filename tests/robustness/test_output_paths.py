@@ -181,7 +181,7 @@ def test_16_1_fmt_write_refuses_when_the_file_changes_during_the_run(tmp_path):
     # a slow editor's save, simulated in the child: the file changes after fmt took its snapshot
     path = scrambled(tmp_path / "game.dpn")
     script = (
-        "import sys; from dehlanote.cli import fmt as f; real = f.snapshot\n"
+        "import sys; from dehlanote.commands import fmt as f; real = f.snapshot\n"
         "def snap(p):\n"
         "    s = real(p); open(p, 'a', encoding='utf-8').write('{saved}\\n'); return s\n"
         "f.snapshot = snap\n"

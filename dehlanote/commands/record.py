@@ -27,7 +27,6 @@ from ..record import RecordError, Session, save
 from ..record.store import Claim, RecordBusy
 from ..rules.profile import Registry
 from ..syntax.cards import seats_for
-from .app import app
 from .common import Exit, err_console, fail, load_registry, out_console, why
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -98,7 +97,6 @@ def _on_signal(signum: int, _frame: object) -> None:
     raise _Hangup(signum)
 
 
-@app.command("record")
 def record_command(
     file: Path = typer.Argument(..., metavar="FILE.dpn",
                                 help="The record: created if missing; an unfinished game in it is resumed."),

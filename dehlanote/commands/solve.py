@@ -15,7 +15,6 @@ from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, 
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from ..syntax.cards import seats_for
-from .app import app
 from .common import (
     RULES_OPTION,
     Exit,
@@ -78,7 +77,6 @@ def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: 
                 out.print(f"        {p.card} cost {what}: {advice(p, g)}", markup=False)
 
 
-@app.command()
 def solve(
     files: list[str] = typer.Argument(..., metavar="FILE...",
                                       help="DPN files (globs allowed); - reads standard input."),

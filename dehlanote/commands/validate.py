@@ -10,7 +10,6 @@ from typing import Optional
 import typer
 
 from ..errors import DpnError
-from .app import app
 from .common import (
     PROGRESS_MIN_FILES,
     RULES_OPTION,
@@ -48,7 +47,6 @@ def _size(spec: str) -> int:
         return 0
 
 
-@app.command()
 def validate(
     files: list[str] = typer.Argument(..., metavar="FILE",
                                       help="DPN files or glob patterns; - reads standard input."),

@@ -10,7 +10,6 @@ import typer
 
 from ..output.files import OutputRefused
 from ..output.jsonstream import write_document
-from .app import app
 from .common import (
     RULES_OPTION,
     Exit,
@@ -53,7 +52,6 @@ def _joined(write: Callable[[str], object]) -> Iterator[Callable[[str], None]]:
         write("".join(parts))
 
 
-@app.command("json")
 def json_command(
     files: list[str] = typer.Argument(..., metavar="FILE...",
                                       help="DPN files or glob patterns; - reads standard input."),

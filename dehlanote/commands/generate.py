@@ -17,7 +17,6 @@ import typer
 
 from ..output.files import OutputRefused
 from ..playout import Style, generate_match, parse_rules_text
-from .app import app
 from .common import Exit, emit, fail, replacing, why
 
 #: a match still undecided after this many deals stops there (Result "*")
@@ -29,7 +28,6 @@ class WritingStyle(str, enum.Enum):
     loose = "loose"
 
 
-@app.command("generate")
 def generate_command(
     rules: str = typer.Option("standard", "--rules", "-r", metavar="RULES",
                               help='The rules, as a Rules tag names them: "pagat kots=3", "hukum trump=closed".'),

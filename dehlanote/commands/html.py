@@ -14,7 +14,6 @@ from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .app import app
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -49,7 +48,6 @@ def _sizes(specs: list[str]) -> int:
     return total
 
 
-@app.command("html")
 def html_command(
     files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns; - reads standard input."),
     output: Path = typer.Option(..., "--output", "-o", metavar="OUT",

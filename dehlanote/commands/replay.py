@@ -34,7 +34,6 @@ from ..output.render import (
 )
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .app import app
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -62,7 +61,6 @@ def _load_game(spec: str, number: int, reg: Registry) -> GameFacts:
     raise fail(f"{display_name(spec)} has {plural(count, 'game')}: there is no game {number}")
 
 
-@app.command()
 def replay(
     file: str = typer.Argument(..., metavar="FILE",
                                help="A DPN file; - reads standard input (with --plain, or when piped)."),

@@ -14,7 +14,6 @@ from rich.text import Text
 
 from ..replay import replay_game
 from ..stats import ArchiveStats
-from .app import app
 from .common import (
     RULES_OPTION,
     Exit,
@@ -30,7 +29,6 @@ from .common import (
 )
 
 
-@app.command("stats")
 def stats_command(
     files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns; - reads standard input."),
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f",

@@ -12,7 +12,6 @@ from ..output.render import (
     profile_view,
     rules_listing,
 )
-from .app import app
 from .common import (
     RULES_OPTION,
     Exit,
@@ -31,7 +30,6 @@ def _complete_name(incomplete: str) -> list[str]:
     return [n for n in names if n.startswith(incomplete)]
 
 
-@app.command("rules")
 def rules_command(
     name: Optional[str] = typer.Argument(None, metavar="NAME", autocompletion=_complete_name,
                                          help='A profile, optionally with options: "pagat kots=3".'),

@@ -17,7 +17,6 @@ from ..output.files import OutputRefused, snapshot
 from ..replay import explicit, replay_game
 from ..syntax.writer import reads_back
 from ..rules.profile import Registry
-from .app import app
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -82,7 +81,6 @@ def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[
                           "same record (a bug: please report it), so it is written as it was")
 
 
-@app.command()
 def fmt(
     files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files; - reads standard input."),
     check: bool = typer.Option(False, "--check", help="Write nothing; list the files that are not canonical "

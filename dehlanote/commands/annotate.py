@@ -22,7 +22,6 @@ from ..errors import READING_CODES
 from ..replay import GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry
 from ..syntax import Game
-from .app import app
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -44,7 +43,6 @@ from .common import (
 )
 
 
-@app.command()
 def annotate(
     files: list[str] = typer.Argument(..., metavar="FILE...",
                                       help="DPN files or glob patterns; - reads standard input."),

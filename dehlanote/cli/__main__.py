@@ -1,5 +1,0 @@
-"""``python -m dehlanote.cli``."""
-
-from . import main
-
-main()
