@@ -35,7 +35,7 @@ from ..output.safe import safe_console
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from ..output.files import Snapshot
+    from ..files import Snapshot
     from ..replay import GameFacts
     from ..rules.profile import Registry
     from ..syntax import Game
@@ -403,10 +403,10 @@ def open_games(spec: str) -> Iterator[Game]:
 @contextmanager
 def replacing(target: Path, *, force: bool = False, expect: Optional[Snapshot] = None) -> Iterator[IO[str]]:
     """A stream whose text becomes ``target`` when the block succeeds (see
-    :func:`dehlanote.output.files.write_target`: a regular file is replaced by a rename in
+    :func:`dehlanote.files.write_target`: a regular file is replaced by a rename in
     its real directory, keeping mode, owner and group; a device or FIFO is written as it
     is). Raises OutputRefused or OSError."""
-    from ..output.files import write_target
+    from ..files import write_target
     with write_target(target, force=force, expect=expect) as stream:
         yield stream
 

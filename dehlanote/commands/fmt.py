@@ -13,7 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from ..output.files import OutputRefused, snapshot
+from ..files import OutputRefused, snapshot
 from ..replay import explicit, replay_game
 from ..syntax.writer import reads_back
 from ..rules.profile import Registry

@@ -15,7 +15,7 @@ from typing import Optional
 
 import typer
 
-from ..output.files import OutputRefused
+from ..files import OutputRefused
 from ..playout import Style, generate_match, parse_rules_text
 from .common import Exit, emit, fail, replacing, why
 

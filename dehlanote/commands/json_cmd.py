@@ -8,7 +8,7 @@ from typing import Callable, Iterator, Optional
 
 import typer
 
-from ..output.files import OutputRefused
+from ..files import OutputRefused
 from ..output.jsonstream import write_document
 from .common import (
     RULES_OPTION,

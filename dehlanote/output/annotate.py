@@ -470,7 +470,7 @@ def write_annotated(game: Game, replay: Callable[[], GameReplay], write: Callabl
     """
     import tempfile
 
-    from .files import drain
+    from ..files import drain
 
     with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
         facts = _write_annotated(game, replay(), held.write, mark, filled=True)

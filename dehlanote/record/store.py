@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Optional, Union
 
-from ..output.files import temporary_beside
+from ..files import temporary_beside
 
 __all__ = ["RecordBusy", "Claim", "save"]
 

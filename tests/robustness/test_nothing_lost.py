@@ -258,7 +258,7 @@ def test_a_failed_write_leaves_the_original_intact(tmp_path, monkeypatch, failur
     if failure == "rename":
         monkeypatch.setattr(cli_module.os, "replace", fail)
     elif failure == "copymode":
-        from dehlanote.output import files
+        from dehlanote import files
         monkeypatch.setattr(files.os, "fchmod", fail)
     else:
         real = fmt_module._canonical_pieces

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dehlanote.output.files import OutputRefused, snapshot, write_target
+from dehlanote.files import OutputRefused, snapshot, write_target
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "samples" / "worked-example.dpn"

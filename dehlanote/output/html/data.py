@@ -21,7 +21,7 @@ from ...rules.profile import Rules
 from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
 from ...syntax.model import Play, Trick
 from ..annotate import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
-from ..files import drain
+from ...files import drain
 from .page import script_json
 
 __all__ = ["game_data", "game_summary", "write_game_data", "KEYS", "trump_changes"]

@@ -1,4 +1,4 @@
-"""Writing an output path safely, whatever it is (``json -o``, ``fmt --write``).
+"""Writing an output path safely, whatever it is: the one module of the package that opens files for writing.
 
 * A **regular file** is replaced only once its new text is whole: a temporary file in the
   target's real directory (symlinks resolved, so a link keeps pointing at the new text),
