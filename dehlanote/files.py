@@ -1,38 +1,61 @@
 """Writing an output path safely, whatever it is: the one module of the package that opens files for writing.
 
-* A **regular file** is replaced only once its new text is whole: a temporary file in the
-  target's real directory (symlinks resolved, so a link keeps pointing at the new text),
-  written, ``fsync``-ed, given the old file's mode, owner and group, then renamed over it
-  (and the directory synced). A file **with hard links** keeps them: the verified temporary
-  copy is written into the file in place, then removed (the links all see the new text; a
-  failure while writing in place says where the whole copy is).
+Every file the package writes (``json -o``, ``fmt --write``, ``generate -o``, ``html`` pages
+and sites, Parquet exports, the recorder's file) goes through here; a test reads the package
+and fails on any other place that opens a file for writing.
+
+* A **regular file** is replaced only once its new text is whole: a temporary file made
+  beside the real target (symlinks the user named resolved, so a link keeps pointing at the
+  new text) with ``O_CREAT | O_EXCL | O_NOFOLLOW`` relative to the folder's descriptor,
+  written, given the old file's mode, owner and group, ``fsync``-ed, then renamed over the
+  target (and the folder synced). A file **with hard links** keeps them: the verified
+  temporary copy is written into the file in place, then removed (the links all see the new
+  text; a failure while writing in place says where the whole copy is).
 * Anything else that exists (a **device, a FIFO**, ``/dev/stdout``) is written plainly, as
-  ``cat > path`` would: it is never replaced by a file. A directory or a socket is refused.
+  ``cat > path`` would, opened without ``O_CREAT``: it is never replaced by a file, root or
+  not. ``/dev/stdout``, ``/dev/stderr`` and ``/dev/fd/N`` are the process's own descriptors
+  (as a shell's redirections take them). A directory or a socket is refused.
 * A **read-only** file is refused unless ``force``.
 * With ``expect`` (what the file was when it was read), the file is left alone when it
   changed meanwhile (an editor saved it): size, modification time, inode and a SHA-256.
-* SIGTERM and SIGHUP while writing remove the temporary file (exit status 128 + signal).
+* A failure while writing raises :class:`WriteError` (an ``OSError``: "cannot write OUT:
+  no space left on device"), never mistaken for a failure to read the input; the temporary
+  file is removed, as it is on SIGTERM and SIGHUP (exit status 128 + signal) and Ctrl-C.
+* A **folder the package fills** (a site) is opened once (:class:`Folder`) and every file in
+  it is written relative to its descriptor: a sub-folder is opened with ``O_NOFOLLOW``, a
+  name taken by a symlink is replaced (the link, never what it points at), a hard link is
+  broken rather than written through, a device or FIFO planted there is refused.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import io
 import os
+import re
 import signal
 import stat
+import sys
 import tempfile
 import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from types import FrameType
-from typing import IO, Callable, Iterator, Optional, Union
+from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Union, cast
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+__all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
+           "append_file", "Folder", "drain", "spool", "named_spool", "temporary_beside", "kind_of"]
 
 
 class OutputRefused(Exception):
     """The path will not be written; the message says why, in a sentence."""
+
+
+class WriteError(OSError):
+    """Writing the output failed (the disk is full, the file system is read-only ...); the
+    target is as it was and no temporary file is left."""
 
 
 @dataclass(frozen=True)
@@ -45,12 +68,21 @@ class Snapshot:
     digest: str
 
 
-def _digest(path: PathLike) -> str:
+def _digest_fd(fd: int) -> str:
     h = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    while True:
+        block = os.read(fd, 1 << 20)
+        if not block:
+            return h.hexdigest()
+        h.update(block)
+
+
+def _digest(path: PathLike, dir_fd: Optional[int] = None) -> str:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC, dir_fd=dir_fd)
+    try:
+        return _digest_fd(fd)
+    finally:
+        os.close(fd)
 
 
 def snapshot(path: PathLike) -> Snapshot:
@@ -59,14 +91,25 @@ def snapshot(path: PathLike) -> Snapshot:
     return Snapshot(st.st_size, st.st_mtime_ns, st.st_ino, _digest(path))
 
 
-def changed_since(path: PathLike, before: Snapshot) -> bool:
+def changed_since(path: PathLike, before: Snapshot, dir_fd: Optional[int] = None) -> bool:
     try:
-        st = os.stat(path)
+        st = os.stat(path, dir_fd=dir_fd)
     except FileNotFoundError:
         return True
     if (st.st_size, st.st_mtime_ns, st.st_ino) != (before.size, before.mtime_ns, before.inode):
         return True
-    return _digest(path) != before.digest
+    return _digest(path, dir_fd) != before.digest
+
+
+def kind_of(st: os.stat_result) -> str:
+    """What a file is, in words: "a directory", "a FIFO" ..."""
+    mode = st.st_mode
+    for test, words in ((stat.S_ISDIR, "a directory"), (stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"),
+                        (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISREG, "a regular file")):
+        if test(mode):
+            return words
+    return "not a regular file"
 
 
 def _umask() -> int:
@@ -75,10 +118,15 @@ def _umask() -> int:
     return mask
 
 
-def _read_only(st: os.stat_result, path: str) -> bool:
+def _read_only(st: os.stat_result, name: str, dir_fd: Optional[int]) -> bool:
     """No write permission bit at all (root may write anything: the bits are what the
     owner asked for), or no write access for this user."""
-    return not (st.st_mode & 0o222) or not os.access(path, os.W_OK)
+    if not st.st_mode & 0o222:
+        return True
+    try:
+        return not os.access(name, os.W_OK, dir_fd=dir_fd, effective_ids=os.access in os.supports_effective_ids)
+    except (NotImplementedError, OSError):
+        return False
 
 
 @contextmanager
@@ -89,7 +137,7 @@ def _signals_clean_up() -> Iterator[None]:
         yield
         return
 
-    def handler(signum: int, frame: Optional[FrameType]) -> None:
+    def handler(signum: int, frame: Any) -> None:
         raise SystemExit(128 + signum)
 
     old = {}
@@ -105,66 +153,224 @@ def _signals_clean_up() -> Iterator[None]:
             signal.signal(sig, previous)
 
 
-def _fsync_dir(folder: str) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
+def _fsync_fd(fd: int) -> None:
     try:
         os.fsync(fd)
     except OSError:
         pass
+
+
+def _fsync_dir(folder: str) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        _fsync_fd(fd)
     finally:
         os.close(fd)
 
 
+def _failed(exc: OSError) -> WriteError:
+    if isinstance(exc, WriteError):
+        return exc
+    failure = WriteError(exc.errno, exc.strerror or str(exc))
+    failure.__cause__ = exc
+    return failure
+
+
+class _Out(io.RawIOBase):
+    """The stream handed to the caller: a failed write raises :class:`WriteError`."""
+
+    def __init__(self, stream: IO[Any]) -> None:
+        super().__init__()
+        self._stream = stream
+
+    def write(self, data: Any) -> int:
+        try:
+            return self._stream.write(data)
+        except WriteError:
+            raise
+        except OSError as exc:
+            raise _failed(exc) from exc
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise _failed(exc) from exc
+
+    def writable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+    def tell(self) -> int:
+        return self._stream.tell()
+
+    def fileno(self) -> int:
+        return self._stream.fileno()
+
+    def close(self) -> None:     # the writer closes the real stream itself
+        pass
+
+    @property
+    def closed(self) -> bool:
+        return self._stream.closed
+
+
+def _stream(fd: int, binary: bool) -> IO[Any]:
+    if binary:
+        return os.fdopen(fd, "wb")
+    return os.fdopen(fd, "w", encoding="utf-8", errors="replace", newline="")
+
+
+_DESCRIPTOR = re.compile(r"/(?:dev/fd|proc/self/fd|proc/(\d+)/fd)/(\d+)")
+_STANDARD = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+
+
+def _descriptor(name: str) -> Optional[int]:
+    """The descriptor number a path names (``/dev/stdout``, ``/dev/fd/3``, a link to
+    ``/proc/self/fd/1``), or None."""
+    path = os.path.abspath(name)
+    for _ in range(40):
+        if path in _STANDARD:
+            return _STANDARD[path]
+        found = _DESCRIPTOR.fullmatch(path)
+        if found and (found.group(1) is None or int(found.group(1)) == os.getpid()):
+            return int(found.group(2))
+        try:
+            link = os.readlink(path)
+        except OSError:
+            return None
+        path = os.path.normpath(os.path.join(os.path.dirname(path), link))
+    return None
+
+
 @contextmanager
-def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapshot] = None) -> Iterator[IO[str]]:
-    """A text stream (UTF-8) whose content becomes ``path`` when the block succeeds.
+def _plain(fd: int, binary: bool) -> Iterator[IO[Any]]:
+    """Write to an open descriptor as it is (a device, a FIFO, a terminal, a pipe)."""
+    with _signals_clean_up(), _stream(fd, binary) as stream:
+        out = _Out(stream)
+        yield cast(IO[Any], out)
+        out.flush()
+
+
+@contextmanager
+def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapshot] = None,
+                 binary: bool = False, sync: bool = True) -> Iterator[IO[Any]]:
+    """A stream (text in UTF-8, or ``binary``) whose content becomes ``path`` when the block succeeds.
+
+    ``sync=False`` skips the flushes to disk (the rename is still atomic): for tests only.
 
     Raises:
         OutputRefused: the path is a directory or a socket, a read-only file (without
             ``force``), or a file that changed since ``expect``.
-        OSError: it cannot be written (the file is then unchanged).
+        WriteError: it cannot be written (the file is then unchanged, no temporary file left).
     """
     name = os.fspath(path)
+    number = _descriptor(name)
+    if number is not None:
+        if number == 1 and sys.stdout is not None:
+            sys.stdout.flush()
+        try:
+            fd = os.dup(number)
+        except OSError as exc:
+            raise _failed(exc) from exc
+        with _plain(fd, binary) as stream:
+            yield stream
+        return
     try:
         st: Optional[os.stat_result] = os.stat(name)   # follows symlinks
     except FileNotFoundError:
         st = None
-    if st is not None and stat.S_ISDIR(st.st_mode):
-        raise OutputRefused("it is a directory")
-    if st is not None and stat.S_ISSOCK(st.st_mode):
-        raise OutputRefused("it is a socket")
+    except OSError as exc:
+        raise _failed(exc) from exc
+    if st is not None and (stat.S_ISDIR(st.st_mode) or stat.S_ISSOCK(st.st_mode)):
+        raise OutputRefused(f"it is {kind_of(st)}")
     if st is not None and not stat.S_ISREG(st.st_mode):
-        # a device, a FIFO, a terminal (/dev/stdout): write to it as it is
-        with _signals_clean_up(), open(name, "w", encoding="utf-8", newline="") as stream:
+        # a device, a FIFO, a terminal: written as it is, opened without O_CREAT so that it
+        # is never replaced by a regular file (it may only vanish: then nothing is written)
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_NOCTTY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise _failed(exc) from exc
+        if stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OutputRefused("it became a regular file while it was being opened: it is left as it is")
+        with _plain(fd, binary) as stream:
             yield stream
         return
     real = os.path.realpath(name)
-    if st is not None and _read_only(st, real) and not force:
-        raise OutputRefused("it is read-only (--force writes it all the same)")
-    folder = os.path.dirname(real) or "."
-    base = os.path.basename(real)
-    with _signals_clean_up(), temporary_beside(folder, base) as (fd, tmp):
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as stream:
-            yield stream
-            stream.flush()
-            if st is not None:
-                os.fchmod(stream.fileno(), stat.S_IMODE(st.st_mode))
-                _chown(stream.fileno(), st)
-            else:
-                os.fchmod(stream.fileno(), 0o666 & ~_umask())
-            os.fsync(stream.fileno())
-        if expect is not None and changed_since(real, expect):
-            raise OutputRefused("it changed while it was being formatted (saved by another program?): "
-                                "it is left as it is")
-        if st is not None and st.st_nlink > 1:
-            _write_in_place(real, tmp)
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, real)
-            _fsync_dir(folder)
+    try:
+        folder = Folder(os.path.dirname(real) or ".")
+    except OSError as exc:
+        raise _failed(exc) from exc
+    with folder, folder.write(os.path.basename(real), force=force, expect=expect, binary=binary, sync=sync,
+                              keep_links=True, shown=name) as stream:
+        yield stream
+
+
+def write_file(path: PathLike, data: Union[str, bytes], *, force: bool = False, expect: Optional[Snapshot] = None,
+               sync: bool = True) -> None:
+    """Replace ``path`` with ``data`` (text in UTF-8, or bytes), as :func:`write_target`:
+    what a store that rewrites its whole file at each save calls."""
+    with write_target(path, force=force, expect=expect, binary=isinstance(data, bytes), sync=sync) as stream:
+        stream.write(data)
+
+
+def append_file(path: PathLike, data: Union[str, bytes], *, sync: bool = True, create: bool = True) -> int:
+    """Add ``data`` (text in UTF-8, or bytes) at the end of the regular file ``path``, ``fsync``-ed
+    (``O_APPEND``: one write, so two appenders never interleave within it); a missing file is
+    made (mode 0666 less the umask) unless not ``create``. Returns the file's new size.
+
+    Raises:
+        OutputRefused: the path exists and is not a regular file (a device, a FIFO ...), or is read-only.
+        WriteError: it cannot be written; a short write (a full disk) is undone by cutting the
+            file back to its old size.
+    """
+    name = os.fspath(path)
+    payload = data.encode("utf-8", "replace") if isinstance(data, str) else data
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NOCTTY | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        st = os.stat(name)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise _failed(exc) from exc
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OutputRefused(f"it is {kind_of(st)}, not a regular file")
+    if st is not None and _read_only(st, name, None):
+        raise OutputRefused("it is read-only")
+    try:
+        fd = os.open(name, flags | (os.O_CREAT if create else 0), 0o666)
+    except OSError as exc:
+        raise _failed(exc) from exc
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISREG(opened.st_mode):
+            raise OutputRefused(f"it is {kind_of(opened)}, not a regular file")
+        start = opened.st_size
+        try:
+            view = memoryview(payload)
+            while view:
+                view = view[os.write(fd, view):]
+            if sync:
+                os.fsync(fd)
+        except OSError as exc:
+            try:
+                os.ftruncate(fd, start)
+            except OSError:
+                pass
+            raise _failed(exc) from exc
+        return start + len(payload)
+    finally:
+        os.close(fd)
 
 
 def drain(held: IO[str], write: Callable[[str], object]) -> None:
@@ -177,12 +383,40 @@ def drain(held: IO[str], write: Callable[[str], object]) -> None:
         write(block)
 
 
-_STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+def spool(max_size: int = 8 << 20) -> TextIO:
+    """A text stream held in memory up to ``max_size`` characters, then in an unnamed
+    temporary file (removed as it is made): where a page's data waits."""
+    return cast(TextIO, tempfile.SpooledTemporaryFile(max_size=max_size, mode="w+", encoding="utf-8",
+                                                      errors="replace", newline=""))
 
 
 @contextmanager
-def temporary_beside(folder: str, base: str) -> Iterator[tuple[int, str]]:
-    """A new temporary file ``.BASE.*.tmp`` in ``folder``: its descriptor and path.
+def named_spool(suffix: str = "") -> Iterator[tuple[BinaryIO, str]]:
+    """A new private file (mode 0600, made with ``O_EXCL`` in the temporary folder) and its
+    path, removed when the block ends: for an input that must be read twice (standard input)."""
+    fd, name = tempfile.mkstemp(prefix="dehlanote-", suffix=suffix)
+    try:
+        with os.fdopen(fd, "w+b") as stream:
+            yield stream, name
+    finally:
+        try:
+            os.unlink(name)
+        except OSError:
+            pass
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+_TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def _temp_name(base: str) -> str:
+    return f".{base[:200]}.{os.urandom(5).hex()}.tmp"
+
+
+@contextmanager
+def _temporary(dir_fd: Optional[int], folder: str, base: str) -> Iterator[tuple[int, str]]:
+    """A new temporary file ``.BASE.*.tmp`` in the folder (its descriptor ``dir_fd``, or
+    its path): its descriptor and its name in the folder.
 
     The file is removed if the block raises, Ctrl-C and the stop signals included: they are
     held back while the file is made, and let through only inside the clean-up's reach, so
@@ -190,7 +424,18 @@ def temporary_beside(folder: str, base: str) -> Iterator[tuple[int, str]]:
     """
     held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+        for _ in range(100):
+            tmp = _temp_name(base)
+            try:
+                if dir_fd is None:
+                    fd = os.open(os.path.join(folder, tmp), _TEMP_FLAGS, 0o600)
+                else:
+                    fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd)
+                break
+            except FileExistsError:
+                continue
+        else:       # pragma: no cover - 100 random names all taken
+            raise FileExistsError(errno.EEXIST, "no temporary name is free", folder)
     except BaseException:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
         raise
@@ -199,10 +444,18 @@ def temporary_beside(folder: str, base: str) -> Iterator[tuple[int, str]]:
         yield fd, tmp
     except BaseException:
         try:
-            os.unlink(tmp)
+            os.unlink(tmp, dir_fd=dir_fd) if dir_fd is not None else os.unlink(os.path.join(folder, tmp))
         except OSError:
             pass
         raise
+
+
+@contextmanager
+def temporary_beside(folder: str, base: str) -> Iterator[tuple[int, str]]:
+    """A new temporary file ``.BASE.*.tmp`` in ``folder``: its descriptor and path (removed
+    if the block raises; see :func:`_temporary`)."""
+    with _temporary(None, folder, base) as (fd, tmp):
+        yield fd, os.path.join(folder, tmp)
 
 
 def _chown(fd: int, st: os.stat_result) -> None:
@@ -216,20 +469,154 @@ def _chown(fd: int, st: os.stat_result) -> None:
             pass
 
 
-def _write_in_place(real: str, tmp: str) -> None:
-    """Copy the whole temporary file into ``real`` (kept, with its hard links)."""
-    try:
-        with open(tmp, "rb") as src, open(real, "r+b") as dst:
-            dst.truncate(0)
-            for block in iter(lambda: src.read(1 << 20), b""):
-                dst.write(block)
-            dst.flush()
-            os.fsync(dst.fileno())
-    except OSError as exc:
-        # the whole new text is still in tmp: keep it and say where
-        kept = tmp + ".kept"
+def _check_name(name: str) -> None:
+    if not name or name in (".", "..") or "/" in name or "\0" in name:
+        raise OutputRefused(f"{name!r} is not a file name")
+
+
+class Folder:
+    """A folder opened once, by its descriptor; files and sub-folders in it are written by
+    name relative to it, so a link planted in it is never followed (a site's folder).
+
+    ``Folder(path, create=True)`` makes the folder (and its parents) if missing. The path
+    the user names may itself be a symlink (followed once, as ``cd`` would); nothing below it is.
+    """
+
+    def __init__(self, path: PathLike, *, create: bool = False, _fd: Optional[int] = None) -> None:
+        self.path = os.fspath(path)
+        if _fd is not None:
+            self.fd = _fd
+            return
+        if create:
+            os.makedirs(self.path, exist_ok=True)
+        self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+    def __repr__(self) -> str:
+        return f"Folder({self.path!r})"
+
+    def join(self, name: str) -> str:
+        return os.path.join(self.path, name)
+
+    def folder(self, name: str, *, create: bool = True) -> "Folder":
+        """The sub-folder ``name`` (made if missing); a symlink or a file there is refused.
+
+        Raises:
+            OutputRefused: ``name`` is taken by something else than a folder.
+            WriteError: it cannot be made.
+        """
+        _check_name(name)
+        if create:
+            try:
+                os.mkdir(name, 0o777, dir_fd=self.fd)
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise _failed(exc) from exc
         try:
-            os.replace(tmp, kept)
-        except OSError:
-            kept = tmp
-        raise OSError(exc.errno, f"{exc.strerror}; the whole new text is in {Path(kept).name}") from exc
+            fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.fd)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise OutputRefused(f"{self.join(name)} is {kind_of(os.lstat(name, dir_fd=self.fd))}, "
+                                    "not a folder: it is left as it is") from None
+            raise _failed(exc) from exc
+        return Folder(self.join(name), _fd=fd)
+
+    @contextmanager
+    def write(self, name: str, *, force: bool = False, expect: Optional[Snapshot] = None, binary: bool = False,
+              sync: bool = True, keep_links: bool = False, shown: Optional[str] = None) -> Iterator[IO[Any]]:
+        """A stream whose content becomes the file ``name`` of this folder when the block succeeds.
+
+        A symlink at ``name`` is replaced, not followed; a file with hard links is replaced
+        too (the other names keep the old text) unless ``keep_links``, where it is written in
+        place. Raises OutputRefused (a directory, a device, a FIFO, a socket, a read-only
+        file without ``force``, a file changed since ``expect``) or WriteError.
+        """
+        _check_name(name)
+        shown = shown or self.join(name)
+        try:
+            st: Optional[os.stat_result] = os.stat(name, dir_fd=self.fd, follow_symlinks=False)
+        except FileNotFoundError:
+            st = None
+        except OSError as exc:
+            raise _failed(exc) from exc
+        if st is not None and stat.S_ISLNK(st.st_mode):
+            st = None       # the link itself is replaced; what it points at is not touched
+        if st is not None and not stat.S_ISREG(st.st_mode):
+            raise OutputRefused(f"it is {kind_of(st)}: it is left as it is")
+        if st is not None and not force and _read_only(st, name, self.fd):
+            raise OutputRefused("it is read-only (--force writes it all the same)")
+        mine = True     # False while the caller's block runs: its own errors (reading) pass as they are
+        try:
+            with _signals_clean_up(), _temporary(self.fd, self.path, name) as (fd, tmp):
+                with _stream(fd, binary) as stream:
+                    out = _Out(stream)
+                    mine = False
+                    yield cast(IO[Any], out)
+                    mine = True
+                    out.flush()
+                    if st is not None:
+                        os.fchmod(fd, stat.S_IMODE(st.st_mode))
+                        _chown(fd, st)
+                    else:
+                        os.fchmod(fd, 0o666 & ~_umask())
+                    if sync:
+                        os.fsync(fd)
+                if expect is not None and changed_since(name, expect, self.fd):
+                    raise OutputRefused("it changed while it was being formatted (saved by another program?): "
+                                        "it is left as it is")
+                if keep_links and st is not None and st.st_nlink > 1:
+                    self._write_in_place(name, tmp)
+                    os.unlink(tmp, dir_fd=self.fd)
+                else:
+                    os.replace(tmp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+                    if sync:
+                        _fsync_fd(self.fd)
+        except OSError as exc:
+            if not mine or isinstance(exc, WriteError):
+                raise
+            raise _failed(exc) from exc
+
+    def write_file(self, name: str, data: Union[str, bytes], **options: Any) -> None:
+        """Replace the file ``name`` with ``data`` (see :meth:`write`)."""
+        with self.write(name, binary=isinstance(data, bytes), **options) as stream:
+            stream.write(data)
+
+    def _write_in_place(self, name: str, tmp: str) -> None:
+        """Copy the whole temporary file into ``name`` (kept, with its hard links)."""
+        try:
+            src = os.open(tmp, os.O_RDONLY | os.O_CLOEXEC, dir_fd=self.fd)
+            try:
+                dst = os.open(name, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.fd)
+                try:
+                    os.ftruncate(dst, 0)
+                    while True:
+                        block = os.read(src, 1 << 20)
+                        if not block:
+                            break
+                        view = memoryview(block)
+                        while view:
+                            view = view[os.write(dst, view):]
+                    os.fsync(dst)
+                finally:
+                    os.close(dst)
+            finally:
+                os.close(src)
+        except OSError as exc:
+            # the whole new text is still in tmp: keep it and say where
+            kept = tmp + ".kept"
+            try:
+                os.replace(tmp, kept, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+            except OSError:
+                kept = tmp
+            raise WriteError(exc.errno, f"{exc.strerror}; the whole new text is in {kept}") from exc
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+    def __enter__(self) -> "Folder":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -206,9 +206,12 @@ def test_fmt_write_goes_through_a_temporary_file_and_a_rename(tmp_path, monkeypa
     renames = []
     real_replace = os.replace
 
-    def spy(src, dst):
-        renames.append((Path(src), Path(dst), Path(src).read_text(encoding="utf-8")))
-        return real_replace(src, dst)
+    def spy(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+        # the writer renames relative to the folder's descriptor: the folder is where that points
+        def where(name, fd):
+            return Path(os.readlink(f"/proc/self/fd/{fd}"), name) if fd is not None else Path(name)
+        renames.append((where(src, src_dir_fd), where(dst, dst_dir_fd), where(src, src_dir_fd).read_text("utf-8")))
+        return real_replace(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
 
     monkeypatch.setattr(cli_module.os, "replace", spy)
     result = runner.invoke(app, ["fmt", "--write", str(path)])
