@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .output.safe import printable
+from .text import printable
 
 __all__ = ["CODES", "READING_CODES", "DpnError", "printable"]
 

@@ -30,7 +30,7 @@ from ..batch.check import (  # noqa: F401 (the commands take these from here)
     parallel_reports,
     why,
 )
-from ..output.safe import safe_console
+from ..text import safe_console
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -162,7 +162,7 @@ def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
 def emit(text: str) -> None:
     """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale."""
     if sys.stdout.isatty():
-        from ..output.safe import printable_block
+        from ..text import printable_block
         text = printable_block(text)     # a record's strings never drive the terminal
     try:
         buf = getattr(sys.stdout, "buffer", None)

@@ -23,7 +23,7 @@ from ..output.annotate import (
 )
 from ..output.analysis_view import Analyser, BackgroundAnalysis, DealView
 from ..output.keys import StepperKeys, key_hints
-from ..output.safe import safe_console
+from ..text import safe_console
 from ..output.render import (
     ERROR_MARK,
     AnalysisShown,

@@ -1,6 +1,6 @@
 """Terminal injection (issue 16 item 5): a record's tag values and names, a profile's name
 and description from --rules YAML, and a file's name reach a terminal only through
-``dehlanote.output.safe``; to a file or a pipe, DPN is written as it is.
+``dehlanote.text``; to a file or a pipe, DPN is written as it is.
 
 Each command runs in a real pseudo-terminal (a pty of our own) and in a pipe."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from dehlanote.output.safe import printable, printable_block
+from dehlanote.text import printable, printable_block
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
