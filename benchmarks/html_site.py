@@ -3,7 +3,7 @@
     python benchmarks/html_site.py [--games 1000] [--files 10]
 
 Writes ``--games`` random legal standard matches (the independent generator in
-``dehlanote.playout``; every other game with ``hands``, every third in the loose style)
+``dehlanote.oracle.playout``; every other game with ``hands``, every third in the loose style)
 into ``--files`` files in a temporary folder, then times, each in a fresh process:
 ``dehlanote html FILES -o SITE`` (wall and CPU seconds, peak memory, pages written) and
 ``dehlanote stats`` on that archive and on one ten times larger, whose peak memory should
@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 
 
 def write_archive(folder: Path, games: int, files: int, seed: int) -> int:

@@ -3,7 +3,7 @@
     python benchmarks/make_corpus.py --deals 20000 --seed 1 -o benchmarks/out/corpus.dpn \
         [--profile pagat] [--option kots=3 --option trump=first-void-five] [--loose] [--hands]
 
-The same arguments always give the same file (see dehlanote.playout). A progress line is
+The same arguments always give the same file (see dehlanote.oracle.playout). A progress line is
 written on standard error.
 """
 
@@ -16,7 +16,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from dehlanote.playout import Style, iter_matches, normalize_options  # noqa: E402
+from dehlanote.oracle.playout import Style, iter_matches, normalize_options  # noqa: E402
 
 
 def parse_option(text: str) -> tuple[str, object]:

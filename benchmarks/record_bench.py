@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dehlanote import parse_string, replay_game, write_game  # noqa: E402
-from dehlanote.playout import generate_match  # noqa: E402
+from dehlanote.oracle.playout import generate_match  # noqa: E402
 from dehlanote.record import Session, save  # noqa: E402
 from dehlanote.replay import explicit  # noqa: E402
 

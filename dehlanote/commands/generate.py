@@ -1,6 +1,6 @@
 """``dehlanote generate``: random legal matches written as DPN.
 
-The matches come from :mod:`dehlanote.playout`, a second implementation of the rules kept
+The matches come from :mod:`dehlanote.oracle.playout`, a second implementation of the rules kept
 independent of the replayer (it is the tests' oracle), so what it writes is a check of the
 replayer too: ``dehlanote generate ... | dehlanote validate -`` must find no error.
 """
@@ -16,7 +16,7 @@ from typing import Optional
 import typer
 
 from ..files import OutputRefused
-from ..playout import Style, generate_match, parse_rules_text
+from ..oracle.playout import Style, generate_match, parse_rules_text
 from .common import Exit, emit, fail, replacing, why
 
 #: a match still undecided after this many deals stops there (Result "*")

@@ -13,7 +13,7 @@ import pytest
 
 from dehlanote.batch.distributed import plan_pieces, read_piece, validate_piece
 from dehlanote.batch.pool import validate_serial
-from dehlanote.playout import Style, generate_match, iter_matches
+from dehlanote.oracle.playout import Style, generate_match, iter_matches
 from dehlanote.syntax.reader import split_games
 
 ROOT = Path(__file__).resolve().parents[2]

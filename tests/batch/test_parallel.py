@@ -15,7 +15,7 @@ import pytest
 
 from dehlanote.errors import DpnError
 from dehlanote.batch.pool import GameReport, batches, validate_parallel, validate_path, validate_serial
-from dehlanote.playout import Style, generate_match, iter_matches
+from dehlanote.oracle.playout import Style, generate_match, iter_matches
 from dehlanote.replay import replay_game
 from dehlanote.syntax import iter_path
 from dehlanote.syntax.reader import split_games

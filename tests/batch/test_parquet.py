@@ -13,7 +13,7 @@ pa = pytest.importorskip("pyarrow")
 import pyarrow.parquet as pq  # noqa: E402
 
 from dehlanote.batch.parquet import SCHEMA, export_parquet  # noqa: E402
-from dehlanote.playout import Style, generate_match, iter_matches  # noqa: E402
+from dehlanote.oracle.playout import Style, generate_match, iter_matches  # noqa: E402
 from dehlanote.replay import replay_games  # noqa: E402
 from dehlanote.syntax import parse_path  # noqa: E402
 

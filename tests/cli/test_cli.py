@@ -555,7 +555,7 @@ def big_file(tmp_path: Path, games: int = 120) -> Path:
     """A file of many generated matches."""
     import random
 
-    from dehlanote.playout import generate_match
+    from dehlanote.oracle.playout import generate_match
 
     path = tmp_path / "big.dpn"
     rng = random.Random(7)
@@ -600,7 +600,7 @@ def test_validate_jobs_gives_the_output_of_one_process(tmp_path):
     import random
 
     from dehlanote.commands.common import PARALLEL_MIN_BYTES
-    from dehlanote.playout import generate_match
+    from dehlanote.oracle.playout import generate_match
 
     rng = random.Random(5)
     texts = []

@@ -27,7 +27,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 from dehlanote.errors import CODES, DpnError
 from dehlanote.output.jsonout import document, dumps, game_json
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import explicit, replay_game
 from dehlanote.syntax import iter_games, parse_string, write_game
 from dehlanote.syntax import reader as _reader

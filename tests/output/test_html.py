@@ -196,7 +196,7 @@ def test_a_long_generated_match_stays_within_the_budget() -> None:
     """30 deals with hands, comments and glyphs (a long evening) on one page."""
     import random
 
-    from dehlanote.playout import Style, generate_match
+    from dehlanote.oracle.playout import Style, generate_match
 
     text, _ = generate_match(random.Random(3), "pagat", {"kots": 0}, Style(hands=True, loose=True), max_deals=30)
     facts = replay_game(parse_string(text)[0])

@@ -20,7 +20,7 @@ import pytest
 
 from dehlanote import parse_string, replay_game, write_game
 from dehlanote.output import jsonout
-from dehlanote.playout import generate_match
+from dehlanote.oracle.playout import generate_match
 from dehlanote.record import RecordError, Session
 from dehlanote.record.session import INTERNAL
 from dehlanote.replay import explicit
@@ -261,7 +261,7 @@ def test_misdeal_before_play_drops_the_voided_hands():
     ("hukum", {"trump": "closed"}, 10),
 ])
 def test_a_whole_match_recorded_from_its_lines_equals_its_canonical_record(profile, options, seed):
-    from dehlanote.playout import Style
+    from dehlanote.oracle.playout import Style
     rng = random.Random(seed)
     text, _ = generate_match(rng, profile, options, Style(hands=seed % 2 == 0), max_deals=6, bias=0.5)
     expected = canonical(text)
@@ -576,7 +576,7 @@ def test_a_claim_waits_for_the_trick_under_way_to_finish():
 
 
 def test_cards_taken_back_and_hands_with_the_first_five_split_are_recorded_as_written():
-    from dehlanote.playout import Style
+    from dehlanote.oracle.playout import Style
     rng = random.Random(17)
     text, _ = generate_match(rng, "standard", None, Style(hands=True, withdrawn=0.5), max_deals=2)
     assert re.search(r"-(?:10|[2-9AKQJ])[SHDC] ", text)
@@ -668,7 +668,7 @@ def test_whatever_is_typed_the_session_answers_and_the_file_stays_valid():
     ("standard", None, 41), ("hukum", None, 42), ("pagat", {"trump": "first-void-five"}, 43),
 ])
 def test_taking_cards_back_at_random_and_playing_them_again_gives_the_same_record(profile, options, seed):
-    from dehlanote.playout import Style
+    from dehlanote.oracle.playout import Style
     text, _ = generate_match(random.Random(seed), profile, options, Style(hands=seed % 2 == 1), max_deals=3)
     items = [m for m in one_card_a_line(moves_of(text)) if not m.startswith("tens")]
     whole = record(items).text

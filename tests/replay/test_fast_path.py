@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import engine
 from dehlanote.replay.engine import play_tricks, start_deal, start_match
 from dehlanote.rules.profile import registry

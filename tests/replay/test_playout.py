@@ -1,4 +1,4 @@
-"""Tests of the random playout generator (dehlanote.playout).
+"""Tests of the random playout generator (dehlanote.oracle.playout).
 
 The generator is an oracle for the replayer, so it is checked here against RULES.md by
 hand-computed cases and by an independent re-derivation (written separately below, not
@@ -13,8 +13,8 @@ from collections import Counter
 
 import pytest
 
-from dehlanote import playout
-from dehlanote.playout import (
+from dehlanote.oracle import playout
+from dehlanote.oracle.playout import (
     Centre,
     Style,
     generate_corpus,

@@ -1,6 +1,6 @@
 """Random playouts: every legal match replays valid, with the facts an independent referee states.
 
-The matches come from ``dehlanote.playout``, a second, independent implementation of
+The matches come from ``dehlanote.oracle.playout``, a second, independent implementation of
 RULES.md written as a test oracle. Each replay is also checked against the rule text
 directly (the count rule, all cards captured, the tens) and round-tripped through JSON.
 ``DEHLANOTE_PROPERTY_EXAMPLES`` raises the number of matches per profile (default 80, about 1,100 matches in all).
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dehlanote.output.jsonout import game_from_json, game_json
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import explicit, replay_game
 from dehlanote.syntax import parse_string, write_game
 
@@ -143,7 +143,7 @@ def _with_unknown_deal(game, number: int, keep: int, dealer: str):
 
 
 def check_unknown_deal(profile, options, seed, style, bias):
-    from dehlanote.playout import blind_facts, make_rules
+    from dehlanote.oracle.playout import blind_facts, make_rules
     rng = random.Random(seed)
     text, oracle = generate_match(rng, profile, options, style=style, max_deals=40, bias=bias)
     count = len(oracle["deals"])
@@ -230,7 +230,7 @@ def test_conflicting_options_are_refused_in_every_order():
 # ---- claims (NOTATION 1.1): a true claim gives the facts of the play it replaces ----------------
 
 def test_true_claims_replay_with_the_oracles_facts():
-    from dehlanote.playout import Style as S
+    from dehlanote.oracle.playout import Style as S
     claimed = 0
     for i, (profile, options) in enumerate(PROFILES):
         for seed in range(6):

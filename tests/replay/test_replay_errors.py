@@ -8,7 +8,7 @@ import re
 import pytest
 
 from dehlanote import CODES
-from dehlanote.playout import generate_match
+from dehlanote.oracle.playout import generate_match
 from dehlanote.replay import replay_game
 from dehlanote.syntax import parse_string
 
@@ -157,7 +157,7 @@ def _trick_lines(text: str) -> list[re.Match]:
 
 @pytest.mark.parametrize("hands", [False, True])
 def test_one_missing_trick_line_gives_one_error(hands):
-    from dehlanote.playout import Style
+    from dehlanote.oracle.playout import Style
     rng = random.Random(11)
     checked = 0
     for _ in range(12):

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from dehlanote.playout import generate_match
+from dehlanote.oracle.playout import generate_match
 from dehlanote.replay import replay_game
 from dehlanote.syntax import parse_string
 
@@ -193,7 +193,7 @@ def won_deal(number: int, dealer: str, side: str, profile: str = "standard", *, 
              level: bool = False, options: dict | None = None, write_dealer: bool = True) -> str:
     """A complete deal's DPN text, played by the independent generator, that ``side`` wins
     without a kot (``level``: a 2-2 split instead)."""
-    from dehlanote import playout
+    from dehlanote.oracle import playout
     rules = playout.make_rules(profile, options or {})
     rng = random.Random(seed * 1000 + number)
     while True:

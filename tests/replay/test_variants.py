@@ -4,7 +4,7 @@ of seed 004, named after the source's clause (or the RULES.md / profile **Decisi
 Small hand-written deals (unfinished records, ``Result "*"``, may stop early) check play:
 who sets trump and when, who wins each trick, what is captured, what is an error and where.
 Whole deals and matches (scoring, streaks, kots, dealers, results) are checked on matches
-from the independent generator :mod:`dehlanote.playout`, against the rule text itself.
+from the independent generator :mod:`dehlanote.oracle.playout`, against the rule text itself.
 The variant samples in ``samples/`` are checked to replay valid and to show their events.
 """
 
@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import dehlanote.playout as playout
+import dehlanote.oracle.playout as playout
 from dehlanote.cli import app
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import replay_game
 from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string

@@ -248,7 +248,7 @@ def ten_thousand_deals() -> bytes:
     first), so every deal is valid whoever deals it."""
     import random
 
-    from dehlanote.playout import Style, generate_match
+    from dehlanote.oracle.playout import Style, generate_match
 
     text, _ = generate_match(random.Random(3), "pagat", {"kots": 0},
                              style=Style(leaders=False, tens=False, result=False), max_deals=5)

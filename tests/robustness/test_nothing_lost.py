@@ -25,7 +25,7 @@ from dehlanote import iter_games, iter_path, parse_string, replay_game
 from dehlanote.commands import common as cli_module
 from dehlanote.commands import fmt as fmt_module
 from dehlanote.cli import app
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")

@@ -33,7 +33,7 @@ def long_game(deals: int = DEALS) -> str:
     """One pagat session (no end) of ``deals`` valid deals: five generated deals over and
     over, with nothing written that depends on who deals (leaders, announcers, dealers after
     the first), so that every deal is valid whoever deals it."""
-    from dehlanote.playout import Style, generate_match
+    from dehlanote.oracle.playout import Style, generate_match
 
     text, _ = generate_match(random.Random(3), "pagat", {"kots": 0},
                              style=Style(leaders=False, tens=False, result=False), max_deals=5)

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dehlanote.playout import Style, iter_matches
+from dehlanote.oracle.playout import Style, iter_matches
 from dehlanote.syntax import parser
 from dehlanote.syntax.model import Game
 from dehlanote.syntax.parser import parse_chunk

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dehlanote.playout import Style, iter_matches
+from dehlanote.oracle.playout import Style, iter_matches
 from dehlanote.syntax import terms
 from dehlanote.syntax.cards import CARD_SPELLINGS, DECK, SUIT_SPELLINGS
 from dehlanote.syntax.parser import iter_games, parse_chunk, read_whole
