@@ -10,14 +10,14 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
-from ..output.annotate import Streamed, match_end, write_annotated
+from ..output.notes import Streamed, match_end, write_annotated
 from ..output.render import (
     deal_table,
     error_text,
     game_heading,
     game_result_text,
 )
-from ..analysis.annotate import analysed_deal
+from ..analysis.commentary import analysed_deal
 from ..errors import READING_CODES
 from ..replay import GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry

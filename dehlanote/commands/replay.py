@@ -13,7 +13,7 @@ import typer
 from rich.control import Control
 from rich.markup import escape
 
-from ..output.annotate import (
+from ..output.notes import (
     Stepper,
     deal_heading,
     deal_result_text,

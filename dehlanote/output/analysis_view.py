@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ..analysis.annotate import DEAL_SECONDS
+from ..analysis.commentary import DEAL_SECONDS
 from ..analysis import Solver
 from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, known_hands
 from ..analysis.position import Game

@@ -25,7 +25,7 @@ from ..errors import DpnError, printable
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, TrumpFact
 from ..rules.profile import Option, Registry, Rules, param_names
 from ..deck import SUIT_SYMBOLS, SUITS, seats_for, side_of, sides_for
-from .annotate import (
+from .notes import (
     Flag, Snapshot, Stepper, capture_text, deal_heading, deal_result_text, flag_text, match_parts, seat_layout,
     ten_stories, trick_notes, trump_text,
 )

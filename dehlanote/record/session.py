@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from typing import Optional
 
 from ..errors import DpnError
-from ..output.annotate import Snapshot, capture_text, deal_result_text, snapshots
+from ..output.notes import Snapshot, capture_text, deal_result_text, snapshots
 from ..replay import GameFacts, explicit, replay_game
 from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
 from ..replay.facts import DealFact

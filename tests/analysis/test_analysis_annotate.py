@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dehlanote import iter_path, replay_games
-from dehlanote.analysis import annotate as analysis_annotate
+from dehlanote.analysis import commentary as analysis_annotate
 from dehlanote.cli import app
 from dehlanote.syntax import parse_string
 

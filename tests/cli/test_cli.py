@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from dehlanote import iter_path, replay_game, write_game
 from dehlanote.cli import app
 from dehlanote.output import jsonout
-from dehlanote.output.annotate import Stepper, snapshots, ten_stories
+from dehlanote.output.notes import Stepper, snapshots, ten_stories
 from dehlanote.replay import explicit
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -55,7 +55,7 @@ def test_validate_loads_neither_other_commands_nor_pydantic():
     loaded = _modules_after("validate", "--brief", str(SAMPLE))
     assert "dehlanote.commands.validate" in loaded and "dehlanote.replay.engine" in loaded
     for heavy in ("dehlanote.commands.annotate", "dehlanote.commands.html", "dehlanote.commands.record", "dehlanote.output.render",
-                  "dehlanote.output.annotate", "dehlanote.output.jsonout", "dehlanote.analysis", "pydantic"):
+                  "dehlanote.output.notes", "dehlanote.output.jsonout", "dehlanote.analysis", "pydantic"):
         assert heavy not in loaded, heavy
 
 

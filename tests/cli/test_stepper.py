@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from dehlanote import iter_path, parse_string, replay_game
 from dehlanote.cli import app
-from dehlanote.output.annotate import Stepper, deal_result_text, match_state, match_text, place_errors
+from dehlanote.output.notes import Stepper, deal_result_text, match_state, match_text, place_errors
 from dehlanote.output.analysis_view import HANDS_UNKNOWN, Analyser, BackgroundAnalysis
 from dehlanote.output.keys import STEPPER_KEYS, StepperKeys, action_for, help_rows, key_hints
 from dehlanote.output.render import AnalysisShown, ScreenSize, fit_parts, stepper_screen

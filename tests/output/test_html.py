@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from dehlanote import iter_path, parse_string, replay_game
 from dehlanote.cli import app
-from dehlanote.output.annotate import snapshots, trick_notes
+from dehlanote.output.notes import snapshots, trick_notes
 from dehlanote.output.html import game_data, render_replay, script_json
 from dehlanote.output.html.data import card_name, trump_changes
 from dehlanote.output.html.site import build_site

@@ -314,7 +314,7 @@ def test_defect_1_unknown_facts_are_null_in_json_and_unknown_in_text():
     import jsonschema
 
     from dehlanote.output import jsonout
-    from dehlanote.output.annotate import deal_result_text
+    from dehlanote.output.notes import deal_result_text
     text = unknown_match("standard coat", "*", [
         won_deal(1, "D", "AC"), "deal 2 dealer D\ntrump S by A\n 1 A: AH 2H 3H 4H\n\n", won_deal(3, "D", "AC")])
     facts = replay_game(parse_string(text)[0])
@@ -380,7 +380,7 @@ def test_claim_under_immediate_capture_and_in_json():
 # ---- issue 11 item 3: outputs read engine facts; streaming -----------------------------------------
 
 def test_the_engine_names_the_card_that_set_or_revealed_trump():
-    from dehlanote.output.annotate import snapshots
+    from dehlanote.output.notes import snapshots
     text = '[Rules "hukum trump=closed"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by B at 3 closed\n' \
            ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n'
     facts = replay_game(parse_string(text)[0])
@@ -427,7 +427,7 @@ def test_play_tricks_rebuilds_every_field_of_the_deal_state_in_place():
 
 
 def test_annotate_tells_the_secret_choice_and_the_reveal_of_hukum_closed_trump():
-    from dehlanote.output.annotate import snapshots, trick_notes
+    from dehlanote.output.notes import snapshots, trick_notes
     text = '[Rules "hukum trump=closed"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by B at 3 closed\n' \
            ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n'
     facts = replay_game(parse_string(text)[0])

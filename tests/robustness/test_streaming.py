@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from dehlanote import parse_string, replay_game
-from dehlanote.output.annotate import annotated_game, write_annotated
+from dehlanote.output.notes import annotated_game, write_annotated
 from dehlanote.output.html.data import game_data, write_game_data
 from dehlanote.output.html.page import script_json
 from dehlanote.replay import GameFacts, iter_replay

@@ -1,8 +1,8 @@
 """The replay page's data: one game's replay facts as plain, compact JSON-ready values.
 
 Everything the page shows comes from the engine's facts (:mod:`dehlanote.replay.facts`)
-through the same helpers as ``annotate`` (:func:`~dehlanote.output.annotate.trick_notes`,
-:func:`~dehlanote.output.annotate.capture_text`, the deal result sentences). The page's
+through the same helpers as ``annotate`` (:func:`~dehlanote.output.notes.trick_notes`,
+:func:`~dehlanote.output.notes.capture_text`, the deal result sentences). The page's
 script only does bookkeeping on these facts (which cards are still held after N plays,
 which tricks are complete); it never decides a winner, a capture or a trump.
 
@@ -20,7 +20,7 @@ from ...replay.game import GameReplay
 from ...rules.profile import Rules
 from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
 from ...syntax.model import Play, Trick
-from ..annotate import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
+from ..notes import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
 from ...files import drain
 from .page import script_json
 
