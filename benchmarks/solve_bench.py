@@ -23,23 +23,23 @@ import resource
 import statistics
 import time
 
-from dehlanote.analysis import Game, OutOfTime, Position, Solver
+from dehlanote.analysis import PlayRules, OutOfTime, Position, Solver
 from dehlanote.analysis.search import _csearch
 from dehlanote.deck import DECK
 
 PROFILES = {
-    "standard": Game(),
+    "standard": PlayRules(),
     # pagat plays the same cards as standard (the centre, tens, trump known to the solver): its own
     # random deals (another range of seeds), so that its figures are a second sample of the same game
-    "pagat": Game(),
-    "hukum": Game(immediate=True),
-    "double-sar": Game(score="points"),
-    "court-piece": Game(score="tricks"),
-    "six-player": Game(seats=6, decks=3),
+    "pagat": PlayRules(),
+    "hukum": PlayRules(immediate=True),
+    "double-sar": PlayRules(score="points"),
+    "court-piece": PlayRules(score="tricks"),
+    "six-player": PlayRules(seats=6, decks=3),
 }
 
 
-def position(seed: int, game: Game, left: int, name: str = "standard") -> Position:
+def position(seed: int, game: PlayRules, left: int, name: str = "standard") -> Position:
     rng = random.Random(seed + SEED_OFFSET.get(name, 0))
     deck = list(DECK) * game.decks
     rng.shuffle(deck)

@@ -6,7 +6,7 @@ piece). ``deal_positions`` builds positions from the replayer's states, ``analys
 values every card of a recorded deal, and ``claim_is_sound`` checks a claim.
 """
 
-from .position import Game, Position, describe, position_for
+from .position import PlayRules, Position, describe, position_for
 from .search import OutOfTime, Solver
 
-__all__ = ["Game", "OutOfTime", "Position", "Solver", "describe", "position_for"]
+__all__ = ["PlayRules", "OutOfTime", "Position", "Solver", "describe", "position_for"]

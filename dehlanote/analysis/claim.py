@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..syntax.cards import seats_for
-from .position import Game, Position
+from .position import PlayRules, Position
 from .search import OutOfTime, Solver
 
 #: card plays searched at most for one claim (a claim not decided by then is left unchecked)
@@ -32,7 +32,7 @@ def claim_is_sound(pos: Position, seat: int, *, node_limit: int | None = CLAIM_N
     if pos.over:
         return True
     g = pos.game
-    tricks_game = Game(g.seats, g.decks, immediate=True, score="tricks")
+    tricks_game = PlayRules(g.seats, g.decks, immediate=True, score="tricks")
     p = replace(pos, game=tricks_game, last_winner=None, run=0, centre_tricks=0, centre_tens=0,
                 tens=(0, 0), tricks=(0, 0))
     solver = Solver(tricks_game)
@@ -67,7 +67,7 @@ def claim_state_sound(state: Any, seat: int) -> bool | None:
                 return None
             by = tf.by if tf is not None else None
             kw["closed"] = (state.hidden, seats_for(n).index(by) if by else -1)
-    game = Game.of(rules)
+    game = PlayRules.of(rules)
     pos = Position(game, hands, state.leader, trump=trump, done=state.tricks_done, **kw)
     try:
         return claim_is_sound(pos, seat)

@@ -21,7 +21,7 @@ from typing import Any
 from ..replay import DealFact
 from ..rules.profile import Rules
 from ..syntax.cards import seats_for
-from .position import Game, Position, describe
+from .position import PlayRules, Position, describe
 from .search import OutOfTime, Solver
 
 
@@ -52,7 +52,7 @@ class TrickAnalysis:
 @dataclass
 class DealAnalysis:
     number: int
-    game: Game
+    game: PlayRules
     value: int | None = None   # from the first analysed position
     tricks: list[TrickAnalysis] = field(default_factory=list)
     solved: bool = True
@@ -125,7 +125,7 @@ def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
         trump = None
         kw["first_void"] = True
         start = tf.trick + 1 if tf.drawn is None else tf.trick
-    pos = Position(Game.of(rules), tuple(hands[s] for s in seats), seats.index(fact.tricks[0].leader),
+    pos = Position(PlayRules.of(rules), tuple(hands[s] for s in seats), seats.index(fact.tricks[0].leader),
                    trump=trump, **kw)
     if start > 1:
         pos = _advance(pos, fact, start - 1, seats)
@@ -181,7 +181,7 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
     Never raises for a deal that cannot be analysed or solved in time: the result says so
     (``solved`` False and a ``reason``), keeping what was solved before the limit.
     """
-    game = Game.of(rules)
+    game = PlayRules.of(rules)
     out = DealAnalysis(fact.number, game)
     try:
         pos, start = start_position(fact, rules)
@@ -250,7 +250,7 @@ def _advance_from(pos: Position, fact: DealFact, start: int, first: int, seats: 
 
 # ---- what a loss means to a player ---------------------------------------------------------
 
-def outcome(game: Game, rules: Rules, dealer: int, value: int) -> tuple[int | None, bool]:
+def outcome(game: PlayRules, rules: Rules, dealer: int, value: int) -> tuple[int | None, bool]:
     """Who wins a deal that ends with side 0 on ``value``, and whether it is a sweep kot."""
     a, b = value, game.total - value
     if 2 * a > game.total:
@@ -268,7 +268,7 @@ def outcome(game: Game, rules: Rules, dealer: int, value: int) -> tuple[int | No
     return winner, sweep
 
 
-def glyph(play: PlayAnalysis, game: Game, rules: Rules, dealer: int) -> str:
+def glyph(play: PlayAnalysis, game: PlayRules, rules: Rules, dealer: int) -> str:
     """``?`` for a card that gave something away, ``??`` when it cost the deal's outcome."""
     if play.loss <= 0:
         return ""
@@ -277,12 +277,12 @@ def glyph(play: PlayAnalysis, game: Game, rules: Rules, dealer: int) -> str:
     return "?"
 
 
-def split(game: Game, value: int) -> str:
+def split(game: PlayRules, value: int) -> str:
     """A final score as ``2–2`` (side 0 first)."""
     return f"{value}\u2013{game.total - value}"
 
 
-def advice(play: PlayAnalysis, game: Game) -> str:
+def advice(play: PlayAnalysis, game: PlayRules) -> str:
     """What would have kept the value: ``B should have played 10S: AC 2–2 instead of 1–3``."""
     better = [c for c in play.best if c != play.card]
     cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")

@@ -25,7 +25,7 @@ def is_ten(card: str) -> bool:
 
 
 @dataclass(frozen=True)
-class Game:
+class PlayRules:
     """The rules a position is played under, reduced to what the play and the score need."""
 
     seats: int = 4
@@ -56,7 +56,7 @@ class Game:
         return seats_for(self.seats)
 
     @classmethod
-    def of(cls, rules: Rules) -> Game:
+    def of(cls, rules: Rules) -> PlayRules:
         return cls(rules.seats, rules.decks, rules.capture == "immediate", rules.score)
 
     def worth(self, tens: int, tricks: int) -> int:
@@ -81,7 +81,7 @@ class Position:
     ``last_winner``/``run`` are the centre's count of consecutive wins (the engine's).
     """
 
-    game: Game
+    game: PlayRules
     hands: tuple[tuple[str, ...], ...]
     leader: int
     trick: tuple[str, ...] = ()
@@ -218,7 +218,7 @@ class Position:
         return self.score()
 
 
-def describe(game: Game, value: int) -> dict[str, int]:
+def describe(game: PlayRules, value: int) -> dict[str, int]:
     """A value of side 0 as the JSON's ``{"AC": n, "BD": m}``."""
     a, b = game.sides
     return {a: value, b: game.total - value}
@@ -227,7 +227,7 @@ def describe(game: Game, value: int) -> dict[str, int]:
 def position_for(rules: Rules, hands: dict[str, tuple[str, ...]] | tuple[tuple[str, ...], ...], leader: int,
                  trump: str | None, **fields) -> Position:
     """A position at the start of a trick from rules and hands (by seat letter or index)."""
-    game = Game.of(rules)
+    game = PlayRules.of(rules)
     if isinstance(hands, dict):
         names = seats_for(game.seats)
         held = tuple(tuple(hands.get(s, ())) for s in names)

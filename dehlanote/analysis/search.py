@@ -42,7 +42,7 @@ from types import ModuleType
 from typing import Any
 
 from ..syntax.cards import STRENGTH, SUITS
-from .position import Game, Position, is_ten
+from .position import PlayRules, Position, is_ten
 
 _csearch: ModuleType | None
 try:
@@ -91,7 +91,7 @@ class Solver:
     between calls, so solving the positions of one deal one after the other is cheap.
     """
 
-    def __init__(self, game: Game, *, table_limit: int = 1_000_000, compiled: bool | None = None) -> None:
+    def __init__(self, game: PlayRules, *, table_limit: int = 1_000_000, compiled: bool | None = None) -> None:
         """``compiled``: use the compiled search where it applies (None: when it is built)."""
         self.game = game
         if compiled and _csearch is None:

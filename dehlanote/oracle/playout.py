@@ -68,11 +68,11 @@ def _is_ten(card: str) -> bool:
 
 
 # ---------------------------------------------------------------------------------------
-# Rules
+# Play rules
 
 
 @dataclass(frozen=True)
-class Rules:
+class PlayoutRules:
     """A profile with its options, reduced to what the play and the scoring need."""
 
     profile: str
@@ -139,15 +139,15 @@ def normalize_options(profile: str, options: Optional[dict]) -> dict:
     return out
 
 
-def make_rules(profile: str = "standard", options: Optional[dict] = None) -> Rules:
-    """Build the :class:`Rules` of a profile and its options (raises ValueError)."""
+def make_rules(profile: str = "standard", options: Optional[dict] = None) -> PlayoutRules:
+    """Build the :class:`PlayoutRules` of a profile and its options (raises ValueError)."""
     opts = normalize_options(profile, options)
     players = 6 if opts.get("six-player") else 4
     seats = seats_for(players)
     sides = sides_for(players)
     default_trump = "first-void" if profile == "hukum" else "announce"
     coat = bool(opts.get("coat"))
-    return Rules(
+    return PlayoutRules(
         profile=profile,
         options=opts,
         players=players,
@@ -237,7 +237,7 @@ class Centre:
 # One deal
 
 
-def deal_hands(rng: random.Random, rules: Rules, dealer: str) -> dict:
+def deal_hands(rng: random.Random, rules: PlayoutRules, dealer: str) -> dict:
     """Shuffle and deal: ``{seat: cards}``, each hand's first five first (each part sorted)."""
     deck = list(DECK) * rules.decks
     rng.shuffle(deck)
@@ -262,7 +262,7 @@ def choose_trump(rng: random.Random, first_five: list) -> str:
     return rng.choice(SUITS)
 
 
-def random_chooser(rng: random.Random, rules: Rules, bias: float = 0.0,
+def random_chooser(rng: random.Random, rules: PlayoutRules, bias: float = 0.0,
                    bias_side: Optional[str] = None) -> Chooser:
     """Uniform choice among legal cards; with probability ``bias`` per play, the favoured
     side plays its strongest legal card and the others give tens away or play low."""
@@ -285,7 +285,7 @@ def random_chooser(rng: random.Random, rules: Rules, bias: float = 0.0,
     return choose
 
 
-def play_deal(rng: random.Random, rules: Rules, number: int, dealer: str, *,
+def play_deal(rng: random.Random, rules: PlayoutRules, number: int, dealer: str, *,
               hands: Optional[dict] = None, choose: Optional[Chooser] = None,
               trump_suit: Optional[str] = None, withdraw: float = 0.0,
               deco: Optional[random.Random] = None) -> dict:
@@ -402,7 +402,7 @@ def play_deal(rng: random.Random, rules: Rules, number: int, dealer: str, *,
     return deal
 
 
-def judge_deal(rules: Rules, deal: dict) -> tuple[dict, dict, Optional[str], Optional[dict]]:
+def judge_deal(rules: PlayoutRules, deal: dict) -> tuple[dict, dict, Optional[str], Optional[dict]]:
     """Score a played deal: ``(tens, score, winner, sweep kot)``.
 
     ``score`` is the measure that decides the deal: tens, double-sar points, or tricks
@@ -444,7 +444,7 @@ def judge_deal(rules: Rules, deal: dict) -> tuple[dict, dict, Optional[str], Opt
     return tens, score, winner, kot
 
 
-def next_dealer(rules: Rules, dealer: str, winner: Optional[str], kot: Optional[dict],
+def next_dealer(rules: PlayoutRules, dealer: str, winner: Optional[str], kot: Optional[dict],
                 previous_winner: Optional[str]) -> str:
     """Who deals next while the match goes on (docs/rules.md rule 7 and the profile rows)."""
     dealing = rules.side_of[dealer]
@@ -456,7 +456,7 @@ def next_dealer(rules: Rules, dealer: str, winner: Optional[str], kot: Optional[
     return rules.next_seat[dealer] if winner == dealing else dealer
 
 
-def blind_facts(rules: Rules, deals: list, unknown: set) -> tuple[list, dict]:
+def blind_facts(rules: PlayoutRules, deals: list, unknown: set) -> tuple[list, dict]:
     """What a referee can state about a match when the deals in ``unknown`` (0-based) have no
     known outcome (NOTATION 1.1, "unknown is not invented"), worked out from the other deals'
     play alone: ``([{winner, kot, streak, next_dealer}, ...], result)``.
@@ -657,7 +657,7 @@ def _spell(card: str, deco: random.Random, loose: bool) -> str:
     return rank + suit
 
 
-def _trump_line(rules: Rules, deal: dict, deco: random.Random, loose: bool) -> Optional[str]:
+def _trump_line(rules: PlayoutRules, deal: dict, deco: random.Random, loose: bool) -> Optional[str]:
     info = deal["trump"]
     if "drawn" in info:
         return f"trump drawn {_spell(info['drawn'], deco, loose)}"
@@ -679,7 +679,7 @@ def _trump_line(rules: Rules, deal: dict, deco: random.Random, loose: bool) -> O
     return " ".join(words)
 
 
-def _hands_lines(rules: Rules, deal: dict, deco: random.Random, loose: bool) -> list:
+def _hands_lines(rules: PlayoutRules, deal: dict, deco: random.Random, loose: bool) -> list:
     lines = []
     split = deal.get("split")
     for i, seat in enumerate(rules.seats):
@@ -710,7 +710,7 @@ def _trick_text(trick: dict, style: Style, deco: random.Random) -> str:
     return " ".join(words)
 
 
-def _claim_point(rules: Rules, tricks: list) -> Optional[tuple[int, str]]:
+def _claim_point(rules: PlayoutRules, tricks: list) -> Optional[tuple[int, str]]:
     """Where a true claim can stand: ``(k, seat)`` when one side won tricks k..end (k > 1),
     ``seat`` the winner of trick k; None when the last trick alone is the side's."""
     side = rules.side_of[tricks[-1]["winner"]]
@@ -722,7 +722,7 @@ def _claim_point(rules: Rules, tricks: list) -> Optional[tuple[int, str]]:
     return k, tricks[k - 1]["winner"]
 
 
-def render_game(rules: Rules, facts: dict, style: Style, deco: random.Random) -> str:
+def render_game(rules: PlayoutRules, facts: dict, style: Style, deco: random.Random) -> str:
     """The DPN text of a generated match (ends with a blank line)."""
     loose = style.loose
     lines = [f'[Event "Random playout {deco.randrange(1, 100000)}"]']

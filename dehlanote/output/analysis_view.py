@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 from ..analysis.commentary import DEAL_SECONDS
 from ..analysis import Solver
 from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, known_hands
-from ..analysis.position import Game
+from ..analysis.position import PlayRules
 from ..replay.facts import DealFact
 from ..rules.profile import Rules
 from ..syntax.cards import seats_for
@@ -34,7 +34,7 @@ Progress = Callable[[int, int], None]
 CACHE_DEALS = 2048
 
 
-def value_text(game: Game, value: int) -> str:
+def value_text(game: PlayRules, value: int) -> str:
     """A value under best play as the replays say it: ``best play: AC 3 – BD 1 tens``."""
     a, b = game.sides
     return f"best play: {a} {value} \u2013 {b} {game.total - value} {_UNITS.get(game.score, game.score)}"
@@ -169,7 +169,7 @@ class Analyser:
         489,107), and every round gives the tricks solved so far to show."""
         import time
 
-        solver = Solver(Game.of(rules))
+        solver = Solver(PlayRules.of(rules))
         started = time.process_time()
         last = len(fact.tricks)
         total = last - self.from_trick + 1

@@ -24,7 +24,7 @@ from ..syntax.model import Deal, Game
 __all__ = [
     "TenStory", "TrickNote", "Snapshot", "ten_stories", "trick_notes", "trump_text", "capture_text",
     "deal_result_text", "deal_heading", "snapshots", "annotated_game", "seat_layout", "Stepper",
-    "MatchState", "match_state", "match_text", "match_parts", "Flag", "place_errors", "flag_text",
+    "MatchStanding", "match_state", "match_text", "match_parts", "Flag", "place_errors", "flag_text",
     "trump_event", "Streamed", "match_end", "annotated_deal", "write_annotated",
 ]
 
@@ -535,7 +535,7 @@ def _write_annotated(game: Game, source: GameReplay, write: Callable[[str], obje
 UNKNOWN = "unknown"
 
 
-class MatchState(NamedTuple):
+class MatchStanding(NamedTuple):
     """The match before a deal (or after it): what the replay states, never a guess."""
 
     kots: dict[str, int]                   # kots made so far (the certain ones)
@@ -548,7 +548,7 @@ class MatchState(NamedTuple):
 
 
 def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
-                result: Optional[ResultFact] = None) -> MatchState:
+                result: Optional[ResultFact] = None) -> MatchStanding:
     """The match after the first ``upto`` deals of ``deals`` (0: before any), from the deal facts.
 
     The run is the one the next deal continues: an unknown deal makes it unknown (runs then
@@ -585,10 +585,10 @@ def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
                 winner = d.winner
     if not over and upto >= len(deals) and result is not None and result.finished:
         over, winner = True, result.winner          # an open session ends with the record
-    return MatchState(kots, points, streak, tuple(unknown), over, winner, min(upto, len(deals)))
+    return MatchStanding(kots, points, streak, tuple(unknown), over, winner, min(upto, len(deals)))
 
 
-def match_parts(state: MatchState, rules: Rules) -> list[str]:
+def match_parts(state: MatchStanding, rules: Rules) -> list[str]:
     """The match in parts, most important first: ``kots AC 0 BD 1``, ``streak BD 2``, ...,
     then what wins (``1 kot wins the match``, ``7 deal wins in a row make a kot``)."""
     sides = sides_for(rules.seats)
@@ -620,7 +620,7 @@ def match_parts(state: MatchState, rules: Rules) -> list[str]:
     return parts
 
 
-def match_text(state: MatchState, rules: Rules) -> str:
+def match_text(state: MatchStanding, rules: Rules) -> str:
     """``kots AC 0 BD 1 · streak BD 2 · 1 kot wins the match · 7 deal wins in a row make a kot``."""
     return " · ".join(match_parts(state, rules))
 
@@ -794,7 +794,7 @@ class Stepper:
         """At the last card the record gives for this deal."""
         return self.played == self.last()
 
-    def match(self) -> MatchState:
+    def match(self) -> MatchStanding:
         """The match as it stands here: before this deal, or after it once it is over."""
         upto = self.deal + 1 if self.at_end() else self.deal
         return match_state(self.deals, upto, self.rules, self.result)

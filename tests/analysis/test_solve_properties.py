@@ -15,7 +15,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dehlanote.analysis import Game, Position, Solver
+from dehlanote.analysis import PlayRules, Position, Solver
 from dehlanote.syntax.cards import STRENGTH
 
 from test_solve_reference import GAMES, random_ending
@@ -80,10 +80,10 @@ def test_zero_window_test_brackets_the_value(pos: Position) -> None:
 
 
 def test_a_finished_deal_is_worth_its_score() -> None:
-    game = Game()
+    game = PlayRules()
     pos = Position(game, ((), (), (), ()), 0, trump="S", tens=(3, 1), tricks=(9, 4), done=13)
     assert Solver(game).value(pos) == 3
-    assert Solver(Game(score="points")).value(Position(Game(score="points"), ((), (), (), ()), 0,
+    assert Solver(PlayRules(score="points")).value(Position(PlayRules(score="points"), ((), (), (), ()), 0,
                                                        tens=(3, 1), tricks=(9, 4), done=13)) == 39
 
 

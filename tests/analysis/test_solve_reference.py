@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from dehlanote.analysis import Game, Position, Solver
+from dehlanote.analysis import PlayRules, Position, Solver
 from dehlanote.analysis.search import _csearch
 from dehlanote.syntax.cards import DECK, STRENGTH
 
@@ -24,13 +24,13 @@ SEARCHES = [pytest.param(False, id="python"),
                          marks=pytest.mark.skipif(_csearch is None, reason="the compiled search is not built"))]
 
 GAMES = {
-    "standard": Game(),
-    "hukum": Game(immediate=True),
-    "double-sar": Game(score="points"),
-    "court-piece": Game(score="tricks"),
-    "hukum double-sar": Game(immediate=True, score="points"),
-    "hukum court-piece": Game(immediate=True, score="tricks"),
-    "six-player": Game(seats=6, decks=3),
+    "standard": PlayRules(),
+    "hukum": PlayRules(immediate=True),
+    "double-sar": PlayRules(score="points"),
+    "court-piece": PlayRules(score="tricks"),
+    "hukum double-sar": PlayRules(immediate=True, score="points"),
+    "hukum court-piece": PlayRules(immediate=True, score="tricks"),
+    "six-player": PlayRules(seats=6, decks=3),
 }
 
 
@@ -116,7 +116,7 @@ class Ref:
             self.centre = [0, 0]
 
 
-def random_ending(rng: random.Random, game: Game, tricks_left: int, trump_mode: str) -> Position:
+def random_ending(rng: random.Random, game: PlayRules, tricks_left: int, trump_mode: str) -> Position:
     """A random deal played at random to ``tricks_left`` tricks (maybe into a trick)."""
     deck = list(DECK) * game.decks
     rng.shuffle(deck)
@@ -215,7 +215,7 @@ def test_the_compiled_search_is_built_where_a_compiler_is() -> None:
     if not (shutil.which("cc") or shutil.which("gcc")) or not headers:
         pytest.skip("no C compiler or Python headers here: the Python search serves")
     assert _csearch is not None, "a C compiler is here but the compiled search was not built"
-    assert Solver(Game()).compiled
+    assert Solver(PlayRules()).compiled
 
 
 @pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
