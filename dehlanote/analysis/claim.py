@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 from .position import PlayRules, Position
 from .search import OutOfTime, Solver
 

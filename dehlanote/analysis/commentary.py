@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..replay import DealFact, GameFacts
 from ..rules.profile import Rules
 from ..syntax.model import Deal
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 from .deal import DealAnalysis, advice, analyse_deal, glyph
 
 #: CPU seconds spent on one deal at most; the later tricks are solved first

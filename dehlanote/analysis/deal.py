@@ -20,7 +20,7 @@ from typing import Any
 
 from ..replay import DealFact
 from ..rules.profile import Rules
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 from .position import PlayRules, Position, describe
 from .search import OutOfTime, Solver
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..rules.profile import Rules
-from ..syntax.cards import STRENGTH, seats_for, sides_for
+from ..deck import STRENGTH, seats_for, sides_for
 
 SCORES = ("tens", "points", "tricks")
 

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from ..syntax.cards import STRENGTH, SUITS
+from ..deck import STRENGTH, SUITS
 from .position import PlayRules, Position, is_ten
 
 _csearch: ModuleType | None

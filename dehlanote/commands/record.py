@@ -26,7 +26,7 @@ from ..errors import DpnError
 from ..record import RecordError, Session, save
 from ..record.store import Claim, RecordBusy
 from ..rules.profile import Registry
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 from .common import Exit, err_console, fail, load_registry, out_console, why
 
 QUIT_WORDS = ("quit", "exit", "q")

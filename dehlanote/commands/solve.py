@@ -14,7 +14,7 @@ import typer
 from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, split
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 from .common import (
     RULES_OPTION,
     Exit,

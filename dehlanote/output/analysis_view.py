@@ -19,7 +19,7 @@ from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, 
 from ..analysis.position import PlayRules
 from ..replay.facts import DealFact
 from ..rules.profile import Rules
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 
 __all__ = ["HANDS_UNKNOWN", "TrickView", "DealView", "deal_view", "value_text", "Analyser"]
 

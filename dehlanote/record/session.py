@@ -34,7 +34,7 @@ from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, st
 from ..replay.facts import DealFact
 from ..rules.profile import Registry, Rules, registry as default_registry
 from ..syntax import Deal, Game, Tag, parse_string
-from ..syntax.cards import DECK, SUIT_NAMES, seats_for, sides_for
+from ..deck import DECK, SUIT_NAMES, seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
 
 __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]

@@ -1,7 +1,7 @@
 """How the notation spells cards and suits, and their canonical forms.
 
-The game facts (the deck, strength, tens, seats and sides) live in :mod:`dehlanote.deck`;
-they are re-exported here so that older imports keep working. Nothing here knows the rules
+The game facts (the deck, strength, tens, seats and sides) live in :mod:`dehlanote.deck`
+(import them from there: this module holds only what is syntax). Nothing here knows the rules
 of any game; it only says what the notation accepts. A suit symbol may carry an emoji
 variation selector (U+FE0F or U+FE0E, DPN 1.1): :func:`card_of` and :func:`suit_of`
 ignore it.
@@ -9,23 +9,7 @@ ignore it.
 
 from __future__ import annotations
 
-from ..deck import (  # noqa: F401  (re-exported: the old home of these facts)
-    CARD_INDEX,
-    DECK,
-    RANK_NAMES,
-    SEATS4,
-    SEATS6,
-    STRENGTH,
-    SUIT_NAMES,
-    SUIT_OF,
-    SUIT_SYMBOLS,
-    SUITS,
-    TENS,
-    seats_for,
-    side_of,
-    sides_for,
-    sort_key,
-)
+from ..deck import RANK_NAMES
 from . import terms
 
 SUIT_SPELLINGS: dict[str, str] = {

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dehlanote.analysis import PlayRules, Position, Solver
-from dehlanote.syntax.cards import STRENGTH
+from dehlanote.deck import STRENGTH
 
 from test_solve_reference import GAMES, random_ending
 

@@ -15,7 +15,7 @@ import pytest
 
 from dehlanote.analysis import PlayRules, Position, Solver
 from dehlanote.analysis.search import _csearch
-from dehlanote.syntax.cards import DECK, STRENGTH
+from dehlanote.deck import DECK, STRENGTH
 
 # both searches: the compiled one (four players, one deck, trump known or none) and the
 # pure-Python one, which serves every other position and every machine without a compiler

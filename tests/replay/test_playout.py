@@ -27,7 +27,8 @@ from dehlanote.oracle.playout import (
     rules_text,
     trick_winner,
 )
-from dehlanote.syntax.cards import CARD_SPELLINGS, DECK
+from dehlanote.deck import DECK
+from dehlanote.syntax.cards import CARD_SPELLINGS
 
 RANK_ORDER = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 

@@ -24,7 +24,7 @@ from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import replay_game
 from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string
-from dehlanote.syntax.cards import DECK, SUITS, sort_key
+from dehlanote.deck import DECK, SUITS, sort_key
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"

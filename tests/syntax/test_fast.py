@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 
 from dehlanote.oracle.playout import Style, iter_matches
 from dehlanote.syntax import terms
-from dehlanote.syntax.cards import CARD_SPELLINGS, DECK, SUIT_SPELLINGS
+from dehlanote.deck import DECK
+from dehlanote.syntax.cards import CARD_SPELLINGS, SUIT_SPELLINGS
 from dehlanote.syntax.parser import iter_games, parse_chunk, read_whole
 from dehlanote.syntax.reader import Chunk, split_games
 

@@ -25,7 +25,8 @@ from dehlanote.syntax import (
     write_game,
     write_games,
 )
-from dehlanote.syntax.cards import CARD_SPELLINGS, DECK
+from dehlanote.deck import DECK
+from dehlanote.syntax.cards import CARD_SPELLINGS
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))

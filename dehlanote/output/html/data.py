@@ -18,7 +18,7 @@ from ...errors import DpnError
 from ...replay.facts import DealFact, GameFacts, TrickFact
 from ...replay.game import GameReplay
 from ...rules.profile import Rules
-from ...syntax.cards import SUIT_NAMES, seats_for, side_of, sides_for
+from ...deck import SUIT_NAMES, seats_for, side_of, sides_for
 from ...syntax.model import Play, Trick
 from ..notes import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
 from ...files import drain
