@@ -3,6 +3,8 @@ kept it, for ``annotate --analyse`` (text lines, or glyphs and comments in the r
 
 from __future__ import annotations
 
+from typing import Optional
+
 from ..replay import DealFact, GameFacts
 from ..rules.profile import Rules
 from ..syntax.model import Deal
@@ -43,34 +45,56 @@ def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = 
     return "\n".join(lines)
 
 
-def analysed_deal(deal: Deal, fact: DealFact, rules: Rules) -> tuple[Deal, str]:
+#: how an analysis comment starts: ``{analysis ??: C should have played 10H: ...}``, so that a
+#: reader tells the analysis's marks from the author's glyphs
+COMMENT_PREFIX = "analysis"
+
+
+def analysis_comment(mark: str, author: Optional[str], why: str) -> str:
+    """The comment an analysed card gets: its mark, and the author's glyph when it has one (which
+    stays on the card): ``analysis ?: ...``, ``analysis ?? (the author's !? kept): ...``."""
+    kept = f" (the author's {author} kept)" if author else ""
+    return f"{COMMENT_PREFIX} {mark}{kept}: {why}"
+
+
+def deal_marks(fact: DealFact, rules: Rules, analysis: DealAnalysis) -> dict[tuple[int, int], tuple[str, str]]:
+    """The analysis's marks: ``(trick number, index in the trick) -> (glyph, what would have kept it)``."""
+    marks: dict[tuple[int, int], tuple[str, str]] = {}
+    dealer = _dealer(fact, rules)
+    for ta in analysis.tricks:
+        for k, p in enumerate(ta.plays):
+            mark = glyph(p, analysis.game, rules, dealer)
+            if mark:
+                marks[(ta.number, k)] = (mark, advice(p, analysis.game))
+    return marks
+
+
+def analysed_deal(deal: Deal, fact: DealFact, rules: Rules,
+                  analysis: Optional[DealAnalysis] = None) -> tuple[Deal, str]:
     """One deal of a record with its cards marked as :func:`analysed` marks them, and the
     note saying so (``deal N analysis: ...``)."""
-    a = analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+    a = analysis or analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
     note = f"deal {fact.number} " + analysis_text(fact, rules, a)
     if not a.tricks:
         return deal, note
-    dealer = _dealer(fact, rules)
     tricks = list(deal.tricks)
-    for ta in a.tricks:
-        j = ta.number - 1
-        if j >= len(tricks):
+    for (number, k), (mark, why) in sorted(deal_marks(fact, rules, a).items()):
+        j = number - 1
+        if j >= len(tricks) or k >= len(tricks[j].plays):
             continue
         plays = list(tricks[j].plays)
-        for k, p in enumerate(ta.plays):
-            mark = glyph(p, a.game, rules, dealer)
-            if not mark or k >= len(plays):
-                continue
-            play = plays[k]
-            plays[k] = play._replace(glyph=play.glyph or mark, comments=play.comments + (advice(p, a.game),))
+        play = plays[k]
+        plays[k] = play._replace(glyph=play.glyph or mark,
+                                 comments=play.comments + (analysis_comment(mark, play.glyph, why),))
         tricks[j] = tricks[j]._replace(plays=tuple(plays))
     return deal._replace(tricks=tuple(tricks)), note
 
 
 def analysed(facts: GameFacts) -> GameFacts:
     """The facts with their game's cards marked: ``?`` on a card that gave something away,
-    ``??`` when it changed who wins the deal, with a comment saying what would have kept it.
-    A glyph already written is kept (the comment is still added). Each deal's analysis is
+    ``??`` when it changed who wins the deal, with a comment saying what would have kept it
+    (``{analysis ??: ...}``). A glyph already written is kept and the comment names it
+    (``{analysis ?? (the author's !? kept): ...}``). Each deal's analysis is
     also added to the facts' notes as text (what the text tables print under the game).
     (``annotate`` does it deal by deal with :func:`analysed_deal`.)"""
     rules = facts.rules

@@ -17,7 +17,9 @@ from ..output.render import (
     game_heading,
     game_result_text,
 )
-from ..analysis.commentary import analysed_deal
+from ..analysis import commentary
+from ..analysis.commentary import analysed_deal, deal_marks
+from ..analysis.deal import analyse_deal
 from ..errors import READING_CODES
 from ..replay import GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry
@@ -52,7 +54,8 @@ def annotate(
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     rules: Optional[Path] = RULES_OPTION,
     analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: mark each "
-                                 "card that lost value ? (?? when it changed who wins the deal) and say "
+                                 "card that lost value ? (?? when it changed who wins the deal) in the table "
+                                 "(with --format dpn: as its glyph, with an {analysis ...} comment) and say "
                                  "what would have kept it (see dehlanote solve)."),
 ) -> None:
     """Show each deal trick by trick.
@@ -140,10 +143,14 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
     analysis: list[str] = []
     for deal, final in stream:
         assert rules is not None
-        out.print()
-        out.print(deal_table(deal, rules, final or match_end(head, deal), symbols=symbols))
+        marks: dict[tuple[int, int], str] = {}
         if analyse:
-            analysis.append(analysed_deal(deal.deal, deal, rules)[1])
+            # solved before its table is drawn: the cards that lost value are marked in it
+            solved = analyse_deal(deal, rules, time_limit=commentary.DEAL_SECONDS)
+            marks = {at: mark for at, (mark, _) in deal_marks(deal, rules, solved).items()}
+            analysis.append(analysed_deal(deal.deal, deal, rules, solved)[1])
+        out.print()
+        out.print(deal_table(deal, rules, final or match_end(head, deal), symbols=symbols, lost_value=marks))
     facts = stream.facts
     assert facts is not None
     if facts.rules is not None:

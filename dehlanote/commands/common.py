@@ -110,6 +110,8 @@ def out_console(**kw) -> Console:
 
 #: the width text reports are laid out in when piped: wide enough that nothing wraps or is cut
 PIPE_WIDTH = 1000
+#: the width prose (descriptions in sentences) is wrapped at when piped: a readable line
+PROSE_WIDTH = 100
 
 
 class TextOut:
@@ -120,9 +122,9 @@ class TextOut:
     cut; ``COLUMNS`` sets a width when wanted.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, pipe_width: int = PIPE_WIDTH) -> None:
         self.piped = not sys.stdout.isatty()
-        width = None if not self.piped or os.environ.get("COLUMNS") else PIPE_WIDTH
+        width = None if not self.piped or os.environ.get("COLUMNS") else pipe_width
         self.console = safe_console(highlight=False, width=width, file=_Guarded(sys.stdout))
 
     @property

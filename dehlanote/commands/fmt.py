@@ -141,7 +141,11 @@ def fmt(
             err.print(f"dehlanote: cannot {verb} {escape(report.path)}: {escape(report.unreadable)}"
                       + (" (the file is unchanged)" if verb == "rewrite" else ""))
             continue
-        if report.count and not write:
+        if report.count and check:
+            # --check writes nothing: it says why the file fails the check
+            err.print(f"{escape(report.path)}: {plural(report.count, 'error')}, so it is not canonical "
+                      f"DPN (dehlanote validate {escape(report.path)} lists them)")
+        elif report.count and not write:
             err.print(f"{escape(report.path)}: {plural(report.count, 'error')}: games with errors are "
                       f"written as they are (dehlanote validate {escape(report.path)} lists them)")
     readable = [r for r in reports if r.unreadable is None]

@@ -9,7 +9,11 @@ adapter does it (its own choice and path helpers). Anything else, and any value 
 not convert cleanly here (a number out of range, ``--jobs x``, a choice not offered), goes
 to typer's own conversion, so every error message is typer's, word for word.
 
-If typer's internals are not the ones this was written against, nothing is changed.
+It uses two of typer's private modules (``typer._coercion``, ``typer._param_types``, new in
+typer 0.29, the first release that converts through pydantic), so pyproject.toml pins the
+tested range, ``typer>=0.29,<0.30`` (tests/cli/test_startup.py checks the pin and the
+installed typer). If typer's internals are not the ones this was written against, nothing is
+changed.
 """
 
 from __future__ import annotations

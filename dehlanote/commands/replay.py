@@ -91,6 +91,8 @@ def replay(
     printed as text, each error after the card at fault; --deal and --trick then limit what is
     printed.
 
+    Exit status: 0; with the steps as text, 1 when the record has errors (as validate).
+
     Example: dehlanote replay samples/worked-example.dpn --trick 2
     """
     interactive = not plain and sys.stdin.isatty() and sys.stdout.isatty()
@@ -118,6 +120,8 @@ def replay(
         _interactive(stepper, facts, symbols, analyser)
     else:
         _plain_replay(stepper, facts, only_deal=deal is not None, only_trick=trick, analyser=analyser)
+        # the steps as text are a report, and a record with errors fails it, as in validate
+        raise typer.Exit(Exit.INVALID if facts.errors else Exit.OK)
     raise typer.Exit(Exit.OK)
 
 

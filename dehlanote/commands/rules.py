@@ -14,6 +14,7 @@ from ..output.render import (
 )
 from .common import (
     RULES_OPTION,
+    PROSE_WIDTH,
     Exit,
     fail,
     load_registry,
@@ -44,7 +45,7 @@ def rules_command(
     Example: dehlanote rules hukum
     """
     reg = load_registry(rules)
-    out = TextOut()
+    out = TextOut(pipe_width=PROSE_WIDTH)     # descriptions are sentences: wrapped, also when piped
     if name is None:
         out.print(rules_listing(reg))
         raise typer.Exit(Exit.OK)

@@ -102,7 +102,8 @@ def error_text(err: DpnError, path: str) -> Text:
 
 # ---- annotate ----------------------------------------------------------------------------------
 
-def _trick_cards(plays: tuple[PlayFact, ...], winner: str, symbols: bool, marks: set[str]) -> Text:
+def _trick_cards(plays: tuple[PlayFact, ...], winner: str, symbols: bool, marks: set[str],
+                 analysis: Optional[dict[int, str]] = None) -> Text:
     out = Text()
     for i, p in enumerate(plays):
         if i:
@@ -112,6 +113,8 @@ def _trick_cards(plays: tuple[PlayFact, ...], winner: str, symbols: bool, marks:
         if p.card in marks:
             style += " reverse"
         out.append_text(card_text(p.card, symbols, style=style.strip()))
+        if analysis and i in analysis:
+            out.append(analysis[i], style="bold magenta")
         if win:
             out.append("*", style="bold")
         if p.card in marks:
@@ -125,8 +128,9 @@ def _cross_mark(symbols: bool) -> str:
 
 
 def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, *,
-               symbols: bool = True) -> RenderableType:
-    """One deal trick by trick: leader, cards (winner's marked *), winner, centre, capture, tens."""
+               symbols: bool = True, lost_value: Optional[dict[tuple[int, int], str]] = None) -> RenderableType:
+    """One deal trick by trick: leader, cards (winner's marked *), winner, centre, capture, tens;
+    ``lost_value`` (trick number, index in the trick) -> ``?``/``??``: the analysis's marks, after their card."""
     sides = sides_for(rules.seats)
     centre_rule = rules.capture == "centre"
     notes = trick_notes(deal, rules)
@@ -144,8 +148,9 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     for note in notes:
         t = note.fact
         marks = {s.card for s in note.lost}
-        row: list[RenderableType] = [str(t.number), t.leader, _trick_cards(t.plays, t.winner, symbols, marks),
-                                     t.winner]
+        lost = {k: m for (n, k), m in (lost_value or {}).items() if n == t.number}
+        row: list[RenderableType] = [str(t.number), t.leader,
+                                     _trick_cards(t.plays, t.winner, symbols, marks, lost), t.winner]
         if centre_rule:
             centre = Text(str(t.centre_cards))
             if t.centre_tens:
@@ -190,6 +195,9 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     lines.append(footer)
     for text in footnotes:
         lines.append(Text("  ").append_text(text))
+    if lost_value:
+        lines.append(Text("  ? and ??: the analysis's marks, cards that lost value under best play (?? changed "
+                          "who wins the deal); what would have kept it is under the game", style="dim"))
     if centre_rule and deal.complete and not any(s.crossed for s in ten_stories(deal, rules.seats)):
         lines.append(Text("  every ten ended with the side that won its trick", style="dim"))
     return Group(*lines)

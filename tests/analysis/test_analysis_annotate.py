@@ -27,7 +27,7 @@ def test_dpn_gets_glyphs_and_comments_and_stays_valid() -> None:
     assert res.exit_code == 0, res.output
     text = res.stdout
     # deal 4, trick 10: C's JH let BD take the last ten (found by solve too)
-    assert "JH?? {C should have played 10H: AC 1\u20133 instead of 0\u20134}" in text
+    assert "JH?? {analysis ??: C should have played 10H: AC 1\u20133 instead of 0\u20134}" in text
     games = list(parse_string(text))
     facts = next(replay_games(games))
     assert not facts.errors
@@ -47,7 +47,7 @@ def test_an_existing_glyph_is_kept() -> None:
     out = analysis_annotate.analysed(replay_game(game))
     play = out.game.deals[3].tricks[9].plays[3]
     assert play.card == "JH" and play.glyph == "!?"
-    assert play.comments[-1].startswith("C should have played 10H")
+    assert play.comments[-1].startswith("analysis ?? (the author's !? kept): C should have played 10H")
 
 
 def test_text_shows_the_analysis_under_the_game() -> None:
