@@ -28,11 +28,11 @@ from .common import (
     RULES_OPTION,
     STDIN,
     AnnotateFormat,
+    DpnOut,
     FileReport,
     TextOut,
     canonical_text,
     display_name,
-    emit,
     err_console,
     exit_status,
     expand,
@@ -77,6 +77,7 @@ def annotate(
         raise fail("standard input (-) can be read only once")
     reports: list[FileReport] = []
     out = TextOut()
+    dpn = DpnOut()              # --format dpn: in colour on a terminal
     err = err_console()
     first = True
     for spec in specs:
@@ -86,7 +87,7 @@ def annotate(
             for index, game in enumerate(games_of(spec), 1):
                 # deal by deal: a game of thousands of deals needs the memory of one
                 if format is AnnotateFormat.dpn:
-                    facts = _annotate_dpn(game, reg, report.path, first, analyse=analyse)
+                    facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=analyse)
                 else:
                     facts = _annotate_text(out, game, reg, index, report.path, first, several=len(specs) > 1,
                                            symbols=symbols, analyse=analyse)
@@ -99,19 +100,21 @@ def annotate(
             report.unreadable = why(exc)
             err.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
                       style="red" if sys.stderr.isatty() else None)
+        dpn.close()
     raise typer.Exit(exit_status(reports))
 
 
-def _annotate_dpn(game: Game, reg: Registry, path: str, first: bool, *, analyse: bool) -> GameFacts:
+def _annotate_dpn(dpn: DpnOut, game: Game, reg: Registry, path: str, first: bool, *, analyse: bool) -> GameFacts:
     """The record with the facts as comments (a game that could not be read: as written)."""
     if not first:
-        emit("\n")
+        dpn("\n")
     if any(e.code in READING_CODES for e in game.errors):
         facts = _drained(iter_replay(game, reg))
-        emit(canonical_text(game, facts))
+        dpn(canonical_text(game, facts))
     else:
-        facts = write_annotated(game, lambda: iter_replay(game, reg), emit,
+        facts = write_annotated(game, lambda: iter_replay(game, reg), dpn,
                                 mark=analysed_deal if analyse else None)
+    dpn.close()                 # the errors after the game's text
     err = err_console()
     for e in facts.errors:
         err.print(str(located(e, game, path)), markup=False)

@@ -161,9 +161,10 @@ def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
     return typer.Exit(code)
 
 
-def emit(text: str) -> None:
-    """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale."""
-    if sys.stdout.isatty():
+def emit(text: str, *, coloured: bool = False) -> None:
+    """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale
+    (``coloured``: text already made printable, with the lexer's colours)."""
+    if sys.stdout.isatty() and not coloured:
         from ..text import printable_block
         text = printable_block(text)     # a record's strings never drive the terminal
     try:
@@ -177,6 +178,31 @@ def emit(text: str) -> None:
         raise
     except OSError as exc:
         raise OutputFailed(exc) from exc
+
+
+class DpnOut:
+    """Where a command writes DPN (``fmt``, ``annotate --format dpn``): :func:`emit`, coloured
+    by the ``dpn`` lexer on a terminal that shows colour (see :mod:`dehlanote.output.lexer`);
+    to a file or a pipe the bytes are those of the text. Call :meth:`close` at the end."""
+
+    def __init__(self) -> None:
+        self._colour: Optional[Callable[[str], None]] = None
+        self._close: Callable[[], None] = lambda: None
+        if sys.stdout.isatty():
+            from ..output.lexer import ColourWriter, colour_wanted
+
+            if colour_wanted(sys.stdout):
+                writer = ColourWriter(lambda text: emit(text, coloured=True), colour=True)
+                self._colour, self._close = writer, writer.close
+
+    def __call__(self, text: str) -> None:
+        if self._colour is None:
+            emit(text)
+        else:
+            self._colour(text)
+
+    def close(self) -> None:
+        self._close()
 
 
 def spare_collector() -> None:

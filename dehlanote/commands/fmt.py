@@ -20,10 +20,10 @@ from ..rules.profile import Registry
 from .common import (
     RULES_OPTION,
     STDIN,
+    DpnOut,
     FileReport,
     canonical_text,
     display_name,
-    emit,
     err_console,
     exit_status,
     expand,
@@ -114,6 +114,7 @@ def fmt(
     reports: list[FileReport] = []
     changed: list[str] = []
     wrote = False           # games already written: the next file's first game needs a blank line
+    dpn = DpnOut()          # in colour on a terminal
     for spec in specs:
         report = FileReport(display_name(spec))
         reports.append(report)
@@ -124,8 +125,9 @@ def fmt(
                     changed.append(report.path)
             else:
                 for piece in _canonical_pieces(spec, reg, report):
-                    emit(("\n" if wrote and not report.games - 1 else "") + piece)
+                    dpn(("\n" if wrote and not report.games - 1 else "") + piece)
                     wrote = True
+                dpn.close()
         except (OutputRefused, NotReadBack) as exc:
             report.unreadable = str(exc)
             verb = "rewrite" if write else "format"
@@ -148,6 +150,7 @@ def fmt(
         elif report.count and not write:
             err.print(f"{escape(report.path)}: {plural(report.count, 'error')}: games with errors are "
                       f"written as they are (dehlanote validate {escape(report.path)} lists them)")
+    dpn.close()
     readable = [r for r in reports if r.unreadable is None]
     if check:
         for path in changed:
