@@ -86,7 +86,7 @@ def both_ways(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
     chunks = list(split_games(text))
     ours = [g for c in chunks for w in (True, False) for g in parse_chunk(c, whole=w)]
     with monkeypatch.context() as m:
-        m.setattr(parser, "_attach_comments", reference_attach)
+        m.setattr(parser, "attach_comments", reference_attach)
         ref = [g for c in chunks for w in (True, False) for g in parse_chunk(c, whole=w)]
     assert ours == ref
     return text.count("{")
