@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property, lru_cache
 from importlib import resources
@@ -451,34 +449,27 @@ def default_registry() -> Registry:
 
 
 def _cached_data(files: list[tuple[str, str]]) -> Optional[list[Any]]:
-    """What the package's profile files hold, from a JSON copy in the temporary directory
-    named by a digest of their text (written on first use): the command line then starts
-    without loading PyYAML (~15 ms). None when it cannot be read or made (then the YAML is
-    read), or when the data would not come back from JSON as it is."""
+    """What the package's profile files hold, from a JSON copy in the per-user cache folder
+    (:mod:`dehlanote.cache`) named by a digest of their text (written on first use): the
+    command line then starts without loading PyYAML (~15 ms). None when it cannot be read or
+    made (then the YAML is read), or when the data would not come back from JSON as it is."""
+    from .. import cache
     digest = hashlib.sha256("\0".join(text for _, text in files).encode("utf-8")).hexdigest()[:16]
-    path = os.path.join(tempfile.gettempdir(), f".dehlanote-profiles-{digest}.json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            # only a copy this user wrote (the temporary directory is shared)
-            if os.fstat(f.fileno()).st_uid == os.getuid():
-                data = json.load(f)
-                if isinstance(data, list) and len(data) == len(files):
-                    return data
-    except (OSError, ValueError, AttributeError):
-        pass
+    name = f"profiles-{digest}.json"
+    kept = cache.read(name)
+    if kept is not None:
+        try:
+            data = json.loads(kept)
+            if isinstance(data, list) and len(data) == len(files):
+                return data
+        except ValueError:
+            pass
     try:
         import yaml
         data = [yaml.safe_load(text) for _, text in files]
         if json.loads(json.dumps(data)) != data:
             return None
-        fd, tmp = tempfile.mkstemp(prefix=".dehlanote-profiles-", suffix=".tmp", dir=os.path.dirname(path))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        cache.write(name, json.dumps(data).encode("utf-8"))
         return data
     except Exception:  # noqa: BLE001 - no cache: the files are read as YAML, as before
         return None

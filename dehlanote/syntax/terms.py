@@ -3,14 +3,15 @@
 ``dehlanote/grammar.lark`` is the only place where a token of DPN is spelled. This module
 loads it and hands out what other modules need, derived from it: the regular expression of
 each terminal (also the helper ones, such as ``_SUIT``), the keywords, and the Lark
-parsers themselves (:func:`make_lark`, cached on disk by Lark's ``cache`` so start-up
-skips the LALR analysis).
+parsers themselves (:func:`make_lark`, their tables kept in the per-user cache folder,
+:mod:`dehlanote.cache`, so start-up skips the LALR analysis).
 
 Lark itself is imported only to build a parser, or to compile the terminals when their
 cache file is missing: what the reader and the whole-element route need (the patterns,
 the whole terminals as the whole parser has them) comes from that small file, so a
 command that reads only plain games never loads Lark (about 85 ms of CPU at start-up:
-its import and its cached parser tables).
+its import and its cached parser tables). Both files are read only from the per-user
+cache folder, never from a place another user can write (the parser tables are a pickle).
 
 Nothing here is typed out a second time: a test checks that the spelling tables of
 :mod:`dehlanote.syntax.cards` accept exactly what the grammar's ``CARD`` and ``SUIT`` accept.
@@ -19,14 +20,17 @@ Nothing here is typed out a second time: a test checks that the spelling tables 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import pickle
 import re
 import sys
-import tempfile
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
+
+from .. import cache as user_cache
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -70,8 +74,9 @@ def _digest(*parts: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
 
 
-def _cache_path(kind: str, digest: str, suffix: str) -> str:
-    return os.path.join(tempfile.gettempdir(), f".dehlanote-{kind}-{digest}{suffix}")
+def _cache_name(kind: str, digest: str, suffix: str) -> str:
+    """The name of a file of the per-user cache folder (:mod:`dehlanote.cache`)."""
+    return f"{kind}-{digest}{suffix}"
 
 
 @cache
@@ -80,14 +85,15 @@ def _compiled() -> dict[str, Any]:
     parser has them (``whole``), compiled by Lark's grammar loader (no parser is built) and
     kept in a small file beside Lark's own cache, so that later processes read it in well
     under a millisecond, without importing Lark."""
-    path = _cache_path("terminals", _digest("terminals+whole", _EDITS), ".json")
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        return {"terminals": {k: (v[0], frozenset(v[1]), v[2]) for k, v in data["terminals"].items()},
-                "whole": dict(data["whole"])}
-    except (OSError, ValueError, TypeError, IndexError, KeyError, AttributeError):
-        pass
+    name = _cache_name("terminals", _digest("terminals+whole", _EDITS), ".json")
+    kept = user_cache.read(name)
+    if kept is not None:
+        try:
+            data = json.loads(kept)
+            return {"terminals": {k: (v[0], frozenset(v[1]), v[2]) for k, v in data["terminals"].items()},
+                    "whole": dict(data["whole"])}
+        except (ValueError, TypeError, IndexError, KeyError, AttributeError):
+            pass
     from lark.lexer import PatternRE
     from lark.load_grammar import load_grammar
     grammar, _ = load_grammar(grammar_text(), "<dehlanote grammar>", None, False)
@@ -97,14 +103,8 @@ def _compiled() -> dict[str, Any]:
                       frozenset(t.pattern.flags), t.priority) for t in terms}
     out: dict[str, Any] = {"terminals": table, "whole": {}}
     out["whole"] = {name: _whole_of(name, table) for name in table if name.endswith(WHOLE)}
-    try:
-        tmp = f"{path}.{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump({"terminals": {k: [v[0], sorted(v[1]), v[2]] for k, v in table.items()},
-                       "whole": out["whole"]}, f)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    user_cache.write(name, json.dumps({"terminals": {k: [v[0], sorted(v[1]), v[2]] for k, v in table.items()},
+                                       "whole": out["whole"]}).encode("utf-8"))
     return out
 
 
@@ -253,15 +253,35 @@ def make_lark(*, whole: bool, transformer: Any, lexer_callbacks: dict[str, Any])
 
     ``whole=False`` switches off the whole-element terminals (``*_WHOLE``) so that every
     element is read token by token: the reference reading, used for every record that the
-    whole terminals do not read without error. The analysed grammar is cached on disk (one
-    file per variant: Lark does not hash ``edit_terminals``).
+    whole terminals do not read without error. The analysed grammar is kept in the per-user
+    cache folder (one file per variant, named by a digest of the grammar, Lark, Python and
+    the edits of the terminals, :func:`_digest`), read back only from there
+    (:mod:`dehlanote.cache`); when it cannot be kept or read, the tables are worked out in
+    memory (about 0.3 s).
     """
     from lark import Lark
     variant = "whole" if whole else "fine"
-    path = _cache_path(f"lark-{variant}", _digest(variant, _EDITS), ".tmp")
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=transformer,
-                lexer_callbacks=lexer_callbacks, edit_terminals=_edit_whole if whole else _edit_fine,
-                cache=path)
+    name = _cache_name(f"lark-{variant}", _digest(variant, _EDITS), ".pickle")
+    kept = user_cache.read(name)
+    if kept is not None:
+        try:
+            tables = pickle.loads(kept)     # (a file of this user's, in a folder only this user may write)
+            lark: Lark = Lark.__new__(Lark)._load(tables, transformer=transformer, lexer_callbacks=lexer_callbacks)
+            return lark
+        except Exception:  # noqa: BLE001 - a damaged file: the tables are worked out again
+            pass
+    lark = Lark(grammar_text(), parser="lalr", lexer="contextual", transformer=transformer,
+                lexer_callbacks=lexer_callbacks, edit_terminals=_edit_whole if whole else _edit_fine)
+    out = io.BytesIO()
+    # what Lark's own cache keeps: the options given at each load (the transformer, the callbacks) left out
+    lark.save(out, _PER_LOAD)
+    user_cache.write(name, out.getvalue())
+    return lark
+
+
+#: the options that are given again each time the tables are loaded (as Lark's own cache has it)
+_PER_LOAD = frozenset({"postlex", "transformer", "lexer_callbacks", "use_bytes", "debug", "g_regex_flags", "regex",
+                       "propagate_positions", "tree_class", "_plugins"})
 
 
 #: (made last: on a first run, the terminals are compiled with every function above)
