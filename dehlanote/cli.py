@@ -30,7 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("annotate", "annotate"), "fmt": ("fmt", "fmt"), "generate": ("generate", "generate_command"),
     "html": ("html", "html_command"), "json": ("json_cmd", "json_command"),
     "record": ("record", "record_command"), "replay": ("replay", "replay"), "rules": ("rules", "rules_command"),
-    "solve": ("solve", "solve"), "stats": ("stats", "stats_command"), "validate": ("validate", "validate"),
+    "serve": ("serve", "serve_command"), "solve": ("solve", "solve"), "stats": ("stats", "stats_command"),
+    "validate": ("validate", "validate"),
 }
 
 

@@ -70,6 +70,7 @@ def html_command(
                                  "each trick (see dehlanote solve). Up to a minute a deal."),
     analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
     rules: Optional[Path] = RULES_OPTION,
+    lang: str = typer.Option("en", "--lang", metavar="LANG", help="The pages' language: en, or hi (Hindi)."),
 ) -> None:
     """Write self-contained HTML replay pages.
 
@@ -84,6 +85,11 @@ def html_command(
 
     Example: dehlanote html samples/match.dpn -o match.html
     """
+    from ..i18n import LanguageUnavailable, catalog
+    try:
+        catalog(lang)
+    except LanguageUnavailable as exc:
+        raise fail(f"--lang {lang}: {exc}")
     reg = load_registry(rules)
     specs = expand(files)
     err = err_console()
@@ -101,7 +107,7 @@ def html_command(
         try:
             with _open(spec) as stream:
                 report = write_page(stream, display_name(spec), target, reg, four_colour=four_colour,
-                                    extend=extend)
+                                    extend=extend, lang=lang)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
@@ -118,7 +124,7 @@ def html_command(
     total = _sizes(specs)
     with _bar(total, show) as advance:
         result = build_site(specs, output, reg, title=title, four_colour=four_colour, per_page=per_page,
-                            progress=advance, extend=extend)
+                            progress=advance, extend=extend, lang=lang)
     _errors(err, result.files)
     _analysed(err, analyser)
     games = sum(f.games for f in result.files)

@@ -25,7 +25,7 @@ from typing import Any, Optional
 
 from ... import __version__
 
-__all__ = ["script_json", "render_replay", "render_index", "template", "SUIT_SYMBOLS"]
+__all__ = ["script_json", "render_replay", "render_index", "replay_csp", "template", "SUIT_SYMBOLS"]
 
 #: the four suits as SVG symbols (viewBox 0 0 50 50), drawn here so no font is needed
 SUIT_SYMBOLS = (
@@ -63,12 +63,15 @@ def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
-def csp(style: str, script: Optional[str]) -> str:
-    """No fetch of any kind; only this page's own style and script (by hash) may run."""
-    script_src = _sha256(script) if script is not None else "'none'"
+def csp(style: str, script: Optional[str], *more: str) -> str:
+    """No fetch of any kind; only this page's own style and scripts (by hash) may run."""
+    script_src = " ".join(_sha256(s) for s in (script, *more) if s is not None) or "'none'"
     return (f"default-src 'none'; style-src {_sha256(style)}; script-src {script_src}; img-src data:; "
             "base-uri 'none'; form-action 'none'")
 
+
+#: the words of the replay page's own markup (template slot -> English message)
+_PAGE_WORDS: dict[str, str] = {}
 
 _SLOT = re.compile(r"\{\{([A-Z]+)\}\}")
 
@@ -78,23 +81,43 @@ def fill(text: str, values: dict[str, str]) -> str:
     return _SLOT.sub(lambda m: values[m.group(1)], text)
 
 
+def replay_csp(live: Optional[str] = None) -> str:
+    """The replay page's policy; a live page (``dehlanote serve``) may also fetch from its own server."""
+    base = csp(template("replay.css"), template("replay.js"), *((live,) if live is not None else ()))
+    return base + ("; connect-src 'self'" if live is not None else "")
+
+
 def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str] = None,
-                  back_label: str = "all games", four_colour: bool = False) -> str:
+                  back_label: str = "all games", four_colour: bool = False, lang: str = "en",
+                  live: Optional[str] = None, live_data: Optional[dict[str, Any]] = None) -> str:
     """The replay page for ``games`` (each from :func:`~.data.game_data`).
 
-    ``back``: a relative link shown in the header (the site's index), or None.
+    ``back``: a relative link shown in the header (the site's index), or None. ``lang``: the
+    language of the page's words (a catalog of :mod:`dehlanote.i18n`). ``live``: a script
+    added to the page (the server's follower), with ``live_data`` for it.
     """
+    from ...i18n import catalog, translator
+    _ = translator(lang)
     css = template("replay.css")
     js = template("replay.js")
     back_html = ""
     if back is not None:
         back_html = f'<a class="back" href="{html.escape(back)}">\u2190 {html.escape(back_label)}</a>'
-    return fill(template("replay.html"), {
-        "CSP": html.escape(csp(css, js), quote=False), "VERSION": html.escape(__version__),
-        "TITLE": html.escape(title),
+    policy = replay_csp(live)
+    data: dict[str, Any] = {"format": "dehlanote-replay/1", "four": four_colour}
+    if live_data is not None:
+        data["live"] = live_data
+    data["words"] = catalog(lang)
+    data["games"] = games     # last: the site cuts the page where this list is
+    page = fill(template("replay.html"), {
+        "CSP": html.escape(policy, quote=False), "VERSION": html.escape(__version__),
+        "TITLE": html.escape(title), "LANG": html.escape(lang),
         "CSS": css, "JS": js, "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
-        "DATA": script_json({"format": "dehlanote-replay/1", "four": four_colour, "games": games}),
+        "DATA": script_json(data),
+        "LIVE": f"<script>{live}</script>" if live is not None else "",
+        **{key: html.escape(_(text)) for key, text in _PAGE_WORDS.items()},
     })
+    return page
 
 
 def render_index(title: str, body: str) -> str:

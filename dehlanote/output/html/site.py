@@ -83,7 +83,7 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
-               extend: Optional[Extend] = None) -> PageReport:
+               extend: Optional[Extend] = None, lang: str = "en") -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(game number, deal facts, rules, deal data)`` may add to each deal's
@@ -106,7 +106,7 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
         title = _title(path, summaries)
         if per_page and part > 1:
             title += f" (part {part})"
-        head, tail = _page_parts(title, back=back, four_colour=four_colour)
+        head, tail = _page_parts(title, back=back, four_colour=four_colour, lang=lang)
         tmp = name.with_name(f".{name.name}.tmp")
         with open(tmp, "w", encoding="utf-8", newline="") as page:
             page.write(head)
@@ -158,11 +158,12 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
     return report
 
 
-def _page_parts(title: str, *, back: Optional[str], four_colour: bool) -> tuple[str, str]:
+def _page_parts(title: str, *, back: Optional[str], four_colour: bool, lang: str = "en") -> tuple[str, str]:
     """The replay page around its games' data: what comes before the first game's JSON,
     and what follows the last (the page of no games, cut where its list of games is)."""
-    empty = script_json({"format": "dehlanote-replay/1", "four": four_colour, "games": []})
-    page = render_replay([], title, back=back, four_colour=four_colour)
+    from ...i18n import catalog
+    empty = script_json({"format": "dehlanote-replay/1", "four": four_colour, "words": catalog(lang), "games": []})
+    page = render_replay([], title, back=back, four_colour=four_colour, lang=lang)
     at = page.find(empty)
     if at < 0 or page.find(empty, at + 1) >= 0:
         raise AssertionError("the replay page's data block is not where it is expected")
@@ -174,7 +175,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                four_colour: bool = False, per_page: int = PER_PAGE,
                progress: Optional[Callable[[str, int], None]] = None,
                opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
-               extend: Optional[Extend] = None) -> SiteReport:
+               extend: Optional[Extend] = None, lang: str = "en") -> SiteReport:
     """``out/index.html`` with the archive's statistics and a list of every game, and one
     replay page per input in ``out/games/``. ``progress(path, bytes_read)`` is called after
     each game.
@@ -200,7 +201,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                             progress(path, -1)
                 page = write_page(stream, path, target, reg, four_colour=four_colour, stats=stats,
                                   back="../index.html", on_game=tick, per_page=per_page, rows=rows,
-                                  link_base="games/", extend=extend)
+                                  link_base="games/", extend=extend, lang=lang)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise

@@ -133,7 +133,7 @@
         var at = h.indexOf(c);
         if (at >= 0) { h.splice(at, 1); }
       }
-      out.complete = out.shown === t.p.length;
+      out.complete = out.shown === t.p.length && !t.u;  /* t.u: a trick under way (dehlanote serve) */
       if (out.complete) {
         out.done = i + 1;
         out.centre = t.c;

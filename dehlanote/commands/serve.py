@@ -1,0 +1,129 @@
+"""``dehlanote serve [DIR]``: the tables of a club night on the players' phones.
+
+A thin shell over :mod:`dehlanote.serve`: check the folder and the libraries, take the
+folder's lock, bind the address, print the URL (and in ``--lan`` its QR code), then run
+uvicorn on the socket until Ctrl-C or SIGTERM.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .common import Exit, fail, load_registry
+
+INSTALL = "pip install 'dehlanote[serve]'"
+
+
+def serve_command(
+    folder: Path = typer.Argument(Path("."), metavar="[DIR]",
+                                  help="The folder of the night's records (table-N.dpn), default the current one."),
+    lan: bool = typer.Option(False, "--lan", help="Answer the other phones on the local network: bind this "
+                             "machine's LAN address, require the printed secret in every request, print a QR code."),
+    host: Optional[str] = typer.Option(None, "--host", metavar="ADDRESS",
+                                       help="The address to bind (default 127.0.0.1, or the LAN address with --lan)."),
+    port: int = typer.Option(8000, "--port", metavar="N", help="The port (0: any free one)."),
+    lang: Optional[str] = typer.Option(None, "--lang", metavar="LANG",
+                                       help="The pages' language (en, hi); default: each browser's own."),
+    rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE.yaml",
+                                              help="Extra rule profiles, as on every command."),
+    sync: bool = typer.Option(True, "--sync/--no-sync", help="Flush every card to disk (fsync)."),
+) -> None:
+    """Serve the tables of a club night to phones: start a table, enter each card by a tap, watch live.
+
+    Each table's record is kept as DPN in DIR (table-1.dpn, table-2.dpn ...), checked and saved
+    after every card as `dehlanote record` does, so a crash loses nothing: run the same command to
+    resume. Prints the address (http://HOST:PORT/...) on standard output. One server a folder; a
+    record being served cannot be opened by `dehlanote record`.
+
+    Example: dehlanote serve night/ --lan
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError:
+        raise fail(f"missing-dependency: dehlanote serve needs Starlette and uvicorn: {INSTALL}")
+    from ..i18n import LanguageUnavailable, catalog, languages
+    if lang is not None:
+        if lang not in languages():
+            raise fail(f"--lang {lang}: the pages speak {', '.join(languages())}")
+        try:
+            catalog(lang)
+        except LanguageUnavailable as exc:
+            raise fail(f"missing-dependency: {exc}")
+    if not folder.is_dir():
+        raise fail(f"{folder} is not a folder: give the folder of the night's records (it must exist)")
+    if not 0 <= port <= 65535:
+        raise fail(f"--port {port}: a port is 0 to 65535")
+    if lan:
+        try:
+            import segno
+        except ImportError:
+            raise fail(f"missing-dependency: --lan draws a QR code with segno: {INSTALL}")
+    address = host or (_lan_address() if lan else "127.0.0.1")
+    if address is None:
+        raise fail("--lan: this machine has no local network address; give one with --host")
+    try:
+        ipaddress.ip_address(address)
+    except ValueError:
+        raise fail(f"--host {address}: give an IP address (e.g. 127.0.0.1 or 192.168.1.20)")
+    from ..serve import FolderBusy, Tables, create_app, new_secret
+    reg = load_registry(rules_file)
+    try:
+        tables = Tables(folder, reg=reg, sync=sync)
+    except FolderBusy as exc:
+        raise fail(f"{folder} is already served or recorded ({exc}): one server a folder, and a record "
+                   "being served is not opened by dehlanote record")
+    except OSError as exc:
+        raise fail(f"cannot use the folder {folder}: {(exc.strerror or str(exc)).lower()}")
+    try:
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((address, port))
+        except OSError as exc:
+            sock.close()
+            raise fail(f"cannot listen on {address}:{port}: {(exc.strerror or str(exc)).lower()}")
+        sock.listen(64)
+        bound = sock.getsockname()[1]
+        secret = new_secret()
+        shown = f"[{address}]" if family == socket.AF_INET6 else address
+        hosts = (f"{shown}:{bound}",) + ((f"localhost:{bound}",) if address == "127.0.0.1" else ())
+        app = create_app(tables, secret=secret, lan=lan, lang=lang, hosts=hosts)
+        url = f"http://{shown}:{bound}/" + (f"?key={secret}" if lan else "")
+        print(url, flush=True)
+        if lan:
+            qr = segno.make(url, error="m")
+            qr.terminal(out=sys.stderr, compact=True)
+            print("dehlanote: scan the code with each phone; the address holds the table's secret",
+                  file=sys.stderr, flush=True)
+        print(f"dehlanote: serving {tables.folder} ({len(tables.tables)} table(s) found); Ctrl-C stops",
+              file=sys.stderr, flush=True)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+                                timeout_graceful_shutdown=2, limit_concurrency=200, h11_max_incomplete_event_size=16384)
+        server = uvicorn.Server(config)
+        server.run(sockets=[sock])
+    finally:
+        tables.close()
+    raise typer.Exit(Exit.OK)
+
+
+def _lan_address() -> Optional[str]:
+    """This machine's first private IPv4 address, read from its own names (nothing is sent)."""
+    candidates: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            candidates.append(str(info[4][0]))
+    except OSError:
+        pass
+    for addr in candidates:
+        ip = ipaddress.ip_address(addr)
+        if ip.is_private and not ip.is_loopback:
+            return addr
+    return None

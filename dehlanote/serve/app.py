@@ -1,0 +1,257 @@
+"""The web app of ``dehlanote serve``: Starlette routes over the folder's :class:`~.tables.Tables`.
+
+Pages (GET): ``/`` the session index (every table and its score), ``/new`` start a table,
+``/t/N`` a table's phone page, ``/t/N/replay`` its live replay page, ``/t/N/record.dpn``
+its record. Data: ``/api/tables``, ``/api/t/N`` (a table's state), ``/api/events`` (server-sent
+events: each table's version as it changes). Changes (POST, JSON, the key in a header):
+``/api/tables`` (a new table), ``/api/t/N`` (one element: a card, trump, hands, undo,
+misdeal, claim, tens, comment, a DPN line, a trick's confirmation).
+
+Everything runs on the event loop's one thread: a request changes a table from start to end
+(check, save with fsync, version) before the next one is looked at, so two phones on one
+table cannot interleave their cards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any, Optional
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from ..i18n import DEFAULT, choose, languages, translator
+from .pages import live_replay_page, serve_page
+from .security import Guard
+from .tables import Limits, Refusal, Table, Tables
+from .view import summary, table_state
+from .words import refusal_sentence
+
+__all__ = ["create_app", "Hub"]
+
+_SUIT = re.compile(r"^[SHDC]$")
+_CARD = re.compile(r"^(?:[AKQJ98765432]|10)[SHDC]$")
+_DEVICE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+
+
+class Hub:
+    """Who waits for a change: each change wakes every open event stream."""
+
+    def __init__(self) -> None:
+        self.version = 0
+        self._event: Optional[asyncio.Event] = None
+        self.stopping = False
+
+    def changed(self) -> None:
+        self.version += 1
+        if self._event is not None:
+            self._event.set()
+            self._event = None
+
+    async def wait(self, timeout: float) -> None:
+        if self._event is None:
+            self._event = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._event.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+
+def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional[str] = None,
+               hosts: tuple[str, ...] = (), stream_seconds: float = 25.0) -> Any:
+    """The ASGI app (guarded) for ``tables``; ``lang`` forces a language, else the browser's."""
+    hub = Hub()
+    limits: Limits = tables.limits
+
+    def language(request: Request) -> str:
+        asked = request.query_params.get("lang")
+        if asked in languages():
+            return str(asked)
+        if lang is not None:
+            return lang
+        return choose(request.headers.get("accept-language"), DEFAULT)
+
+    def page(request: Request, kind: str, **data: Any) -> Response:
+        language_ = language(request)
+        body, policy = serve_page(kind, lang=language_, key=secret, lan=lan, data=data,
+                                  rules=sorted(tables.reg.profiles))
+        return Response(body, media_type="text/html; charset=utf-8",
+                        headers={"content-security-policy": policy, "content-language": language_})
+
+    def table_of(request: Request) -> Table:
+        raw = request.path_params["n"]
+        return tables.get(int(raw))
+
+    async def index(request: Request) -> Response:
+        return page(request, "index")
+
+    async def new(request: Request) -> Response:
+        return page(request, "new")
+
+    async def table_page(request: Request) -> Response:
+        t = table_of(request)
+        return page(request, "table", table=t.number)
+
+    async def replay_page(request: Request) -> Response:
+        t = table_of(request)
+        language_ = language(request)
+        body, policy = live_replay_page(t, lang=language_, key=secret if lan else None)
+        return Response(body, media_type="text/html; charset=utf-8",
+                        headers={"content-security-policy": policy, "content-language": language_})
+
+    async def record(request: Request) -> Response:
+        t = table_of(request)
+        return Response(t.session.text, media_type="text/plain; charset=utf-8",
+                        headers={"content-disposition": f'inline; filename="{t.path.name}"'})
+
+    async def api_tables(request: Request) -> Response:
+        if request.method == "POST":
+            body = await _json(request)
+            names = body.get("names") or {}
+            if not isinstance(names, dict):
+                raise Refusal("bad-request", "names are given seat by seat", status=400)
+            t = tables.start(rules=_text(body.get("rules"), "standard"),
+                             names={str(k): _text(v, "") for k, v in names.items()},
+                             dealer=_text(body.get("dealer"), "") or None,
+                             hands=bool(body.get("hands")), confirm=bool(body.get("confirm")),
+                             event=_text(body.get("event"), ""))
+            hub.changed()
+            return _state(t, request)
+        return JSONResponse({"tables": [summary(t) for t in tables.tables.values()], "version": hub.version})
+
+    def _state(t: Table, request: Request) -> Response:
+        return JSONResponse(table_state(t))
+
+    async def api_table(request: Request) -> Response:
+        t = table_of(request)
+        if request.method == "GET":
+            return _state(t, request)
+        body = await _json(request)
+        device = _text(body.get("device"), "")
+        if device and not _DEVICE.match(device):
+            device = ""
+        what = _text(body.get("do"), "")
+        if what == "confirm":
+            tables.confirm(t, device=device)
+        else:
+            tables.feed(t, _line(what, body, t), device=device)
+        hub.changed()
+        return _state(t, request)
+
+    async def events(request: Request) -> Response:
+        try:
+            since = int(request.query_params.get("since", "-1"))
+        except ValueError:
+            since = -1
+
+        async def stream() -> Any:
+            nonlocal since
+            loop = asyncio.get_running_loop()
+            end = loop.time() + stream_seconds
+            yield "retry: 500\n\n"
+            while not hub.stopping and loop.time() < end:
+                if hub.version != since:
+                    since = hub.version
+                    versions = {str(n): t.version for n, t in tables.tables.items()}
+                    yield f"data: {json.dumps({'version': since, 'tables': versions})}\n\n"
+                    continue
+                await hub.wait(min(5.0, max(0.05, end - loop.time())))
+                if hub.version == since:
+                    yield ": still here\n\n"
+        return StreamingResponse(stream(), media_type="text/event-stream")
+
+    async def refused(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, Refusal)
+        _ = translator(language(request))
+        return JSONResponse({"code": exc.code, "message": exc.message,
+                             "sentence": refusal_sentence(exc.code, _)}, status_code=exc.status)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        return JSONResponse({"code": "not-found", "message": "there is nothing at this address"}, status_code=404)
+
+    routes = [
+        Route("/", index), Route("/new", new),
+        Route("/t/{n:int}", table_page), Route("/t/{n:int}/replay", replay_page),
+        Route("/t/{n:int}/record.dpn", record),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/t/{n:int}", api_table, methods=["GET", "POST"]),
+        Route("/api/events", events),
+    ]
+    app = Starlette(routes=routes, exception_handlers={Refusal: refused, 404: not_found})
+    app.state.hub = hub
+    app.state.tables = tables
+    return Guard(app, secret=secret, lan=lan, hosts=hosts, body_limit=limits.body)
+
+
+async def _json(request: Request) -> dict[str, Any]:
+    raw = await request.body()
+    try:
+        body = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise Refusal("bad-request", "the request is not JSON", status=400) from None
+    if not isinstance(body, dict):
+        raise Refusal("bad-request", "the request is not a JSON object", status=400)
+    return body
+
+
+def _text(value: Any, default: str) -> str:
+    if value is None:
+        return default
+    if not isinstance(value, (str, int)):
+        raise Refusal("bad-request", "a value of the request is not text", status=400)
+    return str(value)
+
+
+def _line(what: str, body: dict[str, Any], table: Table) -> str:
+    """The DPN element a request stands for (built here from checked pieces, never pasted raw)."""
+    seats = table.session.rules.seats
+    from ..deck import seats_for, sides_for
+    seat_letters = seats_for(seats)[:seats]
+    if what == "card":
+        card = _text(body.get("card"), "").upper()
+        if not _CARD.match(card):
+            raise Refusal("bad-card", f"{card[:5]!r} is not a card", status=422)
+        return card
+    if what == "trump":
+        suit = _text(body.get("suit"), "").upper()
+        if not _SUIT.match(suit):
+            raise Refusal("bad-request", "trump is one of the four suits", status=400)
+        return f"trump {suit}" + (" closed" if body.get("closed") else "")
+    if what in ("undo", "misdeal"):
+        return what
+    if what == "dealer":
+        seat = _text(body.get("seat"), "").upper()
+        if seat not in seat_letters or len(seat) != 1:
+            raise Refusal("wrong-dealer", "the dealer is one of the seats", status=422)
+        return f"dealer {seat}"
+    if what == "claim":
+        seat = _text(body.get("seat"), "").upper()
+        if seat not in seat_letters or len(seat) != 1:
+            raise Refusal("bad-request", "a claim is made by a seat", status=400)
+        return f"claim {seat}"
+    if what == "hands":
+        seat = _text(body.get("seat"), "").upper()
+        cards = body.get("cards")
+        if seat not in seat_letters or len(seat) != 1 or not isinstance(cards, list) \
+                or not all(isinstance(c, str) and _CARD.match(c.upper()) for c in cards):
+            raise Refusal("bad-request", "a hand is a seat and its cards", status=400)
+        return f"hands {seat}: " + " ".join(c.upper() for c in cards)
+    if what == "tens":
+        tens = body.get("tens")
+        sides = sides_for(seats)
+        if not isinstance(tens, dict) or not all(isinstance(tens.get(s), int) and 0 <= tens[s] <= 12 for s in sides):
+            raise Refusal("bad-request", "the tens are counted side by side", status=400)
+        return "tens " + " ".join(f"{s} {tens[s]}" for s in sides)
+    if what == "comment":
+        text = _text(body.get("text"), "")
+        clean = " ".join(text.replace("{", "(").replace("}", ")").split())
+        if not clean:
+            raise Refusal("bad-request", "the comment is empty", status=400)
+        return "{" + clean + "}"
+    if what == "line":
+        return _text(body.get("line"), "")
+    raise Refusal("bad-request", "that is not something a table can do", status=400)

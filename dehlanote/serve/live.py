@@ -1,0 +1,45 @@
+"""A table's record as the replay page's data, the trick under way included.
+
+The record holds whole tricks only (the cards of the trick under way wait in a comment), so
+the page's data is the ``html`` command's over the record, plus that trick: its cards so
+far, with ``u`` (the number of cards a whole trick holds) saying it is not finished, no
+winner and no story yet.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..output.html.data import game_data
+from ..replay import replay_game
+from ..syntax import parse_string
+from .tables import Table
+from .view import partial_cards
+
+__all__ = ["live_games"]
+
+
+def live_games(table: Table) -> list[dict[str, Any]]:
+    session = table.session
+    games = parse_string(session.game_text(), keep_source=True)
+    if not games:
+        return []
+    facts = replay_game(games[-1], session.reg)
+    data = game_data(facts, 1)
+    partial = partial_cards(session)
+    state = session.state
+    if partial and data.get("deals") and state.cur is not None:
+        deal = data["deals"][-1]
+        snap = session.snapshot()
+        trick = snap.trick if snap is not None else None
+        if trick is not None:
+            last = deal["tricks"][-1] if deal["tricks"] else None
+            centre = last["c"] if last is not None else [0, []]
+            tens = last["d"] if last is not None else {s: 0 for s in data.get("sides", ())}
+            deal["tricks"].append({
+                "n": trick.number, "l": trick.leader, "o": trick.order, "p": [[c] for c in partial],
+                "w": None, "c": centre, "x": None, "r": 0, "t": trick.trump, "s": [], "d": tens,
+                "u": len(trick.order),
+            })
+            deal["unplayed"] = []
+    return [data]

@@ -1,0 +1,75 @@
+"""The pages of ``dehlanote serve``: self-contained, with the html pages' Content-Security-Policy.
+
+One shell (``templates/serve.html``) for the index, the new-table form and the phone page:
+its style and script inline, allowed by their hashes, the data in a JSON block escaped by
+:func:`~dehlanote.output.html.page.script_json`, every string put in the page by the script
+with ``textContent``. The policy is the html pages' (``default-src 'none'``, the page's own
+style and script by hash, no form, no base) plus ``connect-src 'self'`` so the page can send
+its taps and hear the other phones (server-sent events) from this server only.
+
+The live replay page is the ``html`` command's replay page over the table's record, the
+trick under way included, with a small script that reloads it at the newest card whenever
+the table changes.
+"""
+
+from __future__ import annotations
+
+import html
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Optional
+
+from .. import __version__
+from ..i18n import catalog, translator
+from ..output.html.page import SUIT_SYMBOLS, csp, fill, render_replay, replay_csp, script_json
+from .tables import Table
+
+__all__ = ["serve_page", "live_replay_page", "policy"]
+
+
+@lru_cache(maxsize=None)
+def _template(name: str) -> str:
+    return resources.files(__package__).joinpath("templates").joinpath(name).read_text(encoding="utf-8")
+
+
+def policy(style: str, scripts: tuple[str, ...]) -> str:
+    """The html pages' policy for this page's style and scripts, with fetches back to this server."""
+    return csp(style, scripts[0] if scripts else None, *scripts[1:]) + "; connect-src 'self'"
+
+
+#: said in the header only (a <meta> policy cannot say it): no other site may frame the pages
+FRAMES = "; frame-ancestors 'none'"
+
+
+def serve_page(kind: str, *, lang: str, key: str, lan: bool, data: dict[str, Any],
+               rules: list[str]) -> tuple[str, str]:
+    """A page of the app (``index``, ``new``, ``table``) and its Content-Security-Policy."""
+    css = _template("serve.css")
+    js = _template("serve.js")
+    _ = translator(lang)
+    titles = {"index": _("Tables tonight"), "new": _("Start a table"), "table": _("Table")}
+    payload = {"page": kind, "lang": lang, "key": key, "lan": lan, "words": catalog(lang),
+               "profiles": rules, **data}
+    title = titles.get(kind, "dehlanote")
+    if kind == "table":
+        title = f"{title} {data.get('table', '')}"
+    page = fill(_template("serve.html"), {
+        "LANG": html.escape(lang), "CSP": html.escape(policy(css, (js,)), quote=False),
+        "VERSION": html.escape(__version__), "TITLE": html.escape(title), "CSS": css, "JS": js,
+        "SYMBOLS": SUIT_SYMBOLS, "DATA": script_json(payload),
+    })
+    return page, policy(css, (js,)) + FRAMES
+
+
+def live_replay_page(table: Table, *, lang: str, key: Optional[str]) -> tuple[str, str]:
+    """The table's replay page, following the play (and its policy)."""
+    from .live import live_games
+    _ = translator(lang)
+    games = live_games(table)
+    live = _template("live.js")
+    title = f"{_('Table')} {table.number}"
+    page = render_replay(games, title, back="/" + (f"?key={key}" if key else ""),
+                                      back_label=_("all tables"), lang=lang, live=live,
+                                      live_data={"table": table.number, "key": key or "",
+                                                 "version": table.version})
+    return page, replay_csp(live) + FRAMES

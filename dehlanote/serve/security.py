@@ -1,0 +1,133 @@
+"""The guard in front of every request (an ASGI middleware, so streamed answers pass through).
+
+* ``--lan``: a request without the server's secret (``?key=`` or the ``X-Dehlanote-Key``
+  header) gets 403, whatever it asks for.
+* A change of state is a POST whose ``X-Dehlanote-Key`` header holds the secret, with a
+  JSON body: a link, an image or a form on another site cannot send that header, and a
+  script there would need a CORS answer, which this server never gives.
+* Only GET, HEAD and POST; a Host header that names another machine is refused (a page
+  on another site cannot reach the server by a name it controls).
+* Limits: the path and query, the body (read in pieces, the connection cut past the limit).
+* Every answer says ``nosniff``, no framing, no referrer (the secret stays out of other
+  sites' logs), no caching.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from typing import Any, Awaitable, Callable, Iterable, MutableMapping, Optional
+from urllib.parse import parse_qs
+
+__all__ = ["Guard", "KEY_HEADER"]
+
+KEY_HEADER = "x-dehlanote-key"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+_COMMON = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cache-control", b"no-store"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+]
+
+
+class Guard:
+    """Wraps the app: ``secret`` always guards POST; ``lan`` makes it guard every request."""
+
+    def __init__(self, app: ASGIApp, *, secret: str, lan: bool, hosts: Iterable[str],
+                 body_limit: int = 8192, url_limit: int = 2048) -> None:
+        self.app = app
+        self.secret = secret
+        self.lan = lan
+        self.hosts = {h.lower() for h in hosts}
+        self.body_limit = body_limit
+        self.url_limit = url_limit
+
+    def _key_ok(self, given: Optional[str]) -> bool:
+        return given is not None and hmac.compare_digest(given.encode("utf-8", "replace"),
+                                                         self.secret.encode("utf-8"))
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)   # lifespan
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        method = scope["method"]
+        path = scope.get("path", "")
+        query = scope.get("query_string", b"").decode("latin-1")
+        if len(path) + len(query) > self.url_limit:
+            await _refuse(send, 414, "too-long", "the address is too long")
+            return
+        if method not in ("GET", "HEAD", "POST"):
+            await _refuse(send, 405, "method", "only GET and POST are answered here", allow=True)
+            return
+        host = headers.get("host", "").lower()
+        if self.hosts and host not in self.hosts:
+            await _refuse(send, 403, "wrong-host", "this server answers only to its own address")
+            return
+        header_key = headers.get(KEY_HEADER)
+        query_key = (parse_qs(query).get("key") or [None])[0]
+        if self.lan and not (self._key_ok(header_key) or self._key_ok(query_key)):
+            await _refuse(send, 403, "no-key", "this table's address holds a key: scan the code or type the "
+                          "whole address shown where the server runs")
+            return
+        if method == "POST":
+            if not self._key_ok(header_key):
+                await _refuse(send, 403, "no-key", "a change comes from the table's page only")
+                return
+            if headers.get("content-type", "").split(";")[0].strip() != "application/json":
+                await _refuse(send, 415, "not-json", "a change is sent as JSON")
+                return
+            length = headers.get("content-length")
+            if length is not None and (not length.isdigit() or int(length) > self.body_limit):
+                await _refuse(send, 413, "too-large", "that request is larger than a change may be")
+                return
+            receive = _bounded(receive, self.body_limit)
+
+        async def guarded_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = dict(message)
+                names = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = list(message.get("headers", [])) + [
+                    (k, v) for k, v in _COMMON if k not in names]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, guarded_send)
+        except _TooLarge:
+            await _refuse(send, 413, "too-large", "that request is larger than a change may be")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _bounded(receive: Receive, limit: int) -> Receive:
+    seen = 0
+
+    async def inner() -> Message:
+        nonlocal seen
+        message = await receive()
+        if message["type"] == "http.request":
+            seen += len(message.get("body", b""))
+            if seen > limit:
+                raise _TooLarge()
+        return message
+    return inner
+
+
+async def _refuse(send: Send, status: int, code: str, message: str, *, allow: bool = False) -> None:
+    body = json.dumps({"code": code, "message": message}).encode("utf-8")
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())] + _COMMON
+    if allow:
+        headers.append((b"allow", b"GET, HEAD, POST"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,295 @@
+"""The tables of a club night: one DPN record a table, in the server's folder.
+
+Each table is a :class:`dehlanote.record.Session` (the terminal recorder's own engine: the
+same checks, the same text, the same unfinished-trick comment) saved after every kept
+element by the recorder's store (temporary file, ``fsync``, rename, folder ``fsync``), so
+a server killed at any moment restarts where the last card left it. File names are chosen
+here, never taken from a request: ``table-N.dpn`` in the folder, N the table's number.
+
+The folder is held by one server at a time (:class:`FolderLock`), and every record the
+server keeps is held against a ``dehlanote record`` on it (the recorder's
+:class:`~dehlanote.record.store.Claim`).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import glob
+import os
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from ..errors import DpnError
+from ..record import RecordError, Session, save
+from ..record.session import Outcome
+from ..record.store import Claim, RecordBusy
+from ..rules.profile import Registry, registry as default_registry
+from ..syntax.cards import seats_for
+
+__all__ = ["FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables"]
+
+_NAME = re.compile(r"^table-([1-9][0-9]{0,3})\.dpn$")
+_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f\"\\\]\[{}]")
+
+
+class FolderBusy(Exception):
+    """Another ``dehlanote serve`` holds the folder."""
+
+
+class Refusal(Exception):
+    """A request the table cannot take: ``code`` (validate's code, or one of serve's own) and a sentence."""
+
+    def __init__(self, code: str, message: str, *, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one request, one line and one record may hold."""
+
+    body: int = 8192            # bytes of a request body
+    line: int = 300             # characters of one element (a comment, a name)
+    record: int = 512 * 1024    # bytes of a table's record
+    tables: int = 64            # tables in one folder
+
+
+class FolderLock:
+    """One server a folder: an advisory ``flock`` on the folder itself (no lock file left behind)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._fd: Optional[int] = None
+
+    def take(self) -> None:
+        fd = os.open(self.folder, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise FolderBusy(str(self.folder)) from None
+        except OSError:
+            pass   # a file system without locks: the records' own claims still guard them
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+@dataclass
+class Table:
+    """One table: its number, record, recorder session and what the pages need to follow it."""
+
+    number: int
+    path: Path
+    session: Session
+    claim: Claim
+    version: int = 0
+    hands: bool = False                 # the table enters the hands before the cards
+    confirm: bool = False               # each trick confirmed from a second phone
+    confirmed: int = 0                  # tricks (of the whole game, counted) confirmed so far
+    entered_by: dict[int, str] = field(default_factory=dict)   # trick count -> device that completed it
+    notes: tuple[str, ...] = ()
+    sync: bool = True
+
+    def tricks_done(self) -> int:
+        st = self.session.state
+        count = sum(len(d.tricks) for d in st.done)
+        return count + (len(st.cur.tricks) if st.cur is not None else 0)
+
+    def awaiting(self) -> Optional[int]:
+        """The trick count waiting for a second phone's confirmation, or None."""
+        if not self.confirm:
+            return None
+        done = self.tricks_done()
+        return done if done > self.confirmed else None
+
+
+class Tables:
+    """Every table of the folder, loaded at start (unfinished and finished records alike)."""
+
+    def __init__(self, folder: Path, *, reg: Optional[Registry] = None, sync: bool = True,
+                 limits: Limits = Limits()) -> None:
+        self.folder = Path(os.path.realpath(folder))
+        self.reg = reg or default_registry()
+        self.sync = sync
+        self.limits = limits
+        self.tables: dict[int, Table] = {}
+        self.lock = FolderLock(self.folder)
+        self.lock.take()
+        try:
+            self._load()
+        except BaseException:
+            self.close()
+            raise
+
+    def _load(self) -> None:
+        for entry in sorted(os.listdir(self.folder)):
+            m = _NAME.match(entry)
+            if not m:
+                continue
+            path = self.folder / entry
+            if path.is_symlink() or not path.is_file():
+                continue   # a link could point outside the folder: only plain files are tables
+            self._clean_temporaries(path)
+            claim = Claim(path)
+            try:
+                claim.take()
+            except RecordBusy:
+                raise FolderBusy(f"{path} is being recorded by dehlanote record") from None
+            try:
+                if path.stat().st_size > self.limits.record:
+                    raise RecordError(f"{entry} is larger than a table's record may be")
+                text = path.read_text(encoding="utf-8")
+                session, _ = Session.resume(text, reg=self.reg, path=str(path))
+            except (RecordError, OSError, UnicodeDecodeError, DpnError):
+                claim.release()
+                continue   # not a table this server can keep: left alone, not listed
+            table = Table(int(m.group(1)), path, session, claim, sync=self.sync)
+            options = _tag(session, "Serve").split()
+            table.hands = "hands" in options
+            table.confirm = "confirm" in options
+            table.confirmed = table.tricks_done()
+            self.tables[table.number] = table
+
+    @staticmethod
+    def _clean_temporaries(path: Path) -> None:
+        for leftover in glob.glob(os.path.join(glob.escape(str(path.parent)), f".{glob.escape(path.name)}.*.tmp")):
+            try:
+                os.unlink(leftover)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            table.claim.release()
+        self.lock.release()
+
+    # ---- tables -------------------------------------------------------------------------------
+
+    def get(self, number: int) -> Table:
+        table = self.tables.get(number)
+        if table is None:
+            raise Refusal("no-table", "there is no such table", status=404)
+        return table
+
+    def start(self, *, rules: str, names: dict[str, str], dealer: Optional[str], hands: bool = False,
+              confirm: bool = False, event: str = "") -> Table:
+        """A new match at the next free table number (or after the finished match of a table)."""
+        if len(self.tables) >= self.limits.tables:
+            raise Refusal("too-many-tables", "this folder already has as many tables as a night may have")
+        if len(rules) > self.limits.line:
+            raise Refusal("too-long", "the rules are too long")
+        try:
+            resolved = self.reg.resolve(rules or "standard")
+        except DpnError as exc:
+            raise Refusal("unknown-rules", exc.message) from None
+        seats = seats_for(resolved.seats)[: resolved.seats]
+        tags: list[tuple[str, str]] = []
+        if event:
+            tags.append(("Event", _clean_name(event, self.limits)))
+        number = max(self.tables, default=0) + 1
+        tags.append(("Table", str(number)))
+        for seat in seats:
+            name = _clean_name(names.get(seat, ""), self.limits)
+            if name:
+                tags.append((seat, name))
+        options = " ".join(w for w, on in (("hands", hands), ("confirm", confirm)) if on)
+        if options:
+            tags.append(("Serve", options))
+        session = Session(resolved.label(), tuple(tags), reg=self.reg)
+        if dealer:
+            if dealer not in seats:
+                raise Refusal("wrong-dealer", f"the dealer is one of the seats {', '.join(seats)}")
+            outcome = session.feed(f"dealer {dealer}")
+            if not outcome.accepted:
+                raise Refusal(*_first_problem(outcome))
+        path = self.folder / f"table-{number}.dpn"
+        claim = Claim(path)
+        table = Table(number, path, session, claim, hands=hands, confirm=confirm, sync=self.sync)
+        if path.exists() or path.is_symlink():
+            raise Refusal("busy", f"{path.name} is already in the folder")
+        self._save(table)     # the save takes the hold on the new file (Claim.follow)
+        self.tables[number] = table
+        return table
+
+    # ---- entering the game --------------------------------------------------------------------
+
+    def feed(self, table: Table, line: str, *, device: str = "") -> Outcome:
+        """One element for the table's record, kept (and saved) only when the record stays valid."""
+        if "\n" in line or "\r" in line or len(line) > self.limits.line:
+            raise Refusal("too-long", "one element at a time, on one line of at most "
+                          f"{self.limits.line} characters")
+        waiting = table.awaiting()
+        word = line.split(None, 1)[0].lower() if line.split() else ""
+        if waiting is not None and word not in ("undo", "") and not line.startswith("{"):
+            raise Refusal("unconfirmed-trick", "the last trick waits for the other side's phone to confirm it")
+        before_tricks = table.tricks_done()
+        outcome = table.session.feed(line)
+        if not outcome.accepted:
+            code, message = _first_problem(outcome)
+            raise Refusal(code, message, status=422)
+        if len(table.session.text.encode("utf-8")) > self.limits.record:
+            table.session.feed("undo")
+            raise Refusal("record-full", "this record is as long as a table's record may be: start a new match")
+        if outcome.saved:
+            self._save(table)
+        after = table.tricks_done()
+        if after > before_tricks and device:
+            table.entered_by[after] = device
+        if after < table.confirmed:
+            table.confirmed = after
+        table.notes = outcome.notes
+        table.version += 1
+        return outcome
+
+    def confirm(self, table: Table, *, device: str) -> None:
+        """The other side's phone confirms the last trick entered."""
+        waiting = table.awaiting()
+        if waiting is None:
+            raise Refusal("nothing-to-confirm", "no trick waits for a confirmation")
+        if device and table.entered_by.get(waiting) == device:
+            raise Refusal("same-phone", "the trick must be confirmed from another phone than the one that "
+                          "entered it")
+        table.confirmed = waiting
+        table.version += 1
+
+    def _save(self, table: Table) -> None:
+        try:
+            save(table.path, table.session.text, sync=table.sync)
+        except OSError as exc:
+            raise Refusal("cannot-save", f"the record cannot be written ({(exc.strerror or str(exc)).lower()})",
+                          status=507) from None
+        table.claim.follow()
+
+
+def _tag(session: Session, name: str) -> str:
+    for t in session.state.tags:
+        if t.name == name:
+            return t.value
+    return ""
+
+
+def _clean_name(name: str, limits: Limits) -> str:
+    """A player's or event's name as a tag value: one line, no quote, bracket or brace, bounded."""
+    if len(name) > limits.line:
+        raise Refusal("too-long", f"a name has at most {limits.line} characters")
+    return " ".join(_NAME_CHARS.sub(" ", name).split())[:60]
+
+
+def _first_problem(outcome: Outcome) -> tuple[str, str]:
+    if outcome.errors:
+        e = outcome.errors[0]
+        return e.code, e.message
+    return "refused", outcome.reason or "that cannot be entered now"
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(18)

@@ -1,0 +1,673 @@
+/* dehlanote serve: the index, the new-table form and the phone page of a table.
+   Every string from a record is put in the page with textContent, never as markup.
+   Words come from the message catalog in the page's data (_("...") marks them). */
+(function () {
+  "use strict";
+  var D = JSON.parse(document.getElementById("serve-data").textContent);
+  var W = D.words || {};
+  var NS = "http://www.w3.org/2000/svg";
+  function _(s) { return Object.prototype.hasOwnProperty.call(W, s) && W[s] ? W[s] : s; }
+  function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return o[k] !== undefined ? String(o[k]) : m; }); }
+  function $(id) { return document.getElementById(id); }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    return e;
+  }
+  function button(text, onClick, cls) {
+    var b = el("button", cls || "", text);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+  var SUIT_WORDS = {S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs")};
+  var RANK_SHOWN = {A: _("A"), K: _("K"), Q: _("Q"), J: _("J")};
+  function sym(s) {
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("class", "sym");
+    svg.setAttribute("aria-hidden", "true");
+    var use = document.createElementNS(NS, "use");
+    use.setAttribute("href", "#suit-" + s);
+    svg.appendChild(use);
+    return svg;
+  }
+  function rankOf(c) { return c.slice(0, -1); }
+  function suitOf(c) { return c.slice(-1); }
+  function cardLabel(c) { return (RANK_SHOWN[rankOf(c)] || rankOf(c)); }
+  function cardWords(c) { return fmt(_("{rank} of {suit}"), {rank: rankName(rankOf(c)), suit: SUIT_WORDS[suitOf(c)]}); }
+  function rankName(r) {
+    return ({A: _("ace"), K: _("king"), Q: _("queen"), J: _("jack"), "10": _("ten")})[r] || r;
+  }
+  function cardFace(c, cls) {
+    var e = el("span", (cls || "") + " s-" + suitOf(c));
+    e.appendChild(el("span", "", cardLabel(c)));
+    e.appendChild(sym(suitOf(c)));
+    e.setAttribute("aria-label", cardWords(c));
+    e.setAttribute("data-card", c);
+    return e;
+  }
+  function inline(cards) {
+    var span = el("span", "tens");
+    cards.forEach(function (c, i) {
+      if (i) { span.appendChild(document.createTextNode(" ")); }
+      var s = el("span", "s-" + suitOf(c), cardLabel(c));
+      s.appendChild(sym(suitOf(c)));
+      span.appendChild(s);
+    });
+    return span;
+  }
+
+  /* addresses: the key (in --lan) and the language travel with every link */
+  function qs(extra) {
+    var p = [];
+    if (D.lan) { p.push("key=" + encodeURIComponent(D.key)); }
+    p.push("lang=" + encodeURIComponent(D.lang));
+    if (extra) { p.push(extra); }
+    return "?" + p.join("&");
+  }
+  function link(path, text) {
+    var a = el("a", "", text);
+    a.href = path + qs();
+    return a;
+  }
+  var device = (function () {
+    var id = null;
+    try { id = localStorage.getItem("dehlanote-device"); } catch (e) { id = null; }
+    if (!id || !/^[A-Za-z0-9_-]{1,40}$/.test(id)) {
+      var a = new Uint8Array(12);
+      (window.crypto || window.msCrypto).getRandomValues(a);
+      id = Array.prototype.map.call(a, function (x) { return ("0" + x.toString(16)).slice(-2); }).join("");
+      try { localStorage.setItem("dehlanote-device", id); } catch (e) { /* private mode: one id a page */ }
+    }
+    return id;
+  }());
+
+  function api(path, body, done) {
+    var opts = {method: body ? "POST" : "GET", cache: "no-store", credentials: "same-origin", headers: {}};
+    if (body) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.headers["X-Dehlanote-Key"] = D.key;
+      body.device = device;
+      opts.body = JSON.stringify(body);
+    }
+    fetch(path + qs(), opts).then(function (r) {
+      return r.json().then(function (j) { return {ok: r.ok, j: j}; });
+    }).then(function (a) {
+      setTimeout(function () { done(a.ok, a.j); }, 0);   /* a fault in drawing is not "no answer" */
+    }, function () {
+      done(false, {code: "offline", sentence: _("No answer from the server: check the connection, then try again.")});
+    });
+  }
+
+  var toastTimer = null;
+  function toast(text, good, code, detail) {
+    var t = $("toast");
+    t.textContent = "";
+    t.className = good ? "good" : "";
+    t.appendChild(el("span", "", text));
+    if (code) {
+      t.appendChild(document.createTextNode(" "));
+      t.appendChild(el("code", "", code));
+    }
+    if (detail && detail !== text) { t.appendChild(el("div", "muted-toast", detail)); }
+    t.hidden = false;
+    if (toastTimer) { clearTimeout(toastTimer); }
+    toastTimer = setTimeout(function () { t.hidden = true; }, good ? 1500 : 6000);
+  }
+  function refused(j) { toast(j.sentence || j.message || _("That was refused."), false, j.code, j.message); }
+
+  function listen(onChange) {
+    var since = -1;
+    function poll() { onChange(null); }
+    if (!window.EventSource) { setInterval(poll, 1000); return; }
+    var src = new EventSource("/api/events" + qs("since=" + since));
+    src.onmessage = function (ev) {
+      var msg;
+      try { msg = JSON.parse(ev.data); } catch (e) { return; }
+      onChange(msg);
+    };
+    setInterval(poll, 10000);   /* a safety net if the stream is cut by the network */
+  }
+
+  var app = $("app");
+
+  /* ---- the picture of the seats ------------------------------------------------------------ */
+  function picture(names, dealer) {
+    var svg = document.createElementNS(NS, "svg");
+    svg.setAttribute("viewBox", "0 0 300 230");
+    svg.setAttribute("class", "picture");
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", _("Who sits where: A at the bottom, B on A's right, C opposite A, D on A's left; play goes A, B, C, D, anticlockwise; A and C are partners, B and D are partners."));
+    function add(tag, attrs, text) {
+      var e = document.createElementNS(NS, tag);
+      Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+      if (text !== undefined) { e.textContent = text; }
+      svg.appendChild(e);
+      return e;
+    }
+    add("rect", {x: 70, y: 45, width: 160, height: 130, rx: 18, fill: "#1f6b45"});
+    add("path", {d: "M150 160 A 55 45 0 0 0 205 110 M205 110 A55 45 0 0 0 150 65 M150 65 A55 45 0 0 0 95 110 M95 110 A55 45 0 0 0 150 160",
+      fill: "none", stroke: "#ffd24a", "stroke-width": 2, "stroke-dasharray": "5 4"});
+    add("path", {d: "M200 124 l5 -14 l7 13 z M163 66 l-14 -1 l10 -9 z M100 97 l-5 14 l-7 -13 z M137 159 l14 1 l-10 9 z", fill: "#ffd24a"});
+    add("text", {x: 150, y: 116, "text-anchor": "middle", fill: "#fff"}, _("play goes"));
+    add("text", {x: 150, y: 132, "text-anchor": "middle", fill: "#fff"}, "A → B → C → D");
+    var at = {A: [150, 205], B: [265, 114], C: [150, 28], D: [35, 114]};
+    ["A", "B", "C", "D"].forEach(function (s) {
+      var p = at[s];
+      var side = (s === "A" || s === "C") ? "AC" : "BD";
+      add("text", {x: p[0], y: p[1], "text-anchor": "middle", fill: side === "AC" ? "#0b5394" : "#b3261e"},
+        s + (dealer === s ? " ●" : ""));
+      add("text", {x: p[0], y: p[1] + 16, "text-anchor": "middle", fill: "#1d1d1b"}, (names && names[s]) || "");
+    });
+    return svg;
+  }
+
+  /* ---- the index ------------------------------------------------------------------------------ */
+  function indexPage() {
+    app.textContent = "";
+    var head = el("div", "head full");
+    head.appendChild(el("h1", "", _("Tables tonight")));
+    head.appendChild(button(_("Start a table"), function () { location.href = "/new" + qs(); }, "primary"));
+    app.appendChild(head);
+    var list = el("ul", "tables full");
+    list.id = "tables";
+    app.appendChild(list);
+    function draw(tables) {
+      list.textContent = "";
+      if (!tables.length) { list.appendChild(el("li", "muted", _("No table yet: start one."))); }
+      tables.forEach(function (t) {
+        var li = el("li");
+        li.setAttribute("data-table", String(t.table));
+        var who = ["A", "B", "C", "D", "E", "F"].filter(function (s) { return t.names[s]; })
+          .map(function (s) { return s + " " + t.names[s]; }).join(", ");
+        li.appendChild(el("b", "", fmt(_("Table {n}"), {n: t.table})));
+        li.appendChild(document.createTextNode(" · " + t.rules + (who ? " · " + who : "")));
+        var sides = Object.keys(t.score.won);
+        var score = sides.map(function (s) { return s + " " + t.score.won[s]; }).join(" – ");
+        var kots = sides.map(function (s) { return s + " " + t.score.kots[s]; }).join(" – ");
+        var line = el("div", "score", fmt(_("deals won {score} · kots {kots}"), {score: score, kots: kots}));
+        li.appendChild(line);
+        li.appendChild(el("div", "muted", t.over ? resultWords(t.score.result) :
+          fmt(_("deal {deal}, {tricks} tricks played"), {deal: t.deal, tricks: t.tricks})));
+        var links = el("div", "links");
+        if (!t.over) { links.appendChild(link("/t/" + t.table, _("enter the play"))); }
+        links.appendChild(link("/t/" + t.table + "/replay", _("watch")));
+        links.appendChild(link("/t/" + t.table + "/record.dpn", _("record")));
+        li.appendChild(links);
+        list.appendChild(li);
+      });
+    }
+    function load() { api("/api/tables", null, function (ok, j) { if (ok) { draw(j.tables); } }); }
+    load();
+    listen(load);
+  }
+
+  function resultWords(result) {
+    if (!result) { return _("unfinished"); }
+    if (result === "=") { return _("the match is level"); }
+    return fmt(_("{side} win the match"), {side: result});
+  }
+
+  /* ---- a new table ---------------------------------------------------------------------------- */
+  function newPage() {
+    app.textContent = "";
+    app.appendChild(el("h1", "full", _("Start a table")));
+    var form = el("div", "");
+    var rules = el("select");
+    rules.id = "rules";
+    (D.profiles || ["standard"]).forEach(function (p) { var o = el("option", "", p); o.value = p; rules.appendChild(o); });
+    if ((D.profiles || []).indexOf("standard") >= 0) { rules.value = "standard"; }
+    var rulesRow = el("label", "row");
+    rulesRow.appendChild(el("span", "", _("Rules")));
+    rulesRow.appendChild(rules);
+    form.appendChild(rulesRow);
+    var extra = el("input");
+    extra.type = "text";
+    extra.id = "options";
+    extra.placeholder = _("options, e.g. streak=5");
+    extra.maxLength = 120;
+    var extraRow = el("label", "row");
+    extraRow.appendChild(el("span", "", _("Options")));
+    extraRow.appendChild(extra);
+    form.appendChild(extraRow);
+    form.appendChild(el("h2", "", _("Players")));
+    var names = {};
+    var dealer = null;
+    var pic = el("div");
+    function redraw() {
+      pic.textContent = "";
+      var n = {};
+      Object.keys(names).forEach(function (s) { n[s] = names[s].value; });
+      pic.appendChild(picture(n, dealer));
+    }
+    ["A", "B", "C", "D"].forEach(function (s) {
+      var row = el("label", "row");
+      row.appendChild(el("span", "", s));
+      var input = el("input");
+      input.type = "text";
+      input.id = "name-" + s;
+      input.maxLength = 40;
+      input.placeholder = ({A: _("A: sits at the bottom"), B: _("B: on A's right"), C: _("C: opposite A, A's partner"),
+        D: _("D: on A's left, B's partner")})[s];
+      input.addEventListener("input", redraw);
+      names[s] = input;
+      row.appendChild(input);
+      form.appendChild(row);
+    });
+    form.appendChild(pic);
+    form.appendChild(el("p", "muted", _("Play goes A, B, C, D: anticlockwise, each player's right-hand neighbour plays next. Partners sit opposite: A with C, B with D.")));
+    form.appendChild(el("h2", "", _("First dealer")));
+    var pick = el("div", "seatpick");
+    ["A", "B", "C", "D"].forEach(function (s) {
+      var b = button(s, function () {
+        dealer = s;
+        Array.prototype.forEach.call(pick.children, function (c) { c.classList.toggle("on", c === b); });
+        redraw();
+      });
+      b.id = "dealer-" + s;
+      pick.appendChild(b);
+    });
+    form.appendChild(pick);
+    function check(id, text) {
+      var row = el("label", "check");
+      var box = el("input");
+      box.type = "checkbox";
+      box.id = id;
+      row.appendChild(box);
+      row.appendChild(el("span", "", text));
+      form.appendChild(row);
+      return box;
+    }
+    var hands = check("want-hands", _("Enter the hands before the cards (only legal cards can then be tapped)"));
+    var confirm = check("want-confirm", _("The other side confirms each trick on a second phone"));
+    var go = button(_("Start the table"), function () {
+      var label = rules.value + (extra.value.trim() ? " " + extra.value.trim() : "");
+      var body = {rules: label, names: {}, dealer: dealer, hands: hands.checked, confirm: confirm.checked};
+      Object.keys(names).forEach(function (s) { body.names[s] = names[s].value; });
+      api("/api/tables", body, function (ok, j) {
+        if (!ok) { refused(j); return; }
+        location.href = "/t/" + j.table + qs();
+      });
+    }, "primary");
+    go.id = "start";
+    form.appendChild(el("div", "bar")).appendChild(go);
+    app.appendChild(form);
+    redraw();
+  }
+
+  /* ---- a table -------------------------------------------------------------------------------- */
+  function tablePage() {
+    var T = D.table;
+    var st = null;
+    var mode = "play";          /* play | hands | claim | comment | tens | line */
+    var handSeat = "A";
+    var picked = {};
+    var tens = {};
+    var busy = false;
+    var skipHands = null;       /* the deal whose hands the scorer chose not to enter */
+
+    function send(body) {
+      if (busy) { return; }
+      busy = true;
+      api("/api/t/" + T, body, function (ok, j) {
+        busy = false;
+        if (!ok) { refused(j); if (j.code === "offline") { return; } load(); return; }
+        st = j;
+        if (mode !== "hands") { mode = "play"; }
+        draw();
+      });
+    }
+    function load() {
+      api("/api/t/" + T, null, function (ok, j) {
+        if (ok) { st = j; draw(); } else { refused(j); }
+      });
+    }
+    function name(s) { return st.names[s] ? s + " " + st.names[s] : s; }
+    function sideOf(s) { return st.sides[0].indexOf(s) >= 0 ? st.sides[0] : st.sides[1]; }
+
+    function statusText() {
+      var e = st.expect;
+      if (st.over) { return resultWords(st.result); }
+      if (st.awaiting) { return fmt(_("Trick entered: the other side confirms it on their phone"), {}); }
+      if (e.kind === "dealer") { return _("Who deals first?"); }
+      if (e.kind === "trump") { return fmt(_("{seat} names trump"), {seat: e.seat ? name(e.seat) : "?"}); }
+      if (e.kind === "drawn") { return _("Which card was drawn for trump? Type it as a line: trump drawn CARD"); }
+      if (e.kind === "card") {
+        var t = st.trick;
+        var leading = !t || t.complete;
+        return fmt(leading ? _("{seat} leads") : _("{seat} plays"), {seat: name(e.seat)});
+      }
+      return e.text;
+    }
+
+    function drawTable() {
+      var box = el("div", "tablebox");
+      box.id = "tablebox";
+      st.seats.forEach(function (s) {
+        var seat = el("div", "seat pos-" + s);
+        seat.id = "seat-" + s;
+        if (st.expect.seat === s && st.expect.kind !== "over") { seat.classList.add("turn"); }
+        if (st.dealer === s) { seat.classList.add("dealer"); }
+        seat.appendChild(el("b", "", s));
+        if (st.names[s]) { seat.appendChild(el("div", "", st.names[s])); }
+        box.appendChild(seat);
+      });
+      var t = st.trick;
+      if (t) {
+        t.cards.forEach(function (pc) {
+          var c = cardFace(pc[1], "played at-" + pc[0] + (t.complete && t.winner === pc[0] ? " won" : ""));
+          box.appendChild(c);
+        });
+      }
+      return box;
+    }
+
+    function drawInfo() {
+      var head = el("div", "head");
+      var deal = st.deal ? fmt(_("Deal {n}"), {n: st.deal}) : "";
+      var title = el("h1", "", fmt(_("Table {n}"), {n: st.table}) + (deal ? " · " + deal : ""));
+      head.appendChild(title);
+      var trump = el("span", "trump");
+      trump.id = "trump";
+      if (st.trump) {
+        trump.appendChild(document.createTextNode(_("trump") + " "));
+        var s = el("span", "s-" + st.trump, SUIT_WORDS[st.trump] + " ");
+        s.appendChild(sym(st.trump));
+        trump.appendChild(s);
+      } else { trump.textContent = _("trump not named yet"); }
+      head.appendChild(trump);
+      var out = el("div");
+      out.appendChild(head);
+      var sides = st.sides;
+      var score = el("div", "score");
+      score.id = "score";
+      score.textContent = fmt(_("deals won {score} · kots {kots}"), {
+        score: sides.map(function (x) { return x + " " + st.score.won[x]; }).join(" – "),
+        kots: sides.map(function (x) { return x + " " + st.score.kots[x]; }).join(" – ")});
+      if (st.score.streak) { score.textContent += " · " + fmt(_("streak {side} {n}"), {side: st.score.streak[0], n: st.score.streak[1]}); }
+      out.appendChild(score);
+      return out;
+    }
+
+    function drawPiles() {
+      var p = el("div", "piles");
+      p.id = "piles";
+      var c = el("div");
+      c.appendChild(el("b", "", _("centre")));
+      c.appendChild(document.createTextNode(fmt(_("{n} cards"), {n: st.centre.cards}) + " "));
+      c.appendChild(inline(st.centre.tens));
+      if (st.capture === "centre") { p.appendChild(c); }
+      st.sides.forEach(function (side) {
+        var d = el("div");
+        d.id = "pile-" + side;
+        d.appendChild(el("b", "", side));
+        d.appendChild(document.createTextNode(fmt(_("{n} cards"), {n: st.piles[side] || 0}) + " "));
+        var tens = st.tens[side] || [];
+        d.appendChild(tens.length ? inline(tens) : el("span", "muted", _("no ten")));
+        p.appendChild(d);
+      });
+      return p;
+    }
+
+    function drawCards() {
+      var wrap = el("div", "cards");
+      wrap.id = "cards";
+      var bySuit = {}, order = [];
+      st.legal.forEach(function (c) {
+        var s = suitOf(c);
+        if (!bySuit[s]) { bySuit[s] = []; order.push(s); }
+        bySuit[s].push(c);
+      });
+      order.forEach(function (s) {
+        var row = el("div", "suitrow");
+        bySuit[s].forEach(function (c) {
+          var b = button("", function () { send({do: "card", card: c}); }, "card s-" + s);
+          b.appendChild(el("span", "", cardLabel(c)));
+          b.appendChild(sym(s));
+          b.setAttribute("aria-label", cardWords(c));
+          b.setAttribute("data-card", c);
+          b.disabled = !!st.awaiting;
+          row.appendChild(b);
+        });
+        wrap.appendChild(row);
+      });
+      return wrap;
+    }
+
+    function drawTrump() {
+      var row = el("div", "suits");
+      row.id = "suits";
+      ["S", "H", "D", "C"].forEach(function (s) {
+        var b = button("", function () { send({do: "trump", suit: s}); }, "s-" + s);
+        b.appendChild(sym(s));
+        b.appendChild(el("span", "", SUIT_WORDS[s]));
+        b.setAttribute("data-suit", s);
+        row.appendChild(b);
+      });
+      return row;
+    }
+
+    function drawDealer() {
+      var row = el("div", "seatpick");
+      st.seats.forEach(function (s) {
+        var b = button(name(s), function () { send({do: "dealer", seat: s}); });
+        b.setAttribute("data-seat", s);
+        row.appendChild(b);
+      });
+      return row;
+    }
+
+    function drawHands() {
+      var panel = el("div", "panel");
+      panel.id = "hands-panel";
+      panel.appendChild(el("h2", "", _("The hands")));
+      var tabs = el("div", "seatpick");
+      st.seats.forEach(function (s) {
+        var held = (st.hands[s] || []).length;
+        var b = button(s + (held ? " ✓" : ""), function () { handSeat = s; picked = {}; draw(); }, handSeat === s ? "on" : "");
+        tabs.appendChild(b);
+      });
+      panel.appendChild(tabs);
+      var taken = {};
+      st.seats.forEach(function (s) { if (s !== handSeat) { (st.hands[s] || []).forEach(function (c) { taken[c] = s; }); } });
+      var count = Object.keys(picked).length;
+      panel.appendChild(el("p", "status", fmt(_("{seat}: {n} of {size} cards picked"), {seat: name(handSeat), n: count, size: st.hand_size})));
+      var wrap = el("div", "cards");
+      ["S", "H", "D", "C"].forEach(function (s) {
+        var row = el("div", "suitrow");
+        ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"].forEach(function (r) {
+          var c = r + s;
+          var b = button("", function () {
+            if (picked[c]) { delete picked[c]; } else { picked[c] = true; }
+            draw();
+          }, "card s-" + s + (picked[c] ? " sel" : "") + (taken[c] ? " taken" : ""));
+          b.appendChild(el("span", "", cardLabel(c)));
+          b.appendChild(sym(s));
+          b.setAttribute("aria-label", cardWords(c));
+          b.setAttribute("data-card", c);
+          b.disabled = !!taken[c];
+          row.appendChild(b);
+        });
+        wrap.appendChild(row);
+      });
+      panel.appendChild(wrap);
+      var bar = el("div", "bar");
+      var others = st.seats.filter(function (s) { return s !== handSeat && (st.hands[s] || []).length; });
+      if (others.length === st.seats.length - 1) {
+        bar.appendChild(button(_("The rest of the deck"), function () {
+          picked = {};
+          ["S", "H", "D", "C"].forEach(function (s) {
+            ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"].forEach(function (r) {
+              if (!taken[r + s]) { picked[r + s] = true; }
+            });
+          });
+          draw();
+        }));
+      }
+      var save = button(_("Save this hand"), function () {
+        send({do: "hands", seat: handSeat, cards: Object.keys(picked)});
+        picked = {};
+        var next = st.seats[(st.seats.indexOf(handSeat) + 1) % st.seats.length];
+        handSeat = next;
+      }, "primary");
+      save.id = "save-hand";
+      save.disabled = count !== st.hand_size;
+      bar.appendChild(save);
+      bar.appendChild(button(_("Done"), function () { mode = "play"; skipHands = st.deal; draw(); }));
+      panel.appendChild(bar);
+      return panel;
+    }
+
+    function drawTens() {
+      var panel = el("div", "panel");
+      panel.id = "tens-panel";
+      panel.appendChild(el("h2", "", fmt(_("Tens check, deal {n}"), {n: st.tens_due})));
+      panel.appendChild(el("p", "muted", _("Each side counts the tens in its pile.")));
+      st.sides.forEach(function (side) {
+        if (tens[side] === undefined) { tens[side] = 0; }
+        var row = el("div", "bar");
+        row.appendChild(el("b", "", side));
+        row.appendChild(button("−", function () { tens[side] = Math.max(0, tens[side] - 1); draw(); }));
+        var v = el("span", "score", String(tens[side]));
+        v.id = "tens-" + side;
+        row.appendChild(v);
+        row.appendChild(button("+", function () { tens[side] = Math.min(12, tens[side] + 1); draw(); }));
+        panel.appendChild(row);
+      });
+      var b = button(_("Check the tens"), function () { send({do: "tens", tens: tens}); tens = {}; }, "primary");
+      b.id = "check-tens";
+      panel.appendChild(b);
+      return panel;
+    }
+
+    function drawClaim() {
+      var panel = el("div", "panel");
+      panel.appendChild(el("h2", "", _("Who claims the rest of the tricks?")));
+      var row = el("div", "seatpick");
+      st.seats.forEach(function (s) { row.appendChild(button(name(s), function () { send({do: "claim", seat: s}); })); });
+      panel.appendChild(row);
+      panel.appendChild(button(_("Cancel"), function () { mode = "play"; draw(); }));
+      return panel;
+    }
+
+    function drawText(kind) {
+      var panel = el("div", "panel");
+      panel.appendChild(el("h2", "", kind === "comment" ? _("A comment on the play") : _("A line of the record (DPN)")));
+      var input = el("input");
+      input.type = "text";
+      input.maxLength = 280;
+      input.id = kind + "-text";
+      panel.appendChild(input);
+      var bar = el("div", "bar");
+      bar.appendChild(button(_("Add"), function () {
+        if (!input.value.trim()) { return; }
+        send(kind === "comment" ? {do: "comment", text: input.value} : {do: "line", line: input.value});
+      }, "primary"));
+      bar.appendChild(button(_("Cancel"), function () { mode = "play"; draw(); }));
+      panel.appendChild(bar);
+      setTimeout(function () { input.focus(); }, 0);
+      return panel;
+    }
+
+    function drawTools() {
+      var bar = el("div", "bar");
+      bar.id = "tools";
+      var undo = button(_("Undo"), function () { send({do: "undo"}); });
+      undo.id = "undo";
+      bar.appendChild(undo);
+      if (!st.over) {
+        var mis = button(_("Misdeal"), function () {
+          if (window.confirm(_("Record a misdeal? The same dealer deals again."))) { send({do: "misdeal"}); }
+        });
+        mis.id = "misdeal";
+        mis.disabled = !st.can_hands;
+        bar.appendChild(mis);
+        if (st.can_hands) { bar.appendChild(button(_("Hands"), function () { mode = "hands"; draw(); })); }
+        if (st.can_claim) { bar.appendChild(button(_("Claim"), function () { mode = "claim"; draw(); })); }
+        if (st.tens_due) { bar.appendChild(button(_("Tens"), function () { mode = "tens"; draw(); })); }
+      }
+      bar.appendChild(button(_("Comment"), function () { mode = "comment"; draw(); }));
+      bar.appendChild(button(_("DPN line"), function () { mode = "line"; draw(); }));
+      return bar;
+    }
+
+    function drawConfirm() {
+      var panel = el("div", "panel confirm");
+      panel.id = "confirm-panel";
+      panel.appendChild(el("p", "", _("The other side checks the trick on the table and confirms it here.")));
+      var b = button(_("Confirm the trick"), function () { send({do: "confirm"}); }, "primary");
+      b.id = "confirm";
+      panel.appendChild(b);
+      return panel;
+    }
+
+    function drawLastDeal() {
+      var d = st.last_deal;
+      if (!d) { return null; }
+      var p = el("p", "panel");
+      var tensText = st.sides.map(function (s) { return s + " " + (d.tens[s] || 0); }).join(" – ");
+      p.textContent = fmt(_("Deal {n}: tens {tens}"), {n: d.n, tens: tensText}) + " · " +
+        (d.winner ? fmt(_("{side} win the deal"), {side: d.winner}) : _("no side wins the deal")) +
+        (d.kot ? " · " + fmt(_("kot to {side}"), {side: d.kot}) : "");
+      return p;
+    }
+
+    function draw() {
+      if (!st) { return; }
+      app.textContent = "";
+      var left = el("div");
+      left.appendChild(drawInfo());
+      left.appendChild(drawTable());
+      var status = el("p", "status", statusText());
+      status.id = "status";
+      left.appendChild(status);
+      left.appendChild(drawPiles());
+      app.appendChild(left);
+      var right = el("div");
+      var last = drawLastDeal();
+      if (last) { right.appendChild(last); }
+      if (st.awaiting) { right.appendChild(drawConfirm()); }
+      if (st.over) {
+        right.appendChild(el("p", "over", resultWords(st.result)));
+        var links = el("div", "bar");
+        links.appendChild(link("/t/" + st.table + "/replay", _("watch the replay")));
+        links.appendChild(link("/t/" + st.table + "/record.dpn", _("the record")));
+        right.appendChild(links);
+      } else if (st.can_hands && (mode === "hands" || mode === "play" && st.hands_wanted && skipHands !== st.deal &&
+          Object.keys(st.hands).length < st.seats.length)) {
+        right.appendChild(drawHands());
+      } else if (mode === "claim") {
+        right.appendChild(drawClaim());
+      } else if (mode === "comment" || mode === "line") {
+        right.appendChild(drawText(mode));
+      } else if (st.tens_due && mode === "play" && st.expect.kind !== "card" || st.tens_due && mode === "tens") {
+        right.appendChild(drawTens());
+        if (st.expect.kind === "trump") { right.appendChild(drawTrump()); }
+      } else if (st.expect.kind === "dealer") {
+        right.appendChild(drawDealer());
+      } else if (st.expect.kind === "trump") {
+        right.appendChild(drawTrump());
+      } else if (st.expect.kind === "card") {
+        right.appendChild(drawCards());
+      }
+      right.appendChild(drawTools());
+      var nav = el("div", "bar");
+      nav.appendChild(link("/", _("all tables")));
+      nav.appendChild(link("/t/" + st.table + "/replay", _("watch")));
+      right.appendChild(nav);
+      app.appendChild(right);
+      document.documentElement.setAttribute("data-version", String(st.version));
+      document.documentElement.setAttribute("data-ready", "1");
+    }
+
+    load();
+    listen(function (msg) {
+      if (!msg || !st || !msg.tables || msg.tables[String(T)] !== st.version) { load(); }
+    });
+    if (D.lang) { document.documentElement.lang = D.lang; }
+    window.addEventListener("pageshow", function () { if (st) { load(); } });
+  }
+
+  if (D.page === "index") { indexPage(); } else if (D.page === "new") { newPage(); } else if (D.page === "table") { tablePage(); }
+}());
