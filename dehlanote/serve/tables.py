@@ -27,7 +27,7 @@ from ..record import RecordError, Session, save
 from ..record.session import Outcome
 from ..record.store import Claim, RecordBusy
 from ..rules.profile import Registry, registry as default_registry
-from ..syntax.cards import seats_for
+from ..deck import seats_for
 
 __all__ = ["FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables"]
 
