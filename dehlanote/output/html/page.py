@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any, Optional
 
 from ... import __version__
+from ...i18n import N_
 
 __all__ = ["script_json", "render_replay", "render_index", "replay_csp", "template", "SUIT_SYMBOLS"]
 
@@ -71,9 +72,37 @@ def csp(style: str, script: Optional[str], *more: str) -> str:
 
 
 #: the words of the replay page's own markup (template slot -> English message)
-_PAGE_WORDS: dict[str, str] = {}
+_PAGE_WORDS: dict[str, str] = {
+    "T_SKIP": N_("Skip to the story of the deal"),
+    "T_GAME": N_("Game"),
+    "T_DEAL": N_("Deal"),
+    "T_VIEW": N_("View"),
+    "T_FOUR": N_("four-colour deck"),
+    "T_PREVDEAL": N_("previous deal"),
+    "T_START": N_("start of the deal"),
+    "T_BACKTRICK": N_("back one trick"),
+    "T_BACKCARD": N_("back one card"),
+    "T_FWDCARD": N_("forward one card"),
+    "T_FWDTRICK": N_("forward one trick"),
+    "T_END": N_("end of the deal"),
+    "T_NEXTDEAL": N_("next deal"),
+    "T_AUTOPLAY": N_("autoplay"),
+    "T_SPEED": N_("speed"),
+    "T_SLOW": N_("slow"),
+    "T_NORMAL": N_("normal"),
+    "T_FAST": N_("fast"),
+    "T_TRICK": N_("trick"),
+    "T_KEYS": N_("keys"),
+    "T_POSITION": N_("position"),
+    "T_KEYSHEAD": N_("Keys"),
+    "T_STORY": N_("Story of the deal"),
+    "T_NOSCRIPT": N_("This replay needs JavaScript to step through the cards."),
+    "T_WDEAL": N_("deal"),
+    "T_WTRICK": N_("trick"),
+    "T_WCARD": N_("card"),
+}
 
-_SLOT = re.compile(r"\{\{([A-Z]+)\}\}")
+_SLOT = re.compile(r"\{\{([A-Z_]+)\}\}")
 
 
 def fill(text: str, values: dict[str, str]) -> str:

@@ -10,16 +10,20 @@
     return;
   }
   var NS = "http://www.w3.org/2000/svg";
-  var RANKS = {A: "ace", K: "king", Q: "queen", J: "jack", "10": "ten", "9": "nine", "8": "eight",
-    "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"};
-  var SUITS = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
+  /* the page's words: the message catalog of its language (English: the messages themselves) */
+  var WORDS = DATA.words || {};
+  function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
+  function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return o[k] !== undefined ? String(o[k]) : m; }); }
+  var RANKS = {A: _("ace"), K: _("king"), Q: _("queen"), J: _("jack"), "10": _("ten"), "9": _("nine"), "8": _("eight"),
+    "7": _("seven"), "6": _("six"), "5": _("five"), "4": _("four"), "3": _("three"), "2": _("two")};
+  var SUITS = {S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs")};
   var SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
   var ORDER = "AKQJ1098765432";
   var SUIT_ORDER = "SHDC";
   var LAYOUT4 = {A: "s", B: "e", C: "n", D: "w"};
   var LAYOUT6 = {A: "s", B: "se", C: "ne", D: "n", E: "nw", F: "sw"};
-  var CAPTURE_WORDS = {"two-in-a-row": "two in a row", "last-trick": "the last trick", "trick": "the trick"};
-  var KOT_WORDS = {"all-tens": "all the tens", "streak": "a streak", "all-tricks": "every trick"};
+  var CAPTURE_WORDS = {"two-in-a-row": _("two in a row"), "last-trick": _("the last trick"), "trick": _("the trick")};
+  var KOT_WORDS = {"all-tens": _("all the tens"), "streak": _("a streak"), "all-tricks": _("every trick")};
 
   var pos = {g: 0, d: 0, p: 0};
   var view = "open";
@@ -43,11 +47,17 @@
 
   function rank(c) { return c.slice(0, -1); }
   function suit(c) { return c.slice(-1); }
-  function cardName(c) { return (RANKS[rank(c)] || rank(c)) + " of " + (SUITS[suit(c)] || suit(c)); }
+  function cardName(c) { return fmt(_("{rank} of {suit}"), {rank: RANKS[rank(c)] || rank(c), suit: SUITS[suit(c)] || suit(c)}); }
   function cardKey(c) { return SUIT_ORDER.indexOf(suit(c)) * 20 + ORDER.indexOf(rank(c) === "10" ? "1" : rank(c)); }
   function sorted(cards) { return cards.slice().sort(function (a, b) { return cardKey(a) - cardKey(b); }); }
   function isTen(c) { return rank(c) === "10"; }
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+  var PLURALS = {card: [_("1 card"), _("{n} cards")], ten: [_("1 ten"), _("{n} tens")], kot: [_("1 kot"), _("{n} kots")],
+    error: [_("1 error"), _("{n} errors")]};
+  function plural(n, word) {
+    var forms = PLURALS[word];
+    if (forms) { return fmt(n === 1 ? forms[0] : forms[1], {n: n}); }
+    return n + " " + word + (n === 1 ? "" : "s");
+  }
 
   /* a card face (or back) as inline SVG with its name for screen readers */
   function card(c, extra) {
@@ -169,8 +179,8 @@
     head.appendChild(el("span", "seat-letter", seat));
     if (g.players[seat]) { head.appendChild(el("span", "seat-name", g.players[seat])); }
     head.appendChild(el("span", "badge side side-" + g.sideOf[seat], g.sideOf[seat]));
-    if (d.dealer === seat) { head.appendChild(el("span", "badge dealer", "dealer")); }
-    if (next) { head.appendChild(el("span", "badge next", "to play")); }
+    if (d.dealer === seat) { head.appendChild(el("span", "badge dealer", _("dealer"))); }
+    if (next) { head.appendChild(el("span", "badge next", _("to play"))); }
     box.appendChild(head);
     var row = el("div", "hand");
     var total = cards.length + unknown;
@@ -180,16 +190,16 @@
       sorted(cards).forEach(function (c) { row.appendChild(card(c)); });
       if (unknown > 0) {
         row.appendChild(card(null, {label: plural(unknown, "card") + " the record does not show"}));
-        row.appendChild(el("span", "more", "+" + unknown + " not recorded"));
+        row.appendChild(el("span", "more", fmt(_("+{n} not recorded"), {n: unknown})));
       }
     } else if (total > 0) {
       row.appendChild(card(null, {label: plural(total, "card") + " held, not shown in this view"}));
       row.appendChild(el("span", "more", plural(total, "card")));
     }
-    if (total === 0) { row.appendChild(el("span", "more", "no cards left")); }
+    if (total === 0) { row.appendChild(el("span", "more", _("no cards left"))); }
     box.appendChild(row);
     if (faceUp && d.recorded.indexOf(seat) < 0 && total > 0) {
-      box.appendChild(el("p", "note", "not recorded: the cards still to play"));
+      box.appendChild(el("p", "note", _("not recorded: the cards still to play")));
     }
     return box;
   }
@@ -227,7 +237,7 @@
         var mark = view === "open" ? markOf(d, t, k) : null;
         if (mark) { note += ", lost value (" + mark[1] + "): " + mark[2]; }
         slot.appendChild(card(play[0], {cls: win ? "winner" : "", note: note}));
-        var lab = el("span", "slot-label", s + (t.l === s ? " leads" : "") + (win ? " \u2713 wins" : ""));
+        var lab = el("span", "slot-label", s + (t.l === s ? " " + _("leads") : "") + (win ? " \u2713 " + _("wins") : ""));
         if (play[1]) { lab.textContent += " " + play[1]; }
         if (play[1] && play[2]) { lab.title = play[2]; }     /* the record's glyph, with its comment */
         if (mark) {
@@ -249,7 +259,7 @@
   function tensRow(label, tens) {
     var p = el("p", "tens-row");
     p.appendChild(el("span", "label", label));
-    if (!tens.length) { p.appendChild(el("span", "none", "no tens")); }
+    if (!tens.length) { p.appendChild(el("span", "none", _("no tens"))); }
     tens.forEach(function (c) { p.appendChild(card(c, {cls: "mini"})); });
     return p;
   }
@@ -257,35 +267,38 @@
   function drawInfo(g, d, st) {
     var e = st.ends;
     var t = st.ti >= 0 ? d.tricks[st.ti] : null;
-    var where = "Deal " + d.n + " of " + game().deals[game().deals.length - 1].n;
-    if (!t) { where += " \u00b7 dealt, before trick 1 of " + d.tricks.length; }
-    else { where += " \u00b7 trick " + t.n + " of " + d.tricks.length + " \u00b7 card " + st.shown + " of " + t.p.length; }
+    var where = fmt(_("Deal {n} of {all}"), {n: d.n, all: game().deals[game().deals.length - 1].n});
+    if (!t) { where += " \u00b7 " + fmt(_("dealt, before trick 1 of {all}"), {all: d.tricks.length}); }
+    else {
+      where += " \u00b7 " + fmt(_("trick {n} of {all}"), {n: t.n, all: d.tricks.length}) + " \u00b7 " +
+        fmt(_("card {n} of {all}"), {n: st.shown, all: t.u || t.p.length});
+    }
     $("where").textContent = where;
     var tr = $("trump");
     tr.textContent = "";
     var known = st.trump;
     if (!known && d.closed && view === d.closed && d.secret) {
       known = d.secret;
-      tr.appendChild(el("span", "", "trump (your secret): "));
+      tr.appendChild(el("span", "", _("trump (your secret):") + " "));
     }
     if (known) {
-      if (!tr.firstChild) { tr.appendChild(el("span", "", "trump: ")); }
+      if (!tr.firstChild) { tr.appendChild(el("span", "", _("trump:") + " ")); }
       var sym = el("span", "suit-" + known + " trump-suit", SYMBOL[known] + " " + SUITS[known]);
       tr.appendChild(sym);
     } else {
-      tr.textContent = d.closed ? "trump: closed, not yet revealed" : "trump: not yet known";
+      tr.textContent = d.closed ? _("trump: closed, not yet revealed") : _("trump: not yet known");
     }
     $("event").textContent = st.event || "";
     var cap = $("capture");
     cap.textContent = "";
     if (t && st.complete) {
-      var bits = t.w + " wins the trick";
-      if (t.r > 1) { bits += " (" + t.r + " in a row)"; }
+      var bits = fmt(_("{seat} wins the trick"), {seat: t.w});
+      if (t.r > 1) { bits += " " + fmt(_("({n} in a row)"), {n: t.r}); }
       cap.appendChild(el("span", "", bits));
       if (t.x) {
         var x = t.x;
-        cap.appendChild(el("span", "take", " \u2014 " + x[0] + (x[4] === "two-in-a-row" ? " sweeps " : " takes ") +
-          plural(x[2], "card") + " to " + x[1] + " (" + CAPTURE_WORDS[x[4]] + ")"));
+        cap.appendChild(el("span", "take", " \u2014 " + fmt(x[4] === "two-in-a-row" ? _("{seat} sweeps {cards} to {side} ({why})")
+          : _("{seat} takes {cards} to {side} ({why})"), {seat: x[0], cards: plural(x[2], "card"), side: x[1], why: CAPTURE_WORDS[x[4]]})));
       }
       t.s.forEach(function (s) {
         if (s[0] === "cross") { cap.appendChild(el("span", "crossed", "\u2020 " + s[1])); }
@@ -303,15 +316,15 @@
     var centre = $("centre-pile");
     centre.textContent = "";
     if (g.centre) {
-      var h = el("p", "centre-count", "Centre pile: " + plural(st.centre[0], "card"));
+      var h = el("p", "centre-count", _("Centre pile:") + " " + plural(st.centre[0], "card"));
       centre.appendChild(h);
-      centre.appendChild(tensRow("tens in it:", st.centre[1]));
+      centre.appendChild(tensRow(_("tens in it:"), st.centre[1]));
     }
     var piles = $("piles");
     piles.textContent = "";
     g.sides.forEach(function (side) {
       var box = el("div", "pile side-" + side);
-      box.appendChild(el("h3", "", side + " captured " + plural(st.piles[side].cards, "card")));
+      box.appendChild(el("h3", "", fmt(_("{side} captured {cards}"), {side: side, cards: plural(st.piles[side].cards, "card")})));
       box.appendChild(tensRow(plural(st.piles[side].tens.length, "ten") + ":", st.piles[side].tens));
       piles.appendChild(box);
     });
@@ -319,9 +332,9 @@
     res.textContent = "";
     var atEnd = st.done === d.tricks.length && (st.ti < 0 || st.complete) && pos.p === e[e.length - 1];
     if (atEnd && d.tricks.length) {
-      res.appendChild(el("h3", "", "Deal " + d.n + " result"));
+      res.appendChild(el("h3", "", fmt(_("Deal {n} result"), {n: d.n})));
       d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
-      if (d.kot) { res.appendChild(el("p", "kot", "Kot for " + d.kot[0] + ": " + (KOT_WORDS[d.kot[1]] || d.kot[1]))); }
+      if (d.kot) { res.appendChild(el("p", "kot", fmt(_("Kot for {side}: {why}"), {side: d.kot[0], why: KOT_WORDS[d.kot[1]] || d.kot[1]}))); }
     }
     var score = atEnd ? d.score : (pos.d > 0 ? game().deals[pos.d - 1].score : null);
     var sc = $("score");
@@ -329,10 +342,10 @@
       var n = score ? (score[side] || 0) : 0;
       return side + " " + plural(n, "kot");
     });
-    var text = "Match score" + (atEnd ? " after this deal: " : " before this deal: ") + parts.join(" \u00b7 ");
+    var text = (atEnd ? _("Match score after this deal:") : _("Match score before this deal:")) + " " + parts.join(" \u00b7 ");
     var pts = atEnd ? d.points : (pos.d > 0 ? game().deals[pos.d - 1].points : null);
-    if (pts) { text += " \u00b7 deals won " + g.sides.map(function (s) { return s + " " + (pts[s] || 0); }).join(" "); }
-    if (st.run && st.run[1] > 1) { text += " \u00b7 " + st.run[0] + " has won " + st.run[1] + " tricks in a row"; }
+    if (pts) { text += " \u00b7 " + _("deals won") + " " + g.sides.map(function (s) { return s + " " + (pts[s] || 0); }).join(" "); }
+    if (st.run && st.run[1] > 1) { text += " \u00b7 " + fmt(_("{seat} has won {n} tricks in a row"), {seat: st.run[0], n: st.run[1]}); }
     sc.textContent = text;
   }
 
@@ -364,7 +377,7 @@
 
   function errorLine(er) {
     var p = el("p", "error");
-    p.appendChild(el("span", "error-mark", "\u26a0 error"));
+    p.appendChild(el("span", "error-mark", "\u26a0 " + _("error")));
     var where = er[2] ? " line " + er[2] + ":" + er[3] : "";
     p.appendChild(el("span", "", " " + er[0] + where + ": " + er[1]));
     return p;
@@ -427,7 +440,7 @@
     lastStory = key;
     var body = $("story-body");
     body.textContent = "";
-    $("story-head").textContent = "Deal " + d.n + ": the story";
+    $("story-head").textContent = fmt(_("Deal {n}: the story"), {n: d.n});
     body.appendChild(el("p", "head", d.head));
     (d.comments || []).forEach(function (c) { body.appendChild(el("p", "comment", c)); });
     d.errors.forEach(function (er) { body.appendChild(errorLine(er)); });
@@ -449,24 +462,24 @@
       li.id = "story-" + t.n;
       li.setAttribute("data-end", String(ends_[i + 1]));
       var head = el("div", "entry-head");
-      var go = el("button", "go", "Trick " + t.n);
+      var go = el("button", "go", fmt(_("Trick {n}"), {n: t.n}));
       go.type = "button";
       go.setAttribute("aria-label", "show trick " + t.n);
       go.addEventListener("click", function () { stop(); move(pos.g, pos.d, ends_[i + 1]); });
       head.appendChild(go);
-      head.appendChild(el("span", "lead", t.l + " leads: "));
+      head.appendChild(el("span", "lead", fmt(_("{seat} leads:"), {seat: t.l}) + " "));
       head.appendChild(trickCards(t, lost[String(t.n)] || [], d));
       li.appendChild(head);
       var ul = el("ul", "facts");
       t.s.forEach(function (s) {
         var item = el("li", "fact fact-" + s[0]);
-        if (s[0] === "cross") { item.appendChild(el("span", "mark", "\u2020 ten changed sides: ")); }
+        if (s[0] === "cross") { item.appendChild(el("span", "mark", "\u2020 " + _("ten changed sides:") + " ")); }
         if (s[0] === "sweep") { item.appendChild(el("span", "mark", "\u21bb ")); }
         if (s[0] === "trump") { item.appendChild(el("span", "mark", "\u2605 ")); }
         item.appendChild(document.createTextNode(s[1]));
         ul.appendChild(item);
       });
-      ul.appendChild(el("li", "fact fact-tens", "tens " + g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
+      ul.appendChild(el("li", "fact fact-tens", _("tens") + " " + g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
       var an = analysisOf(d, t);
       if (an) {
         ul.appendChild(el("li", "fact an an-value", "before the trick, " + an[0]));
