@@ -42,7 +42,7 @@ class FolderBusy(Exception):
 class Refusal(Exception):
     """A request the table cannot take: ``code`` (validate's code, or one of serve's own) and a sentence."""
 
-    def __init__(self, code: str, message: str, *, status: int = 409) -> None:
+    def __init__(self, code: str, message: str, *, status: int = 422) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -98,6 +98,7 @@ class Table:
     entered_by: dict[int, str] = field(default_factory=dict)   # trick count -> device that completed it
     notes: tuple[str, ...] = ()
     sync: bool = True
+    tens_checked: set[int] = field(default_factory=set)   # deals whose tens the players counted and checked
 
     def tricks_done(self) -> int:
         st = self.session.state
@@ -246,6 +247,8 @@ class Tables:
             table.entered_by[after] = device
         if after < table.confirmed:
             table.confirmed = after
+        if word == "tens" and table.session.state.done_facts:
+            table.tens_checked.add(table.session.state.done_facts[-1].number)
         table.notes = outcome.notes
         table.version += 1
         return outcome

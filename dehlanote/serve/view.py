@@ -112,7 +112,7 @@ def table_state(table: Table) -> dict[str, Any]:
         "awaiting": table.awaiting(), "notes": list(table.notes), "score": _score(session),
         "over": session.finished, "result": state.result,
         "can_hands": _can_hands(session), "can_claim": _can_claim(session),
-        "tens_due": _tens_due(session),
+        "tens_due": _tens_due(table),
     }
     match = state.match
     if state.cur is None and match is not None and match.dealer is not None:
@@ -166,13 +166,13 @@ def _can_claim(session: Session) -> bool:
     return state.cur is not None and not state.partial and bool(state.cur.tricks)
 
 
-def _tens_due(session: Session) -> Optional[int]:
+def _tens_due(table: Table) -> Optional[int]:
     """The deal whose tens the players may check now (just ended, not yet checked), or None."""
-    state = session.state
+    state = table.session.state
     if state.cur is not None or state.partial or not state.done:
         return None
-    last = state.done[-1]
-    return None if last.tens is not None else state.done_facts[-1].number
+    number = state.done_facts[-1].number
+    return None if number in table.tens_checked else number
 
 
 def unseen_order(cards: list[str]) -> list[str]:

@@ -1,0 +1,337 @@
+"""dehlanote serve through the ASGI test client: the tables, the store, the secret, the limits."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
+pytest.importorskip("httpx", reason="the ASGI test client needs httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from dehlanote.record import Session  # noqa: E402
+from dehlanote.serve import FolderBusy, Limits, Tables, create_app  # noqa: E402
+
+from serve_helpers import ROOT  # noqa: E402
+
+KEY = "k3y-for-tests"
+HEAD = {"X-Dehlanote-Key": KEY}
+NAMES = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev"}
+# the worked example's first deal (samples/worked-example.dpn), hands as dealt
+HANDS = {"A": "AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C", "B": "QS JS 6S 5S QH 10H 5H 5D 4D 3D 10C 4C 3C",
+         "C": "8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C", "D": "10S 9S 8H 7H 4H KD 10D 8D 7D 6D 2D AC KC"}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    night = tmp_path / "night"
+    night.mkdir()
+    return night
+
+
+def client_for(folder: Path, *, lan: bool = False, limits: Limits = Limits(), **kw: Any) -> tuple[TestClient, Tables]:
+    tables = Tables(folder, sync=False, limits=limits)
+    app = create_app(tables, secret=KEY, lan=lan, hosts=("testserver",), stream_seconds=0.5, **kw)
+    return TestClient(app), tables
+
+
+@pytest.fixture
+def client(folder: Path) -> Iterator[TestClient]:
+    c, tables = client_for(folder)
+    yield c
+    tables.close()
+
+
+def start(c: TestClient, **body: Any) -> dict[str, Any]:
+    payload = {"rules": "standard", "names": NAMES, "dealer": "D", **body}
+    r = c.post("/api/tables", json=payload, headers=HEAD)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def do(c: TestClient, table: int, status: int = 200, **body: Any) -> dict[str, Any]:
+    r = c.post(f"/api/t/{table}", json=body, headers=HEAD)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def test_each_card_is_on_disk_before_the_answer(client: TestClient, folder: Path) -> None:
+    st = start(client)
+    assert st["expect"] == {"kind": "trump", "seat": "A", "text": st["expect"]["text"]}
+    do(client, 1, do="trump", suit="D")
+    for card in ["AH", "10H", "3H"]:
+        st = do(client, 1, do="card", card=card)
+        text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+        session, resumed = Session.resume(text)
+        assert resumed
+        assert [c for _, c in st["trick"]["cards"]] == session.position()["partial"]
+    st = do(client, 1, do="card", card="7H")
+    assert st["trick"]["complete"] and st["trick"]["winner"] == "A"
+    assert st["expect"]["seat"] == "A"         # the winner leads next, by itself
+    assert st["centre"] == {"cards": 4, "tens": ["10H"]}
+    assert " 1 A: AH 10H 3H 7H" in (folder / "table-1.dpn").read_text(encoding="utf-8")
+    assert sorted(p.name for p in folder.iterdir()) == ["table-1.dpn"]
+
+
+def test_known_hands_offer_only_legal_cards_and_refusals_carry_validate_codes(client: TestClient) -> None:
+    start(client, hands=True)
+    for seat, cards in HANDS.items():
+        do(client, 1, do="hands", seat=seat, cards=cards.split())
+    st = do(client, 1, do="trump", suit="D")
+    assert st["known"] and st["legal"] == sorted(HANDS["A"].split(), key=_deck_order)
+    st = do(client, 1, do="card", card="AH")
+    assert st["legal"] == ["QH", "10H", "5H"]        # B must follow hearts
+    r = do(client, 1, 422, do="card", card="5D")
+    assert r["code"] == "revoke"
+    assert r["sentence"].startswith("That seat still holds a card of the suit led")
+    r = do(client, 1, 422, do="card", card="AS")
+    assert r["code"] == "not-in-hand"
+    hindi = client.post("/api/t/1", json={"do": "card", "card": "AS"},
+                        headers={**HEAD, "Accept-Language": "hi-IN,hi;q=0.9,en;q=0.5"}).json()
+    assert hindi["code"] == "not-in-hand" and hindi["sentence"] == "यह पत्ता इस खिलाड़ी के हाथ में नहीं है।"
+
+
+def _deck_order(card: str) -> int:
+    from dehlanote.deck import DECK
+    return DECK.index(card)
+
+
+def test_undo_misdeal_comment_claim_and_tens(client: TestClient, folder: Path) -> None:
+    start(client)
+    do(client, 1, do="misdeal")
+    st = do(client, 1, do="trump", suit="D")
+    assert "misdeal" in (folder / "table-1.dpn").read_text(encoding="utf-8")
+    do(client, 1, do="card", card="AH")
+    st = do(client, 1, do="undo")
+    assert st["trick"] is None or not st["trick"]["cards"]
+    do(client, 1, do="comment", text="A thinks {long} } about it")
+    text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+    assert "{A thinks (long) ) about it}" in text
+    sample = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    plays = [line.split(":", 1)[1].split("{")[0].split() for line in sample.splitlines()
+             if re.match(r"^\s*\d+ [A-D]:", line)]
+    for trick in plays:
+        for card in trick:
+            st = do(client, 1, do="card", card=card.rstrip("?!"))
+    assert st["tens_due"] == 1 and st["last_deal"]["tens"] == {"AC": 3, "BD": 1}
+    r = do(client, 1, 422, do="tens", tens={"AC": 2, "BD": 2})
+    assert r["code"] == "tens-mismatch"
+    st = do(client, 1, do="tens", tens={"AC": 3, "BD": 1})
+    assert st["tens_due"] is None and st["score"]["won"] == {"AC": 1, "BD": 0}
+    assert "tens AC 3 BD 1" in (folder / "table-1.dpn").read_text(encoding="utf-8")
+    r = do(client, 1, 400, do="claim", seat="Z")
+    assert r["code"] == "bad-request"
+
+
+def test_a_restart_resumes_exactly(folder: Path) -> None:
+    c, tables = client_for(folder)
+    start(c)
+    do(c, 1, do="trump", suit="D")
+    for card in ["AH", "10H", "3H", "7H", "AS", "QS"]:
+        before = do(c, 1, do="card", card=card)
+    tables.close()
+    c2, tables2 = client_for(folder)
+    try:
+        after = c2.get("/api/t/1").json()
+        for key in ("trick", "centre", "piles", "tens", "expect", "legal", "score", "trump", "deal"):
+            assert after[key] == before[key], key
+        st = do(c2, 1, do="card", card="2S")
+        assert [c for _, c in st["trick"]["cards"]] == ["AS", "QS", "2S"]
+    finally:
+        tables2.close()
+
+
+def test_one_server_a_folder_and_no_record_on_a_served_file(client: TestClient, folder: Path) -> None:
+    start(client)
+    with pytest.raises(FolderBusy):
+        Tables(folder)
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "record", str(folder / "table-1.dpn")],
+                          input="AH\n", capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 2
+    assert "another" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_change_needs_the_key_in_a_header(client: TestClient, folder: Path) -> None:
+    body = {"rules": "standard", "names": NAMES}
+    assert client.post("/api/tables", json=body).status_code == 403
+    assert client.post(f"/api/tables?key={KEY}", json=body).status_code == 403     # a link cannot change
+    assert client.post("/api/tables", json=body, headers={"X-Dehlanote-Key": "wrong"}).status_code == 403
+    r = client.post("/api/tables", content=b"rules=standard", headers={**HEAD, "Content-Type": "text/plain"})
+    assert r.status_code == 415
+    assert client.get("/api/tables").json()["tables"] == []
+    assert list(folder.iterdir()) == []
+    for method in ("PUT", "DELETE", "PATCH", "OPTIONS"):
+        r = client.request(method, "/api/tables", headers={**HEAD, "Origin": "http://elsewhere.example",
+                                                          "Access-Control-Request-Method": "POST"})
+        assert r.status_code == 405
+        assert not any(h.lower().startswith("access-control-") for h in r.headers)
+
+
+def test_no_cors_anywhere(client: TestClient) -> None:
+    start(client)
+    for path in ("/", "/new", "/t/1", "/t/1/replay", "/api/tables", "/api/t/1", "/t/1/record.dpn"):
+        r = client.get(path, headers={"Origin": "http://elsewhere.example"})
+        assert r.status_code == 200, path
+        assert not any(h.lower().startswith("access-control-") for h in r.headers), path
+        assert r.headers["x-content-type-options"] == "nosniff"
+        assert r.headers["referrer-policy"] == "no-referrer"
+    assert client.get("/", headers={"Host": "attacker.example:8000"}).status_code == 403
+
+
+def test_lan_every_request_needs_the_secret(folder: Path) -> None:
+    c, tables = client_for(folder, lan=True)
+    try:
+        for path in ("/", "/new", "/t/1", "/api/tables", "/api/events", "/t/1/record.dpn", "/nowhere"):
+            assert c.get(path).status_code == 403, path
+            assert c.get(path + "?key=nope").status_code == 403, path
+        assert c.get(f"/?key={KEY}").status_code == 200
+        assert c.get("/api/tables", headers=HEAD).status_code == 200
+        page = c.get(f"/?key={KEY}").text
+        assert json.loads(_data(page))["lan"] is True
+    finally:
+        tables.close()
+
+
+def test_limits(folder: Path) -> None:
+    c, tables = client_for(folder, limits=Limits(body=2048, line=100, record=2500))
+    try:
+        r = c.post("/api/tables", content=b"{" + b" " * 3000 + b"}", headers={**HEAD, "Content-Type": "application/json"})
+        assert r.status_code == 413
+        assert c.get("/?" + "x" * 3000).status_code == 414
+        start(c)
+        r = do(c, 1, 422, do="comment", text="x" * 150)
+        assert r["code"] == "too-long"
+        r = do(c, 1, 422, do="line", line="trump D\nAH")
+        assert r["code"] == "too-long"
+        do(c, 1, do="trump", suit="D")
+        codes = []
+        for i in range(40):
+            r = c.post("/api/t/1", json={"do": "comment", "text": f"comment {i} " + "y" * 70}, headers=HEAD)
+            codes.append(r.json().get("code"))
+            if r.status_code != 200:
+                break
+        assert codes[-1] == "record-full"
+        assert (folder / "table-1.dpn").stat().st_size <= 2500
+    finally:
+        tables.close()
+
+
+def _data(page: str) -> str:
+    m = re.search(r'<script type="application/json" id="(?:serve|dpn)-data">(.*?)</script>', page, re.S)
+    assert m is not None
+    return m.group(1)
+
+
+def _sha(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def test_pages_are_self_contained_under_the_html_pages_policy(client: TestClient) -> None:
+    start(client)
+    for path in ("/", "/new", "/t/1", "/t/1/replay"):
+        r = client.get(path)
+        page = r.text
+        header = r.headers["content-security-policy"]
+        meta = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+        assert header == meta.replace("&#x27;", "'") + "; frame-ancestors 'none'", path
+        assert header.startswith("default-src 'none'; style-src 'sha256-")
+        assert "connect-src 'self'" in header and "form-action 'none'" in header and "base-uri 'none'" in header
+        scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+        styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+        assert scripts and styles
+        for s in scripts:
+            assert _sha(s) in header, path
+        for s in styles:
+            assert _sha(s) in header, path
+        assert not re.search(r"""<(?:script|img|link|iframe)[^>]*\s(?:src|href)=""", page), path
+        assert "http://" not in re.sub(r'xmlns="http://www.w3.org/2000/svg"|"http://www.w3.org/2000/svg"', "", page)
+
+
+def test_record_text_is_escaped_everywhere(client: TestClient, folder: Path) -> None:
+    evil = '</script><script>alert(1)</script>'
+    start(client, names={"A": evil, "B": "<img src=x onerror=alert(2)>", "C": 'C"]\n[Result "1-0', "D": "Dev"})
+    do(client, 1, do="trump", suit="D")
+    do(client, 1, do="comment", text="<b>bold</b> </script>")
+    do(client, 1, do="card", card="AH")
+    text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+    assert Session.resume(text)[1]             # still a valid, unfinished record
+    assert '[Result "1-0' not in text
+    for path in ("/", "/t/1", "/t/1/replay"):
+        page = client.get(path).text
+        assert "<script>alert" not in page and "<img src=x" not in page and "<b>bold" not in page, path
+    state = client.get("/api/t/1").json()
+    assert state["names"]["A"] == evil        # the data keeps the text; the page puts it in with textContent
+    assert client.get("/t/1/record.dpn").headers["content-type"].startswith("text/plain")
+
+
+def test_file_names_are_the_servers(client: TestClient, folder: Path, tmp_path: Path) -> None:
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for sneaky in ("../escape.dpn", "/tmp/x.dpn", "table-9.dpn"):
+        st = start(client, file=sneaky, path=sneaky, name=sneaky)
+        assert re.fullmatch(r"table-\d+\.dpn", st["file"])
+    assert sorted(p.name for p in folder.iterdir()) == ["table-1.dpn", "table-2.dpn", "table-3.dpn"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert client.get("/t/..%2F..%2Fetc%2Fpasswd").status_code == 404
+    assert client.get("/api/t/99").json()["code"] == "no-table"
+
+
+def test_confirmation_from_a_second_phone(client: TestClient) -> None:
+    start(client, confirm=True)
+    do(client, 1, do="trump", suit="D")
+    for card in ["AH", "10H", "3H", "7H"]:
+        st = do(client, 1, do="card", card=card, device="phone1")
+    assert st["awaiting"] == 1
+    assert do(client, 1, 422, do="card", card="AS", device="phone1")["code"] == "unconfirmed-trick"
+    assert do(client, 1, 422, do="confirm", device="phone1")["code"] == "same-phone"
+    st = do(client, 1, do="confirm", device="phone2")
+    assert st["awaiting"] is None
+    do(client, 1, do="card", card="AS", device="phone1")
+
+
+def test_events_tell_each_change(client: TestClient) -> None:
+    start(client)
+    with client.stream("GET", "/api/events?since=-1") as r:
+        assert r.headers["content-type"].startswith("text/event-stream")
+        lines = [line for line in r.iter_lines() if line.startswith("data:")]
+    first = json.loads(lines[0][5:])
+    assert first["tables"] == {"1": 0}
+
+
+def test_languages_from_the_browser_or_the_option(folder: Path) -> None:
+    c, tables = client_for(folder)
+    try:
+        assert json.loads(_data(c.get("/").text))["lang"] == "en"
+        hi = c.get("/", headers={"Accept-Language": "hi-IN,hi;q=0.9,en;q=0.8"})
+        data = json.loads(_data(hi.text))
+        assert data["lang"] == "hi" and data["words"]["Start a table"] == "नई मेज़ शुरू करें"
+        assert hi.headers["content-language"] == "hi" and '<html lang="hi">' in hi.text
+        assert json.loads(_data(c.get("/", headers={"Accept-Language": "fr, de;q=0.5"}).text))["lang"] == "en"
+    finally:
+        tables.close()
+    c, tables = client_for(folder, lang="hi")
+    try:
+        start(c)
+        page = c.get("/t/1/replay").text
+        assert "बाज़ी की कहानी" in page and '<html lang="hi">' in page
+    finally:
+        tables.close()
+
+
+def test_serve_says_how_to_install_what_is_missing(folder: Path) -> None:
+    code = ("import sys; sys.modules['starlette'] = None; sys.argv = ['dehlanote', 'serve', sys.argv[1]]; "
+            "from dehlanote.cli import main; main()")
+    proc = subprocess.run([sys.executable, "-c", code, str(folder)], capture_output=True, text=True, timeout=60,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    assert proc.returncode == 2
+    assert "missing-dependency" in proc.stderr and "pip install 'dehlanote[serve]'" in proc.stderr
+    assert "Traceback" not in proc.stderr
