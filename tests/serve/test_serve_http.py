@@ -205,7 +205,8 @@ def test_lan_every_request_needs_the_secret(folder: Path) -> None:
 def test_limits(folder: Path) -> None:
     c, tables = client_for(folder, limits=Limits(body=2048, line=100, record=2500))
     try:
-        r = c.post("/api/tables", content=b"{" + b" " * 3000 + b"}", headers={**HEAD, "Content-Type": "application/json"})
+        r = c.post("/api/tables", content=b"{" + b" " * 3000 + b"}",
+                   headers={**HEAD, "Content-Type": "application/json"})
         assert r.status_code == 413
         assert c.get("/?" + "x" * 3000).status_code == 414
         start(c)
