@@ -33,6 +33,8 @@ def serve_command(
     rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE.yaml",
                                               help="Extra rule profiles, as on every command."),
     sync: bool = typer.Option(True, "--sync/--no-sync", help="Flush every card to disk (fsync)."),
+    new_key: bool = typer.Option(False, "--new-key", help="With --lan: a new secret (the phones must scan the new "
+                                 "code); by default the folder keeps its secret across restarts."),
 ) -> None:
     """Serve the tables of a club night to phones: start a table, enter each card by a tap, watch live.
 
@@ -72,7 +74,7 @@ def serve_command(
         ipaddress.ip_address(address)
     except ValueError:
         raise fail(f"--host {address}: give an IP address (e.g. 127.0.0.1 or 192.168.1.20)")
-    from ..serve import FolderBusy, Tables, create_app, new_secret
+    from ..serve import FolderBusy, Tables, create_app, folder_secret, new_secret
     reg = load_registry(rules_file)
     try:
         tables = Tables(folder, reg=reg, sync=sync)
@@ -92,7 +94,10 @@ def serve_command(
             raise fail(f"cannot listen on {address}:{port}: {(exc.strerror or str(exc)).lower()}")
         sock.listen(64)
         bound = sock.getsockname()[1]
-        secret = new_secret()
+        try:
+            secret = folder_secret(tables.folder, renew=new_key) if lan else new_secret()
+        except OSError as exc:
+            raise fail(f"cannot keep the secret in {folder}: {(exc.strerror or str(exc)).lower()}")
         shown = f"[{address}]" if family == socket.AF_INET6 else address
         hosts = (f"{shown}:{bound}",) + ((f"localhost:{bound}",) if address == "127.0.0.1" else ())
         app = create_app(tables, secret=secret, lan=lan, lang=lang, hosts=hosts)

@@ -7,9 +7,9 @@ command runs with uvicorn. Starlette and uvicorn come with the ``serve`` extra.
 
 from typing import Any
 
-from .tables import FolderBusy, Limits, Refusal, Table, Tables, new_secret
+from .tables import FolderBusy, Limits, Refusal, Table, Tables, folder_secret, new_secret
 
-__all__ = ["FolderBusy", "Limits", "Refusal", "Table", "Tables", "create_app", "new_secret"]
+__all__ = ["FolderBusy", "Limits", "Refusal", "Table", "Tables", "create_app", "folder_secret", "new_secret"]
 
 
 def create_app(*args: Any, **kwargs: Any) -> Any:

@@ -18,18 +18,20 @@ import glob
 import os
 import re
 import secrets
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from ..errors import DpnError
+from ..files import Folder
 from ..record import RecordError, Session, save
 from ..record.session import Outcome
 from ..record.store import Claim, RecordBusy
 from ..rules.profile import Registry, registry as default_registry
 from ..deck import seats_for
 
-__all__ = ["FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables"]
+__all__ = ["FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables", "folder_secret", "new_secret"]
 
 _NAME = re.compile(r"^table-([1-9][0-9]{0,3})\.dpn$")
 _NAME_CHARS = re.compile(r"[\x00-\x1f\x7f\"\\\]\[{}]")
@@ -296,3 +298,36 @@ def _first_problem(outcome: Outcome) -> tuple[str, str]:
 
 def new_secret() -> str:
     return secrets.token_urlsafe(18)
+
+
+KEY_FILE = ".dehlanote-serve.key"
+_KEY = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
+
+
+def folder_secret(folder: Path, *, renew: bool = False) -> str:
+    """The folder's ``--lan`` secret: kept in DIR/.dehlanote-serve.key (mode 0600) so that a server
+    restarted after a crash keeps the phones' address; a new one when asked, or when the file is
+    not a private regular file of this user holding a key."""
+    path = Path(folder) / KEY_FILE
+    if not renew:
+        try:
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o077 \
+                    and st.st_size < 100:
+                key = path.read_text(encoding="ascii").strip()
+                if _KEY.match(key):
+                    return key
+        except (OSError, UnicodeDecodeError):
+            pass
+    key = new_secret()
+    mask = os.umask(0o077)       # the new file is the user's alone from its creation
+    try:
+        held = Folder(folder)    # a link planted at the name is replaced, never followed
+        try:
+            held.write_file(KEY_FILE, key + "\n")
+            os.chmod(KEY_FILE, 0o600, dir_fd=held.fd)
+        finally:
+            os.close(held.fd)
+    finally:
+        os.umask(mask)
+    return key

@@ -313,14 +313,18 @@
       api("/api/t/" + T, body, function (ok, j) {
         busy = false;
         if (!ok) { refused(j); if (j.code === "offline") { return; } load(); return; }
+        var same = st && st.version === j.version;    /* the other phones' news came first */
         st = j;
-        if (mode !== "hands") { mode = "play"; }
-        draw();
+        if (mode !== "hands" || !st.can_hands) { mode = same && mode === "hands" ? mode : "play"; }
+        if (!same || body.do === "hands") { draw(); }
       });
     }
     function load() {
       api("/api/t/" + T, null, function (ok, j) {
-        if (ok) { st = j; draw(); } else { refused(j); }
+        if (!ok) { refused(j); return; }
+        if (st && st.version === j.version) { return; }   /* nothing new: the page stays as it is */
+        st = j;
+        draw();
       });
     }
     function name(s) { return st.names[s] ? s + " " + st.names[s] : s; }
