@@ -118,9 +118,9 @@ def tap(driver: Any, selector: str) -> None:
 
 def read(driver: Any, css: str, attr: str) -> list[str]:
     """An attribute of every element matching ``css``, read in the page in one go (no stale elements)."""
-    return driver.execute_script("var a = arguments[1]; return Array.prototype.map.call("
-                                 "document.querySelectorAll(arguments[0]), function (e) { return e.getAttribute(a); });",
-                                 css, attr)
+    script = ("var a = arguments[1]; return Array.prototype.map.call(document.querySelectorAll(arguments[0]), "
+              "function (e) { return e.getAttribute(a); });")
+    return driver.execute_script(script, css, attr)
 
 
 def trick_cards(driver: Any) -> list[str]:
@@ -182,7 +182,8 @@ def test_a_table_on_a_phone_plays_the_worked_example(phone: Any, tmp_path: Path,
                     phone.refresh()      # reload mid-trick: the trick comes back as it was
                     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
                     assert trick_cards(phone) == trick[:2]
-                    assert read(phone, "#tablebox .seat.turn", "id") == ["seat-" + "ABCD"[("ABCD".index(seat[-1]) + 1) % 4]]
+                    after = "ABCD"[("ABCD".index(seat[-1]) + 1) % 4]
+                    assert read(phone, "#tablebox .seat.turn", "id") == ["seat-" + after]
         wait(phone, lambda d: d.find_elements(By.ID, "tens-panel"))
         for _ in range(3):
             phone.find_element(By.XPATH, '//div[@id="tens-panel"]//div[b="AC"]/button[text()="+"]').click()
