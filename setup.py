@@ -11,6 +11,7 @@ setup(
         Extension(
             "dehlanote.analysis._csearch",
             ["dehlanote/analysis/_csearch.c"],
+            depends=["dehlanote/analysis/_csearch_core.h"],  # the search, included twice
             optional=True,
             extra_compile_args=["-O2"],
         )

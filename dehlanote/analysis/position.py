@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..rules.profile import Rules
-from ..deck import STRENGTH, seats_for, sides_for
+from ..deck import DECK, STRENGTH, seats_for, sides_for
 
 SCORES = ("tens", "points", "tricks")
 
@@ -216,6 +216,140 @@ class Position:
     def final(self) -> tuple[int, int]:
         """The score of a finished deal."""
         return self.score()
+
+    def check(self) -> None:
+        """Raise ValueError, with a sentence saying what is wrong, unless this is a position a
+        deal can reach: the solver calls it before every search (see :func:`check_position`)."""
+        check_position(self)
+
+
+SUIT_NAME = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+_CARDS = frozenset(DECK)
+
+
+def _count(value: object, what: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{what} must be a whole number from {low} to {high}, not {value!r}")
+    return value
+
+
+def _cards(k: int) -> str:
+    return "1 card" if k == 1 else f"{k} cards"
+
+
+def _tricks(k: int) -> str:
+    return "1 trick is" if k == 1 else f"{k} tricks are"
+
+
+def check_position(pos: Position) -> None:
+    """Check that ``pos`` is a position a deal can reach, before any search looks at it.
+
+    Raises ValueError with a sentence naming the first fault: a game other than four players
+    (one deck) or six (any deck count that deals evenly, up to three); a card that is not a
+    card, or held more often than the decks have it (with the trick in progress); a hand
+    with more or fewer cards than the tricks left (less the card it has played to the trick
+    in progress); a trick with a card for every seat, or a card played off suit while its
+    player still held the suit led; a leader, a count of tricks or a centre out of range;
+    trump that is not a suit, or trump still to be set by a void this trick has already
+    shown; a score captured that the deal's cards cannot make.
+    """
+    g = pos.game
+    if not isinstance(g, PlayRules):
+        raise ValueError(f"a position's rules must be PlayRules, not {g!r}")
+    if g.seats not in (4, 6):
+        raise ValueError(f"the game must have 4 or 6 players, not {g.seats!r}")
+    _count(g.decks, "the number of decks", 1, 3)
+    if (52 * g.decks) % g.seats:
+        raise ValueError(f"{g.decks} deck(s) cannot be dealt evenly to {g.seats} players")
+    if g.score not in SCORES:
+        raise ValueError(f"the score must be one of {', '.join(SCORES)}, not {g.score!r}")
+    n = g.seats
+    names = g.seat_names
+    total = g.tricks_per_deal
+    done = _count(pos.done, "the number of tricks finished", 0, total)
+    leader = _count(pos.leader, "the leader", 0, n - 1)
+    if not isinstance(pos.hands, tuple) or len(pos.hands) != n:
+        raise ValueError(f"a position of {n} players needs {n} hands")
+    if not isinstance(pos.trick, tuple):
+        raise ValueError("the trick in progress must be a tuple of cards")
+    held: dict[str, int] = {}
+    for seat, hand in enumerate(pos.hands):
+        if not isinstance(hand, tuple):
+            raise ValueError(f"{names[seat]}'s hand must be a tuple of cards")
+        for card in hand:
+            if card not in _CARDS:
+                raise ValueError(f"{names[seat]}'s hand holds {card!r}, which is not a card")
+            held[card] = held.get(card, 0) + 1
+    for card in pos.trick:
+        if card not in _CARDS:
+            raise ValueError(f"the trick in progress holds {card!r}, which is not a card")
+        held[card] = held.get(card, 0) + 1
+    for card, times in held.items():
+        if times > g.decks:
+            where = [names[s] for s, h in enumerate(pos.hands) if card in h] + \
+                (["the trick in progress"] if card in pos.trick else [])
+            decks = "one deck has" if g.decks == 1 else f"{g.decks} decks have"
+            raise ValueError(f"{card} is there {times} times (in {', '.join(where)}), but {decks} it "
+                             f"{'once' if g.decks == 1 else f'{g.decks} times'}")
+    if len(pos.trick) >= n:
+        raise ValueError(f"the trick in progress has {len(pos.trick)} cards: a trick of {n} players "
+                         f"ends with the {n}th card")
+    if done == total and pos.trick:
+        raise ValueError("the deal is over, but a trick is in progress")
+    left = total - done
+    for seat, hand in enumerate(pos.hands):
+        played = (seat - leader) % n < len(pos.trick)
+        want = left - played
+        if len(hand) != want:
+            why = " (less the card played to this trick)" if played else ""
+            raise ValueError(f"{names[seat]} holds {_cards(len(hand))}, but {_tricks(left)} left{why}: "
+                             f"each player holds one card for each trick left, {want} here")
+    if pos.trump is not None and pos.trump not in SUIT_NAME:
+        raise ValueError(f"trump must be a suit (S, H, D or C) or None, not {pos.trump!r}")
+    if pos.closed is not None:
+        if (not isinstance(pos.closed, tuple) or len(pos.closed) != 2 or pos.closed[0] not in SUIT_NAME):
+            raise ValueError(f"closed trump must be (suit, setter seat), not {pos.closed!r}")
+        _count(pos.closed[1], "the closed trump setter", -1, n - 1)
+        if pos.trump is not None:
+            raise ValueError("trump is both in force and still closed")
+        if pos.first_void:
+            raise ValueError("trump cannot be both closed and still to be set by the first void")
+    if pos.trick:
+        led = pos.trick[0][-1]
+        for k, card in enumerate(pos.trick[1:], 1):
+            seat = (leader + k) % n
+            if card[-1] == led:
+                continue
+            if any(c[-1] == led for c in pos.hands[seat]):
+                raise ValueError(f"{names[seat]} played {card} to a {SUIT_NAME[led]} lead while holding a "
+                                 f"{SUIT_NAME[led]}")
+            if pos.trump is None and pos.first_void:
+                raise ValueError(f"trump is still to be set by the first void, but {names[seat]}'s {card} in "
+                                 f"the trick in progress was that void")
+            if pos.trump is None and pos.closed is not None and pos.closed[1] == -1:
+                raise ValueError(f"closed trump's setter is still to be chosen by the first void, but "
+                                 f"{names[seat]}'s {card} in the trick in progress was that void")
+    tens_out = sum(1 for h in pos.hands for c in h if is_ten(c)) + sum(1 for c in pos.trick if is_ten(c))
+    if not isinstance(pos.tens, tuple) or not isinstance(pos.tricks, tuple) or len(pos.tens) != 2 \
+            or len(pos.tricks) != 2:
+        raise ValueError("tens and tricks captured are one number per side")
+    for side in (0, 1):
+        _count(pos.tens[side], "the tens a side captured", 0, 4 * g.decks)
+        _count(pos.tricks[side], "the tricks a side captured", 0, done)
+    ctens = _count(pos.centre_tens, "the tens in the centre", 0, 4 * g.decks)
+    ctricks = _count(pos.centre_tricks, "the tricks in the centre", 0, done)
+    if ctens + tens_out + pos.tens[0] + pos.tens[1] > 4 * g.decks:
+        raise ValueError(f"the tens captured, in the centre and still out add up to more than the "
+                         f"{4 * g.decks} of the deal")
+    if ctricks + pos.tricks[0] + pos.tricks[1] > done:
+        raise ValueError(f"the tricks captured and in the centre add up to more than the {done} finished")
+    if g.immediate and (ctens or ctricks):
+        raise ValueError("each trick goes to its winner here: the centre is always empty")
+    if pos.last_winner is not None:
+        _count(pos.last_winner, "the last trick's winner", 0, n - 1)
+    _count(pos.run, "the run of wins in a row", 0, done if g.immediate else 1)
+    if not isinstance(pos.first_void, bool):
+        raise ValueError(f"first_void must be True or False, not {pos.first_void!r}")
 
 
 def describe(game: PlayRules, value: int) -> dict[str, int]:

@@ -42,7 +42,7 @@ from types import ModuleType
 from typing import Any
 
 from ..deck import STRENGTH, SUITS
-from .position import PlayRules, Position, is_ten
+from .position import PlayRules, Position, check_position, is_ten
 
 _csearch: ModuleType | None
 try:
@@ -114,13 +114,18 @@ class Solver:
     # ---- public ---------------------------------------------------------------------------
 
     def value(self, pos: Position) -> int:
-        """Side 0's final score under best play from ``pos``."""
+        """Side 0's final score under best play from ``pos``.
+
+        Raises ValueError when ``pos`` is not a position a deal can reach (a card held twice,
+        a hand of the wrong size ...: see :func:`~dehlanote.analysis.position.check_position`)."""
+        self._check(pos)
         if pos.over:
             return pos.score()[0]
         return pos.score()[0] + self._gain(pos)
 
     def card_values(self, pos: Position) -> dict[str, int]:
         """Side 0's final score after each legal card of the player to move (best play after)."""
+        self._check(pos)
         out: dict[str, int] = {}
         for group in pos.groups():
             v = self.value(pos.play(group[0]))
@@ -132,6 +137,9 @@ class Solver:
         """The value after ``played``, the best value the mover could have had, and the cards
         that give it. Cheaper than every card's value: a card is only tested against the
         one played (is it better? as good?), and valued exactly only when better."""
+        self._check(pos)
+        if played not in pos.legal():
+            raise ValueError(f"{played} is not a legal card here")
         groups = pos.groups()
         mover = pos.turn % 2
         after = self.value(pos.play(played))
@@ -155,6 +163,9 @@ class Solver:
 
     def at_least(self, pos: Position, target: int) -> bool:
         """Whether side 0's final score can reach ``target`` under best play (one test)."""
+        self._check(pos)
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise ValueError(f"the target must be a whole number, not {target!r}")
         if pos.over:
             return pos.score()[0] >= target
         run = self._setup(pos)
@@ -162,7 +173,15 @@ class Solver:
         return run(need) >= need
 
     def limit(self, nodes: int | None, seconds: float | None) -> None:
-        """Stop (raise :class:`OutOfTime`) after ``nodes`` more nodes or ``seconds`` more CPU seconds."""
+        """Stop (raise :class:`OutOfTime`) after ``nodes`` more nodes or ``seconds`` more CPU seconds.
+
+        None is no limit. 0 stops at the first check (every 4,096 nodes), in both searches; a
+        negative limit is refused (ValueError), so "no limit" is only ever said with None."""
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0):
+            raise ValueError(f"the node limit must be a whole number of 0 or more, or None, not {nodes!r}")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
+                                    or not seconds >= 0):
+            raise ValueError(f"the time limit must be a number of seconds of 0 or more, or None, not {seconds!r}")
         self.node_limit = None if nodes is None else self.nodes + nodes
         self.deadline = None if seconds is None else time.process_time() + seconds
         self.check_at = self.nodes + CHECK_EVERY if nodes is not None or seconds is not None else 1 << 62
@@ -175,6 +194,13 @@ class Solver:
         if self.deadline is not None and time.process_time() > self.deadline:
             raise OutOfTime
 
+    def _check(self, pos: Position) -> None:
+        if not isinstance(pos, Position):
+            raise ValueError(f"a position to solve must be a Position, not {type(pos).__name__}")
+        if pos.game != self.game:
+            raise ValueError(f"this solver is for {self.game}, not for a position of {pos.game}")
+        check_position(pos)
+
     # ---- the search -----------------------------------------------------------------------
 
     def _setup_compiled(self, pos: Position) -> Callable[[int], int]:
@@ -184,25 +210,27 @@ class Solver:
             self._engine = _csearch.Engine(4 * self.table_limit)
         engine = self._engine
         g = self.game
-        masks = [0] * 16
+        masks = [0] * (4 * g.seats)
         for seat, hand in enumerate(pos.hands):
             for card in hand:
                 s, r = parts(card)
-                masks[seat * 4 + s] |= 1 << r
+                masks[seat * 4 + s] += 1 << (2 * r)     # a count of each rank, 2 bits a rank
         cards = [s * 16 + r for s, r in map(parts, pos.trick)]
         tens = sum(1 for c in pos.trick if is_ten(c)) + sum(1 for h in pos.hands for c in h if is_ten(c))
         wK = {"tens": 0, "points": g.seats, "tricks": 1}[g.score]
         wT = 0 if g.score == "tricks" else 1
         self._upper = (tens + pos.centre_tens) * wT + (pos.centre_tricks + pos.left) * wK
         trump = SUITS.index(pos.trump) if pos.trump is not None else -1
-        run = pos.run if pos.last_winner == pos.leader else 0
-        fixed = (masks, cards, trump, pos.leader, run, pos.centre_tens, pos.centre_tricks, pos.left,
-                 SCORE_CODE[g.score], g.immediate)
+        # the run matters only to the centre (a second win in a row sweeps it)
+        run = pos.run if pos.last_winner == pos.leader and not g.immediate else 0
+        hidden, setter = (SUITS.index(pos.closed[0]), pos.closed[1]) if pos.closed is not None else (-1, -1)
+        first_void = pos.first_void and trump < 0
 
         def test(target: int) -> int:
-            res, self.nodes = engine.test(*fixed, target, self.nodes,
+            res, self.nodes = engine.test(masks, cards, trump, pos.leader, run, pos.centre_tens, pos.centre_tricks,
+                                          pos.left, SCORE_CODE[g.score], g.immediate, target, self.nodes,
                                           -1 if self.node_limit is None else self.node_limit,
-                                          self.deadline or 0.0)
+                                          self.deadline or 0.0, g.seats, g.decks, first_void, hidden, setter)
             if res < 0:
                 raise OutOfTime
             return res
@@ -221,11 +249,9 @@ class Solver:
         return lo
 
     def uses_compiled(self, pos: Position) -> bool:
-        """Whether ``pos`` is searched by the compiled search: four players, one deck, trump
-        known (or no trump) and not still to be set by play."""
-        g = self.game
-        return (self.compiled and g.seats == 4 and g.decks == 1 and pos.closed is None
-                and not (pos.first_void and pos.trump is None))
+        """Whether ``pos`` is searched by the compiled search: every position, when it is built
+        (and not turned off with ``compiled=False``)."""
+        return self.compiled
 
     def _setup(self, pos: Position) -> Callable[[int], int]:
         """Load ``pos`` into the search state; returns the test "gain >= target?", fail-soft:

@@ -1,0 +1,625 @@
+/* The search itself, included twice by _csearch.c:
+ *
+ *   variant _p: four players, one deck; a hand is one bit a rank (RB 1) and the table is
+ *               the partition table (an answer stored with only the top ranks it needed);
+ *   variant _x: any other game (six players with three decks); a hand holds a count of
+ *               each rank in two bits (RB 2), and the table holds exact positions (as the
+ *               Python search does with several decks).
+ *
+ * Before each inclusion _csearch.c defines FN(name) (the variant's names), NS (the number
+ * of seats), RB (bits a rank) and EXACT.  Everything else is the same code, step by step
+ * the Python search of search.py: see there for the reasoning behind each part.
+ */
+
+#if RB == 1
+#define CNT(m, r) (((m) >> (r)) & 1u)
+#define RBIT(r) (1u << (r))
+#define TOPR(m) top_of(m)
+#define LEN(m) ((int)POP[m])
+#else
+#define CNT(m, r) (((m) >> (2 * (r))) & 3u)
+#define RBIT(r) (1u << (2 * (r)))
+#define TOPR(m) (top_of(m) >> 1)
+#define LEN(m) len2(m)
+#endif
+
+static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left, int target);
+
+/* How many tricks the leader surely wins running one suit (up to need). */
+static int FN(sure)(S *s, int leader, int need, uint64_t *rel) {
+    int best = 0;
+    for (int su = 0; su < 4; su++) {
+        uint32_t m = s->H[leader * 4 + su];
+        if (!m) continue;
+        uint32_t rs = s->R[su];
+        int top_rank = TOPR(rs);
+        if (!CNT(m, top_rank)) continue;
+        int t = 0, low = top_rank;
+        for (int r = top_rank; r >= 0; r--) {
+            unsigned c = CNT(rs, r);
+            if (!c) continue;
+            low = r;
+            unsigned mine = CNT(m, r);
+            if (mine == c) {
+                t += (int)mine;
+                if (t >= need) break;
+                continue;
+            }
+            if (t == 0) t = 1;
+            break;
+        }
+        if (t > need) t = need;
+        if (su != s->trump && s->trump >= 0) {
+            for (int o = 0; o < NS; o++) {
+                if (o == leader || !s->H[o * 4 + s->trump]) continue;
+                int length = LEN(s->H[o * 4 + su]);
+                if (length < t) t = length;
+            }
+        }
+        if (t > best) {
+            best = t;
+            if (best >= need) {
+                *rel = 1ULL << (16 * su + low);
+                return best;
+            }
+        }
+    }
+    return best;
+}
+
+/* One move per class of equivalent cards of holding m among the cards out rs (high to low):
+ * a rank held only in part (several decks) is a class of its own. */
+static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
+    int n = 0, in_run = 0, rep = 0;
+    for (int r = 12; r >= 0; r--) {
+        unsigned c = CNT(rs, r);
+        if (!c) continue;
+        unsigned mine = CNT(m, r);
+        if (mine == c) {
+            if (!in_run) { in_run = 1; rep = 0; }
+            if (r == TEN && s->tens_score) out[n++] = r;
+            else if (!rep) { out[n++] = r; rep = 1; }
+        } else {
+            in_run = 0;
+            if (mine) out[n++] = r;
+        }
+    }
+    return n;
+}
+
+static int FN(finish)(S *s, int bk, int bs, int br, int ttens, int target, int leader, int run, int ctens,
+                      int ctricks, int left) {
+    int winner = (leader + bk) % NS;
+    int side = winner & 1;
+    int base = s->sp - NS;
+    uint64_t wbit = 0;
+#if !EXACT
+    /* the winning card matters, and so do the cards of its hand equivalent to it (the search
+     * tried one of them only): the lowest of them is kept */
+    int low = br;
+    int same = 0;
+    for (int i = 0; i < NS; i++) same += s->ss[base + i] == bs;
+    if (same == 1) {
+        /* the only card of its suit in the trick (a ruff, or all the others discarded) */
+        low = -1;
+    } else if (br != s->tenx) {
+        uint32_t wm = s->H[winner * 4 + bs], rs = s->R[bs];
+        for (int r = br - 1; r >= 0; r--) {
+            unsigned c = CNT(rs, r);
+            if (!c) continue;
+            if (CNT(wm, r) != c) break;
+            if (r != s->tenx) low = r;
+        }
+    }
+    wbit = low >= 0 ? 1ULL << (16 * bs + low) : 0;
+#else
+    (void)br;
+    (void)bs;
+#endif
+    int gain, nrun, ctens2, ctricks2;
+    if (s->immediate) {
+        gain = ttens * s->wT + s->wK;
+        nrun = ctens2 = ctricks2 = 0;
+    } else {
+        ctens2 = ctens + ttens;
+        ctricks2 = ctricks + 1;
+        nrun = winner == leader ? run + 1 : 1;
+        if (nrun == 2 || left == 1) {
+            gain = ctens2 * s->wT + ctricks2 * s->wK;
+            ctens2 = ctricks2 = nrun = 0;
+        } else {
+            gain = 0;
+        }
+    }
+    if (side) gain = 0;
+    if (left == 1 || target <= gain) {
+        s->relv = wbit;
+        return gain;
+    }
+    int cs[MAXSEATS];
+    uint32_t cb[MAXSEATS];
+    for (int i = 0; i < NS; i++) {
+        cs[i] = s->ss[base + i];
+        cb[i] = RBIT(s->sr[base + i]);
+        s->R[cs[i]] -= cb[i];
+    }
+    int res = FN(trick)(s, winner, nrun, ctens2, ctricks2, left - 1, target - gain);
+    for (int i = 0; i < NS; i++) s->R[cs[i]] += cb[i];
+    s->relv |= wbit;
+    return res + gain;
+}
+
+static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank, int ttens, int target, int leader,
+                    int run, int ctens, int ctricks, int left, int hint) {
+    s->count++;
+    int base = seat * 4;
+    int ac = !(seat & 1);
+    int tenx = s->tenx;
+    int moves[MAXMOVES], nm = 0;
+    int cls[13], nc;
+    if (k) {
+        uint32_t held = s->H[base + led];
+        if (held) {
+            if (!(held & (held - 1))) {
+                /* one card of the suit (or copies of one rank): no choice */
+                moves[nm++] = MV(led, TOPR(held));
+            } else {
+                nc = FN(classes)(s, held, s->R[led], cls);
+                if (nc < 2) {
+                    moves[nm++] = MV(led, cls[0]);
+                } else {
+                    int partner = !((leader + bk - seat) & 1);
+                    int has_ten = 0;
+                    for (int i = 0; i < nc; i++) has_ten |= cls[i] == tenx;
+                    if (partner) {
+                        int sweeping = s->immediate || left == 1 || (run && (leader + bk) % NS == leader);
+                        if (has_ten && sweeping) moves[nm++] = MV(led, TEN);
+                        for (int i = nc - 1; i >= 0; i--)
+                            if (cls[i] != tenx) moves[nm++] = MV(led, cls[i]);
+                        if (has_ten && !sweeping) moves[nm++] = MV(led, TEN);
+                        if (k == NS - 2 && bsuit == led) {
+                            /* third hand high when the last player would beat partner's card */
+                            uint32_t nxm = s->H[(seat + 1) % NS * 4 + led];
+                            if (nxm) {
+                                int ntop = TOPR(nxm);
+                                if (ntop > brank && cls[0] > ntop) {
+                                    int tmp[MAXMOVES], nt = 0;
+                                    for (int i = 0; i < nm; i++)
+                                        if ((moves[i] & 15) > ntop) tmp[nt++] = moves[i];
+                                    for (int i = 0; i < nm; i++)
+                                        if ((moves[i] & 15) <= ntop) tmp[nt++] = moves[i];
+                                    memcpy(moves, tmp, sizeof(int) * nm);
+                                }
+                            }
+                        }
+                    } else if (bsuit == led) {
+                        for (int i = nc - 1; i >= 0; i--)
+                            if (cls[i] > brank) moves[nm++] = MV(led, cls[i]);
+                        for (int i = nc - 1; i >= 0; i--)
+                            if (cls[i] <= brank && cls[i] != tenx) moves[nm++] = MV(led, cls[i]);
+                        if (has_ten && TEN <= brank) moves[nm++] = MV(led, TEN);
+                    } else {
+                        for (int i = nc - 1; i >= 0; i--)
+                            if (cls[i] != tenx) moves[nm++] = MV(led, cls[i]);
+                        if (has_ten) moves[nm++] = MV(led, TEN);
+                    }
+                }
+            }
+        } else {
+            /* a void: ruff when the other side is winning, else throw low cards */
+            int partner = !((leader + bk - seat) & 1);
+            int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
+            for (int su = 0; su < 4; su++) {
+                uint32_t m = s->H[base + su];
+                if (!m) continue;
+                nc = FN(classes)(s, m, s->R[su], cls);
+                if (su == s->trump && !partner) {
+                    for (int i = nc - 1; i >= 0; i--) {
+                        if (bsuit != s->trump || cls[i] > brank) ruffs[nr++] = MV(su, cls[i]);
+                        else highs[nh++] = MV(su, cls[i]);
+                    }
+                    continue;
+                }
+                int first = 1;
+                for (int i = nc - 1; i >= 0; i--) {
+                    if (cls[i] == TEN && s->tens_score) tens[nt++] = MV(su, cls[i]);
+                    else if (first) { lows[nl++] = MV(su, cls[i]); first = 0; }
+                    else highs[nh++] = MV(su, cls[i]);
+                }
+            }
+            int sweeping = partner && (s->immediate || left == 1 || (run && (leader + bk) % NS == leader));
+            if (sweeping) {
+                for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
+                for (int i = 0; i < nl; i++) moves[nm++] = lows[i];
+                for (int i = 0; i < nh; i++) moves[nm++] = highs[i];
+            } else {
+                for (int i = 0; i < nr; i++) moves[nm++] = ruffs[i];
+                for (int i = 0; i < nl; i++) moves[nm++] = lows[i];
+                for (int i = 0; i < nh; i++) moves[nm++] = highs[i];
+                for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
+            }
+        }
+    } else {
+        int tops[4], ntp = 0, tens[4], nt = 0, lows[MAXMOVES], nl = 0, tp[MAXMOVES], np = 0;
+        int pbase = (seat + 2) % NS * 4;
+        for (int su = 0; su < 4; su++) {
+            uint32_t m = s->H[base + su];
+            if (!m) continue;
+            nc = FN(classes)(s, m, s->R[su], cls);
+            int top_rank = TOPR(s->R[su]);
+            /* a low lead to a suit partner heads: partner wins it */
+            int into_partner = CNT(s->H[pbase + su], top_rank) != 0;
+            for (int i = 0; i < nc; i++) {
+                int r = cls[i];
+                if (r == TEN && s->tens_score) tens[nt++] = MV(su, r);
+                else if (i == 0 && r == top_rank) tops[ntp++] = MV(su, r);
+                else if (into_partner) tp[np++] = MV(su, r);
+                else lows[nl++] = MV(su, r);
+            }
+        }
+        for (int i = 0; i < ntp; i++) moves[nm++] = tops[i];
+        for (int i = np - 1; i >= 0; i--) moves[nm++] = tp[i];
+        for (int i = nl - 1; i >= 0; i--) moves[nm++] = lows[i];
+        for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
+        if (hint) {
+            int h = hint - 1;
+            for (int i = 0; i < nm; i++) {
+                if (moves[i] == h) {
+                    for (int j = i; j > 0; j--) moves[j] = moves[j - 1];
+                    moves[0] = h;
+                    break;
+                }
+            }
+        }
+    }
+    /* try them */
+    int nxt = seat + 1 == NS ? 0 : seat + 1;
+    int best = ac ? -1 : 1 << 20;
+    uint64_t acc = 0;
+    int last = k + 1 == NS;
+    for (int i = 0; i < nm; i++) {
+        int su = moves[i] >> 4, r = moves[i] & 15;
+        uint32_t bit = RBIT(r);
+        s->H[base + su] -= bit;
+        int ten = r == TEN;
+        s->hand_tens -= ten;
+        int nled, nbk, nbs, nbr;
+        int undo = 0, saved_fv = 0, saved_cp = 0;
+        if (k == 0) {
+            nled = su; nbk = 0; nbs = su; nbr = r;
+        } else {
+            nled = led;
+            if (su == bsuit) {
+                if (r > brank) { nbk = k; nbs = su; nbr = r; }
+                else { nbk = bk; nbs = bsuit; nbr = brank; }
+            } else if (su == s->trump) {
+                nbk = k; nbs = su; nbr = r;
+            } else if (su != led && s->closed_pending && s->setter < 0) {
+                /* the first void chooses closed trump in secret: no trump yet */
+                undo = 2;
+                s->setter = seat;
+                nbk = bk; nbs = bsuit; nbr = brank;
+            } else if (su != led && s->trump < 0 && (s->fv || (s->closed_pending && seat == s->setter))) {
+                /* trump set by this first void, or closed trump revealed by its setter: for the
+                 * whole trick, so the card winning it so far is found again */
+                undo = 1;
+                saved_fv = s->fv;
+                saved_cp = s->closed_pending;
+                if (s->fv) {
+                    s->trump = su;
+                    nbk = k; nbs = su; nbr = r;
+                } else {
+                    int t = s->trump = s->hidden;
+                    int b = s->sp - k;
+                    nbk = 0; nbs = s->ss[b]; nbr = s->sr[b];
+                    for (int j = 1; j <= k; j++) {
+                        int cs = j < k ? s->ss[b + j] : su, cr = j < k ? s->sr[b + j] : r;
+                        if (cs == nbs) {
+                            if (cr > nbr) { nbk = j; nbr = cr; }
+                        } else if (cs == t) {
+                            nbk = j; nbs = cs; nbr = cr;
+                        }
+                    }
+                }
+                s->fv = s->closed_pending = 0;
+            } else {
+                nbk = bk; nbs = bsuit; nbr = brank;
+            }
+        }
+        s->ss[s->sp] = su;
+        s->sr[s->sp] = r;
+        s->sp++;
+        int res;
+        if (last) res = FN(finish)(s, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks, left);
+        else res = FN(play)(s, k + 1, nxt, nled, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks,
+                            left, 0);
+        s->sp--;
+        if (undo == 1) {
+            s->trump = -1;
+            s->fv = saved_fv;
+            s->closed_pending = saved_cp;
+        } else if (undo == 2) {
+            s->setter = -1;
+        }
+        s->hand_tens += ten;
+        s->H[base + su] += bit;
+        if (ac) {
+            if (res >= target) {
+                if (k == 0) s->best_lead = moves[i] + 1;
+                return res;
+            }
+            if (res > best) best = res;
+        } else {
+            if (res < target) {
+                if (k == 0) s->best_lead = moves[i] + 1;
+                return res;
+            }
+            if (res < best) best = res;
+        }
+        acc |= s->relv;
+    }
+    s->relv = acc;
+    if (k == 0) s->best_lead = 0;   /* no lead proved a bound here (the one set by a later trick is not ours) */
+    return best;
+}
+
+#if EXACT
+/* A suit for the exact table: for each rank still out, high to low, every seat's count of
+ * it (2 bits a seat), 12 bits a rank in three words, and in the top byte the number of ranks
+ * and the ten's place among them (relative ranks: only the order and the ten matter). */
+static void FN(describe)(const S *s, int su, uint64_t *w) {
+    w[0] = w[1] = w[2] = 0;
+    uint32_t rs = s->R[su];
+    int at = 0, tenidx = -1;
+    for (int r = 12; r >= 0; r--) {
+        if (!CNT(rs, r)) continue;
+        uint64_t g = 0;
+        for (int seat = 0; seat < NS; seat++) g |= (uint64_t)CNT(s->H[seat * 4 + su], r) << (2 * seat);
+        if (r == TEN && s->tens_score) tenidx = at;
+        int bitpos = 12 * at;
+        w[bitpos >> 6] |= g << (bitpos & 63);
+        if ((bitpos & 63) > 52) w[(bitpos >> 6) + 1] |= g >> (64 - (bitpos & 63));
+        at++;
+    }
+    w[2] |= ((uint64_t)at | (uint64_t)(tenidx + 1) << 4) << 56;
+}
+
+static int FN(desc_less)(const uint64_t *a, const uint64_t *b) {
+    for (int i = 2; i >= 0; i--)
+        if (a[i] != b[i]) return a[i] < b[i];
+    return 0;
+}
+#endif
+
+static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left, int target) {
+    if (target <= 0) {
+        s->relv = 0;
+        return 0;
+    }
+    if (s->count >= s->check_at) check(s);
+    int wK = s->wK, wT = s->wT;
+    int top = (ctens + s->hand_tens) * wT + (ctricks + left) * wK;
+    if (target > top) {
+        s->relv = 0;
+        return top;
+    }
+    if (left == 1 && !s->fv && !s->closed_pending) {
+        /* the last trick plays itself: one card each */
+        s->count += NS;
+        int bseat = -1, bs = -1, br = -1, ttens = 0, seat = leader;
+        unsigned suits = 0;
+        for (int j = 0; j < NS; j++) {
+            int cs = 0, cr = 0;
+            for (cs = 0; cs < 4; cs++) {
+                uint32_t m = s->H[seat * 4 + cs];
+                if (m) { cr = TOPR(m); break; }
+            }
+            if (cr == TEN) ttens++;
+            suits += 1u << (4 * cs);
+            if (bseat < 0 || (cs == bs && cr > br) || (cs == s->trump && bs != s->trump)) {
+                bseat = seat; bs = cs; br = cr;
+            }
+            seat = seat + 1 == NS ? 0 : seat + 1;
+        }
+        /* the winner's rank matters only against other cards of its suit */
+        s->relv = (suits >> (4 * bs) & 15) > 1 ? 1ULL << (16 * bs + br) : 0;
+        if (bseat & 1) return 0;
+        if (s->immediate) return ttens * wT + wK;
+        return (ctens + ttens) * wT + (ctricks + 1) * wK;
+    }
+    if (!s->immediate && ((ctens && wT) || (ctricks && wK)) && !s->fv && !s->closed_pending) {
+        int need = run || left == 1 ? 1 : 2;
+        uint64_t srel = 0;
+        if (need <= FN(sure)(s, leader, need, &srel)) {
+            int got = ctens * wT + (ctricks + need) * wK;
+            if (!(leader & 1)) {
+                if (target <= got) {
+                    s->relv = srel;
+                    return got;
+                }
+            } else if (target > top - got) {
+                s->relv = srel;
+                return top - got;
+            }
+        }
+    }
+    /* the table's key: the suits in a canonical order (trump, or closed trump, first; the
+     * others are interchangeable, so sorted) */
+    int special = s->trump >= 0 ? s->trump : s->closed_pending ? s->hidden : -1;
+    uint64_t small = (uint64_t)leader | (uint64_t)run << 3 | (uint64_t)(wT ? ctens : 0) << 4
+                     | (uint64_t)(wK ? ctricks : 0) << 9 | (uint64_t)s->fv << 14
+                     | (uint64_t)((s->closed_pending ? s->setter : -2) + 2) << 15 | (uint64_t)(special + 1) << 18;
+    int order[4];
+    if (special >= 0) {
+        order[0] = special;
+        int j = 1;
+        for (int su = 0; su < 4; su++)
+            if (su != special) order[j++] = su;
+    } else {
+        for (int su = 0; su < 4; su++) order[su] = su;
+    }
+    int first = special >= 0 ? 2 : 1;
+    Engine *e = s->e;
+    STAT(st_starts);
+#if EXACT
+    uint64_t desc[4][3];
+    for (int su = 0; su < 4; su++) FN(describe)(s, su, desc[su]);
+    for (int a = first; a < 4; a++)
+        for (int b = a; b > first - 1 && FN(desc_less)(desc[order[b]], desc[order[b - 1]]); b--) {
+            int t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
+        }
+    uint64_t key[XKEY];
+    for (int i = 0; i < 4; i++) memcpy(key + 3 * i, desc[order[i]], sizeof desc[0]);
+    key[12] = small;
+    XEnt *x = xfind(e, key, 0, 0);
+    int hint = 0;
+    if (x != NULL) {
+        int lo = x->val & 255, hi = x->val >> 8 & 255;
+        STAT(st_hits);
+        if (lo >= target) return lo;
+        if (hi < target) return hi;
+        hint = (int)(x->val >> 16);
+    }
+    s->best_lead = 0;
+    int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
+    int best = s->best_lead;
+    x = xfind(e, key, 1, left);
+    if (x == NULL) longjmp(s->out, STOP_MEMORY);
+    int lo, hi, h;
+    if (!x->val) {
+        STAT(st_stores);
+        lo = 0; hi = top; h = 0;
+    } else {
+        lo = x->val & 255; hi = x->val >> 8 & 255; h = (int)(x->val >> 16);
+    }
+    if (res >= target) {
+        if (res > lo) lo = res;
+    } else if (res < hi) {
+        hi = res;
+    }
+    if (best) h = best;
+    x->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16 | 1u << 31;
+    s->relv = 0;
+    return res;
+#else
+    SuitInfo info[4];
+    for (int su = 0; su < 4; su++) suit_info(s, su, info + su);
+    for (int a = first; a < 4; a++)
+        for (int b = a; b > first - 1 && info[order[b]].full < info[order[b - 1]].full; b--) {
+            int t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
+        }
+    SuitInfo *in[4] = {info + order[0], info + order[1], info + order[2], info + order[3]};
+    uint64_t ok0 = (uint64_t)in[0]->lt | (uint64_t)in[1]->lt << 19 | (uint64_t)in[2]->lt << 38;
+    uint64_t ok1 = (uint64_t)in[3]->lt | small << 19;
+    Outline *o = outline_get(e, ok0, ok1, 0, 0);
+    int hint = 0;
+    if (o != NULL) {
+        Rec *newest = o->r + (o->head ? o->head - 1 : o->cap - 1);
+        int at = o->head;
+        for (int j = 0; j < o->n; j++) {
+            /* the newest first: it is the likeliest to be found again soon */
+            at = at ? at - 1 : o->cap - 1;
+            Rec *rc = o->r + at;
+            unsigned cut = rc->cut;
+            if (prefix(in[0], cut & 15) != rc->pre[0] || prefix(in[1], cut >> 4 & 15) != rc->pre[1]
+                || prefix(in[2], cut >> 8 & 15) != rc->pre[2] || prefix(in[3], cut >> 12) != rc->pre[3])
+                continue;
+            STAT(st_hits);
+            int lo = rc->val & 255, hi = rc->val >> 8 & 255;
+            if (lo >= target || hi < target) {
+                s->relv = rel_of(cut, in, order);
+                if (rc != newest) {
+                    /* found again: it becomes the newest */
+                    Rec tmp = *rc;
+                    *rc = *newest;
+                    *newest = tmp;
+                }
+                return lo >= target ? lo : hi;
+            }
+            if (rc->val >> 16) hint = (int)(rc->val >> 16);
+        }
+    }
+    s->best_lead = 0;
+    int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
+    int best = s->best_lead;
+    /* the cut: per suit (in the table's order) how many of its top ranks the answer needed */
+    uint64_t got_rel = s->relv;
+    unsigned cut = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned bits = got_rel >> (16 * order[i]) & 0xFFFF;
+        if (!bits) continue;
+        int low = __builtin_ctz(bits);
+        int c = POP[s->R[order[i]] >> low];     /* the ranks out from low up */
+        cut |= (unsigned)c << (4 * i);
+    }
+    uint32_t pre[4] = {prefix(in[0], cut & 15), prefix(in[1], cut >> 4 & 15), prefix(in[2], cut >> 8 & 15),
+                       prefix(in[3], cut >> 12)};
+    o = outline_get(e, ok0, ok1, 1, left);
+    if (o == NULL) longjmp(s->out, STOP_MEMORY);
+    Rec *rc = NULL;
+    for (int j = 0; j < o->n; j++) {
+        Rec *y = o->r + j;
+        if (y->cut == cut && y->pre[0] == pre[0] && y->pre[1] == pre[1] && y->pre[2] == pre[2]
+            && y->pre[3] == pre[3]) {
+            rc = y;
+            break;
+        }
+    }
+    int lo, hi, h;
+    if (rc == NULL) {
+        STAT(st_stores);
+        if (o->n == o->cap && o->cap < MAXREC && e->room < e->room_limit) {
+            /* full: twice the room, the entries in age order from the start */
+            Rec *r = PyMem_RawMalloc(2 * o->cap * sizeof(Rec));
+            if (r == NULL) longjmp(s->out, STOP_MEMORY);
+            memcpy(r, o->r + o->head, (o->cap - o->head) * sizeof(Rec));
+            memcpy(r + (o->cap - o->head), o->r, o->head * sizeof(Rec));
+            PyMem_RawFree(o->r);
+            o->r = r;
+            o->head = o->cap;
+            e->room += o->cap;
+            o->cap *= 2;
+        }
+        rc = o->r + o->head;
+        o->head = (uint8_t)((o->head + 1) % o->cap);
+        if (o->n < o->cap) o->n++;
+        rc->cut = (uint16_t)cut;
+        memcpy(rc->pre, pre, sizeof pre);
+        lo = 0; hi = top; h = 0;
+    } else {
+        lo = rc->val & 255; hi = rc->val >> 8 & 255; h = (int)(rc->val >> 16);
+    }
+    if (res >= target) {
+        if (res > lo) lo = res;
+    } else if (res < hi) {
+        hi = res;
+    }
+    if (best) h = best;
+    rc->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16;
+    s->relv = got_rel;
+    return res;
+#endif
+}
+
+/* The root: a new trick, or the trick in progress. */
+static int FN(search)(S *s, int n0, int leader, int run, int ctens, int ctricks, int left, int ttens,
+                      int target) {
+    if (n0 == 0) return FN(trick)(s, leader, run, ctens, ctricks, left, target);
+    if (target <= 0) return 0;
+    /* the trick so far: the card winning it */
+    int bk = 0, bs = s->ss[0], br = s->sr[0];
+    for (int j = 1; j < n0; j++) {
+        if (s->ss[j] == bs) {
+            if (s->sr[j] > br) { bk = j; br = s->sr[j]; }
+        } else if (s->ss[j] == s->trump) {
+            bk = j; bs = s->ss[j]; br = s->sr[j];
+        }
+    }
+    return FN(play)(s, n0, (leader + n0) % NS, s->ss[0], bk, bs, br, ttens, target, leader, run, ctens, ctricks,
+                    left, 0);
+}
+
+#undef CNT
+#undef RBIT
+#undef TOPR
+#undef LEN
