@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dehlanote.analysis import PlayRules, Position, Solver
+from dehlanote.analysis.search import _csearch
 from dehlanote.deck import STRENGTH
 
 from test_solve_reference import GAMES, random_ending
@@ -98,3 +100,14 @@ def test_judging_a_card_agrees_with_every_cards_value(pos: Position, pick: int) 
     assert after == values[played]
     assert best == want
     assert set(cards) == {c for c, v in values.items() if v == want}
+
+
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+@SETTINGS
+@given(positions())
+def test_the_compiled_search_gives_the_python_searchs_values(pos: Position) -> None:
+    """Every profile and trump method (six players, trump still to be set by play, closed trump
+    with its setter chosen or not), every legal card: the two searches agree."""
+    fast, ref = Solver(pos.game, compiled=True), Solver(pos.game, compiled=False)
+    assert fast.uses_compiled(pos) and not ref.uses_compiled(pos)
+    assert fast.card_values(pos) == ref.card_values(pos)

@@ -10,6 +10,7 @@ Endings of 1-4 tricks come from random legal play of random deals in every profi
 from __future__ import annotations
 
 import random
+import zlib
 
 import pytest
 
@@ -17,8 +18,8 @@ from dehlanote.analysis import PlayRules, Position, Solver
 from dehlanote.analysis.search import _csearch
 from dehlanote.deck import DECK, STRENGTH
 
-# both searches: the compiled one (four players, one deck, trump known or none) and the
-# pure-Python one, which serves every other position and every machine without a compiler
+# both searches: the compiled one (every position) and the pure-Python one, the reference,
+# which serves every machine without a compiler
 SEARCHES = [pytest.param(False, id="python"),
             pytest.param(True, id="compiled",
                          marks=pytest.mark.skipif(_csearch is None, reason="the compiled search is not built"))]
@@ -160,8 +161,8 @@ def test_solver_equals_brute_force_on_random_endings(seed: int, compiled: bool) 
         checked += 1
         by_compiled += solver.uses_compiled(pos)
     assert checked == 350
-    # the compiled search takes the four-player positions with trump known or none
-    assert (by_compiled > 100) == compiled
+    # the compiled search takes every position: six players, trump still to be set by play included
+    assert by_compiled == (checked if compiled else 0)
 
 
 @pytest.mark.parametrize("compiled", SEARCHES)
@@ -174,34 +175,43 @@ def test_solver_equals_brute_force_on_four_trick_endings(compiled: bool) -> None
 
 @pytest.mark.parametrize("compiled", SEARCHES)
 def test_one_solver_serves_a_whole_deal_table_and_all(compiled: bool) -> None:
-    """The table is kept between positions: values stay exact along a played deal."""
+    """The table is kept between positions: values stay exact along a played deal, with trump
+    known or still to be set by play (the first void, closed trump), six players included."""
     rng = random.Random(7)
-    for name in ("standard", "hukum", "double-sar", "court-piece"):
+    for name, mode, left in (("standard", "known", 4), ("hukum", "known", 4), ("double-sar", "known", 4),
+                             ("court-piece", "known", 4), ("standard", "first-void", 4), ("standard", "closed", 4),
+                             ("hukum", "closed", 4), ("six-player", "known", 2), ("six-player", "first-void", 2),
+                             ("six-player", "closed", 2)):
         game = GAMES[name]
-        pos = random_ending(rng, game, 4, "known")
+        pos = random_ending(rng, game, left, mode)
         solver = Solver(game, compiled=compiled)
         while not pos.over:
-            assert solver.value(pos) == Ref(pos).value(), (name, pos)
+            assert solver.value(pos) == Ref(pos).value(), (name, mode, pos)
             pos = pos.play(rng.choice(pos.legal()))
 
 
+MODES = ("known", "none", "first-void", "closed")
+
+
 @pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
-@pytest.mark.parametrize("name", ["standard", "hukum", "double-sar", "court-piece", "hukum court-piece"])
-def test_the_compiled_search_equals_the_python_one_on_deeper_endings(name: str) -> None:
-    """Past what the brute force can check: 5-7 tricks left, mid-trick starts included, no
-    trump included. A tiny table (a few hundred entries: outlines evicted, none growing)
-    must give the same values as a large one."""
-    rng = random.Random(hash(name) % 1000)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_the_compiled_search_equals_the_python_one_on_deeper_endings(name: str, mode: str) -> None:
+    """Past what the brute force can check: 5-7 tricks left (six players: 3-5), mid-trick
+    starts included, in every profile and trump method (known, none, set by the first void,
+    closed with its setter known or still to be chosen by the first void). A tiny table (a few
+    hundred entries: outlines evicted, none growing) must give the same values as a large one."""
+    rng = random.Random(zlib.crc32(f"{name} {mode}".encode()))
     game = GAMES[name]
     tiny = Solver(game, compiled=True, table_limit=100)
-    for i in range(10):
-        pos = random_ending(rng, game, 5 + i % 3, "none" if i % 4 == 3 else "known")
+    for i in range(6):
+        pos = random_ending(rng, game, (3 if game.seats == 6 else 5) + i % 3, mode)
         want = Solver(game, compiled=False).value(pos)
         fast = Solver(game, compiled=True)
         assert fast.uses_compiled(pos)
         assert fast.value(pos) == want, (name, pos)
         assert tiny.value(pos) == want, (name, pos)
-        if not pos.trick:
+        if not pos.trick and i % 2 == 0:
             assert fast.card_values(pos) == Solver(game, compiled=False).card_values(pos), (name, pos)
 
 
