@@ -28,9 +28,10 @@ __all__ = ["COMMANDS", "app", "main"]
 #: each command's name, the module of dehlanote.commands that holds it and its function
 COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("annotate", "annotate"), "fmt": ("fmt", "fmt"), "generate": ("generate", "generate_command"),
-    "html": ("html", "html_command"), "json": ("json_cmd", "json_command"),
+    "html": ("html", "html_command"), "image": ("image", "image_command"), "json": ("json_cmd", "json_command"),
     "record": ("record", "record_command"), "replay": ("replay", "replay"), "rules": ("rules", "rules_command"),
-    "serve": ("serve", "serve_command"), "solve": ("solve", "solve"), "stats": ("stats", "stats_command"),
+    "serve": ("serve", "serve_command"), "share": ("share", "share_command"), "solve": ("solve", "solve"),
+    "stats": ("stats", "stats_command"),
     "validate": ("validate", "validate"),
 }
 

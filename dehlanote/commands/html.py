@@ -49,7 +49,8 @@ def _sizes(specs: list[str]) -> int:
 
 
 def html_command(
-    files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns; - reads standard input."),
+    files: Optional[list[str]] = typer.Argument(None, metavar="FILE",
+                                                help="DPN files or glob patterns; - reads standard input."),
     output: Path = typer.Option(..., "--output", "-o", metavar="OUT",
                                 help="The page to write (one input), or the site's folder (several inputs "
                                      "or --site)."),
@@ -69,6 +70,8 @@ def html_command(
                                  "with what would have kept it, and shows the value under best play before "
                                  "each trick (see dehlanote solve). Up to a minute a deal."),
     analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
+    viewer: bool = typer.Option(False, "--viewer", help="Write the viewer page instead (no FILE): it shows the "
+                                                          "deal carried in its link (see dehlanote share)."),
     rules: Optional[Path] = RULES_OPTION,
     lang: str = typer.Option("en", "--lang", metavar="LANG", help="The pages' language: en, or hi (Hindi)."),
 ) -> None:
@@ -90,9 +93,13 @@ def html_command(
         catalog(lang)
     except LanguageUnavailable as exc:
         raise fail(f"--lang {lang}: {exc}")
+    err = err_console()
+    if viewer:
+        _write_viewer(files, output, err, lang)
+    if not files:
+        raise fail("give a DPN file (or --viewer for the page that shows shared deals)")
     reg = load_registry(rules)
     specs = expand(files)
-    err = err_console()
     as_site = site or len(specs) > 1
     if STDIN in specs and as_site:
         raise fail("standard input can be made into one page only: give files for a site")
@@ -137,6 +144,26 @@ def html_command(
     if any(f.unreadable for f in result.files):
         raise typer.Exit(Exit.USAGE)
     raise typer.Exit(Exit.INVALID if errors else Exit.OK)
+
+
+def _write_viewer(files: Optional[list[str]], output: Path, err: Any, lang: str) -> None:
+    """``html --viewer``: the page that shows the deal of a ``dehlanote share`` link."""
+    from ..files import OutputRefused, write_target
+    from ..output.html.viewer import render_viewer
+
+    if files:
+        raise fail("--viewer writes the page that reads its deal from a link: give no FILE")
+    target = output / "viewer.html" if output.is_dir() else output
+    try:
+        with write_target(target) as stream:
+            stream.write(render_viewer(lang=lang))
+    except OutputRefused as exc:
+        raise fail(f"will not write {target}: {exc}")
+    except OSError as exc:
+        raise fail(f"cannot write {target}: {why(exc)}")
+    err.print(f"wrote {target}: the viewer (links from dehlanote share FILE --deal N --base ADDRESS-OF-THIS-PAGE)",
+              markup=False)
+    raise typer.Exit(Exit.OK)
 
 
 def _analysis(analyser: Analyser, show: bool) -> Extend:

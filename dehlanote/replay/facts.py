@@ -108,6 +108,18 @@ class DealFact(NamedTuple):
     ends_match: bool = False            # the match certainly ended with this deal
     claim: Optional[ClaimFact] = None   # ``claim X`` ended the deal
 
+    def __repr__(self) -> str:
+        """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""
+        from ..output.notebook import deal_repr
+
+        return deal_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: one row a trick (dehlanote.output.notebook, loaded only when asked)."""
+        from ..output.notebook import deal_html
+
+        return deal_html(self)
+
     @property
     def hands(self) -> dict[str, tuple[str, ...]]:
         """The hands as dealt: as written, or for a complete deal what each seat played."""
@@ -145,3 +157,15 @@ class GameFacts(NamedTuple):
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def __repr__(self) -> str:
+        """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""
+        from ..output.notebook import game_repr
+
+        return game_repr(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter's view: one row a deal (dehlanote.output.notebook, loaded only when asked)."""
+        from ..output.notebook import game_html
+
+        return game_html(self)

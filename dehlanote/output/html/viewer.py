@@ -1,0 +1,171 @@
+"""The viewer: one self-contained replay page that shows the deal carried in its link.
+
+A club hosts ``viewer.html`` once (``dehlanote html --viewer -o viewer.html``); then any deal
+becomes a link, ``viewer.html#dpn1=…`` (``dehlanote share FILE --deal N``). The part after
+``#dpn1=`` is the replay page's data for that one deal (what :func:`~.data.game_data` gives,
+the match as it stood before the deal included), as JSON compressed with raw deflate and
+written in URL-safe base64. A fragment never reaches a server: the deal stays between the
+link and the browser, which inflates it with its own ``DecompressionStream``.
+
+The page is the replay page itself (its style, script and Content-Security-Policy: no fetch
+of any kind, only its own style and script by their hashes), with a short script first that
+reads the fragment and then starts the replay page on that data. Every string in the link
+reaches the page as the replay page puts record strings there: with ``textContent``. A link
+cut short, or made by hand, gives a sentence on the page, not a broken one.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import zlib
+from typing import Any, Optional
+from urllib.parse import urlsplit
+
+from ...replay import GameFacts
+from .data import game_data
+from .page import _sha256, render_replay, template
+
+__all__ = ["KEY", "ShareError", "decode", "encode", "link", "render_viewer", "share_data"]
+
+#: the fragment's key: ``#dpn1=DATA`` (1: this encoding; a later one gets another number)
+KEY = "dpn1"
+
+_VIEWER_JS = r"""/* dehlanote viewer: the deal is in the link's fragment (#dpn1=...), deflated, base64url */
+(function () {
+  "use strict";
+  var KEY = "__KEY__";
+  function say(text) {
+    document.getElementById("where").textContent = text;
+    document.documentElement.setAttribute("data-ready", "1");
+    document.documentElement.setAttribute("data-viewer", "no-deal");
+  }
+  var m = new RegExp("(?:^#|&)" + KEY + "=([A-Za-z0-9_-]+)").exec(location.hash);
+  if (!m) {
+    say("This page shows a deal carried in its link. Make such a link with: dehlanote share FILE --deal N");
+    return;
+  }
+  var packed = m[1];
+  if (typeof DecompressionStream === "undefined") {
+    say("This browser cannot open deal links (it has no DecompressionStream): try a recent one.");
+    return;
+  }
+  var bytes;
+  try {
+    var bin = atob(packed.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((packed.length + 3) % 4));
+    bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) { bytes[i] = bin.charCodeAt(i); }
+  } catch (err) {
+    say("This link does not hold a deal that can be shown (is it whole? copy all of it).");
+    return;
+  }
+  var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+  new Response(stream).text().then(function (text) {
+    var game = JSON.parse(text);
+    if (!game || typeof game !== "object" || !Array.isArray(game.deals) || !game.deals.length || !game.seats) {
+      throw new Error("no deal");
+    }
+    var holder = document.getElementById("dpn-data");
+    var page = JSON.parse(holder.textContent);           /* the page's words, in its language */
+    page.games = [game];
+    holder.textContent = JSON.stringify(page);
+    /* the replay page writes its position in the fragment: the deal's data stays in it */
+    var replace = history.replaceState.bind(history);
+    history.replaceState = function (state, title, url) {
+      if (typeof url === "string" && url.charAt(0) === "#") { url += "&" + KEY + "=" + packed; }
+      return replace(state, title, url);
+    };
+    document.documentElement.setAttribute("data-viewer", "deal");
+    /* another deal's link pasted in this tab: show that deal */
+    window.addEventListener("hashchange", function () {
+      var now = new RegExp("(?:^#|&)" + KEY + "=([A-Za-z0-9_-]+)").exec(location.hash);
+      if (now && now[1] !== packed) { location.reload(); }
+    });
+    START();
+  }).catch(function (err) {
+    if (window.console) { console.warn("dehlanote viewer: " + err); }
+    say("This link does not hold a deal that can be shown (is it whole? copy all of it).");
+  });
+  function START() {
+__REPLAY__
+  }
+}());
+"""
+
+
+class ShareError(ValueError):
+    """A link that cannot be made (no such deal) or read (not a deal link)."""
+
+
+def render_viewer(title: str = "DPN deal viewer", *, lang: str = "en") -> str:
+    """The viewer page (no deal in it: the deal comes with the link): the replay page with
+    the viewer's script run first, the page's policy naming that script's hash."""
+    replay = template("replay.js")
+    js = _VIEWER_JS.replace("__KEY__", KEY).replace("__REPLAY__", replay)
+    page = render_replay([], title, lang=lang)
+    own = f"<script>{replay}</script>"
+    if page.count(own) != 1 or page.count(_sha256(replay)) != 1:
+        raise AssertionError("the replay page's script is not where the viewer expects it")
+    return page.replace(own, f"<script>{js}</script>").replace(_sha256(replay), _sha256(js))
+
+
+def share_data(facts: GameFacts, deal_number: int, number: int = 1) -> dict[str, Any]:
+    """The replay page's data of game ``facts`` cut to its deal ``deal_number`` (as numbered in
+    the record): the match before it, its errors only."""
+    index = next((i for i, d in enumerate(facts.deals) if d.number == deal_number), None)
+    if index is None:
+        have = f"deals {facts.deals[0].number} to {facts.deals[-1].number}" if facts.deals else "no deal"
+        raise ShareError(f"the game has no deal {deal_number} ({have})")
+    data = game_data(facts, number)
+    data["deals"] = [data["deals"][index]]
+    data["errors"] = [e for e in data["errors"] if e[4] == deal_number]
+    data["summary"] = dict(data["summary"], deals=1, errors=len(data["errors"]))
+    return data
+
+
+def encode(data: dict[str, Any]) -> str:
+    """The data as the fragment carries it: compact JSON, raw deflate, base64url without padding."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    packed = packer.compress(text) + packer.flush()
+    return base64.urlsafe_b64encode(packed).decode("ascii").rstrip("=")
+
+
+def decode(fragment: str) -> dict[str, Any]:
+    """The data of a link (or of its fragment): what :func:`encode` packed."""
+    m = re.search(rf"(?:^|[#&]){KEY}=([A-Za-z0-9_-]+)", fragment)
+    if m is None:
+        raise ShareError("not a deal link: it has no #dpn1= part")
+    packed = m.group(1)
+    try:
+        raw = base64.urlsafe_b64decode(packed + "=" * (-len(packed) % 4))
+        out = json.loads(zlib.decompress(raw, -15).decode("utf-8"))
+    except (ValueError, zlib.error) as exc:
+        raise ShareError(f"the link's deal cannot be read ({exc})") from None
+    if not isinstance(out, dict):
+        raise ShareError("the link's deal cannot be read (not a deal)")
+    return out
+
+
+def check_base(base: str) -> str:
+    """The viewer's address as given (``https://club.example/viewer.html``, ``file:///…``, a
+    relative path); ShareError for one a link cannot be added to."""
+    if "#" in base:
+        raise ShareError("--base is the viewer's address, without a # part")
+    scheme = urlsplit(base).scheme.lower()
+    if scheme and scheme not in ("http", "https", "file"):
+        raise ShareError(f"--base must be an http, https or file address, or a path (not {scheme}:)")
+    if any(ch.isspace() for ch in base):
+        raise ShareError("--base has a space in it: write it as %20")
+    return base
+
+
+def link(facts: GameFacts, deal_number: int, *, base: str = "viewer.html", trick: Optional[int] = None,
+         number: int = 1) -> str:
+    """The link that shows deal ``deal_number`` of ``facts`` in the viewer at ``base`` (from its
+    start, or at the end of ``trick``)."""
+    fragment = f"{KEY}={encode(share_data(facts, deal_number, number))}"
+    if trick is not None:
+        fragment = f"trick={trick}&{fragment}"
+    return f"{check_base(base)}#{fragment}"
