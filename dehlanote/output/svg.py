@@ -183,7 +183,8 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
     for seat in seats:
         tx, ty = geo.trick[layout[seat]]
         if seat in shown:
-            out.append(_card(shown[seat], tx - _TW / 2, ty - _TH / 2, _TW, _TH))
+            face = _card(shown[seat], tx - _TW / 2, ty - _TH / 2, _TW, _TH)
+            out.append(f'<g data-played-by="{seat}">{face}</g>')
             if seat == winner:
                 out.append(f'<rect x="{tx - _TW / 2 - 3:.1f}" y="{ty - _TH / 2 - 3:.1f}" width="{_TW + 6}" '
                            f'height="{_TH + 6}" rx="6" fill="none" stroke="#ffd54a" stroke-width="3"/>')

@@ -1,0 +1,154 @@
+"""Sharing a deal: the viewer page (``html --viewer``), the link (``share``) and the picture
+(``image``), from the command line; the viewer in a browser is in test_viewer_browser.py."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import struct
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote import iter_path, replay_games
+from dehlanote.cli import app
+from dehlanote.output.html.data import game_data
+from dehlanote.output.html.viewer import KEY, ShareError, decode, encode
+from dehlanote.output.notes import snapshots
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH = ROOT / "samples" / "match.dpn"
+WORKED = ROOT / "samples" / "worked-example.dpn"
+BAD = ROOT / "docs" / "examples" / "bad.dpn"
+SVG = "{http://www.w3.org/2000/svg}"
+runner = CliRunner()
+
+
+def run(*args: object):
+    result = runner.invoke(app, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+# ---- share -------------------------------------------------------------------------------------------
+
+def test_the_link_carries_the_deal_as_the_replay_page_has_it():
+    result = run("share", MATCH, "--deal", 3, "--base", "https://club.example/viewer.html")
+    assert result.exit_code == 0, result.stderr
+    url = result.stdout.strip()
+    assert url.startswith(f"https://club.example/viewer.html#{KEY}=") and "\n" not in url
+    assert re.fullmatch(r"[A-Za-z0-9_-]+", url.split("=", 1)[1])          # nothing to escape in a URL
+    carried = decode(url)
+    facts = next(replay_games(iter_path(MATCH)))
+    whole = game_data(facts, 1)                                          # the independent path: the page's data
+    assert carried["deals"] == [whole["deals"][2]]                      # deal 3 with the match before it
+    assert carried["seats"] == whole["seats"] and carried["tags"] == whole["tags"]
+    assert len(url) < 4000
+
+
+def test_the_link_opens_at_a_trick_and_defaults_to_a_viewer_beside_it():
+    url = run("share", WORKED, "--deal", 1, "--trick", 8).stdout.strip()
+    assert url.startswith(f"viewer.html#trick=8&{KEY}=")
+    assert decode(url)["deals"][0]["n"] == 1
+
+
+def test_a_deal_with_errors_is_shared_with_its_errors_and_exit_1():
+    result = run("share", BAD, "--deal", 1)
+    assert result.exit_code == 1
+    codes = [e[0] for e in decode(result.stdout)["errors"]]
+    assert "wrong-leader" in codes
+    assert "flagged in the viewer" in result.stderr
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--deal", 9], "the game has no deal 9 (deals 1 to"),
+    (["--deal", 1, "--trick", 14], "deal 1 has no trick 14"),
+    (["--deal", 1, "--base", "javascript:alert(1)"], "--base must be an http, https or file address"),
+    (["--deal", 1, "--base", "viewer.html#x"], "without a # part"),
+    (["--deal", 1, "--game", 5], "there is no game 5"),
+])
+def test_what_cannot_be_shared_is_said(args, says):
+    result = run("share", MATCH, *args)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert says in result.stderr
+
+
+def test_a_link_that_is_not_one_is_refused_in_a_sentence():
+    with pytest.raises(ShareError):
+        decode("viewer.html#trick=3")
+    with pytest.raises(ShareError):
+        decode(f"viewer.html#{KEY}=" + encode({"n": 1})[:-6] + "x")
+    assert decode("#" + KEY + "=" + encode({"n": 1, "deals": []})) == {"n": 1, "deals": []}
+
+
+# ---- html --viewer -----------------------------------------------------------------------------------
+
+def test_the_viewer_page_is_self_contained_with_the_replay_pages_policy(tmp_path):
+    out = tmp_path / "viewer.html"
+    result = run("html", "--viewer", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    page = out.read_text(encoding="utf-8")
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    assert policy.startswith("default-src 'none';") and "connect-src" not in policy
+    script = re.search(r"<script>(.*?)</script>", page, re.S).group(1)
+    digest = "'sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode() + "'"
+    assert f"script-src {digest}" in policy                # only its own script runs
+    assert not re.search(r"""(src|href)=["']https?:""", page)  # nothing loaded from anywhere
+    assert "DecompressionStream" in script and KEY in script
+
+
+def test_the_viewer_takes_no_file_and_html_still_needs_one(tmp_path):
+    assert run("html", "--viewer", WORKED, "-o", tmp_path / "v.html").exit_code == 2
+    result = run("html", "-o", tmp_path / "p.html")
+    assert result.exit_code == 2 and "give a DPN file" in result.stderr
+
+
+# ---- image ------------------------------------------------------------------------------------------
+
+def test_image_svg_is_the_position_after_the_trick(tmp_path):
+    out = tmp_path / "t9.svg"
+    result = run("image", WORKED, "--deal", 1, "--trick", 9, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    root = ET.parse(out).getroot()
+    facts = next(replay_games(iter_path(WORKED)))
+    snaps = snapshots(facts.deals[0], facts.rules)
+    after = [s for s in snaps if s.trick is not None and s.trick.number == 9 and s.complete][0]
+    for seat in "ABCD":
+        group = root.find(f".//{SVG}g[@data-seat='{seat}']")
+        cards = [g.get("data-card") for g in group.iter(f"{SVG}g") if g.get("data-card")]
+        assert sorted(cards) == sorted(after.hands[seat])
+    texts = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+    assert "AC captured 28 cards" in texts and "A to play" in texts and "A Asha" in texts
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_image_png_is_drawn_from_the_same_svg(tmp_path):
+    pytest.importorskip("cairosvg")
+    out = tmp_path / "t9.png"
+    result = run("image", WORKED, "--deal", 1, "--trick", 9, "--card", 2, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert _png_size(out.read_bytes()) == (960, 680)
+    assert "trick 9, card 2" in result.stderr
+
+
+def test_image_refuses_what_it_cannot_write(tmp_path, monkeypatch):
+    assert "written as .svg or .png" in run("image", WORKED, "--deal", 1, "-o", tmp_path / "x.gif").stderr
+    assert "deal 1 has no trick 14" in run("image", WORKED, "--deal", 1, "--trick", 14, "-o", tmp_path / "x.svg").stderr
+    kept = tmp_path / "kept.svg"
+    kept.write_text("mine")
+    kept.chmod(0o444)
+    result = run("image", WORKED, "--deal", 1, "-o", kept)      # the safe writer refuses it, root or not
+    assert result.exit_code == 2 and "will not write" in result.stderr
+    assert kept.read_text() == "mine"
+    monkeypatch.setitem(sys.modules, "cairosvg", None)          # cairosvg not installed
+    result = run("image", WORKED, "--deal", 1, "-o", tmp_path / "x.png")
+    assert result.exit_code == 2 and "pip install 'dehlanote[image]'" in result.stderr
+    assert not (tmp_path / "x.png").exists()

@@ -1,0 +1,155 @@
+"""The viewer page in headless Chromium, opened with a link from ``dehlanote share``: it shows
+the deal the link carries (the engine's facts at that trick), at desktop and phone sizes,
+and says so in a sentence when the link is cut short or holds no deal."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote import iter_path, replay_games
+from dehlanote.cli import app
+
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+from selenium.common.exceptions import WebDriverException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "samples" / "worked-example.dpn"
+MATCH = ROOT / "samples" / "match.dpn"
+BROWSER = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
+DRIVER = shutil.which("chromedriver")
+if BROWSER is None or DRIVER is None:
+    pytest.skip("no headless Chromium here: install the system packages chromium and chromium-driver "
+                "(.ci/run does so with apt-get where it can)", allow_module_level=True)
+os.environ.setdefault("SE_OFFLINE", "true")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"]
+SHOTS = Path(os.environ.get("DEHLANOTE_SHOTS", tempfile.gettempdir()))
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    profile = tempfile.mkdtemp(prefix="dehlanote-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = BROWSER
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={profile}")
+    options.add_argument("--window-size=1280,800")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    try:
+        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    except WebDriverException as exc:        # pragma: no cover - a broken install, not a test failure
+        shutil.rmtree(profile, ignore_errors=True)
+        pytest.skip(f"Chromium is installed but does not start headless: {exc.msg}")
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("viewer") / "viewer.html"
+    result = runner.invoke(app, ["html", "--viewer", "-o", str(out)])
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def share(*args: object, base: Path) -> str:
+    result = runner.invoke(app, ["share", *[str(a) for a in args], "--base", base.as_uri()])
+    assert result.exit_code in (0, 1), result.stderr
+    return result.stdout.strip()
+
+
+def viewport(driver: Any, width: int, height: int) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+
+
+def open_link(driver: Any, url: str, size: tuple[int, int] = (1280, 800)) -> None:
+    driver.get_log("browser")
+    viewport(driver, *size)
+    driver.get("about:blank")
+    driver.get(url)
+    end = time.monotonic() + 10
+    while driver.execute_script("return document.documentElement.dataset.ready") != "1":
+        assert time.monotonic() < end, "the viewer did not get ready"
+        time.sleep(0.05)
+
+
+def severe(driver: Any) -> list[dict[str, Any]]:
+    return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+def name(card: str) -> str:
+    ranks = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
+             "7": "seven", "6": "six", "5": "five", "4": "four", "3": "three", "2": "two"}
+    suits = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+    return f"{ranks[card[:-1]]} of {suits[card[-1]]}"
+
+
+def labels(driver: Any, css: str) -> list[str]:
+    return [e.get_attribute("aria-label") for e in driver.find_elements(By.CSS_SELECTOR, css)]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_viewer_opened_with_a_share_link_shows_the_deal(browser, viewer, size):
+    url = share(MATCH, "--deal", 3, "--trick", 7, base=viewer)
+    open_link(browser, url, size)
+    assert browser.execute_script("return document.documentElement.dataset.viewer") == "deal"
+    facts = next(replay_games(iter_path(MATCH)))
+    deal = facts.deals[2]
+    trick = deal.tricks[6]
+    where = browser.find_element(By.ID, "where").text
+    assert where.startswith("Deal 3") and "trick 7 of 13" in where
+    assert browser.find_element(By.ID, "centre-pile").text.startswith(f"Centre pile: {trick.centre_cards} card")
+    assert labels(browser, "#centre-pile .card") == [name(c) for c in trick.centre_tens]
+    shown = labels(browser, "#trick .card")
+    assert sorted(s.split(",")[0] for s in shown) == sorted(name(p.card) for p in trick.plays)
+    title = browser.find_element(By.ID, "title").text
+    assert title and facts.game.tag("Event") in title
+    shot = SHOTS / f"dehlanote-viewer-{size[0]}x{size[1]}.png"
+    assert browser.save_screenshot(str(shot))
+    assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
+    # stepping on keeps the deal in the link: a reload shows the same deal at the new place
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_DOWN)
+    assert "trick 8 of 13" in browser.find_element(By.ID, "where").text
+    assert "dpn1=" in browser.current_url and "trick=8" in browser.current_url
+    open_link(browser, browser.current_url, size)
+    assert "trick 8 of 13" in browser.find_element(By.ID, "where").text
+    assert severe(browser) == []
+
+
+def test_a_deal_with_errors_shows_them(browser, viewer):
+    url = share(ROOT / "docs" / "examples" / "bad.dpn", "--deal", 1, base=viewer)
+    open_link(browser, url)
+    assert "wrong-leader" in browser.find_element(By.TAG_NAME, "body").text
+    assert severe(browser) == []
+
+
+@pytest.mark.parametrize("cut", ["", "#trick=3", "#dpn1=AAAA", "#dpn1=%%%"])
+def test_a_link_without_a_whole_deal_says_so(browser, viewer, cut):
+    open_link(browser, viewer.as_uri() + cut)
+    assert browser.execute_script("return document.documentElement.dataset.viewer") == "no-deal"
+    text = browser.find_element(By.ID, "where").text
+    assert "dehlanote share" in text or "does not hold a deal" in text
+    assert severe(browser) == []
+
+
+def test_a_cut_link_says_so(browser, viewer):
+    url = share(WORKED, "--deal", 1, base=viewer)
+    open_link(browser, url[: len(url) * 2 // 3])
+    assert "does not hold a deal" in browser.find_element(By.ID, "where").text
