@@ -1,9 +1,20 @@
 """dehlanote: record and check Dehla Pakad games in DPN, the Dehla Pakad Notation.
 
+Read a record and replay it, then play on from any point::
+
+    import dehlanote
+    with open("samples/worked-example.dpn") as f:
+        game = dehlanote.read_game(f)
+    table = game.deals[0].table(trick=1)
+    table.legal_cards()          # A's 13 cards
+    table.play("AH")
+
 The layers, each in its own package: ``syntax`` (DPN text <-> model, no rules),
-``rules`` (profiles as YAML data), ``replay`` (the rules engine), ``output`` (JSON),
-and the command line in ``cli``. The names below are imported on first use, so that
-``import dehlanote`` (and the command line's start) stays quick.
+``rules`` (profiles as YAML data), ``replay`` (the per-card core and the record
+replayer), ``analysis`` (the double-dummy solver), ``output`` (JSON, pages, text),
+``batch``, ``record``, the commands and the command line (``cli``). The names below are
+imported on first use, so that ``import dehlanote`` (and the command line's start) stays
+quick; ``dir(dehlanote)`` lists them.
 """
 
 from __future__ import annotations
@@ -14,9 +25,11 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS = {
+    "read_game": "api", "read_games": "api", "replay_game": "api", "replay_games": "api", "iter_replay": "api",
+    "Table": "replay.table", "IllegalCard": "replay.table", "Card": "replay.table",
+    "Problem": "replay.core", "events": "replay.events",
     "CODES": "errors", "DpnError": "errors",
-    "GameFacts": "replay", "explicit": "replay", "replay_game": "replay", "replay_games": "replay",
-    "iter_replay": "replay",
+    "GameFacts": "replay", "DealFact": "replay", "TrickFact": "replay", "explicit": "replay",
     "Registry": "rules.profile", "Rules": "rules.profile", "registry": "rules.profile",
     "rules_from_tag": "rules.profile",
     "Game": "syntax", "iter_games": "syntax", "iter_path": "syntax", "parse_path": "syntax",
@@ -30,6 +43,11 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'dehlanote' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    target = importlib.import_module(f".{module}", __name__)
+    value = target if name == "events" else getattr(target, name)
     globals()[name] = value
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(__all__) | {"__version__"})

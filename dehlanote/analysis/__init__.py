@@ -6,7 +6,27 @@ piece). ``deal_positions`` builds positions from the replayer's states, ``analys
 values every card of a recorded deal, and ``claim_is_sound`` checks a claim.
 """
 
-from .position import PlayRules, Position, describe, position_for
-from .search import OutOfTime, Solver
+from __future__ import annotations
 
-__all__ = ["PlayRules", "OutOfTime", "Position", "Solver", "describe", "position_for"]
+import importlib
+from typing import Any
+
+_EXPORTS = {"PlayRules": "position", "Position": "position", "describe": "position", "position_for": "position",
+            "OutOfTime": "search", "Solver": "search"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    # imported on first use: the claim judge (.judge) is handed to every replay, and loading
+    # it must not load the solver
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'dehlanote.analysis' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -75,9 +75,6 @@ def claim_state_sound(state: Any, seat: int) -> bool | None:
         return None
 
 
-def unsound_message(seat: str, side: str) -> str:
-    return (f"{seat} claims every trick left for {side}, but with these hands the other side can "
-            f"take a trick whatever {side} plays")
 
 
 def _cards(hand: int) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional, cast
 
+from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..replay import replay_game
 from ..rules.profile import Registry
@@ -264,7 +265,7 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
         if parallel_reports(spec, jobs, rules_file, report, on_error, keep, on_bytes):
             return report
         for game in games_of(spec, on_bytes):
-            facts = replay_game(game, reg, dealt_hands=False)     # (only the errors are read)
+            facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are read)
             report.games += 1
             report.deals += len(game.deals)
             for err in facts.errors:

@@ -33,6 +33,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("dehlanote.batch.parquet needs pyarrow: pip install 'dehlanote[parquet]'") from exc
 
+from ..analysis.judge import claim_judge
 from ..replay.facts import GameFacts
 from ..replay.game import replay_game
 from ..rules.profile import Registry
@@ -114,7 +115,7 @@ def write_chunks(chunks: Iterable[Chunk], writer: "pq.ParquetWriter", reg: Regis
     pending = 0
     for chunk in chunks:
         for game in parse_chunk(chunk):
-            facts = replay_game(game, reg)
+            facts = replay_game(game, reg, judge=claim_judge)
             pending += facts_rows(facts, first_game + games, source, columns)
             games += 1
             deals += len(game.deals)

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
+from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..replay.game import replay_game
 from ..rules.profile import Registry, registry
@@ -88,7 +89,7 @@ class GameReport(NamedTuple):
 
 
 def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameReport:
-    facts = replay_game(game, reg, dealt_hands=False)     # (only the errors are sent back)
+    facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are sent back)
     errors = facts.errors
     if errors:
         errors = tuple(located(e, game, name) for e in errors)

@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 from rich.text import Text
 
+from ..analysis.judge import claim_judge
 from ..output.notes import Streamed, match_end, write_annotated
 from ..output.render import (
     deal_table,
@@ -109,10 +110,10 @@ def _annotate_dpn(dpn: DpnOut, game: Game, reg: Registry, path: str, first: bool
     if not first:
         dpn("\n")
     if any(e.code in READING_CODES for e in game.errors):
-        facts = _drained(iter_replay(game, reg))
+        facts = _drained(iter_replay(game, reg, claim_judge))
         dpn(canonical_text(game, facts))
     else:
-        facts = write_annotated(game, lambda: iter_replay(game, reg), dpn,
+        facts = write_annotated(game, lambda: iter_replay(game, reg, claim_judge), dpn,
                                 mark=analysed_deal if analyse else None)
     dpn.close()                 # the errors after the game's text
     err = err_console()
@@ -135,7 +136,7 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
     symbols = symbols and (out.encoding or "").lower().startswith("utf")
     if not first:
         out.print()
-    replay = iter_replay(game, reg)
+    replay = iter_replay(game, reg, claim_judge)
     rules = replay.rules
     head = GameFacts(game, rules, (), None, ())
     heading = game_heading(head, index)

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from ..analysis.judge import claim_judge
 from ..files import OutputRefused, snapshot
 from ..replay import explicit, replay_game
 from ..syntax.writer import reads_back
@@ -66,7 +67,7 @@ def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[
     first = True
     lost: list[int] = []
     for game in games_of(spec):
-        facts = replay_game(game, reg)
+        facts = replay_game(game, reg, judge=claim_judge)
         report.games += 1
         report.deals += len(game.deals)
         report.count += len(facts.errors)

@@ -13,6 +13,7 @@ import typer
 from rich.control import Control
 from rich.markup import escape
 
+from ..analysis.judge import claim_judge
 from ..output.notes import (
     Stepper,
     deal_heading,
@@ -57,7 +58,7 @@ def _load_game(spec: str, number: int, reg: Registry) -> GameFacts:
     for game in games:
         count += 1
         if count == number:
-            return replay_game(game, reg)
+            return replay_game(game, reg, judge=claim_judge)
     raise fail(f"{display_name(spec)} has {plural(count, 'game')}: there is no game {number}")
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import typer
 
+from ..analysis.judge import claim_judge
 from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, split
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
@@ -36,7 +37,7 @@ def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str]) -> I
     for spec in specs:
         path = display_name(spec)
         for index, game in enumerate(open_games(spec), 1):
-            facts = replay_game(game, reg)
+            facts = replay_game(game, reg, judge=claim_judge)
             errors.extend(str(located(e, game, path)) for e in facts.errors)
             if facts.rules is None:
                 continue

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from ..analysis.judge import claim_judge
 from ..replay import replay_game
 from ..stats import ArchiveStats
 from .common import (
@@ -55,7 +56,7 @@ def stats_command(
         try:
             stats.add_file()
             for number, game in enumerate(games_of(spec), 1):
-                stats.add(replay_game(game, reg), name, number)
+                stats.add(replay_game(game, reg, judge=claim_judge), name, number)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise

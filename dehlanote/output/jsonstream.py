@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Iterable, Iterator, Optional
 
+from ..analysis.judge import claim_judge
 from ..replay import iter_replay
 from ..replay.facts import DealFact, GameFacts
 from ..rules.profile import Registry
@@ -97,7 +98,7 @@ class _GameItem:
 
     def items(self) -> Iterator[tuple[str, Any]]:
         game = self.game
-        replay = iter_replay(game, self.reg)
+        replay = iter_replay(game, self.reg, claim_judge)
         # the keys before "deals" need only the tags and the rules
         head = game_json(GameFacts(game._replace(deals=()), replay.rules, (), None, ()))
         keys = list(head)

@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Optional
 
+from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..output.notes import Snapshot, capture_text, deal_result_text, snapshots
 from ..replay import GameFacts, explicit, replay_game
@@ -129,12 +130,12 @@ class Session:
         if not games:
             return cls(reg=reg, prefix=_prefix_of(text), path=path), False
         last, pending = _without_marker(games[-1])
-        facts = replay_game(last, reg)
+        facts = replay_game(last, reg, judge=claim_judge)
         if facts.errors and last.tag_node("Result") is None and all(
                 e.code == "incomplete-deal" and e.deal == len(last.deals) for e in facts.errors):
             # a last deal short of its tricks, with no Result: an unfinished game, so marked
             marked = last._replace(tags=last.tags + (Tag("Result", "*", 0, 0),))
-            again = replay_game(marked, reg)
+            again = replay_game(marked, reg, judge=claim_judge)
             if not again.errors:
                 last, facts = marked, again
         if facts.errors:
@@ -172,7 +173,7 @@ class Session:
         for deal, fact in zip(deals, facts.deals):
             if fact.complete:
                 before.append(match)
-                match, _, _ = replay_deal(match, deal, last=False)
+                match, _, _ = replay_deal(match, deal, last=False, judge=claim_judge)
                 done.append(deal)
                 done_facts.append(fact)
             else:
@@ -264,7 +265,7 @@ class Session:
             return _Checked(None, None, self._located(errors, source), ())
         deal = games[0].deals[0]
         match = state.match or start_match(state.rules)
-        after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True)
+        after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True, judge=claim_judge)
         if pad_from is not None:
             found = [e for e in found if not (e.line == pad_from[0] and e.column >= pad_from[1])]
         hard = tuple(e for e in found if e.code != "missing-trump")
@@ -779,7 +780,7 @@ class Session:
         # the canonical text of the whole game, checked as validate would check it
         text = self.game_text(interim)
         games = parse_string(text)
-        facts = replay_game(games[0], self.reg)
+        facts = replay_game(games[0], self.reg, judge=claim_judge)
         if facts.errors:   # never expected: each part was checked; refuse rather than write a bad file
             return Outcome(False, self._located(facts.errors, text))
         new = self._load(games[0], facts)

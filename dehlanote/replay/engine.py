@@ -1,66 +1,48 @@
-"""The replayer: pure step functions over immutable states, match -> deal -> trick -> play.
+"""The record replayer: a written game driven through the per-card core, match -> deal -> trick.
 
-``start_match`` makes a :class:`MatchState`; ``start_deal`` a :class:`DealState` from a
-written deal; ``play_trick`` checks one written trick card by card and returns the next
-state with the trick's facts; ``finish_deal`` scores the deal and returns the next match
-state. Nothing is mutated: each step returns new values, so a stepper can keep every
-state and walk back. The engine reads the profile's parameters and never its name.
+``start_match`` makes a :class:`MatchState`; ``start_deal`` a
+:class:`~dehlanote.replay.core.DealState` from a written deal (numbering, dealer, hands,
+trump); ``play_tricks`` checks the written tricks (their numbers, leaders and sizes here,
+each card through :func:`~dehlanote.replay.core.play_card`, whole plain tricks through the
+core's bulk path) and ``finish_deal`` scores the deal and moves the match on. Nothing is
+mutated: each step returns new values, so a stepper can keep every state and walk back.
+The engine reads the profile's parameters and never its name.
 
-Hands are kept as integers with two bits per card (a count of 0 to 3, for up to three
-decks), so holding, removing and "has this suit" are single integer operations.
-
-When the record has no ``hands`` for a seat, its hand is what it plays; whether a card
-that did not follow suit was a revoke is then decided at the end of the deal (did the
-player later play the suit led?), and the error still points at the revoking card.
+A claim is judged by whoever hands a judge to the replay (the analysis layer's double-dummy
+check, :func:`dehlanote.analysis.claim.claim_judge`); without one a claim's soundness stays
+unknown.
 """
 
 # mypy: strict-equality
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Any, Iterable, Literal, NamedTuple, Optional, cast
+from typing import Callable, Iterable, NamedTuple, Optional, cast
 
 from ..errors import DpnError
 from ..rules.profile import Rules
-from ..deck import CARD_INDEX, DECK, STRENGTH, SUITS, TENS, seats_for, sides_for
-from ..syntax.model import Claim, Deal, Play, Trick, Word
-from .facts import Capture, ClaimFact, DealFact, Kot, Streak, TrickFact, TrumpFact
+from ..deck import CARD_INDEX, TENS
+from ..syntax.model import Claim, Deal, Trick, Word
+from .core import (BIT, SEATS, SHIFT, SIDES, SUIT_WORD, DealState, Params, needless, new_state,
+                   play_card, play_plain, plain_case)
+from .events import DealScored, KotWon, MatchOver, NextDealer, StreakChanged
+from .facts import ClaimFact, DealFact, Kot, Streak, TrumpFact
+from .methods import trump_method
 
-SHIFT: dict[str, int] = {card: 2 * i for card, i in CARD_INDEX.items()}
-SUIT_MASK: dict[str, int] = {
-    s: sum(3 << (2 * CARD_INDEX[c]) for c in DECK if c[-1] == s) for s in SUITS
-}
-SUIT_WORD = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
-_SEATS = {4: seats_for(4), 6: seats_for(6)}
-_SIDES = {4: sides_for(4), 6: sides_for(6)}
-# a written seat (a Word's value, typed object) to its index
+#: a judge of claims: (the state at the claim, the claimer's seat index) -> sound (True/False) or
+#: None when it cannot tell
+ClaimJudge = Callable[[DealState, int], Optional[bool]]
+
+_SEATS = SEATS
+_SIDES = SIDES
+#: a written seat (a Word's value, typed object) to its index
 _SEAT_INDEX: dict[int, dict[object, int]] = {
     n: {seat: i for i, seat in enumerate(seats)} for n, seats in _SEATS.items()}
-_NO_SHOWN = {n: ((),) * (4 * n) for n in (4, 6)}
-# the seats in playing order from each leader
-_ORDER = {n: tuple(seats[i:] + seats[:i] for i in range(n)) for n, seats in _SEATS.items()}
-
-
-def _shown_tuple(shown: list, n: int) -> tuple:
-    """The show-outs as a tuple; the shared empty one when nothing is pending."""
-    return tuple(shown) if any(shown) else _NO_SHOWN[n]
-
-
-def _revokes(shown, slot: int, seat: str, suit: str, trick: int, errors: list, deal: int):
-    """Report the cards ``seat`` played on ``suit`` led without following, now that it plays one."""
-    for card, line, column, at in shown[slot]:
-        errors.append(DpnError("revoke", f"{seat} must follow suit ({SUIT_WORD[suit]} led) but plays {card}; "
-                               f"{seat} still held {SUIT_WORD[suit]} (played in trick {trick})",
-                               line, column, deal=deal, trick=at))
-    shown = list(shown)
-    shown[slot] = ()
-    return shown
 
 
 def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str, tuple[str, ...]]:
     """The hands written in the record that were taken (``explicit``), in seat order, each in
-    deck order: what ``_cards_of`` gives of the dealt hands, read from the written cards
-    (a seat's first ``hands`` entry is the one taken, and a hand is taken only whole)."""
+    deck order (a seat's first ``hands`` entry is the one taken, and a hand is taken only whole)."""
     written: dict[str, tuple[str, ...]] = {}
     for hand in deal.hands or ():
         if hand.seat not in written:
@@ -70,27 +52,8 @@ def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str
 
 #: a written card's name (CardRef.card)
 _CARD_OF = itemgetter(0)
-#: canonical card -> its bit in a hand (a count of one)
-_BIT: dict[str, int] = {card: 1 << shift for card, shift in SHIFT.items()}
 #: the high bit of every card's count: set when a card is counted twice
 _TWOS = sum(2 << shift for shift in SHIFT.values())
-SUIT_NUMBER = {s: i for i, s in enumerate(SUITS)}
-# builds a NamedTuple from a tuple without the Python-level __new__ of the class: the
-# trick step makes a few of these per card, in archives of millions of cards
-_new = tuple.__new__
-
-
-class Pending(NamedTuple):
-    """A check that needs the whole deal (hands not written): decided by later plays."""
-
-    kind: str            # revoke | withdrawn
-    seat: int
-    suit: Optional[str]  # the suit led (None: the withdrawn card was a lead)
-    trick_index: int     # trick index (0-based) where it happened
-    card: str            # the card played (revoke) or withdrawn
-    line: int
-    column: int
-    trick: int           # trick number, for the error
 
 
 class MatchState(NamedTuple):
@@ -109,69 +72,7 @@ class MatchState(NamedTuple):
     ended_at: int = 0                   # the deal that ended the match
     prev_known: bool = True             # the outcome of the deal just before is known
     run_exact: bool = True              # the current run began after a known deal (not after an unknown one)
-
-
-# the trump method as the engine plays it (closed-void: hukum's closed trump, set by the first void)
-EngineTrump = Literal["announce", "partner", "first-void", "first-void-five", "closed", "closed-void"]
-# what play_tricks reads of the rules, unpacked once a deal
-Params = tuple[int, int, int, EngineTrump, bool]
-
-
-class DealState(NamedTuple):
-    rules: Rules
-    params: Params                      # (seats, decks, tricks per deal, trump method, immediate capture)
-    number: int
-    dealer: int
-    leader: int
-    tricks_done: int = 0
-    trump: Optional[str] = None         # the suit in force now
-    trump_fact: Optional[TrumpFact] = None
-    hidden: Optional[str] = None        # closed trump before its reveal
-    trump_unknown: bool = False         # announced trump the record does not state
-    phase: bool = False                 # first-void-five: still on the first five cards
-    explicit: tuple[bool, ...] = ()
-    any_explicit: bool = False
-    hands: tuple[int, ...] = ()         # remaining cards of the seats whose hands are written
-    five: Optional[tuple[Optional[int], ...]] = None   # first-void-five: the first five still held
-    dealt: tuple[int, ...] = ()
-    played: int = 0
-    centre: int = 0                     # cards in the centre
-    centre_tens: tuple[str, ...] = ()   # the tens among them
-    last_winner: Optional[int] = None
-    run: int = 0
-    pile_cards: tuple[int, int] = (0, 0)
-    pile_tens: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
-    pile_tricks: tuple[int, int] = (0, 0)
-    phase_cards: tuple[str, ...] = ()
-    pending: tuple[Pending, ...] = ()
-    shown_out: tuple[tuple, ...] = ()    # per seat*4+suit: cards played on that suit led, not following
-    tricks: tuple[TrickFact, ...] = ()
-    errors: tuple[DpnError, ...] = ()
-    notes: tuple[str, ...] = ()
-    broken: bool = False                # the deal cannot be followed further
-    deal: Optional[Deal] = None         # the written deal
-    claim: Optional[ClaimFact] = None   # ``claim X``: X's side took the rest
-
-
-def _state(rules: Rules, params: Params, number: int, dealer: int, leader: int, tricks_done: int,
-           trump: Optional[str], trump_fact: Optional[TrumpFact], hidden: Optional[str], trump_unknown: bool,
-           phase: bool, explicit: tuple[bool, ...], any_explicit: bool, hands: tuple[int, ...],
-           five: Optional[tuple[Optional[int], ...]], dealt: tuple[int, ...], played: int, centre: int,
-           centre_tens: tuple[str, ...], last_winner: Optional[int], run: int, pile_cards: tuple[int, int],
-           pile_tens: tuple[tuple[str, ...], tuple[str, ...]], pile_tricks: tuple[int, int],
-           phase_cards: tuple[str, ...], pending: tuple[Pending, ...], shown_out: tuple[tuple, ...],
-           tricks: tuple[TrickFact, ...], errors: tuple[DpnError, ...], notes: tuple[str, ...], broken: bool,
-           deal: Optional[Deal], claim: Optional[ClaimFact]) -> DealState:
-    """How a :class:`DealState` is built: every field, positionally (keywords cost more than
-    a trick's rules in bulk checking; the parameters are checked against the fields below).
-    ``play_tricks`` mirrors this order in its unpacking and rebuild."""
-    return _new(DealState, (
-        rules, params, number, dealer, leader, tricks_done, trump, trump_fact, hidden, trump_unknown, phase,
-        explicit, any_explicit, hands, five, dealt, played, centre, centre_tens, last_winner, run, pile_cards,
-        pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, errors, notes, broken, deal, claim))
-
-
-assert _state.__code__.co_varnames[:_state.__code__.co_argcount] == DealState._fields
+    streak_known: bool = True           # False after a deal whose outcome is unknown, until a side wins one
 
 
 def _err(code: str, message: str, node, deal: Optional[int], trick: Optional[int] = None) -> DpnError:
@@ -183,12 +84,6 @@ def _err(code: str, message: str, node, deal: Optional[int], trick: Optional[int
 def start_match(rules: Rules) -> MatchState:
     """The state before the first deal."""
     return MatchState(rules)
-
-
-def _method(rules: Rules) -> EngineTrump:
-    """The trump method as the engine plays it: ``closed-void`` is closed trump set in secret by
-    the first player unable to follow (hukum), ``closed`` the dealer's right's secret choice."""
-    return "closed-void" if rules.trump == "closed" and rules.closed_setter == "first-void" else rules.trump
 
 
 def _word(w: Word) -> str:
@@ -204,7 +99,7 @@ def _infer_dealer(deal: Deal, rules: Rules, seats: str) -> Optional[int]:
     n = rules.seats
     t = deal.trump
     if t is not None and t.by is not None and _word(t.by) in seats:
-        offset = {"announce": 1, "partner": 2, "closed": 1}.get(_method(rules))
+        offset = trump_method(rules).announcer
         if offset is not None:
             return (seats.index(_word(t.by)) - offset) % n
     first = deal.tricks[0].leader if deal.tricks else None
@@ -276,7 +171,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 # the common case at once: the hand's bits added up, then checked for a card
                 # given twice (a count of 2 in its bits) or dealt to another hand already
                 refs = hand.cards
-                held = sum(map(_BIT.__getitem__, map(_CARD_OF, refs)))
+                held = sum(map(BIT.__getitem__, map(_CARD_OF, refs)))
                 if not held & _TWOS and not held & deck and len(refs) == rules.hand_size:
                     deck += held
                     if split is not None:
@@ -284,7 +179,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                             errors.append(_err("hand-size", f"the | in {hand.seat}'s hand must stand after "
                                                f"the first five cards dealt, not after {split}", hand, number))
                         else:
-                            five[s] = sum(map(_BIT.__getitem__, map(_CARD_OF, refs[:split])))
+                            five[s] = sum(map(BIT.__getitem__, map(_CARD_OF, refs[:split])))
                             has_split[s] = True
                     explicit[s] = True
                     hands[s] = held
@@ -318,13 +213,13 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 hands[s] = held
 
     # trump
-    method: EngineTrump = rules.trump if rules.trump != "closed" else _method(rules)
+    method = trump_method(rules)
     t = deal.trump
     trump: Optional[str] = None
     hidden: Optional[str] = None
     trump_fact: Optional[TrumpFact] = None
     unknown = False
-    if method == "closed-void":
+    if method.secret_by_void:
         # the setter is whoever first cannot follow suit (found in play): the record states the
         # suit, needed only once trump is revealed; by and at are checked after the play
         if t is not None and t.drawn is not None:
@@ -333,9 +228,9 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
         elif t is not None and t.suit is not None:
             hidden = str(t.suit.value)
         trump_fact = TrumpFact(hidden, None, None, "closed", closed=True)
-    elif method in ("announce", "partner", "closed"):
-        announcer = (dealer + (2 if method == "partner" else 1)) % n
-        who = "the dealer's partner" if method == "partner" else "the dealer's right"
+    elif method.announcer is not None:
+        announcer = (dealer + method.announcer) % n
+        who = method.announcer_role
         if t is None or t.suit is None:
             if t is None:
                 errors.append(_err("missing-trump", f"deal {number} has no trump line: {who} "
@@ -350,9 +245,9 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 errors.append(_err("wrong-announcer", f"trump is set by {who}, {seats[announcer]}, "
                                    f"not {t.by.value}", t.by, number))
             suit = str(t.suit.value)
-            if method == "closed":
+            if method.secret:
                 hidden = suit
-                trump_fact = TrumpFact(suit, seats[announcer], None, method, closed=True)
+                trump_fact = TrumpFact(suit, seats[announcer], None, method.name, closed=True)
             else:
                 if t.at is not None:
                     errors.append(_err("trump-mismatch", "trump is announced before play here, so "
@@ -361,9 +256,9 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                     errors.append(_err("trump-mismatch", "trump is announced openly in this game, "
                                        "not closed", t, number))
                 trump = suit
-                trump_fact = TrumpFact(suit, seats[announcer], None, method)
+                trump_fact = TrumpFact(suit, seats[announcer], None, method.name)
 
-    phase = method == "first-void-five"
+    phase = method.five_phase
     # the first five cards of each seat whose hand is written with the | (None: not known,
     # so following suit in the five-card phase is not judged for that seat: no guessing)
     five_t: Optional[tuple[Optional[int], ...]] = None
@@ -371,11 +266,10 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
     if phase and any(explicit[s] and has_split[s] for s in range(n)):
         five_t = tuple(five[s] if explicit[s] and has_split[s] else None for s in range(n))
 
-    params = (n, rules.decks, rules.tricks_per_deal, method, rules.capture == "immediate")
-    dealt = tuple(hands)
-    state = _state(rules, params, number, dealer, (dealer + 1) % n, 0, trump, trump_fact, hidden, unknown, phase,
-                   tuple(explicit), any(explicit), dealt, five_t, dealt, 0, 0, (), None, 0, (0, 0), ((), ()), (0, 0),
-                   (), (), _NO_SHOWN[n], (), (), tuple(notes), False, deal, None)
+    params: Params = (n, rules.decks, rules.tricks_per_deal, method, rules.capture == "immediate")
+    state = new_state(rules, params, number, dealer, trump=trump, trump_fact=trump_fact, hidden=hidden,
+                      trump_unknown=unknown, explicit=tuple(explicit), hands=tuple(hands), five=five_t,
+                      notes=tuple(notes), deal=deal)
     return state, errors
 
 
@@ -394,180 +288,36 @@ def play_trick(state: DealState, trick: Trick) -> DealState:
 def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     """Check written tricks in order: the state after them (``play_trick`` on each in turn).
 
-    The state is unpacked once and rebuilt once, whatever the number of tricks: reading
-    NamedTuple fields and building them cost more than the rules in bulk checking. The
-    common case (no hands written, trump announced, one deck) goes through a lean loop
-    first, :func:`_play_plain`, which gives up at the first thing it does not handle or the
-    first error; the full loop then replays the tricks from the same state.
+    Each trick's number, leader and size are checked here; its cards go through the core one
+    by one (:func:`~dehlanote.replay.core.play_card`), which words every problem at the
+    card's line and column. The common case (no hands written or all, trump announced, one
+    deck) first goes through the core's bulk path, which gives up, keeping nothing, at the
+    first thing it does not handle or the first error.
     """
     tricks = written if isinstance(written, tuple) else tuple(written)
-    if _plain_case(state):
-        fast = _play_plain(state, tricks)
+    if plain_case(state):
+        fast = play_plain(state, tricks)
         if fast is not None:
             return fast
-    return _play_tricks(state, tricks)
+    return _play_written(state, tricks)
 
 
-def _plain_case(state: DealState) -> bool:
-    """Whether the lean loop may take the deal on from ``state``: trump announced before play
-    and known, one deck, no five-card phase, no show-outs pending, not broken."""
-    params = state.params
-    return state.trump is not None and not state.phase and not state.trump_unknown and params[1] == 1 \
-        and (params[3] == "announce" or params[3] == "partner") and state.shown_out is _NO_SHOWN[params[0]] \
-        and not state.broken
-
-
-#: canonical card -> (suit, its bit in a hand or in the cards played, strength, is a ten, suit number)
-_CARD = {card: (card[-1], 1 << SHIFT[card], STRENGTH[card], card in TENS, SUITS.index(card[-1])) for card in DECK}
-
-
-def _play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealState]:
-    """The tricks of a deal with trump announced before play, one deck, and every hand
-    written or none, checked with the rules that case needs: the state after them, as
-    :func:`_play_tricks` gives it, or None at the first trick or card that is unusual (a
-    trick numbered out of order, a leader, a card count, a card played twice or not held,
-    a revoke, a needless correction): then nothing is kept and the full loop, which words
-    every error, replays the tricks. Withdrawn cards of hands not written are noted for the
-    end of the deal as the full loop notes them (``Pending``); no per-card objects are made."""
-    (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
-     explicit, any_explicit, held, five_held, dealt, played, centre, centre_tens, last_winner, run,
-     pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, old_errors, notes,
-     broken, deal, claim) = state
-    n, _decks, tricks_per_deal, _method, immediate = params
-    seats = _SEATS[n]
-    order = _ORDER[n]
-    sides = _SIDES[n]
-    card_info = _CARD
-    suit_mask = SUIT_MASK
-    # every hand written (their cards are checked), or none (show-outs are kept for later)
-    hands: Optional[list[int]] = list(held) if any_explicit else None
-    if hands is not None and not all(explicit):
-        return None
-    shown: Any = None
-    facts: list[TrickFact] = []
-    for trick in written:
-        number, _line, _column, plays, written_leader, _comments = trick
-        expected = done + 1
-        if number != expected or expected > tricks_per_deal or len(plays) != n or \
-                (written_leader is not None and written_leader.value != seats[leader]):
-            return None
-        trick_tens: tuple[str, ...] = ()
-        led = plays[0][0][-1]
-        best = k = 0
-        best_suit = led
-        best_strength = -1
-        seat = leader
-        for play in plays:
-            card = play[0]
-            try:
-                suit, bit, strength, ten, suit_no = card_info[card]
-            except KeyError:
-                return None
-            if played & bit:
-                return None                     # played twice
-            played |= bit
-            if hands is not None:
-                holding = hands[seat]
-                if play[3]:   # cards withdrawn before this one: only a revoke put right passes
-                    for w in play[3]:
-                        if not k or w.card[-1] == led or not holding & suit_mask[led] \
-                                or not holding & card_info[w.card][1]:
-                            return None
-                if not holding & bit or (suit != led and holding & suit_mask[led]):
-                    return None                 # not held, or a revoke
-                hands[seat] = holding - bit
-            else:
-                if play[3]:   # cards withdrawn before this one: decided at the end of the deal
-                    for w in play[3]:
-                        pending += (_new(Pending, ("withdrawn", seat, led if k else None, done, w[0], w[1],
-                                                   w[2], expected)),)
-                if shown is not None and shown[seat * 4 + suit_no]:
-                    return None                 # a revoke: this player did not follow this suit before
-                if suit != led:
-                    if shown is None:
-                        shown = list(shown_out)
-                    shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play[1], play[2], expected),)
-            if suit == best_suit:
-                if strength > best_strength:
-                    best, best_strength = k, strength
-            elif suit == trump:
-                best, best_suit, best_strength = k, suit, strength
-            if ten:
-                trick_tens += (card,)
-            k += 1
-            seat += 1
-            if seat == n:
-                seat = 0
-        winner = (leader + best) % n
-        side = winner % 2
-        capture = None
-        run = run + 1 if last_winner == winner else 1
-        if immediate:
-            centre = 0
-            centre_tens = ()
-            moved = n
-            tens = trick_tens
-            capture = _new(Capture, (seats[winner], sides[side], n, tens, "trick"))
-        else:
-            centre += n
-            if trick_tens:
-                centre_tens += trick_tens
-            reason = None
-            if run == 2:
-                reason = "two-in-a-row"
-                run = 0
-            elif expected == tricks_per_deal:
-                reason = "last-trick"
-            if reason is not None:
-                tens = centre_tens
-                moved = centre
-                capture = _new(Capture, (seats[winner], sides[side], moved, tens, reason))
-                centre = 0
-                centre_tens = ()
-        if capture is not None:
-            if side:
-                pile_cards = (pile_cards[0], pile_cards[1] + moved)
-                pile_tens = (pile_tens[0], pile_tens[1] + tens)
-                pile_tricks = (pile_tricks[0], pile_tricks[1] + moved // n)
-            else:
-                pile_cards = (pile_cards[0] + moved, pile_cards[1])
-                pile_tens = (pile_tens[0] + tens, pile_tens[1])
-                pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
-        facts.append(_new(TrickFact, (expected, seats[leader], order[leader], seats[winner], trump, centre,
-                                      centre_tens, capture, run, trick)))
-        leader = last_winner = winner
-        done = expected
-    return _new(DealState, (
-        rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
-        explicit, any_explicit, held if hands is None else tuple(hands), five_held, dealt, played, centre,
-        centre_tens, last_winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending,
-        shown_out if shown is None else _shown_tuple(shown, n),
-        tricks + tuple(facts), old_errors, notes, broken, deal, claim))
-
-
-def _play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
-    """The full loop of :func:`play_tricks`: every rule, every error worded."""
-    (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
-     explicit, any_explicit, held, five_held, dealt, played, centre, centre_tens, last_winner, run,
-     pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, old_errors, notes,
-     broken, deal, claim) = state
-    if broken:
+def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
+    """The written tricks card by card: the structural checks of each trick, then its cards."""
+    if state.broken:
         return state
-    n, decks, tricks_per_deal, method, immediate = params
+    n, _decks, tricks_per_deal, _method, _immediate = state.params
     seats = _SEATS[n]
+    deal = state.deal
+    deal_no = state.number
     errors: list[DpnError] = []
-    # the written hands, when any: the common archive has none, and then this is skipped
-    hands: Optional[list[int]] = list(held) if any_explicit else None
-    # (typed Any: a seat's entry is None when its first five are not written, and the phase
-    # checks below read it only when it is not)
-    five: Any = list(five_held) if five_held is not None else None
-    # the show-outs stay the shared tuple until the first one is added (then a list)
-    shown: Any = shown_out
-    any_shown = shown is not _NO_SHOWN[n] and any(shown)
+    notes: tuple[str, ...] = ()
     indices: dict[int, int] = {}   # a written trick's index in the deal, made at the first misnumbered one
     for trick in written:
-        number, _line, _column, plays, written_leader, _comments = trick
-        expected = done + 1
+        if state.current:       # a trick left unfinished (the record writes whole tricks)
+            break
+        number, plays, written_leader = trick.number, trick.plays, trick.leader
+        expected = state.tricks_done + 1
         if number != expected:
             # a structural fault is told once, and what follows only from it is not
             kind = _misnumbered(deal, trick, expected, indices)
@@ -583,15 +333,16 @@ def _play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
                                    trick, deal_no, expected))
                 notes += (f"deal {deal_no} could not be followed from trick {expected}: {missing} missing, so "
                           "who played what after it is unknown",)
-                broken = True
+                state = state._replace(broken=True)
                 break
         if expected > tricks_per_deal:
             errors.append(_err("trick-number", f"a deal has only {tricks_per_deal} tricks", trick, deal_no, number))
-            broken = True
+            state = state._replace(broken=True)
             break
         if number != expected:
             errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {number}",
                                trick, deal_no, expected))
+        leader = state.leader
         if written_leader is not None and written_leader.value != seats[leader]:
             why = "the dealer's right leads the first trick" if expected == 1 else "the winner of the last trick leads"
             errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
@@ -600,162 +351,21 @@ def _play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
             got = "only one card" if len(plays) == 1 else f"{len(plays)} cards"
             errors.append(_err("trick-size", f"trick {expected} has {got}; each of the {n} "
                                "players plays one", trick, deal_no, expected))
-            broken = True
+            state = state._replace(broken=True)
             break
-        cards = []
-        trick_tens: tuple[str, ...] = ()
-        led = plays[0][0][-1]
-        seat = leader
-        for k, play in enumerate(plays):
-            card = play[0]
-            cards.append(card)
-            if card in TENS:
-                trick_tens += (card,)
-            suit = card[-1]
-            if play[3]:   # cards withdrawn before this one
-                pending = _check_withdrawn(play, k, seat, led, state, hands, five, in_phase, pending, errors,
-                                           expected, done)
-            shift = SHIFT[card]
-            if (played >> shift) & 3 >= decks:
-                errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal",
-                                       play.line, play.column, deal=deal_no, trick=expected))
-            else:
-                played += 1 << shift
-                if hands is not None and explicit[seat]:
-                    phase_hand = in_phase and five is not None and five[seat] is not None
-                    holding = five[seat] if phase_hand else hands[seat]
-                    if not (holding >> shift) & 3:
-                        where = "among the first five cards" if phase_hand and (hands[seat] >> shift) & 3 \
-                            else "in the hand"
-                        errors.append(DpnError("not-in-hand", f"{seats[seat]} plays {card}, which is not {where} "
-                                               f"of {seats[seat]}", play.line, play.column, deal=deal_no,
-                                               trick=expected))
-                    else:
-                        if k and suit != led and holding & SUIT_MASK[led] and (phase_hand or not in_phase):
-                            errors.append(DpnError("revoke", f"{seats[seat]} must follow suit ({SUIT_WORD[led]} led) "
-                                                   f"and holds {_one_of(holding, led)}, but plays {card}",
-                                                   play.line, play.column, deal=deal_no, trick=expected))
-                        hands[seat] -= 1 << shift
-                        if phase_hand:
-                            five[seat] -= 1 << shift
-                elif any_shown:
-                    # a hand that is not written: a card that did not follow suit was a revoke
-                    # if the same player plays the suit led later, as now
-                    slot = seat * 4 + SUIT_NUMBER[suit]
-                    if shown[slot]:
-                        shown = _revokes(shown, slot, seats[seat], suit, expected, errors, deal_no)
-            if suit != led:   # (never the lead)
-                if not in_phase and (hands is None or not explicit[seat]):
-                    if type(shown) is tuple:
-                        shown = list(shown)
-                    shown[seat * 4 + SUIT_NUMBER[led]] += ((card, play.line, play.column, expected),)
-                    any_shown = True
-                if trump_fact is None:
-                    if method in ("first-void", "first-void-five") and not trump_unknown:
-                        trump = suit
-                        trump_fact = TrumpFact(suit, seats[seat], expected, method, play=k)
-                elif trump is None and trump_fact.trick is None and method == "closed" \
-                        and seats[seat] == trump_fact.by:
-                    trump = hidden
-                    trump_fact = trump_fact._replace(trick=expected, play=k)
-                elif method == "closed-void" and trump_fact.trick is None:
-                    if trump_fact.by is None:
-                        # the first player unable to follow writes trump in secret (no trump yet)
-                        trump_fact = trump_fact._replace(by=seats[seat], set_at=expected, set_play=k)
-                    elif seats[seat] == trump_fact.by:
-                        # ... and reveals it the next time they cannot follow
-                        trump_fact = trump_fact._replace(trick=expected, play=k)
-                        if hidden is None:
-                            trump_unknown = True
-                            errors.append(_err("missing-trump", f"{seats[seat]} reveals the secret trump in "
-                                               f"trick {expected}, but the record does not say which suit: "
-                                               f"write trump S by {seats[seat]} at {expected} closed",
-                                               deal if deal is not None else play, deal_no, expected))
-                        trump = hidden
-            seat += 1
-            if seat == n:
-                seat = 0
-
-        # the winner: highest trump, else highest card of the suit led; of equal cards the first
-        unknown_trump = trump_unknown or (trump is None and method in ("closed", "closed-void")
-                                          and trump_fact is not None and trump_fact.trick == expected)
-        best = 0
-        best_card = cards[0]
-        for k in range(1, n):
-            c = cards[k]
-            if c[-1] == best_card[-1]:
-                if STRENGTH[c] > STRENGTH[best_card]:
-                    best, best_card = k, c
-            elif c[-1] == trump and trump is not None:
-                best, best_card = k, c
-            elif unknown_trump:
-                broken = True
-                notes += (f"deal {deal_no} could not be followed from trick {expected}: its winner depends "
-                          "on a trump suit the record does not give",)
-                break
-        if broken:
+        if errors:
+            # the trick's own errors stand before those of its cards, as they are written
+            state = state._replace(errors=state.errors + tuple(errors))
+            errors = []
+        for play in plays:
+            state, _events = play_card(state, play, trick)
+        if state.broken:
             break
-        winner = (leader + best) % n
-        side = winner % 2
-        capture = None
-        run = run + 1 if last_winner == winner else 1
-        if immediate:
-            centre = 0
-            centre_tens = ()
-            moved = n
-            tens = trick_tens
-            capture = _new(Capture, (seats[winner], _SIDES[n][side], n, tens, "trick"))
-        else:
-            centre += n
-            if trick_tens:
-                centre_tens += trick_tens
-            reason = None
-            if run == 2:
-                reason = "two-in-a-row"
-                run = 0
-            elif expected == tricks_per_deal:
-                reason = "last-trick"
-            if reason is not None:
-                tens = centre_tens
-                moved = centre
-                capture = _new(Capture, (seats[winner], _SIDES[n][side], moved, tens, reason))
-                centre = 0
-                centre_tens = ()
-        if capture is not None:
-            if side:
-                pile_cards = (pile_cards[0], pile_cards[1] + moved)
-                pile_tens = (pile_tens[0], pile_tens[1] + tens)
-                pile_tricks = (pile_tricks[0], pile_tricks[1] + moved // n)
-            else:
-                pile_cards = (pile_cards[0] + moved, pile_cards[1])
-                pile_tens = (pile_tens[0] + tens, pile_tens[1])
-                pile_tricks = (pile_tricks[0] + moved // n, pile_tricks[1])
-        fact = _new(TrickFact, (expected, seats[leader], _ORDER[n][leader], seats[winner], trump, centre,
-                                centre_tens, capture, run, trick))
-        tricks += (fact,)
-
-        if in_phase:
-            phase_cards += tuple(cards)
-            if trump_fact is not None or expected == 5:
-                in_phase = False
-                notes += _phase_notes(state, tricks)
-                if trump_fact is None:
-                    trump, trump_fact, problem = _drawn_trump(state, phase_cards)
-                    if problem is not None:
-                        errors.append(problem)
-                    trump_unknown = trump is None
-        leader = last_winner = winner
-        done = expected
-    # the fields in the order of the unpacking above (that of _state, DealState's builder):
-    # a bare tuple here, as this runs once a deal in bulk checking and a call of _state costs
-    # about 4,600 instructions more (callgrind); tests check that no field moves
-    return _new(DealState, (
-        rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
-        explicit, any_explicit, tuple(hands) if hands is not None else state.hands,
-        tuple(five) if five is not None else None, dealt, played, centre, centre_tens, last_winner, run,
-        pile_cards, pile_tens, pile_tricks, phase_cards, pending,
-        shown if type(shown) is tuple else _shown_tuple(shown, n),
-        tricks, old_errors + tuple(errors) if errors else old_errors, notes, broken, deal, claim))
+    if errors:
+        state = state._replace(errors=state.errors + tuple(errors))
+    if notes:
+        state = state._replace(notes=state.notes + notes)
+    return state
 
 
 def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int, indices: dict[int, int]) -> str:
@@ -783,112 +393,16 @@ def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int, indices: dic
     return "typo"
 
 
-def _phase_notes(state: DealState, tricks: tuple[TrickFact, ...]) -> tuple[str, ...]:
-    """What the five-card phase (first-void-five) could not check, said plainly.
-
-    Following suit there is judged on the five cards held, which only a ``hands`` line with
-    the ``|`` gives. For a seat without it, each card that did not follow suit is named
-    (was it a revoke? unknown), and a written hand without the ``|`` cannot show that the
-    cards played came from the first five.
-    """
-    seats = _SEATS[state.rules.seats]
-    five = state.five
-    known = [five is not None and five[s] is not None for s in range(len(seats))]
-    if all(known):
-        return ()
-    notes = []
-    last = tricks[-1].number
-    span = "trick 1" if last == 1 else f"tricks 1-{last}"
-    for t in tricks:
-        led = t.plays[0].card[-1]
-        for p in t.plays[1:]:
-            if p.card[-1] != led and not known[seats.index(p.seat)]:
-                notes.append(f"deal {state.number}, trick {t.number}: {p.seat} did not follow suit "
-                             f"({SUIT_WORD[led]} led) in the five-card phase; whether {p.seat} held "
-                             f"{SUIT_WORD[led]} among the first five cards could not be checked: it needs "
-                             f"{p.seat}'s hand written with the | after the first five cards")
-    unsplit = [seats[s] for s in range(len(seats)) if state.explicit[s] and not known[s]]
-    if unsplit:
-        who = ", ".join(unsplit)
-        notes.append(f"deal {state.number}: that the cards played in the five-card phase ({span}) "
-                     f"came from the first five cards dealt could not be checked for {who}: "
-                     "the hands are written without the | after the first five cards")
-    return tuple(notes)
-
-
-def _one_of(hand: int, suit: str) -> str:
-    cards = [c for c in DECK if c[-1] == suit and (hand >> SHIFT[c]) & 3]
-    return cards[0] if len(cards) == 1 else f"{len(cards)} {SUIT_WORD[suit]} ({' '.join(cards)})"
-
-
-def _drawn_trump(state: DealState, phase_cards: tuple[str, ...]):
-    """Trump after five followed opening tricks: the card the record says was drawn.
-
-    Returns (suit or None, TrumpFact or None, error or None).
-    """
-    deal = state.deal
-    t = deal.trump if deal is not None else None
-    if t is None or t.drawn is None:
-        node = t if t is not None else deal
-        code = "missing-trump" if t is None else "trump-mismatch"
-        return None, None, _err(code, "every player followed suit in the five opening tricks, so a card "
-                                "drawn from them sets trump: the record needs trump drawn CARD", node,
-                                state.number)
-    card = t.drawn.card
-    fact = TrumpFact(card[-1], None, 6, state.rules.trump, drawn=card)
-    if card not in phase_cards:
-        return card[-1], fact, _err("trump-mismatch", f"the drawn card must come from the five opening "
-                                    f"tricks, and {card} was not played in them", t.drawn, state.number)
-    return card[-1], fact, None
-
-
-def _check_withdrawn(play: Play, k: int, seat: int, led: str, state: DealState, hands: Optional[list[int]],
-                     five: Optional[list[Optional[int]]], in_phase: bool, pending: tuple[Pending, ...],
-                     errors: list[DpnError], trick_no: int, done: int) -> tuple[Pending, ...]:
-    seats = seats_for(state.rules.seats)
-    for w in play.withdrawn:
-        card = w.card
-        if state.explicit[seat] and hands is not None:
-            full = hands[seat]
-            if not (full >> SHIFT[card]) & 3:
-                errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card}, which is not in "
-                                       f"{seats[seat]}'s hand", w.line, w.column, deal=state.number, trick=trick_no))
-                continue
-            first = five[seat] if in_phase and five is not None else None
-            holding = first if first is not None else full
-            if not (holding >> SHIFT[card]) & 3:
-                # dealt later (after the five-card phase): it could not have been put down, as a
-                # card played there would not be (issue 10, defect 4)
-                errors.append(DpnError("not-in-hand", f"{seats[seat]} withdraws {card}, which is not among the "
-                                       f"first five cards of {seats[seat]}", w.line, w.column,
-                                       deal=state.number, trick=trick_no))
-                continue
-            if k == 0 or card[-1] == led or not holding & SUIT_MASK[led]:
-                errors.append(DpnError("needless-correction", _needless(card, k, led, seats[seat]),
-                                       w.line, w.column, deal=state.number, trick=trick_no))
-        elif not in_phase:
-            pending += (Pending("withdrawn", seat, led if k else None, done, card,
-                                w.line, w.column, trick_no),)
-    return pending
-
-
-def _needless(card: str, k: int, led: str, seat: str) -> str:
-    if k == 0:
-        return f"{card} was a legal lead: any card may lead, so nothing needed correcting"
-    if card[-1] == led:
-        return f"{card} followed suit and was legal: nothing needed correcting"
-    return f"{card} was legal: {seat} had no {SUIT_WORD[led]}, so nothing needed correcting"
-
-
 # ---- claims ---------------------------------------------------------------------------
 
-def claim_deal(state: DealState, claim: Claim) -> DealState:
+def claim_deal(state: DealState, claim: Claim, judge: Optional[ClaimJudge] = None) -> DealState:
     """``claim X`` after the last trick played (DPN 1.1): X's side takes every trick left,
     the centre and every card still in hand, so the deal is complete without its last tricks.
 
     No hands are needed: the cards still in hand are those not played yet. When every hand is
-    written the claim is checked double dummy (``ClaimFact.sound``; ``unsound-claim`` unless
-    X's side wins every remaining trick against any defence), else ``sound`` stays None.
+    written and a ``judge`` is given, the claim is judged by it (``ClaimFact.sound``;
+    ``unsound-claim`` unless X's side wins every remaining trick against any defence: the
+    analysis layer's double-dummy check), else ``sound`` stays None.
     """
     if state.broken or state.claim is not None:
         return state
@@ -904,10 +418,9 @@ def claim_deal(state: DealState, claim: Claim) -> DealState:
     tens = state.centre_tens + unplayed
     cards = state.centre + left
     fact = ClaimFact(claim.seat, _SIDES[n][side], claim.line, claim.column, state.tricks_done + 1, cards, tens)
-    if state.any_explicit and all(state.explicit):
-        # every hand is known: the claim is checked double dummy (the solver loads only here)
-        from ..analysis.claim import claim_state_sound, unsound_message
-        sound = claim_state_sound(state, seats.index(claim.seat))
+    if judge is not None and state.any_explicit and all(state.explicit):
+        # every hand is known: the claim is judged (double dummy)
+        sound = judge(state, seats.index(claim.seat))
         fact = fact._replace(sound=sound)
         if sound is False:
             state = state._replace(errors=state.errors + (DpnError(
@@ -923,6 +436,12 @@ def claim_deal(state: DealState, claim: Claim) -> DealState:
                           pile_tens=(pile_tens[0], pile_tens[1]), pile_tricks=(tricks[0], tricks[1]), claim=fact)
 
 
+def unsound_message(seat: str, side: str) -> str:
+    """What ``unsound-claim`` says of a claim the other side could beat."""
+    return (f"{seat} claims every trick left for {side}, but with these hands the other side can "
+            f"take a trick whatever {side} plays")
+
+
 # ---- end of deal ---------------------------------------------------------------------
 
 def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
@@ -936,7 +455,7 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
     for _kind, seat, led, index, card, line, column, trick in state.pending:
         # a lead, or a card of the suit led, was legal whatever the hand held
         if led is None or card[-1] == led:
-            errors.append(DpnError("needless-correction", _needless(card, 0 if led is None else 1,
+            errors.append(DpnError("needless-correction", needless(card, 0 if led is None else 1,
                                                                     led or "S", seats[seat]),
                                    line, column, deal=state.number, trick=trick))
             continue
@@ -960,7 +479,7 @@ def _resolve_pending(state: DealState, complete: bool) -> list[DpnError]:
         if suits is None:
             suits = ["".join(map(_LAST_CHAR, cards)) for cards in later]
         if suits[seat].find(led, index) < 0:
-            errors.append(DpnError("needless-correction", _needless(card, 1, led, seats[seat]),
+            errors.append(DpnError("needless-correction", needless(card, 1, led, seats[seat]),
                                    line, column, deal=state.number, trick=trick))
     return errors
 
@@ -993,7 +512,7 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
     """
     t = state.deal.trump if state.deal is not None else None
     method = state.params[3]
-    if t is None or method in ("announce", "partner"):
+    if t is None or method.open:
         return []
     errors = []
     fact = state.trump_fact
@@ -1001,8 +520,8 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
     reached = len(state.tricks)
     past = t.at is not None and (complete or reached >= _number(t.at))   # the record reached trick N
     span = "trick 1" if reached == 1 else f"tricks 1-{reached}"
-    if method in ("closed", "closed-void"):
-        if method == "closed-void" and t.by is not None and fact is not None:
+    if method.secret:
+        if method.secret_by_void and t.by is not None and fact is not None:
             if fact.by is not None and fact.by != t.by.value:
                 errors.append(_err("wrong-announcer", f"trump is chosen in secret by the first player unable to "
                                    f"follow suit: {fact.by} (trick {fact.set_at}), not {t.by.value}", t.by, n))
@@ -1013,7 +532,7 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
             if fact.trick is None and past:
                 if fact.by is None:
                     why = f"every player followed suit in {span}"
-                elif method == "closed-void":
+                elif method.secret_by_void:
                     why = (f"{fact.by} chose trump at trick {fact.set_at} and did not fail to follow suit again "
                            f"in {span}")
                 else:
@@ -1021,13 +540,13 @@ def _check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
                 errors.append(_err("trump-mismatch", f"{why}, so trump was not revealed at trick {t.at.value}",
                                    t.at, n))
             elif fact.trick is not None and fact.trick != t.at.value:
-                first = "next" if method == "closed-void" else "first"
+                first = "next" if method.secret_by_void else "first"
                 errors.append(_err("trump-mismatch", f"trump was revealed at trick {fact.trick}, when {fact.by} "
                                    f"{first} could not follow suit, not at trick {t.at.value}", t.at, n))
         return errors
     # first-void and first-void-five
     if t.drawn is not None:
-        if method != "first-void-five":
+        if not method.five_phase:
             errors.append(_err("trump-mismatch", "trump is never drawn in this game: the first player unable "
                                "to follow suit sets it", t, n))
         elif fact is not None and fact.drawn is None:
@@ -1120,7 +639,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         # after the match, or a dealer nobody can tell: nothing to score
         fact = DealFact(number, _word(deal.dealer) if deal.dealer else None, len(deal.misdeals), {}, None, (),
                         {}, {}, {}, None, None, None, None, False, deal,
-                        () if match.finished else (f"deal {number} could not be replayed: its dealer is unknown",))
+                        () if match.finished else (f"deal {number} could not be replayed: its dealer is unknown",),
+                        rules=rules, next_streak_known=False, before=match)
         if match.finished:
             return match._replace(deals_seen=number, dealer=None), fact
         return _unknown_outcome(match, number), fact
@@ -1135,7 +655,7 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     # (after a claim the cards still in hand are not known: checks that need them stay open)
     if state.pending:
         errors.extend(_resolve_pending(state, played_out))
-    if deal.trump is not None and state.params[3] not in ("announce", "partner"):
+    if deal.trump is not None and not state.params[3].open:
         errors.extend(_check_set_trump(state, played_out))
 
     # the written hands; DealFact.hands adds the played ones of a complete deal on demand
@@ -1148,7 +668,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         # unknown is not invented: no winner, no streak, no next dealer (NOTATION 1.1)
         fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                         tens_count if state.tricks else {}, tens_cards if state.tricks else {}, {}, None, None,
-                        None, None, False, deal, state.notes)
+                        None, None, False, deal, state.notes, rules=rules, next_streak_known=False,
+                        before=match)
         if last and unfinished_ok and not state.broken:
             # an unfinished record: the match simply was not over when the record stops
             return match._replace(deals_seen=number, dealer=None, prev_known=False), fact
@@ -1230,15 +751,18 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
 
     if kot is not None and rules.streak_reset_after_kot and not finished:
         streak_side, streak_len, exact = None, 0, True
+    # the run the next deal continues: unknown after an unknown deal until a side wins one
+    streak_known = match.streak_known or winner is not None or (kot is not None and rules.streak_reset_after_kot)
     fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                     tens_count, tens_cards, extra, sides[winner] if winner is not None else None, kot, streak,
                     seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes, finished,
-                    state.claim)
+                    state.claim, rules, Streak(sides[streak_side], streak_len) if streak_side is not None else None,
+                    streak_known, reason.strip().removeprefix("(").removesuffix(")"), match)
     new = match._replace(
         deals_seen=number, dealer=next_dealer, dealer_reason=reason, streak_side=streak_side,
         streak_len=streak_len, kots=(kots[0], kots[1]), points=(points[0], points[1]), finished=finished,
         winner=match_winner, prev_winner=winner, ended_at=number if finished else match.ended_at,
-        prev_known=True, run_exact=exact,
+        prev_known=True, run_exact=exact, streak_known=streak_known,
     )
     return new, fact
 
@@ -1248,11 +772,30 @@ def _unknown_outcome(match: MatchState, number: int) -> MatchState:
     invented): no next dealer (the next deal's written dealer is taken as given), no
     previous winner to look back at, runs counted afresh from the next known deal."""
     return match._replace(deals_seen=number, dealer=None, dealer_reason="", known=False, prev_winner=None,
-                          prev_known=False, streak_side=None, streak_len=0, run_exact=False)
+                          prev_known=False, streak_side=None, streak_len=0, run_exact=False, streak_known=False)
+
+
+def deal_events(fact: DealFact) -> tuple:
+    """A replayed deal's end as events: the score, the run the next deal continues, a kot,
+    the next dealer, the end of the match (the last two only when they are known)."""
+    events: list = [DealScored(fact.number, fact.winner, dict(fact.tens), dict(fact.points), fact.complete)]
+    if fact.complete:
+        if fact.next_streak_known:
+            streak = fact.next_streak
+            events.append(StreakChanged(streak.side if streak else None, streak.length if streak else 0))
+        if fact.kot is not None:
+            events.append(KotWon(fact.kot.side, fact.kot.reason))
+        if fact.ends_match:
+            winner = fact.kot.side if fact.kot is not None else fact.winner
+            events.append(MatchOver(winner))
+        elif fact.next_dealer is not None:
+            events.append(NextDealer(fact.next_dealer, fact.next_dealer_reason))
+    return tuple(events)
 
 
 def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_ok: bool = False,
-                dealt_hands: bool = True) -> tuple[MatchState, DealFact, list[DpnError]]:
+                dealt_hands: bool = True, judge: Optional[ClaimJudge] = None
+                ) -> tuple[MatchState, DealFact, list[DpnError]]:
     """Replay one written deal from a match state: the next state, the facts, the errors
     (``dealt_hands``: see :func:`finish_deal`)."""
     errors: list[DpnError] = []
@@ -1261,7 +804,7 @@ def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_
     if state is not None:
         state = play_tricks(state, deal.tricks)
         if deal.claim is not None:
-            state = claim_deal(state, deal.claim)
+            state = claim_deal(state, deal.claim, judge)
     match, fact = finish_deal(match, state, deal, last=last, unfinished_ok=unfinished_ok, errors=errors,
                               dealt_hands=dealt_hands)
     return match, fact, errors

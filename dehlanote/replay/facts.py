@@ -8,12 +8,15 @@ came from, so a renderer can show where each fact was written.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 from ..deck import CARD_INDEX
 from ..errors import DpnError
 from ..rules.profile import Rules
 from ..syntax.model import Deal, Game, Play, Trick
+
+if TYPE_CHECKING:
+    from .table import Table
 
 
 _CARD = attrgetter("card")
@@ -107,6 +110,36 @@ class DealFact(NamedTuple):
     notes: tuple[str, ...] = ()
     ends_match: bool = False            # the match certainly ended with this deal
     claim: Optional[ClaimFact] = None   # ``claim X`` ended the deal
+    rules: Optional[Rules] = None       # the rules the deal was replayed under
+    #: the run the next deal continues (None: none, as after a kot that restarts the count),
+    #: and whether it is known (not after a deal whose outcome is unknown, until a side wins)
+    next_streak: Optional[Streak] = None
+    next_streak_known: bool = True
+    next_dealer_reason: str = ""        # why the next dealer deals, in words
+    before: object = None               # the match state the deal started from (engine.MatchState)
+
+    def table(self, trick: Optional[int] = None, card: Optional[int] = None) -> "Table":
+        """The table at the start of this deal, or before card ``card`` (1-based, default 1)
+        of trick ``trick``: a :class:`dehlanote.Table` to play on from there.
+
+        Raises:
+            ValueError: the deal cannot be set up (its rules or dealer are unknown), or the
+                trick or card is not in the deal as recorded.
+        """
+        from .table import Table
+        return Table.from_deal(self, trick=trick, card=card)
+
+    def events(self) -> tuple:
+        """The deal's end and the match's, as events (:mod:`dehlanote.replay.events`): the
+        score, the streak the next deal continues, a kot, the next dealer, the match's end."""
+        from .engine import deal_events
+        return deal_events(self)
+
+    def __repr__(self) -> str:
+        result = f"{self.winner} wins" if self.winner else ("level" if self.complete else "unfinished")
+        tens = " ".join(f"{side} {count}" for side, count in self.tens.items())
+        return (f"<DealFact deal {self.number} dealer {self.dealer}: {len(self.tricks)} tricks, "
+                f"tens {tens or '-'}, {result}>")
 
     def __repr__(self) -> str:
         """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""

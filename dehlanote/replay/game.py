@@ -10,7 +10,7 @@ from ..errors import READING_CODES, DpnError
 from ..rules.profile import Registry, Rules, registry as default_registry
 from ..deck import sides_for
 from ..syntax.model import CardRef, Deal, Game, Tag, Tens, Trump, Word
-from .engine import MatchState, replay_deal, start_match
+from .engine import ClaimJudge, MatchState, replay_deal, start_match
 from .facts import DealFact, GameFacts, ResultFact
 
 _DATE = re.compile(r"(?:\d{4}|\?{4})\.(?:\d{2}|\?\?)\.(?:\d{2}|\?\?)")
@@ -22,24 +22,26 @@ def _sorted(errors: Iterable[DpnError]) -> tuple[DpnError, ...]:
 
 
 def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = False,
-                dealt_hands: bool = True) -> GameFacts:
+                dealt_hands: bool = True, judge: Optional[ClaimJudge] = None) -> GameFacts:
     """Replay a game under the rules its ``Rules`` tag names, collecting every error.
 
     In strict mode the first error (in file order) is raised instead. With ``dealt_hands``
     False each deal's ``DealFact.dealt`` is left empty (the written hands sorted to deck
     order, a quarter of the replay of a deal with hands): for a check that wants only the
-    errors, which are the same.
+    errors, which are the same. ``judge`` judges claims (see
+    :func:`~dehlanote.replay.engine.claim_deal`; the command line hands it the analysis
+    layer's double-dummy check, :func:`dehlanote.analysis.claim.claim_judge`).
 
     Raises:
         DpnError: in strict mode only.
     """
-    facts = _replay(game, reg or default_registry(), dealt_hands)
+    facts = _replay(game, reg or default_registry(), dealt_hands, judge)
     if strict and facts.errors:
         raise facts.errors[0]
     return facts
 
 
-def _replay(game: Game, reg: Registry, dealt_hands: bool = True) -> GameFacts:
+def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional[ClaimJudge] = None) -> GameFacts:
     # the loop of GameReplay without its generator (about 8,700 instructions a deal less,
     # by callgrind): bulk checking runs here
     rules, errors, notes = _begin(game, reg)
@@ -52,7 +54,7 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True) -> GameFacts:
     last: Optional[DealFact] = None
     for i, deal in enumerate(game.deals):
         match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok,
-                                               dealt_hands=dealt_hands)
+                                               dealt_hands=dealt_hands, judge=judge)
         errors.extend(deal_errors)
         notes.extend(last.notes)
         deals.append(last)
@@ -106,8 +108,9 @@ class GameReplay:
     state is kept between deals.
     """
 
-    def __init__(self, game: Game, reg: Optional[Registry] = None) -> None:
+    def __init__(self, game: Game, reg: Optional[Registry] = None, judge: Optional[ClaimJudge] = None) -> None:
         self.game = game
+        self.judge = judge
         self.rules, self.errors, self.notes = _begin(game, reg or default_registry())
 
     def __iter__(self) -> Iterator[Union[DealFact, GameFacts]]:
@@ -120,18 +123,19 @@ class GameReplay:
         count = len(game.deals)
         last: Optional[DealFact] = None
         for i, deal in enumerate(game.deals):
-            match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok)
+            match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok,
+                                                   judge=self.judge)
             errors.extend(deal_errors)
             notes.extend(last.notes)
             yield last
         yield _end(game, rules, match, last, result_tag, errors, notes, ())
 
 
-def iter_replay(game: Game, reg: Optional[Registry] = None) -> GameReplay:
+def iter_replay(game: Game, reg: Optional[Registry] = None, judge: Optional[ClaimJudge] = None) -> GameReplay:
     """Replay a game deal by deal: each deal's facts as it is replayed, then the game's
     :class:`GameFacts` (result, errors, notes; ``deals`` empty). ``iter_replay(g).rules``
     is known before the first deal. What ``replay_game`` gives, with one deal in memory."""
-    return GameReplay(game, reg)
+    return GameReplay(game, reg, judge)
 
 
 def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
@@ -197,11 +201,12 @@ def _check_result(tag, result: ResultFact, rules: Rules, match: MatchState) -> O
     return None
 
 
-def replay_games(games: Iterable[Game], reg: Optional[Registry] = None) -> Iterator[GameFacts]:
+def replay_games(games: Iterable[Game], reg: Optional[Registry] = None,
+                 judge: Optional[ClaimJudge] = None) -> Iterator[GameFacts]:
     """Replay games one at a time (lenient: errors are collected in each)."""
     reg = reg or default_registry()
     for game in games:
-        yield _replay(game, reg)
+        yield _replay(game, reg, judge=judge)
 
 
 def explicit(facts: GameFacts) -> Game:

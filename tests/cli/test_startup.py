@@ -1,6 +1,7 @@
 """What the command line loads to run one command, and how it reads plain option values.
 
-The console script imports only the module of the command it runs (``dehlanote.cli.COMMANDS``, its modules in ``dehlanote.commands``),
+The console script imports only the module of the command it runs (``dehlanote.cli.COMMANDS``,
+its modules in ``dehlanote.commands``),
 and converts plain option values itself (``dehlanote.commands.lightparams``) instead of through
 pydantic; these tests check that the table is right, that a run of ``validate`` leaves the
 heavy modules alone, and that values and error messages are typer's own.
@@ -54,8 +55,10 @@ def _modules_after(*args: str) -> set[str]:
 def test_validate_loads_neither_other_commands_nor_pydantic():
     loaded = _modules_after("validate", "--brief", str(SAMPLE))
     assert "dehlanote.commands.validate" in loaded and "dehlanote.replay.engine" in loaded
-    for heavy in ("dehlanote.commands.annotate", "dehlanote.commands.html", "dehlanote.commands.record", "dehlanote.output.render",
-                  "dehlanote.output.notes", "dehlanote.output.jsonout", "dehlanote.analysis", "pydantic"):
+    for heavy in ("dehlanote.commands.annotate", "dehlanote.commands.html", "dehlanote.commands.record",
+                  "dehlanote.output.render", "dehlanote.output.notes", "dehlanote.output.jsonout",
+                  "dehlanote.analysis.search",
+                  "dehlanote.analysis.position", "dehlanote.analysis.claim", "pydantic"):
         assert heavy not in loaded, heavy
 
 

@@ -1,6 +1,7 @@
-"""The lean trick loop (``engine._play_plain``) against the full one (``engine._play_tricks``).
+"""The core's bulk path (``core.play_plain``) against card-by-card play (``core.play_card``,
+driven by the record replayer's ``engine._play_written``).
 
-``play_tricks`` tries the lean loop first for the common case (trump announced before play,
+``play_tricks`` tries the bulk path first for the common case (trump announced before play,
 one deck, every hand written or none) and falls back to the full loop at the first thing the
 lean one does not handle or the first error. Both must give the same state, field for
 field: on legal matches from the independent playout generator (where the lean loop must
@@ -15,7 +16,8 @@ import random
 import pytest
 
 from dehlanote.oracle.playout import Style, generate_match
-from dehlanote.replay import engine
+from dehlanote.deck import DECK
+from dehlanote.replay import core, engine
 from dehlanote.replay.engine import play_tricks, start_deal, start_match
 from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string
@@ -44,7 +46,7 @@ def _mutations(deal: Deal, rng: random.Random) -> list[Deal]:
     t = rng.randrange(len(tricks))
     plays = list(tricks[t].plays)
     k = rng.randrange(len(plays))
-    other = rng.choice([c for c in engine.DECK if c != plays[k].card])
+    other = rng.choice([c for c in DECK if c != plays[k].card])
     changed = plays[:k] + [plays[k]._replace(card=other)] + plays[k + 1:]
     out.append(tricks[:t] + [tricks[t]._replace(plays=tuple(changed))] + tricks[t + 1:])
     # two cards of different tricks swapped
@@ -63,7 +65,7 @@ def _mutations(deal: Deal, rng: random.Random) -> list[Deal]:
     out.append(tricks[:t + 1] + [tricks[t]] + tricks[t + 1:])
     out.append(tricks[:t])
     # a withdrawn card before a card (legal or not)
-    w = CardRef(rng.choice(engine.DECK), plays[k].line, plays[k].column)
+    w = CardRef(rng.choice(DECK), plays[k].line, plays[k].column)
     marked = plays[:k] + [plays[k]._replace(withdrawn=(w,))] + plays[k + 1:]
     out.append(tricks[:t] + [tricks[t]._replace(plays=tuple(marked))] + tricks[t + 1:])
     return [deal._replace(tricks=tuple(ts)) for ts in out]
@@ -74,7 +76,7 @@ def _both(label: str, deal: Deal):
     state, _ = start_deal(start_match(rules), deal)
     if state is None:
         return None, None, None
-    full = engine._play_tricks(state, deal.tricks)
+    full = engine._play_written(state, deal.tricks)
     return state, full, play_tricks(state, deal.tricks)
 
 
@@ -88,7 +90,7 @@ def test_the_lean_loop_gives_the_full_loops_state_on_legal_and_broken_deals(prof
             for deal in deals:
                 state, full, fast = _both(label, deal)
                 assert fast == full
-                lean = engine._play_plain(state, deal.tricks) if state and engine._plain_case(state) else None
+                lean = core.play_plain(state, deal.tricks) if state and core.plain_case(state) else None
                 if lean is not None:
                     lean_used += 1
                     assert lean == full
@@ -113,8 +115,8 @@ def test_legal_deals_of_the_common_styles_never_fall_back():
             label, deals = _deals(seed, "standard", None, style)
             for deal in deals:
                 state, _ = start_deal(start_match(registry().resolve(label)), deal)
-                assert state is not None and engine._plain_case(state)
-                assert engine._play_plain(state, deal.tricks) is not None, style
+                assert state is not None and core.plain_case(state)
+                assert core.play_plain(state, deal.tricks) is not None, style
 
 
 @pytest.mark.parametrize("profile,options", PROFILES[:4] + PROFILES[6:], ids=lambda v: str(v))

@@ -19,6 +19,7 @@ from html import escape
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional
 
+from ...analysis.judge import claim_judge
 from ...errors import DpnError
 from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
@@ -60,7 +61,7 @@ class SiteReport:
 def replay_games_of(stream: IO[bytes], reg: Registry) -> Iterator[GameFacts]:
     """Each game of a binary stream, replayed, one at a time."""
     for game in iter_games(stream):
-        yield replay_game(game, reg)
+        yield replay_game(game, reg, judge=claim_judge)
 
 
 def _safe_stem(path: str, taken: set[str]) -> str:
@@ -130,7 +131,7 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                 held = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8", newline="")
             elif summaries:
                 held.write(",")
-            replay = iter_replay(game, reg)
+            replay = iter_replay(game, reg, claim_judge)
             count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
             facts, deals = write_game_data(
                 held.write, replay, report.games, on_deal=count.deal if count is not None else None,

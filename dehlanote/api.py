@@ -1,0 +1,80 @@
+"""The public API in a few names: read replayed games from a file, play on a table.
+
+>>> import dehlanote
+>>> with open("samples/worked-example.dpn") as f:
+...     game = dehlanote.read_game(f)
+>>> game.deals[0].winner
+'AC'
+
+``read_game(f)`` reads the next game of a text stream and replays it (None at the end of
+the stream), as python-chess's ``read_game`` does; ``read_games(f)`` iterates them. Claims
+are judged double dummy, as ``validate`` judges them. :class:`~dehlanote.replay.table.Table`
+is the table to play on.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from typing import IO, Any, Iterator, Optional, Union
+
+from .analysis.judge import claim_judge
+from .replay.facts import GameFacts
+from .replay.game import GameReplay, iter_replay as _iter_replay, replay_game as _replay_game, \
+    replay_games as _replay_games
+from .rules.profile import Registry
+from .syntax.model import Game
+from .syntax.parser import iter_games
+
+__all__ = ["read_game", "read_games", "replay_game", "replay_games", "iter_replay"]
+
+Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
+
+#: the game reader of each stream read_game has been given, so that each call goes on where
+#: the last one stopped (the stream's own position is ahead of it: games are read in blocks)
+_READERS: "weakref.WeakKeyDictionary[Any, Iterator[Game]]" = weakref.WeakKeyDictionary()
+
+
+def read_game(f: Union[IO[str], IO[bytes]], reg: Optional[Registry] = None) -> Optional[GameFacts]:
+    """The next game of the stream ``f``, replayed (tags, deals with their facts, errors);
+    None when the stream has no more games. Only one game is in memory at a time."""
+    reader = _READERS.get(f)
+    if reader is None:
+        reader = iter_games(f)
+        _READERS[f] = reader
+    game = next(reader, None)
+    if game is None:
+        _READERS.pop(f, None)
+        return None
+    return _replay_game(game, reg, judge=claim_judge)
+
+
+def read_games(source: Source, reg: Optional[Registry] = None) -> Iterator[GameFacts]:
+    """Every game of a stream or a file (a path), replayed, one at a time."""
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as stream:
+            yield from _replay_games(iter_games(stream), reg, judge=claim_judge)
+        return
+    yield from _replay_games(iter_games(source), reg, judge=claim_judge)
+
+
+def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = False,
+                dealt_hands: bool = True) -> GameFacts:
+    """Replay a parsed game under its rules, collecting every error (claims judged double
+    dummy). In strict mode the first error is raised; ``dealt_hands``: see
+    :func:`dehlanote.replay.game.replay_game`.
+
+    Raises:
+        DpnError: in strict mode only.
+    """
+    return _replay_game(game, reg, strict=strict, dealt_hands=dealt_hands, judge=claim_judge)
+
+
+def replay_games(games: Any, reg: Optional[Registry] = None) -> Iterator[GameFacts]:
+    """Replay parsed games one at a time (claims judged double dummy)."""
+    return _replay_games(games, reg, judge=claim_judge)
+
+
+def iter_replay(game: Game, reg: Optional[Registry] = None) -> GameReplay:
+    """Replay a game deal by deal (claims judged double dummy)."""
+    return _iter_replay(game, reg, claim_judge)

@@ -1,0 +1,403 @@
+"""A table you can play on: the per-card core for people, in the manner of a chess board.
+
+>>> from dehlanote import Table
+>>> t = Table.new("standard", dealer="D", trump="D", hands={...})   # doctest: +SKIP
+>>> t.to_play, t.legal_cards()                                     # doctest: +SKIP
+
+A :class:`Table` is a deal in progress: whose turn it is, the legal cards, the centre, the
+piles, the tens, the run of wins. ``play`` plays one card in place and returns what it
+caused (:mod:`dehlanote.replay.events`); an illegal card raises :class:`IllegalCard`, a
+``ValueError`` whose ``code`` is the one ``validate`` reports. ``undo`` takes the last card
+back: the table keeps every state it went through (states are immutable), so undo is the
+previous one. ``to_dpn`` writes the deal so far as a record.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Optional, Union
+
+from ..deck import DECK, SUIT_NAMES, TENS, seats_for, sides_for
+from ..errors import DpnError
+from ..rules.profile import Rules, registry
+from ..syntax.cards import card_of
+from ..syntax.model import CardRef, Deal, Game, Hand, Play, Tag, Trick, Trump, Word
+from .core import SHIFT, DealState, Problem, check_card, legal_cards, play_card, to_play
+from .engine import MatchState, deal_events, finish_deal, start_deal, start_match
+from .facts import DealFact
+from .methods import trump_method
+
+__all__ = ["Card", "IllegalCard", "Table"]
+
+
+class Card(str):
+    """A card: its ``str`` is the DPN spelling (``AH``, ``10H``)."""
+
+    __slots__ = ()
+
+    @property
+    def suit(self) -> str:
+        return self[-1]
+
+    @property
+    def rank(self) -> str:
+        return self[:-1]
+
+    @property
+    def is_ten(self) -> bool:
+        return self in TENS
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+_CARDS = {card: Card(card) for card in DECK}
+
+
+class IllegalCard(ValueError):
+    """A card that may not be played here; ``code`` is validate's (``revoke``,
+    ``not-in-hand``, ``duplicate-card``, ``trick-number``, ``bad-card``)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _rules(rules: Union[Rules, str]) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    try:
+        return registry().resolve(rules)
+    except DpnError as exc:
+        raise ValueError(exc.message) from None
+
+
+def _card(card: object) -> str:
+    name = card_of(str(card)) if isinstance(card, str) else None
+    if name is None:
+        raise IllegalCard("bad-card", f"{card!r} is not a card: write it as rank then suit, e.g. AH, 10H, 2C")
+    return name
+
+
+def _hand(seat: str, cards: Union[str, Iterable[str]]) -> Hand:
+    words = cards.split() if isinstance(cards, str) else [str(c) for c in cards]
+    split = words.index("|") if "|" in words else None
+    refs = tuple(CardRef(_card(w), 0, 0) for w in words if w != "|")
+    return Hand(seat, refs, 0, 0, split)
+
+
+class Table:
+    """A deal at the table, card by card (see the module's text)."""
+
+    __slots__ = ("_states", "_events", "_match", "_deal", "_end")
+
+    def __init__(self, state: DealState, match: Optional[MatchState] = None, deal: Optional[Deal] = None) -> None:
+        self._states: list[DealState] = [state]
+        self._events: list[tuple] = []
+        self._match = match if match is not None else start_match(state.rules)
+        self._deal = deal if deal is not None else state.deal
+        self._end: Optional[tuple[MatchState, DealFact]] = None
+
+    # ---- making one ----------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Union[Rules, str] = "standard", dealer: str = "D",
+            hands: Optional[Mapping[str, Union[str, Iterable[str]]]] = None, trump: Optional[str] = None, *,
+            number: int = 1, drawn: Optional[str] = None) -> Table:
+        """A fresh deal: ``rules`` (a profile name with options, e.g. ``"pagat trump=first-void-five"``,
+        or resolved rules), the ``dealer``, the ``hands`` known ({seat: cards}, a ``|`` after
+        the first five where the five-card phase needs it; seats left out are not known) and
+        ``trump`` (the suit named before play where the rules have it named, or the secret
+        suit of closed trump; ``drawn``: the card drawn when all five opening tricks are followed).
+
+        Raises:
+            ValueError: the rules are unknown, or the deal cannot start as given (a hand of the
+                wrong size, a card dealt twice, trump missing where it is named before play).
+        """
+        resolved = _rules(rules)
+        seats = seats_for(resolved.seats)
+        if dealer not in seats:
+            raise ValueError(f"there is no seat {dealer!r} at this {resolved.seats}-player table: one of {seats}")
+        method = trump_method(resolved)
+        written_hands = tuple(_hand(seat, cards) for seat, cards in (hands or {}).items()) or None
+        trump_line: Optional[Trump] = None
+        if trump is not None:
+            suit = trump.upper()[:1] if trump.lower() not in _SUIT_WORDS else _SUIT_WORDS[trump.lower()]
+            if suit not in "SHDC":
+                raise ValueError(f"{trump!r} is not a suit: S, H, D or C (or spades, hearts, diamonds, clubs)")
+            if method.by_void and drawn is None:
+                raise ValueError("trump is set by play in these rules: the first player unable to follow suit "
+                                 "sets it, so Table.new takes no trump")
+            trump_line = Trump(0, 0, suit=Word(suit, 0, 0), closed=method.secret)
+        if drawn is not None:
+            trump_line = Trump(0, 0, drawn=CardRef(_card(drawn), 0, 0))
+        if method.announcer is not None and trump_line is None:
+            raise ValueError(f"{method.announcer_role} names trump before play in these rules: "
+                             "give it, e.g. Table.new(..., trump='H')")
+        deal = Deal(0, 0, number=Word(number, 0, 0), dealer=Word(dealer, 0, 0), hands=written_hands,
+                    trump=trump_line)
+        match = start_match(resolved)._replace(deals_seen=number - 1)
+        state, errors = start_deal(match, deal)
+        problems = [e for e in errors if e.code != "deal-number"]
+        if state is None or problems:
+            raise ValueError("; ".join(e.message for e in problems) or "the deal cannot start")
+        return cls(state, match, deal)
+
+    @classmethod
+    def from_deal(cls, fact: DealFact, trick: Optional[int] = None, card: Optional[int] = None) -> Table:
+        """The table of a replayed deal at its start, or before card ``card`` of trick ``trick``.
+
+        The hands are those the record gives: as written, or for a complete deal the cards
+        each seat played. The cards of the record are replayed as written (a card that was
+        wrong there is played here too, as it happened).
+        """
+        rules = fact.rules
+        if rules is None or fact.dealer is None:
+            raise ValueError(f"deal {fact.number} cannot be set up: its rules or its dealer are unknown")
+        written = fact.deal
+        known = fact.hands
+        splits = {h.seat: h.split for h in written.hands or ()}
+        hands = tuple(Hand(seat, tuple(CardRef(c, 0, 0) for c in _with_split(known[seat], written, seat)), 0, 0,
+                           splits.get(seat)) for seat in seats_for(rules.seats) if seat in known) or None
+        deal = written._replace(hands=hands, tricks=(), claim=None, tens=None)
+        before = fact.before if isinstance(fact.before, MatchState) else start_match(rules)._replace(
+            deals_seen=fact.number - 1)
+        before = before._replace(dealer=seats_for(rules.seats).index(fact.dealer))
+        state, _errors = start_deal(before, deal)
+        if state is None:
+            raise ValueError(f"deal {fact.number} cannot be set up")
+        table = cls(state, before, deal)
+        stop = (len(fact.tricks) + 1, 1) if trick is None else (trick, card or 1)
+        if trick is not None and not (1 <= trick <= len(fact.tricks) + 1 and 1 <= (card or 1) <= rules.seats):
+            raise ValueError(f"deal {fact.number} has {len(fact.tricks)} tricks recorded: "
+                             f"there is no card {card or 1} of trick {trick}")
+        if trick is None:
+            return table
+        for t in fact.tricks:
+            for k, p in enumerate(t.trick.plays, 1):
+                if (t.number, k) >= stop:
+                    return table
+                table._push(p, t.trick)
+        return table
+
+    # ---- what it shows -------------------------------------------------------------------
+
+    @property
+    def state(self) -> DealState:
+        """The immutable state now (the core's :class:`~dehlanote.replay.core.DealState`)."""
+        return self._states[-1]
+
+    @property
+    def history(self) -> tuple[DealState, ...]:
+        """Every state so far, the first before any card."""
+        return tuple(self._states)
+
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
+
+    @property
+    def seats(self) -> str:
+        return seats_for(self.rules.seats)
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return sides_for(self.rules.seats)
+
+    @property
+    def number(self) -> int:
+        return self.state.number
+
+    @property
+    def dealer(self) -> str:
+        return self.seats[self.state.dealer]
+
+    @property
+    def to_play(self) -> Optional[str]:
+        """The seat to play the next card (None: the deal is over)."""
+        seat = to_play(self.state)
+        return None if seat is None else self.seats[seat]
+
+    @property
+    def trick_number(self) -> int:
+        """The trick in progress (or the next one)."""
+        return self.state.tricks_done + 1
+
+    @property
+    def current(self) -> tuple[tuple[str, Card], ...]:
+        """The trick in progress: (seat, card) in playing order."""
+        st = self.state
+        n = st.params[0]
+        return tuple((self.seats[(st.leader + k) % n], _CARDS[p.card]) for k, p in enumerate(st.current))
+
+    @property
+    def trump(self) -> Optional[str]:
+        """The suit in force now (None: no trump yet, or closed trump not revealed)."""
+        return self.state.trump
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    @property
+    def centre(self) -> tuple[Card, ...]:
+        """The cards in the centre (the tricks since the last capture)."""
+        st = self.state
+        cards: list[str] = []
+        for fact in reversed(st.tricks):
+            if fact.capture is not None:
+                break
+            cards[:0] = [p.card for p in fact.trick.plays]
+        return tuple(_CARDS[c] for c in cards)
+
+    @property
+    def centre_tens(self) -> tuple[str, ...]:
+        return self.state.centre_tens
+
+    @property
+    def piles(self) -> dict[str, int]:
+        """The cards each side has captured."""
+        return dict(zip(self.sides, self.state.pile_cards))
+
+    @property
+    def tens(self) -> dict[str, tuple[str, ...]]:
+        """The tens each side has captured."""
+        return dict(zip(self.sides, self.state.pile_tens))
+
+    @property
+    def run(self) -> tuple[Optional[str], int]:
+        """Who won the last trick and the wins in a row that count towards a sweep."""
+        st = self.state
+        return (self.seats[st.last_winner] if st.last_winner is not None else None, st.run)
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Each side's score so far in the rules' unit (tens; points under double sar;
+        tricks under court piece)."""
+        from .methods import score_mode
+        st = self.state
+        tens = (len(st.pile_tens[0]), len(st.pile_tens[1]))
+        return dict(zip(self.sides, score_mode(st.rules).totals(tens, st.pile_cards, st.pile_tricks)))
+
+    def hand(self, seat: str) -> Optional[tuple[Card, ...]]:
+        """The cards ``seat`` still holds, when its hand is known (None: not known)."""
+        st = self.state
+        i = self.seats.index(seat)
+        if not st.any_explicit or not st.explicit[i]:
+            return None
+        return tuple(_CARDS[c] for c in DECK if (st.hands[i] >> SHIFT[c]) & 3)
+
+    @property
+    def events(self) -> tuple:
+        """Every event so far, in order."""
+        return tuple(e for batch in self._events for e in batch)
+
+    @property
+    def facts(self) -> Optional[DealFact]:
+        """The deal's facts once it is over (its score, streak, next dealer), else None."""
+        return self._end[1] if self._end is not None else None
+
+    # ---- playing -------------------------------------------------------------------------
+
+    def legal_cards(self) -> tuple[Card, ...]:
+        """The cards the seat to play may play (every card not seen yet, the suit led first,
+        when its hand is not known)."""
+        return tuple(_CARDS[c] for c in legal_cards(self.state))
+
+    def check(self, card: object) -> Optional[Problem]:
+        """What would be wrong with playing ``card`` now (None: nothing)."""
+        try:
+            name = _card(card)
+        except IllegalCard as exc:
+            return Problem(exc.code, exc.message)
+        return check_card(self.state, name)
+
+    def can_play(self, card: object) -> bool:
+        return self.check(card) is None
+
+    def play(self, card: object) -> tuple:
+        """Play ``card`` for the seat to play; the events it caused.
+
+        Raises:
+            IllegalCard: the card may not be played (its ``code`` is validate's).
+        """
+        name = _card(card)
+        problem = check_card(self.state, name)
+        if problem is not None:
+            raise IllegalCard(problem.code, problem.message)
+        return self._push(Play(name, 0, 0), None)
+
+    def _push(self, play: Play, written: Optional[Trick]) -> tuple:
+        state, events = play_card(self.state, play, written)
+        if state.over and not state.broken and self._end is None:
+            errors: list[DpnError] = []
+            match, fact = finish_deal(self._match, state, self._deal or Deal(0, 0), last=True,
+                                      unfinished_ok=False, errors=errors)
+            self._end = (match, fact)
+            events = events + deal_events(fact)
+        self._states.append(state)
+        self._events.append(events)
+        return events
+
+    def undo(self) -> None:
+        """Take the last card back.
+
+        Raises:
+            IndexError: no card has been played.
+        """
+        if len(self._states) == 1:
+            raise IndexError("no card to take back: the deal is at its start")
+        self._states.pop()
+        self._events.pop()
+        self._end = None
+
+    def copy(self) -> Table:
+        """An independent table at the same point (with the same history)."""
+        other = Table.__new__(Table)
+        other._states = list(self._states)
+        other._events = list(self._events)
+        other._match, other._deal, other._end = self._match, self._deal, self._end
+        return other
+
+    # ---- writing it ----------------------------------------------------------------------
+
+    def to_dpn(self) -> str:
+        """The deal so far as a DPN record (``Result "*"`` until it is over; a trick in
+        progress is written as a comment, since a record holds whole tricks)."""
+        from ..syntax.writer import write_game
+        st = self.state
+        tricks = tuple(Trick(f.number, 0, 0, f.trick.plays, Word(f.leader, 0, 0)) for f in st.tricks)
+        deal = (self._deal or Deal(0, 0))._replace(tricks=tricks, number=Word(st.number, 0, 0),
+                                                   dealer=Word(self.dealer, 0, 0))
+        if st.current:
+            cards = " ".join(f"{seat} {card}" for seat, card in self.current)
+            deal = deal._replace(comments=deal.comments + (f"trick {self.trick_number} in progress: {cards}",))
+        tags = (Tag("Rules", self.rules.label(), 0, 0), Tag("Result", "*", 0, 0))
+        return write_game(Game(tags, (deal,), 0, 0))
+
+    def __repr__(self) -> str:
+        turn = f"{self.to_play} to play" if self.to_play else "over"
+        tens = " ".join(f"{side} {len(t)}" for side, t in self.tens.items())
+        return f"<Table deal {self.number} trick {self.trick_number}, {turn}, tens {tens}>"
+
+    def _repr_svg_(self) -> Optional[str]:
+        """The table drawn as SVG for Jupyter (when the drawing module is installed)."""
+        try:
+            from ..output.svg import table_svg   # type: ignore[import-not-found, unused-ignore]
+        except ImportError:
+            return None
+        result: Any = table_svg(self)
+        return result
+
+
+_SUIT_WORDS = {name: letter for letter, name in SUIT_NAMES.items()} | \
+    {name[:-1]: letter for letter, name in SUIT_NAMES.items()}
+
+
+def _with_split(cards: tuple[str, ...], written: Deal, seat: str) -> tuple[str, ...]:
+    """A seat's cards in the order its written hand gives them (so that a ``|`` after the
+    first five stays after the same cards), else as given."""
+    for h in written.hands or ():
+        if h.seat == seat and h.split is not None and sorted(c.card for c in h.cards) == sorted(cards):
+            return tuple(c.card for c in h.cards)
+    return cards
