@@ -136,12 +136,6 @@ class DealFact(NamedTuple):
         return deal_events(self)
 
     def __repr__(self) -> str:
-        result = f"{self.winner} wins" if self.winner else ("level" if self.complete else "unfinished")
-        tens = " ".join(f"{side} {count}" for side, count in self.tens.items())
-        return (f"<DealFact deal {self.number} dealer {self.dealer}: {len(self.tricks)} tricks, "
-                f"tens {tens or '-'}, {result}>")
-
-    def __repr__(self) -> str:
         """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""
         from ..output.notebook import deal_repr
 
