@@ -14,7 +14,7 @@ previous one. ``to_dpn`` writes the deal so far as a record.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Optional, Union
+from typing import Iterable, Mapping, Optional, Union
 
 from ..deck import DECK, SUIT_NAMES, TENS, seats_for, sides_for
 from ..errors import DpnError
@@ -380,14 +380,13 @@ class Table:
         tens = " ".join(f"{side} {len(t)}" for side, t in self.tens.items())
         return f"<Table deal {self.number} trick {self.trick_number}, {turn}, tens {tens}>"
 
-    def _repr_svg_(self) -> Optional[str]:
-        """The table drawn as SVG for Jupyter (when the drawing module is installed)."""
-        try:
-            from ..output.svg import table_svg   # type: ignore[import-not-found, unused-ignore]
-        except ImportError:
-            return None
-        result: Any = table_svg(self)
-        return result
+    def _repr_svg_(self) -> str:
+        """The table drawn as SVG, as the replay page draws it (for Jupyter)."""
+        from ..output.svg import table_svg     # (the outputs draw; the core only asks)
+        hands = {seat: self.hand(seat) for seat in self.seats}
+        return table_svg(self.seats, hands, self.current, self.centre, self.piles, self.tens, self.to_play,
+                         self.trump, dealer=self.dealer, centre_tens=self.centre_tens,
+                         title=f"deal {self.number}, trick {self.trick_number}")
 
 
 _SUIT_WORDS = {name: letter for letter, name in SUIT_NAMES.items()} | \

@@ -25,10 +25,12 @@ from dehlanote.replay import events as ev
 from dehlanote.syntax import parse_string
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = sorted(glob.glob(str(ROOT / "samples" / "*.dpn"))) + sorted(glob.glob(str(ROOT / "tests" / "data" / "*.dpn")))
+SAMPLES = sorted(glob.glob(str(ROOT / "samples" / "*.dpn"))) + \
+    sorted(glob.glob(str(ROOT / "tests" / "data" / "*.dpn")))
 PROFILES = [("standard", None), ("standard", {"trump": "partner"}), ("standard", {"six-player": True}),
             ("standard", {"court-piece": True}), ("standard", {"double-sar": True}),
-            ("standard", {"trump": "closed"}), ("pagat", {"kots": 2}), ("pagat", {"kots": 2, "trump": "first-void-five"}),
+            ("standard", {"trump": "closed"}), ("pagat", {"kots": 2}),
+            ("pagat", {"kots": 2, "trump": "first-void-five"}),
             ("hukum", None), ("hukum", {"trump": "closed"}), ("standard", {"coat": True}),
             ("standard", {"streak": 3})]
 
@@ -241,3 +243,12 @@ def test_read_game_streams_one_game_at_a_time():
     assert dehlanote.read_game(stream) is None
     assert [g.game.tag("Event") for g in dehlanote.read_games(io.StringIO(text))] == \
         [first.game.tag("Event"), second.game.tag("Event")]
+
+
+def test_a_table_draws_itself_for_a_notebook():
+    from xml.etree import ElementTree
+    table = _worked().deals[0].table(trick=2, card=3)
+    svg = table._repr_svg_()
+    root = ElementTree.fromstring(svg)
+    assert root.tag.endswith("svg")
+    assert "C to play" in svg and "deal 1, trick 2" in svg
