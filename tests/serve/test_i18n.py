@@ -1,0 +1,92 @@
+"""The pages' words: every message has an entry in every catalog; languages come from the catalogs."""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+tomllib = pytest.importorskip("tomllib", reason="Python 3.11 reads pyproject.toml")
+babel = pytest.importorskip("babel", reason="the catalogs are read with Babel (pip install -e '.[test]')")
+
+from babel.messages.pofile import read_po  # noqa: E402
+
+from dehlanote.i18n import catalog, choose, languages, translator  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import i18n_catalogs  # noqa: E402
+
+CATALOGS = sorted((ROOT / "dehlanote" / "i18n").glob("*.po"))
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def test_the_pages_have_words_to_translate() -> None:
+    found = i18n_catalogs.messages()
+    # words of each kind of page: the phone page, the index, the replay page's script and its markup
+    for message in ("Undo", "Start a table", "Story of the deal", "{seat} wins the trick", "ten",
+                    "That seat still holds a card of the suit led, so it must play one."):
+        assert message in found
+    assert len(found) > 150
+
+
+@pytest.mark.parametrize("po", CATALOGS, ids=[p.stem for p in CATALOGS])
+def test_every_message_has_an_entry_in_every_catalog(po: Path) -> None:
+    with open(po, "rb") as stream:
+        cat = read_po(stream)
+    entries = {m.id: m.string for m in cat if m.id}
+    missing = [m for m in i18n_catalogs.messages() if not entries.get(m)]
+    assert not missing, f"{po.name} has no entry for: {missing}"
+    for message, text in entries.items():
+        # a sentence keeps its blanks, so the numbers and names go where the language puts them
+        assert sorted(PLACEHOLDER.findall(text)) == sorted(PLACEHOLDER.findall(message)), message
+
+
+def test_hindi_uses_the_players_words() -> None:
+    _ = translator("hi")
+    assert _("ten") == "दहला" and _("{n} kots") == "{n} कोट" and _("trump") == "हुकुम"
+    assert [_(s) for s in ("spades", "hearts", "diamonds", "clubs")] == ["काली", "पान", "ईंट", "चिड़ी"]
+    assert all("\u0900" <= ch <= "\u097f" for ch in _("Undo").replace(" ", ""))
+
+
+def test_languages_are_the_catalogs_found() -> None:
+    assert languages() == ("en",) + tuple(p.stem for p in CATALOGS)
+    assert catalog("en") == {}
+    assert choose("hi-IN,hi;q=0.9,en;q=0.8") == "hi"
+    assert choose("en-GB,en;q=0.9,hi;q=0.8") == "en"
+    assert choose("fr-FR,de;q=0.5") == "en" and choose(None) == "en" and choose("hi;q=0") == "en"
+
+
+def test_a_language_is_added_without_code(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy of the package's catalog folder with one more .po file: the new language is offered."""
+    import dehlanote.i18n as i18n
+    folder = tmp_path / "i18n"
+    folder.mkdir()
+    (folder / "hi.po").write_bytes(CATALOGS[0].read_bytes())
+    (folder / "mr.po").write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+                                  'msgid "Undo"\nmsgstr "पूर्ववत करा"\n', encoding="utf-8")
+    monkeypatch.setattr(i18n.resources, "files", lambda package: folder)
+    i18n.catalog.cache_clear()
+    try:
+        assert "mr" in i18n.languages()
+        assert i18n.translator("mr")("Undo") == "पूर्ववत करा"
+        assert i18n.translator("mr")("Redo, never marked") == "Redo, never marked"
+    finally:
+        i18n.catalog.cache_clear()
+
+
+def test_a_clean_install_ships_the_catalogs_and_templates() -> None:
+    """What the package data globs of pyproject.toml take: every catalog, template and script of the pages."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = config["tool"]["setuptools"]["package-data"]["dehlanote"]
+    package = ROOT / "dehlanote"
+    needed = [p for p in (package / "i18n").iterdir() if p.suffix in (".po", ".pot")]
+    needed += list((package / "serve" / "templates").iterdir())
+    needed += list((package / "output" / "html" / "templates").iterdir())
+    for path in needed:
+        rel = path.relative_to(package).as_posix()
+        assert any(fnmatch(rel, g) for g in globs), rel
