@@ -123,8 +123,15 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             return _state(t, request)
         return JSONResponse({"tables": [summary(t) for t in tables.tables.values()], "version": hub.version})
 
+    cache: dict[int, tuple[int, Response]] = {}
+
     def _state(t: Table, request: Request) -> Response:
-        return JSONResponse(table_state(t))
+        """The table's state, computed once a version (every phone asks after each change)."""
+        held = cache.get(t.number)
+        if held is None or held[0] != t.version:
+            held = (t.version, JSONResponse(table_state(t)))
+            cache[t.number] = held
+        return Response(held[1].body, media_type="application/json")
 
     async def api_table(request: Request) -> Response:
         t = table_of(request)
