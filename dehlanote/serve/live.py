@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..output.html.data import game_data
+from ..record.session import _without_marker as without_marker
 from ..replay import replay_game
 from ..syntax import parse_string
 from .tables import Table
@@ -24,7 +25,8 @@ def live_games(table: Table) -> list[dict[str, Any]]:
     games = parse_string(session.game_text(), keep_source=True)
     if not games:
         return []
-    facts = replay_game(games[-1], session.reg)
+    game, _held = without_marker(games[-1])    # the trick under way is added below, not as a comment
+    facts = replay_game(game, session.reg)
     data = game_data(facts, 1)
     partial = partial_cards(session)
     state = session.state

@@ -74,6 +74,10 @@ def test_each_card_is_on_disk_before_the_answer(client: TestClient, folder: Path
         session, resumed = Session.resume(text)
         assert resumed
         assert [c for _, c in st["trick"]["cards"]] == session.position()["partial"]
+    live = json.loads(_data(client.get("/t/1/replay").text))
+    under_way = live["games"][0]["deals"][0]["tricks"][-1]
+    assert under_way["p"] == [["AH"], ["10H"], ["3H"]] and under_way["u"] == 4 and under_way["w"] is None
+    assert "not yet in the record" not in json.dumps(live)     # the recorder's own comment stays in the file
     st = do(client, 1, do="card", card="7H")
     assert st["trick"]["complete"] and st["trick"]["winner"] == "A"
     assert st["expect"]["seat"] == "A"         # the winner leads next, by itself
