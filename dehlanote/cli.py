@@ -5,7 +5,8 @@ plain function with its Typer parameters; this module registers them on ``app`` 
 console script's entry (:func:`main`). Exit statuses: 0 all valid, 1 some record has errors,
 2 a usage problem or a file that cannot be read. To add a command: a module in
 ``dehlanote/commands/`` with its function, named with its module in ``COMMANDS`` below
-(the console script imports only the module of the command it runs, so a command module
+(a module may instead hold a group, a ``typer.Typer`` of sub-commands, added with
+``app.add_typer``; the console script imports only the module of the command it runs, so a command module
 imports its heavy libraries inside the command function; tests/cli/test_startup.py checks
 the table).
 """
@@ -27,7 +28,8 @@ __all__ = ["COMMANDS", "app", "main"]
 
 #: each command's name, the module of dehlanote.commands that holds it and its function
 COMMANDS: dict[str, tuple[str, str]] = {
-    "annotate": ("annotate", "annotate"), "fmt": ("fmt", "fmt"), "generate": ("generate", "generate_command"),
+    "annotate": ("annotate", "annotate"), "db": ("db", "db_app"),
+    "fmt": ("fmt", "fmt"), "generate": ("generate", "generate_command"),
     "html": ("html", "html_command"), "image": ("image", "image_command"), "json": ("json_cmd", "json_command"),
     "record": ("record", "record_command"), "replay": ("replay", "replay"), "rules": ("rules", "rules_command"),
     "serve": ("serve", "serve_command"), "share": ("share", "share_command"), "solve": ("solve", "solve"),
@@ -99,7 +101,10 @@ def _register(argv: Optional[Sequence[str]]) -> None:
             continue
         module, function = COMMANDS[name]
         command = getattr(importlib.import_module(f".commands.{module}", __package__), function)
-        app.command(name)(command)
+        if isinstance(command, typer.Typer):    # a group of commands (dehlanote db build, db query)
+            app.add_typer(command, name=name)
+        else:
+            app.command(name)(command)
         _registered.add(name)
 
 

@@ -30,6 +30,10 @@ def test_the_command_table_names_every_command_and_its_module():
     for info in app.registered_commands:
         name = info.name or info.callback.__name__.replace("_", "-")
         registered[name] = (info.callback.__module__.rsplit(".", 1)[1], info.callback.__name__)
+    for group in app.registered_groups:          # a group of sub-commands (db build, db query)
+        module = sys.modules[group.typer_instance.registered_commands[0].callback.__module__]
+        found = [k for k, v in vars(module).items() if v is group.typer_instance]
+        registered[group.name] = (module.__name__.rsplit(".", 1)[1], found[0])
     assert registered == COMMANDS
     assert {info.callback.__module__.rsplit(".", 1)[0] for info in app.registered_commands} == {"dehlanote.commands"}
 

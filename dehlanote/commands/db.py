@@ -1,0 +1,205 @@
+"""``dehlanote db``: the archive as a DuckDB database (``db build``) and questions in SQL (``db query``).
+
+A group of commands (cli.py adds it with ``app.add_typer``). DuckDB and pyarrow come with
+the ``db`` extra; without them each command says how to install them (``missing-duckdb``,
+exit 2). Errors are one line, ``dehlanote: CODE: sentence``, exit 2: ``missing-duckdb``,
+``no-database``, ``not-a-database``, ``sql-error``, ``unreadable``.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime
+import decimal
+import enum
+import io
+import json
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from .common import RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console
+from .plainhelp import PlainCommand, PlainGroup
+
+db_app = typer.Typer(
+    cls=PlainGroup,
+    name="db",
+    help="The archive as a DuckDB database: build it, then ask it questions in SQL.\n\n"
+         "Example: dehlanote db build samples/*.dpn -o club.duckdb",
+    no_args_is_help=True,
+    rich_markup_mode="markdown",
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+INSTALL = "pip install 'dehlanote[db]'"
+
+
+class QueryFormat(str, enum.Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+def _duckdb() -> Any:
+    try:
+        import duckdb
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise fail(f"missing-duckdb: the db commands need DuckDB and pyarrow: {INSTALL}") from None
+    return duckdb
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+@db_app.command("build", cls=PlainCommand)
+def build_command(
+    files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns."),
+    output: Path = typer.Option(..., "--output", "-o", metavar="DB", help="The database file (made or brought "
+                                                                              "up to date)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
+    memory: str = typer.Option("300MB", "--memory", metavar="SIZE", help="DuckDB's memory limit, e.g. 300MB."),
+    rules: Optional[Path] = RULES_OPTION,
+) -> None:
+    """Every game, deal, trick, card, capture, ten and error of FILE... in a DuckDB database.
+
+    Again on the same database, only what changed is done: a file unchanged since the last
+    build is not read again, a changed file's rows are replaced, a file no longer named has
+    its rows removed. The build is one transaction: stopped at any point, the database stays
+    as the previous build left it. The schema is in docs/db.md.
+
+    Exit status: 0 built (games with errors are in the errors table), 2 usage, an unreadable
+    file or database.
+
+    Example: dehlanote db build samples/*.dpn -o club.duckdb
+    """
+    duckdb = _duckdb()
+    from ..db.build import FileProblem, SchemaMismatch, build
+
+    reg = load_registry(rules)
+    specs = [s for s in expand(files)]
+    if "-" in specs:
+        raise fail("usage: db build reads files (a database remembers them by name): not standard input")
+    workers = jobs or os.cpu_count() or 1
+    target = os.fspath(output)
+    if os.path.isdir(target):
+        raise fail(f"not-a-database: {target}: it is a directory")
+    try:
+        summary = build(specs, target, reg, jobs=workers, registry_files=[os.fspath(rules)] if rules else [],
+                        memory=memory)
+    except FileProblem as exc:
+        raise fail(f"unreadable: cannot read {display_name(exc.path)}: {exc.why} (the database is unchanged)")
+    except SchemaMismatch as exc:
+        raise fail(f"not-a-database: {target}: {exc}")
+    except duckdb.Error as exc:
+        raise fail(f"not-a-database: {target}: {_first_line(exc)}")
+    err_console().print(
+        f"{target}: {summary.files} files ({summary.read} read, {summary.unchanged} unchanged, "
+        f"{summary.removed} removed), {summary.games} games, {summary.deals} deals, {summary.errors} errors",
+        markup=False, highlight=False)
+    raise typer.Exit(Exit.OK)
+
+
+def _cell(value: Any) -> Any:
+    """A value as JSON holds it."""
+    if isinstance(value, (datetime.date, datetime.datetime, datetime.time)):
+        return value.isoformat()
+    if isinstance(value, decimal.Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, (list, tuple)):
+        return [_cell(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _cell(v) for k, v in value.items()}
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    if isinstance(value, float) and value != value:
+        return None
+    return value
+
+
+def _text(value: Any) -> str:
+    value = _cell(value)
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.6g}" if abs(value) < 1e15 else repr(value)
+    if isinstance(value, (list, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+@db_app.command("query", cls=PlainCommand)
+def query_command(
+    database: Path = typer.Argument(..., metavar="DB", help="A database made by dehlanote db build."),
+    sql: str = typer.Argument(..., metavar="SQL", help="One SQL query (DuckDB's dialect)."),
+    format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
+                                       help="table: for a terminal; csv: a header line, then one line a row; "
+                                            "json: one array of objects."),
+) -> None:
+    """Answer a question in SQL: the rows of one query on a database of db build.
+
+    The database is opened read-only. Tables and views: docs/db.md (games, deals, tricks,
+    plays, captures, tens, errors, seats, ratings; deal_results, player_deals, partnerships,
+    tens_lost, standings, player_ratings).
+
+    Exit status: 0 answered, 2 an SQL error or a database that cannot be opened.
+
+    Example: dehlanote db query club.duckdb "select winner, count(*) from deals group by 1"
+    """
+    duckdb = _duckdb()
+    path = os.fspath(database)
+    if not os.path.exists(path):
+        raise fail(f"no-database: {path}: no such file (make it with dehlanote db build FILE... -o {path})")
+    if os.path.isdir(path):
+        raise fail(f"not-a-database: {path}: it is a directory")
+    try:
+        con = duckdb.connect(path, read_only=True)
+        # a question reads the database and nothing else: no file is read or written by SQL
+        con.execute("SET enable_external_access = false").fetchall()
+        con.execute("SET lock_configuration = true").fetchall()
+    except duckdb.Error as exc:
+        raise fail(f"not-a-database: {path}: {_first_line(exc)}")
+    try:
+        try:
+            result = con.execute(sql)
+            names = [d[0] for d in result.description] if result.description else []
+            rows = result.fetchall()
+        except duckdb.Error as exc:
+            raise fail(f"sql-error: {_first_line(exc)}")
+    finally:
+        con.close()
+    if format is QueryFormat.json:
+        emit(json.dumps([dict(zip(names, map(_cell, row))) for row in rows], ensure_ascii=False, indent=1) + "\n")
+    elif format is QueryFormat.csv:
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(names)
+        for row in rows:
+            writer.writerow([_text(v) for v in row])
+        emit(buf.getvalue())
+    else:
+        _print_table(names, rows)
+    raise typer.Exit(Exit.OK)
+
+
+def _print_table(names: list[str], rows: list[tuple[Any, ...]]) -> None:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    numeric = [bool(rows) and all(isinstance(r[i], (int, float, decimal.Decimal)) and not isinstance(r[i], bool)
+                                  for r in rows if r[i] is not None) for i in range(len(names))]
+    for name, right in zip(names, numeric):
+        table.add_column(Text(name), justify="right" if right else "left", overflow="fold")
+    for row in rows:
+        table.add_row(*(Text(_text(v)) for v in row))
+    out = out_console()
+    out.print(table)
+    out.print(f"{len(rows)} row{'s' if len(rows) != 1 else ''}", markup=False, highlight=False)

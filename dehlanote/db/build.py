@@ -1,0 +1,309 @@
+"""``dehlanote db build``: an archive's facts into a DuckDB database, again only where files changed.
+
+The database mirrors the files of the last build (:func:`build`):
+
+* a file whose size and modification time are those of the last build is not opened; one
+  whose bytes hash (SHA-256) as before is not read again either (its time is updated);
+* a changed file's rows are deleted and its games read again; a file no longer named
+  (removed from the folder a glob lists) has its rows deleted;
+* the whole build is one transaction: a build killed at any point (``kill -9`` included)
+  leaves the database as the previous build left it. A database that does not exist yet
+  is built in a temporary folder beside it and renamed into place when complete, so a
+  killed first build leaves no half database under the name either.
+
+Games are parsed and replayed on ``jobs`` processes (the validate pool's workers, see
+:mod:`dehlanote.batch.pool`); each batch comes back as Arrow tables, inserted in file order.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
+
+import duckdb
+import pyarrow as pa
+
+from .. import __version__
+from ..batch import pool
+from ..batch.check import NotText, sniff
+from ..replay.game import replay_game
+from ..rules.profile import Registry
+from ..syntax.parser import parse_chunk
+from ..syntax.reader import Chunk, split_games
+from . import ratings, schema
+from .rows import Rows
+
+__all__ = ["BuildSummary", "FileProblem", "build", "connect_read", "SchemaMismatch"]
+
+PathLike = str
+
+
+class FileProblem(Exception):
+    """A named file cannot be read: the build stops and the database is left as it was."""
+
+    def __init__(self, path: str, why: str) -> None:
+        super().__init__(f"{path}: {why}")
+        self.path, self.why = path, why
+
+
+class SchemaMismatch(Exception):
+    """The file is not a database of this schema (another program's, or another version's)."""
+
+
+class BuildSummary(NamedTuple):
+    path: str
+    files: int           # files in the database after the build
+    read: int            # files read (new or changed)
+    unchanged: int       # files not read again
+    removed: int         # files whose rows were deleted
+    games: int           # in the whole database
+    deals: int
+    errors: int
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# ---- the workers ------------------------------------------------------------------------------
+
+def rows_of_chunks(chunks: Sequence[Chunk], reg: Registry) -> dict[str, pa.Table]:
+    """Parse and replay ``chunks``: their rows as one Arrow table per staging table."""
+    rows = Rows()
+    for chunk in chunks:
+        for game in parse_chunk(chunk):
+            facts = replay_game(game, reg)
+            rows.add(facts, rows.games + 1)
+    return _tables(rows)
+
+
+def _tables(rows: Rows) -> dict[str, pa.Table]:
+    out = {name: pa.table(cols) for name, cols in rows.tables.items() if cols["g"]}
+    out["_count"] = pa.table({"games": [rows.games], "deals": [rows.deals], "errors": [rows.errors]})
+    return out
+
+
+def _worker_batch(chunks: list[Chunk]) -> dict[str, pa.Table]:
+    reg = pool._worker_registry
+    assert reg is not None
+    return rows_of_chunks(chunks, reg)
+
+
+def _file_batches(path: str, reg: Registry, jobs: int, registry_files: tuple[str, ...],
+                  executor: Optional[ProcessPoolExecutor]) -> Iterator[dict[str, pa.Table]]:
+    with open(path, "rb") as stream:
+        chunks = split_games(stream)
+        if executor is None:
+            for batch in pool.batches(chunks, pool.BATCH_CHARS):
+                yield rows_of_chunks(batch, reg)
+            return
+        window = 2 * jobs + 2
+        pending: deque[Future] = deque()
+        for batch in pool.batches(chunks, pool.BATCH_CHARS):
+            with pool._forking():
+                pending.append(executor.submit(_worker_batch, batch))
+            while len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+
+
+# ---- the database ------------------------------------------------------------------------------
+
+def _run(con: duckdb.DuckDBPyConnection, sql: str, params: Any = None) -> list[Any]:
+    """Run one statement to its end (a result left unread blocks the connection)."""
+    return con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
+
+
+def _params(sql: str, values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if f"${k}" in sql}
+
+
+def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int, first_game: int,
+            first_number: int) -> None:
+    values = {"game": first_game, "file": file_id, "number": first_number}
+    for name, table in tables.items():
+        if name.startswith("_"):
+            continue
+        targets = ("tricks", "plays") if name == "tricks" else (name,)
+        con.register("staged", table)
+        try:
+            for target in targets:
+                sql = schema.STAGED[target]
+                _run(con, f"INSERT INTO {target} {sql}", _params(sql, values))
+        finally:
+            con.unregister("staged")
+
+
+def _delete_file(con: duckdb.DuckDBPyConnection, file_id: int, first: Optional[int], last: Optional[int]) -> None:
+    if first is not None and last is not None and last >= first:
+        for table in schema.GAME_TABLES:
+            _run(con, f"DELETE FROM {table} WHERE game_id BETWEEN ? AND ?", [first, last])
+    _run(con, "DELETE FROM errors WHERE file_id = ?", [file_id])
+
+
+def _create(con: duckdb.DuckDBPyConnection) -> None:
+    _run(con, "BEGIN")
+    for statement in (schema.TABLES + schema.VIEWS).split(";\n"):
+        if statement.strip():
+            _run(con, statement)
+    _run(con, "INSERT INTO meta VALUES ('schema_version', ?), ('dehlanote', ?), ('rating', ?)",
+                [str(schema.VERSION), __version__, ratings.METHOD])
+    _run(con, "COMMIT")
+
+
+def schema_version(con: duckdb.DuckDBPyConnection) -> Optional[int]:
+    try:
+        rows = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
+    except duckdb.Error:
+        return None
+    return int(rows[0][0]) if rows else None
+
+
+def connect_read(path: str) -> duckdb.DuckDBPyConnection:
+    """The database at ``path``, opened read-only (raises duckdb.Error, SchemaMismatch)."""
+    con = duckdb.connect(path, read_only=True)
+    return con
+
+
+def _configure(con: duckdb.DuckDBPyConnection, jobs: int, memory: str) -> None:
+    _run(con, f"SET threads = {max(1, int(jobs))}")
+    _run(con, "SET memory_limit = ?", [memory])
+    _run(con, "SET preserve_insertion_order = false")
+
+
+def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, registry_files: Sequence[str] = (),
+          memory: str = "300MB", on_file: Optional[Callable[[str, str], None]] = None) -> BuildSummary:
+    """Bring the database ``dest`` up to date with the files ``specs`` (see the module's text).
+
+    ``on_file(path, what)`` is told of each file: ``read``, ``unchanged``, ``removed``.
+
+    Raises:
+        FileProblem: a file cannot be read (the database is left as it was).
+        SchemaMismatch: ``dest`` is not a database this command made.
+        duckdb.Error: the database cannot be opened or written.
+    """
+    paths = list(dict.fromkeys(os.path.normpath(p) for p in specs))
+    for path in paths:
+        try:
+            sniff(path)
+        except NotText as exc:
+            raise FileProblem(path, str(exc) or "it is not a text file") from None
+        except OSError as exc:
+            raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
+    if os.path.exists(dest):
+        return _update(paths, dest, reg, jobs, tuple(registry_files), memory, on_file, fresh=False)
+    folder = os.path.dirname(os.path.abspath(dest))
+    scratch = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.", suffix=".tmp", dir=folder)
+    try:
+        tmp = os.path.join(scratch, "build.duckdb")
+        summary = _update(paths, tmp, reg, jobs, tuple(registry_files), memory, on_file, fresh=True)
+        os.replace(tmp, dest)
+        return summary._replace(path=dest)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _update(paths: list[str], dest: str, reg: Registry, jobs: int, registry_files: tuple[str, ...], memory: str,
+            on_file: Optional[Callable[[str, str], None]], *, fresh: bool) -> BuildSummary:
+    con = duckdb.connect(dest)
+    try:
+        _configure(con, jobs, memory)
+        if fresh:
+            _create(con)
+        else:
+            version = schema_version(con)
+            if version is None:
+                raise SchemaMismatch("it is not a database made by dehlanote db build")
+            if version != schema.VERSION:
+                raise SchemaMismatch(f"it holds schema version {version}, this dehlanote writes version "
+                                     f"{schema.VERSION}: build a new database (another -o) from the archive")
+        executor = None
+        if jobs > 1:
+            executor = ProcessPoolExecutor(max_workers=jobs, initializer=pool._init_worker,
+                                           initargs=(registry_files, os.getpid()))
+        try:
+            _run(con, "BEGIN")
+            counts = _sync(con, paths, reg, jobs, registry_files, executor, on_file)
+            ratings.rebuild(con)
+            _run(con, "COMMIT")
+        finally:
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+        _run(con, "CHECKPOINT")
+        files, games, deals, errors = con.execute(
+            "SELECT count(*), coalesce(sum(games), 0), coalesce(sum(deals), 0), coalesce(sum(errors), 0) "
+            "FROM files").fetchall()[0]
+        return BuildSummary(dest, files, *counts, games, deals, errors)
+    finally:
+        con.close()
+
+
+def _sync(con: duckdb.DuckDBPyConnection, paths: list[str], reg: Registry, jobs: int,
+          registry_files: tuple[str, ...], executor: Optional[ProcessPoolExecutor],
+          on_file: Optional[Callable[[str, str], None]]) -> tuple[int, int, int]:
+    known = {row[0]: row[1:] for row in con.execute(
+        "SELECT path, file_id, sha256, size, mtime_ns, first_game, last_game FROM files").fetchall()}
+    read = unchanged = removed = 0
+    for path, (file_id, _sha, _size, _mtime, first, last) in known.items():
+        if path not in paths:
+            _delete_file(con, file_id, first, last)
+            _run(con, "DELETE FROM files WHERE file_id = ?", [file_id])
+            removed += 1
+            if on_file:
+                on_file(path, "removed")
+    next_game = con.execute("SELECT coalesce(max(last_game), -1) + 1 FROM files").fetchall()[0][0]
+    next_file = con.execute("SELECT coalesce(max(file_id), 0) + 1 FROM files").fetchall()[0][0]
+    for path in paths:
+        try:
+            st = os.stat(path)
+            old = known.get(path)
+            if old is not None and (old[2], old[3]) == (st.st_size, st.st_mtime_ns):
+                unchanged += 1
+                if on_file:
+                    on_file(path, "unchanged")
+                continue
+            digest = _sha256(path)
+        except OSError as exc:
+            raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
+        if old is not None and old[1] == digest:
+            _run(con, "UPDATE files SET size = ?, mtime_ns = ? WHERE file_id = ?",
+                        [st.st_size, st.st_mtime_ns, old[0]])
+            unchanged += 1
+            if on_file:
+                on_file(path, "unchanged")
+            continue
+        if old is not None:
+            file_id = old[0]
+            _delete_file(con, file_id, old[4], old[5])
+            _run(con, "DELETE FROM files WHERE file_id = ?", [file_id])
+        else:
+            file_id = next_file
+            next_file += 1
+        first = next_game
+        games = deals = errors = 0
+        try:
+            for tables in _file_batches(path, reg, jobs, registry_files, executor):
+                count = tables["_count"].to_pylist()[0]
+                _insert(con, tables, file_id, next_game, games + 1)
+                next_game += count["games"]
+                games += count["games"]
+                deals += count["deals"]
+                errors += count["errors"]
+        except OSError as exc:
+            raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
+        _run(con, "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [file_id, path, digest, st.st_size, st.st_mtime_ns, first, next_game - 1, games, deals, errors])
+        read += 1
+        if on_file:
+            on_file(path, "read")
+    return read, unchanged, removed
