@@ -1,0 +1,234 @@
+"""dehlanote db build / db query: the same counts as validate, incremental builds, a killed build, the CLI."""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+duckdb = pytest.importorskip("duckdb")
+pytest.importorskip("pyarrow")
+
+from dehlanote.playout import Style, generate_match  # noqa: E402
+from dehlanote.replay import replay_games  # noqa: E402
+from dehlanote.syntax import parse_path  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted(glob.glob(str(ROOT / "samples" / "*.dpn")))
+INVALID = sorted(glob.glob(str(ROOT / "tests" / "invalid" / "*.dpn")))
+
+
+def run(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess[str]:
+    e = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR")}
+    first = [(env or {})["PREPEND"]] if env and "PREPEND" in env else []
+    e["PYTHONPATH"] = os.pathsep.join([*first, str(ROOT), os.environ.get("PYTHONPATH", "")]).strip(os.pathsep)
+    e["NO_COLOR"] = "1"
+    return subprocess.run([sys.executable, "-m", "dehlanote", *args], cwd=cwd, env=e, capture_output=True,
+                          text=True, timeout=300)
+
+
+def query(db: Path, sql: str) -> list[dict]:
+    proc = run("db", "query", str(db), sql, "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def validate_counts(files: list[str]) -> dict[str, tuple[int, int, list]]:
+    proc = run("validate", "--format", "json", "--max-errors", "0", *files)
+    out = json.loads(proc.stdout)
+    return {f["path"]: (f["games"], f["deals"], sorted((e["code"], e["line"], e["column"]) for e in f["errors"]))
+            for f in out["files"]}
+
+
+@pytest.mark.parametrize("files", [SAMPLES, INVALID], ids=["samples", "invalid"])
+def test_the_database_counts_what_validate_counts(tmp_path: Path, files: list[str]) -> None:
+    db = tmp_path / "club.duckdb"
+    proc = run("db", "build", *files, "-o", str(db))
+    assert proc.returncode == 0, proc.stderr
+    expected = validate_counts(files)
+    rows = query(db, "select f.path, f.games, f.deals, (select count(*) from games g where g.file_id = f.file_id) "
+                     "as game_rows, (select list([e.code, e.line::varchar, e.\"column\"::varchar]) from errors e "
+                     "where e.file_id = f.file_id) as errs from files f")
+    assert len(rows) == len(files)
+    for r in rows:
+        games, deals, errors = expected[r["path"]]
+        assert (r["games"], r["game_rows"]) == (games, games), r["path"]
+        assert r["deals"] == deals, r["path"]
+        assert sorted((c, int(a), int(b)) for c, a, b in (r["errs"] or [])) == errors, r["path"]
+    if files is INVALID:
+        assert sum(len(e) for _, _, e in expected.values()) > 10
+
+
+def test_every_card_trick_and_ten_is_the_replayers(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert run("db", "build", *SAMPLES, "-o", str(db)).returncode == 0
+    con = duckdb.connect(str(db), read_only=True)
+    plays = Counter()
+    tricks = winners = 0
+    tens_taken: Counter = Counter()
+    kots = Counter()
+    for path in SAMPLES:
+        for facts in replay_games(parse_path(path)):
+            for deal in facts.deals:
+                if deal.kot:
+                    kots[deal.kot.reason] += 1
+                for t in deal.tricks:
+                    tricks += 1
+                    winners += t.winner == t.leader
+                    for p in t.plays:
+                        plays[(p.seat, p.card)] += 1
+                    if t.capture:
+                        for ten in t.capture.tens:
+                            tens_taken[(t.capture.side, ten)] += 1
+    got = Counter({(s, c): n for s, c, n in con.execute(
+        "select seat, card, count(*) from plays group by all").fetchall()})
+    assert got == plays
+    assert con.execute("select count(*), count(*) filter (where winner = leader) from tricks").fetchall() == [
+        (tricks, winners)]
+    got_tens = Counter({(s, t): n for s, t, n in con.execute(
+        "select taken_side, ten, count(*) from tens where reason <> 'claim' and taken_side is not null "
+        "group by all").fetchall()})
+    assert got_tens == tens_taken
+    assert dict(con.execute("select kot_reason, count(*) from deals where kot_reason is not null "
+                            "group by 1").fetchall()) == dict(kots)
+    # a play's position in the file is the card's
+    line, column, card = con.execute("select line, \"column\", card from plays order by random() limit 1"
+                                     ).fetchall()[0]
+    path = con.execute("select f.path from plays p join games g using (game_id) join files f using (file_id) "
+                       "where p.line = ? and p.\"column\" = ? and p.card = ? limit 1", [line, column, card]
+                       ).fetchall()[0][0]
+    text = Path(path).read_text(encoding="utf-8").splitlines()[line - 1]
+    assert text[column - 1:].upper().startswith(card[:-1].upper()) or card in text.upper()
+
+
+def _match(seed: int, date: str | None = None) -> str:
+    text, _ = generate_match(random.Random(seed), "standard", None, Style(), max_deals=6)
+    if date:
+        text = text.replace("[Rules", f'[Date "{date}"]\n[Rules', 1)
+    return text
+
+
+def test_incremental_builds_read_only_what_changed(tmp_path: Path) -> None:
+    a, b, c = tmp_path / "a.dpn", tmp_path / "b.dpn", tmp_path / "c.dpn"
+    a.write_text(_match(1), encoding="utf-8")
+    b.write_text(_match(2), encoding="utf-8")
+    c.write_text(_match(3), encoding="utf-8")
+    db = tmp_path / "club.duckdb"
+    first = run("db", "build", "a.dpn", "b.dpn", "c.dpn", "-o", "club.duckdb", cwd=tmp_path)
+    assert first.returncode == 0 and "(3 read, 0 unchanged, 0 removed), 3 games" in first.stderr
+    before = query(db, "select game_id, number from games order by game_id")
+    again = run("db", "build", "a.dpn", "b.dpn", "c.dpn", "-o", "club.duckdb", cwd=tmp_path)
+    assert "(0 read, 3 unchanged, 0 removed), 3 games" in again.stderr
+    # touched, same bytes: hashed, not read
+    os.utime(b, ns=(1, 1))
+    touched = run("db", "build", "a.dpn", "b.dpn", "c.dpn", "-o", "club.duckdb", cwd=tmp_path)
+    assert "(0 read, 3 unchanged, 0 removed)" in touched.stderr
+    # a game appended to b appears; a and c keep their rows and ids
+    b.write_text(_match(2) + "\n" + _match(4, "2026.05.01"), encoding="utf-8")
+    appended = run("db", "build", "a.dpn", "b.dpn", "c.dpn", "-o", "club.duckdb", cwd=tmp_path)
+    assert "(1 read, 2 unchanged, 0 removed), 4 games" in appended.stderr
+    rows = query(db, "select f.path, g.number, g.date from games g join files f using (file_id) order by 1, 2")
+    assert [(r["path"], r["number"]) for r in rows] == [("a.dpn", 1), ("b.dpn", 1), ("b.dpn", 2), ("c.dpn", 1)]
+    assert rows[2]["date"] == "2026-05-01"
+    after = query(db, "select g.game_id, g.number from games g join files f using (file_id) where f.path <> 'b.dpn' "
+                      "order by 1")
+    assert after == [before[0], before[2]]
+    # the new game's deals are the replayer's
+    deals = sum(len(f.deals) for f in replay_games(parse_path(b)))
+    assert query(db, "select count(*) as n from deals d join games g using (game_id) join files f using (file_id) "
+                     "where f.path = 'b.dpn'") == [{"n": deals}]
+    # a file no longer named: its rows go, from every table
+    gone = run("db", "build", "a.dpn", "b.dpn", "-o", "club.duckdb", cwd=tmp_path)
+    assert "(0 read, 2 unchanged, 1 removed), 3 games" in gone.stderr
+    counts = query(db, "select (select count(*) from games) g, (select count(distinct game_id) from plays) p, "
+                       "(select count(distinct game_id) from tens) t, (select count(distinct game_id) from seats) s")
+    assert counts == [{"g": 3, "p": 3, "t": 3, "s": 3}]
+
+
+KILLER = textwrap.dedent("""
+    import os, signal, sys
+    from dehlanote.db.build import build
+    from dehlanote.rules.profile import registry
+    def on_file(path, what):
+        if what == "read":
+            os.kill(os.getpid(), signal.SIGKILL)     # kill -9 in the middle of the build
+    build(sys.argv[2:], sys.argv[1], registry(), jobs=1, on_file=on_file)
+""")
+
+
+def _killed_build(db: Path, files: list[Path]) -> int:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", KILLER, str(db), *map(str, files)], env=env, capture_output=True,
+                          timeout=120)
+    return proc.returncode
+
+
+def test_a_build_killed_halfway_leaves_the_previous_database(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.dpn", tmp_path / "b.dpn"
+    a.write_text(_match(1), encoding="utf-8")
+    b.write_text(_match(2), encoding="utf-8")
+    db = tmp_path / "club.duckdb"
+    # a first build killed: no database under the name, no temporary left but the folder's
+    assert _killed_build(db, [a, b]) == -signal.SIGKILL
+    assert not db.exists()
+    assert run("db", "build", str(a), "-o", str(db)).returncode == 0
+    before = query(db, "select (select count(*) from games) g, (select count(*) from plays) p, "
+                       "(select count(*) from files) f")
+    a.write_text(_match(5), encoding="utf-8")       # changed, and b new: killed after a's rows were replaced
+    assert _killed_build(db, [a, b]) == -signal.SIGKILL
+    assert query(db, "select (select count(*) from games) g, (select count(*) from plays) p, "
+                     "(select count(*) from files) f") == before
+    done = run("db", "build", str(a), str(b), "-o", str(db))
+    assert done.returncode == 0 and "(2 read, 0 unchanged, 0 removed), 2 games" in done.stderr
+    for leftover in tmp_path.glob(".club.duckdb.*.tmp"):
+        shutil.rmtree(leftover)
+
+
+def test_query_formats_and_errors(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert run("db", "build", *SAMPLES, "-o", str(db)).returncode == 0
+    sql = "select winner, count(*) as deals from deals where winner is not null group by 1 order by 1"
+    csv_out = run("db", "query", str(db), sql, "--format", "csv")
+    lines = csv_out.stdout.splitlines()
+    assert lines[0] == "winner,deals" and len(lines) == 1 + len({r["winner"] for r in query(db, sql)})
+    stats = json.loads(run("stats", "--format", "json", *SAMPLES).stdout)
+    assert {ln.split(",")[0]: int(ln.split(",")[1]) for ln in lines[1:]} == stats["won"]
+    table = run("db", "query", str(db), sql)
+    assert table.returncode == 0 and "winner" in table.stdout and f"{len(lines) - 1} rows" in table.stdout
+    for bad in ("selec 1", "select * from no_such_table", "delete from deals",
+                "copy deals to 'out.csv'", "select * from read_csv('/etc/passwd')"):
+        proc = run("db", "query", str(db), bad, cwd=tmp_path)
+        assert proc.returncode == 2, bad
+        assert proc.stderr.startswith("dehlanote: sql-error: ") and proc.stderr.count("\n") == 1, proc.stderr
+        assert "Traceback" not in proc.stderr
+    assert not (tmp_path / "out.csv").exists()
+    missing = run("db", "query", str(tmp_path / "none.duckdb"), "select 1")
+    assert missing.returncode == 2 and missing.stderr.startswith("dehlanote: no-database: ")
+    junk = tmp_path / "junk.duckdb"
+    junk.write_text("not a database\n")
+    for args in (("db", "query", str(junk), "select 1"), ("db", "build", SAMPLES[0], "-o", str(junk))):
+        proc = run(*args)
+        assert proc.returncode == 2 and proc.stderr.startswith("dehlanote: not-a-database: "), proc.stderr
+        assert "Traceback" not in proc.stderr
+    unreadable = run("db", "build", str(tmp_path / "nope.dpn"), "-o", str(db))
+    assert unreadable.returncode == 2 and unreadable.stderr.startswith("dehlanote: unreadable: ")
+
+
+def test_without_duckdb_the_command_says_how_to_install_it(tmp_path: Path) -> None:
+    fake = tmp_path / "fake"
+    (fake / "duckdb").mkdir(parents=True)
+    (fake / "duckdb" / "__init__.py").write_text("raise ImportError('no duckdb here')\n")
+    proc = run("db", "build", SAMPLES[0], "-o", str(tmp_path / "x.duckdb"), env={"PREPEND": str(fake)})
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "dehlanote: missing-duckdb: the db commands need DuckDB and pyarrow: " \
+                                  "pip install 'dehlanote[db]'"
