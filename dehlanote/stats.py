@@ -11,8 +11,12 @@ What is counted (only complete deals count towards deal results):
 
 - ``deals``: deals replayed; ``complete``: deals played to the end; ``won``: deals won per
   side; ``no_result``: complete deals without a winner (a level split under ``level=none``).
-- ``dealer``: per dealing seat, the deals it dealt and how many the dealing side won;
-  ``dealing_side_won`` / ``other_side_won`` in total.
+- ``dealing_side_won`` / ``other_side_won``: deals won by the dealer's side and the other, in total.
+- ``by_table``: per table size (``"4"``, ``"6"`` players: sides AC/BD or ACE/BDF, never mixed):
+  ``deals``, ``complete``, ``won`` per side, ``no_result``, ``dealer`` (per dealing seat the
+  deals it dealt and how many the dealing side won), ``dealing_side_won``, ``other_side_won``,
+  ``tens_by_seat`` and ``tens_by_side``. A seat is a place at the table: across games it is
+  different people (``players`` counts people by name).
 - ``kots``: kots by reason (``all-tens``, ``streak``, ``all-tricks``).
 - ``tens_by_seat`` / ``tens_by_player``: tens captured by each seat's captures (a sweep
   takes the tens in it to the sweeper), and by player name where the record names players;
@@ -22,24 +26,90 @@ What is counted (only complete deals count towards deal results):
   to the last trick; ``trick_captures``: captures of single tricks (immediate capture).
 - ``trump``: deals per trump suit, and per suit how often the side that set trump won.
 - ``streaks``: the longest runs of consecutive deal wins (top 5).
-- ``players``: per named player: games, matches won, deals played and won, tens, sweeps.
+- ``players``: per named player: games, matches won, deals played, won and lost, kots, tens
+  captured (``tens``) and lost (played by the player, taken by the other side), sweeps, and
+  ``partners`` (name -> deals played together).
 """
 
 from __future__ import annotations
 
+import datetime
 import heapq
+import re
 from collections import Counter
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from .deck import SUIT_NAMES, seats_for, side_of
 from .replay.facts import DealFact, GameFacts
 from .rules.profile import Rules
 from .syntax.model import Game
 
-__all__ = ["ArchiveStats", "GameCount", "archive_stats", "TOP"]
+__all__ = ["ArchiveStats", "GameCount", "archive_stats", "date_parts", "date_range", "TOP"]
 
 #: how many of the longest streaks are kept
 TOP = 5
+
+
+_DATE = re.compile(r"^(\d{4}|\?{4})[.\-/](\d\d|\?\?)[.\-/](\d\d|\?\?)$")
+
+
+def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optional[str]]:
+    """A ``Date`` tag (``2026.11.27``, ``2026.03.??``) as (ISO date or None, year or None, sort key).
+
+    The sort key orders games in time (``2026-11-27``, ``2026-03`` for a month without its day,
+    which sorts before the known days of that month); all three are None without a year.
+    """
+    if not text:
+        return None, None, None
+    m = _DATE.match(text.strip())
+    if m is None or m.group(1).startswith("?"):
+        return None, None, None
+    year, month, day = m.groups()
+    season = int(year)
+    if month.startswith("?"):
+        return None, season, year
+    if day.startswith("?"):
+        return None, season, f"{year}-{month}"
+    iso = f"{year}-{month}-{day}"
+    try:
+        datetime.date(season, int(month), int(day))
+    except ValueError:
+        return None, season, f"{year}-{month}"
+    return iso, season, iso
+
+
+def date_range(since: Optional[str], until: Optional[str]) -> Callable[[Optional[str]], bool]:
+    """Whether a game's ``Date`` tag lies in [since, until] (each ``YYYY``, ``YYYY-MM`` or
+    ``YYYY-MM-DD``, dots or dashes; None: open). A date known only to the month or year is in
+    when that month or year meets the range; a game without a year is never in a range.
+
+    Raises:
+        ValueError: ``since`` or ``until`` is not such a date (the message says which).
+    """
+    bounds: list[Optional[str]] = []
+    for label, text in (("--since", since), ("--until", until)):
+        if text is None:
+            bounds.append(None)
+            continue
+        m = re.fullmatch(r"(\d{4})(?:[.-](\d\d)(?:[.-](\d\d))?)?", text.strip())
+        if m is None or (m.group(2) and not 1 <= int(m.group(2)) <= 12):
+            raise ValueError(f"{label} {text}: not a date (YYYY-MM-DD, YYYY-MM or YYYY)")
+        if m.group(3):
+            try:
+                datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+            except ValueError:
+                raise ValueError(f"{label} {text}: there is no such day") from None
+        bounds.append("-".join(g for g in m.groups() if g))
+    low, high = bounds
+
+    def inside(tag: Optional[str]) -> bool:
+        if low is None and high is None:
+            return True
+        key = date_parts(tag)[2]
+        if key is None:
+            return False
+        return (low is None or key + "\uffff" >= low) and (high is None or key <= high + "\uffff")
+    return inside
 
 
 def _plain(counter: Counter[Any]) -> dict[str, int]:
@@ -51,13 +121,37 @@ def _hist(counter: Counter[int]) -> dict[str, int]:
 
 
 class _Player:
-    __slots__ = ("games", "matches_won", "deals", "deals_won", "tens", "sweeps", "kots")
+    __slots__ = ("games", "matches_won", "deals", "deals_won", "deals_lost", "tens", "tens_lost", "sweeps", "kots",
+                 "partners")
 
     def __init__(self) -> None:
-        self.games = self.matches_won = self.deals = self.deals_won = self.tens = self.sweeps = self.kots = 0
+        self.games = self.matches_won = self.deals = self.deals_won = self.deals_lost = 0
+        self.tens = self.tens_lost = self.sweeps = self.kots = 0
+        self.partners: Counter[str] = Counter()
 
-    def json(self) -> dict[str, int]:
-        return {k: getattr(self, k) for k in self.__slots__}
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in self.__slots__[:-1]}
+        out["partners"] = _plain(self.partners)
+        return out
+
+
+class _Table:
+    """The seat and side counts of one table size (4 or 6 players)."""
+
+    def __init__(self) -> None:
+        self.deals = self.complete = self.no_result = self.dealing_side_won = self.other_side_won = 0
+        self.won: Counter[str] = Counter()
+        self.dealer_deals: Counter[str] = Counter()
+        self.dealer_won: Counter[str] = Counter()
+        self.tens_by_seat: Counter[str] = Counter()
+        self.tens_by_side: Counter[str] = Counter()
+
+    def json(self) -> dict[str, Any]:
+        return {"deals": self.deals, "complete": self.complete, "won": _plain(self.won), "no_result": self.no_result,
+                "dealer": {s: {"deals": self.dealer_deals[s], "dealing_side_won": self.dealer_won.get(s, 0)}
+                           for s in sorted(self.dealer_deals)},
+                "dealing_side_won": self.dealing_side_won, "other_side_won": self.other_side_won,
+                "tens_by_seat": _plain(self.tens_by_seat), "tens_by_side": _plain(self.tens_by_side)}
 
 
 class ArchiveStats:
@@ -77,11 +171,9 @@ class ArchiveStats:
         self.no_result = 0
         self.dealing_side_won = 0
         self.other_side_won = 0
-        self.dealer_deals: Counter[str] = Counter()
-        self.dealer_won: Counter[str] = Counter()
+        self.tables: dict[int, _Table] = {}
         self.kots: Counter[str] = Counter()
         self.kots_by_side: Counter[str] = Counter()
-        self.tens_by_seat: Counter[str] = Counter()
         self.tens_by_side: Counter[str] = Counter()
         self.players: dict[str, _Player] = {}
         self.sweeps = 0
@@ -98,6 +190,7 @@ class ArchiveStats:
         self.trump_side_won: Counter[str] = Counter()
         self._streaks: list[tuple[int, int, dict[str, Any]]] = []   # a min-heap of the longest
         self._order = 0
+        self._names: dict[int, str] = {}        # id of a player's row -> the name
 
     # -- adding -----------------------------------------------------------------------------
     def add_file(self) -> None:
@@ -118,18 +211,32 @@ class ArchiveStats:
     def _deal(self, deal: Any, seats: int, people: dict[str, _Player], source: str, number: int) -> None:
         self.deals += 1
         self.tricks += len(deal.tricks)
-        for p in people.values():
+        table = self.tables.get(seats)
+        if table is None:
+            table = self.tables[seats] = _Table()
+        table.deals += 1
+        for s, p in people.items():
             p.deals += 1
+            side = side_of(s, seats)
+            for mate, q in people.items():
+                if mate != s and side_of(mate, seats) == side:
+                    p.partners[self._names[id(q)]] += 1
+        waiting: list[tuple[str, str]] = []       # tens played and not yet taken, with who played them
         for t in deal.tricks:
+            if people:
+                waiting.extend((p.card, seat) for seat, p in zip(t.order, t.trick.plays) if p.card.startswith("10"))
             cap = t.capture
             if cap is None:
                 continue
             tens = len(cap.tens)
-            self.tens_by_seat[cap.by] += tens
+            table.tens_by_seat[cap.by] += tens
+            table.tens_by_side[cap.side] += tens
             self.tens_by_side[cap.side] += tens
             player = people.get(cap.by)
             if player is not None:
                 player.tens += tens
+            if people:
+                waiting = _lost(waiting, cap.tens, cap.side, seats, people)
             if cap.reason == "two-in-a-row":
                 self.sweeps += 1
                 self.sweep_size[cap.cards] += 1
@@ -150,6 +257,9 @@ class ArchiveStats:
             self.claims += 1
             self.claim_tens += len(claim.tens)
             self.tens_by_side[claim.side] += len(claim.tens)
+            table.tens_by_side[claim.side] += len(claim.tens)
+            if people:
+                _lost(waiting, claim.tens, claim.side, seats, people)
         tf = deal.trump
         suit = tf.suit if tf is not None else None
         if tf is not None and tf.drawn is not None:
@@ -159,21 +269,28 @@ class ArchiveStats:
         if not deal.complete:
             return
         self.complete += 1
+        table.complete += 1
         if deal.winner is None:
             self.no_result += 1
+            table.no_result += 1
         else:
             self.won[deal.winner] += 1
+            table.won[deal.winner] += 1
             for s, p in people.items():
                 if side_of(s, seats) == deal.winner:
                     p.deals_won += 1
+                else:
+                    p.deals_lost += 1
         if deal.dealer:
-            self.dealer_deals[deal.dealer] += 1
+            table.dealer_deals[deal.dealer] += 1
             if deal.winner is not None:
                 if side_of(deal.dealer, seats) == deal.winner:
                     self.dealing_side_won += 1
-                    self.dealer_won[deal.dealer] += 1
+                    table.dealing_side_won += 1
+                    table.dealer_won[deal.dealer] += 1
                 else:
                     self.other_side_won += 1
+                    table.other_side_won += 1
         if tf is not None and suit is not None and tf.by and deal.winner is not None:
             self.trump_decided[suit] += 1
             if side_of(tf.by, seats) == deal.winner:
@@ -216,10 +333,9 @@ class ArchiveStats:
             "deals": self.deals, "complete": self.complete, "tricks": self.tricks,
             "won": _plain(self.won), "no_result": self.no_result,
             "dealing_side_won": self.dealing_side_won, "other_side_won": self.other_side_won,
-            "dealer": {s: {"deals": self.dealer_deals[s], "dealing_side_won": self.dealer_won.get(s, 0)}
-                       for s in sorted(self.dealer_deals)},
+            "by_table": {str(n): self.tables[n].json() for n in sorted(self.tables)},
             "kots": _plain(self.kots), "kots_by_side": _plain(self.kots_by_side),
-            "tens_by_seat": _plain(self.tens_by_seat), "tens_by_side": _plain(self.tens_by_side),
+            "tens_by_side": _plain(self.tens_by_side),
             "tens_by_player": {name: p.tens for name, p in sorted(self.players.items())},
             "sweeps": {"count": self.sweeps, "size": _hist(self.sweep_size), "tens": _hist(self.sweep_tens),
                        "largest": self.largest_sweep},
@@ -241,6 +357,21 @@ def archive_stats(games: Iterable[tuple[GameFacts, str, int]]) -> ArchiveStats:
 
 
 
+def _lost(waiting: list[tuple[str, str]], tens: tuple[str, ...], side: str, seats: int,
+          people: dict[str, _Player]) -> list[tuple[str, str]]:
+    """Count the tens a capture took from the other side against the players who played them
+    (each matched with the first such ten waiting: six players have three of each)."""
+    for ten in tens:
+        for i, (card, seat) in enumerate(waiting):
+            if card == ten:
+                del waiting[i]
+                player = people.get(seat)
+                if player is not None and side_of(seat, seats) != side:
+                    player.tens_lost += 1
+                break
+    return waiting
+
+
 class GameCount:
     """One game being counted by :class:`ArchiveStats`, deal by deal (see :meth:`ArchiveStats.game`)."""
 
@@ -254,6 +385,8 @@ class GameCount:
         seats = seats_for(rules.seats)[: rules.seats]
         self.names = {s: game.tag(s) for s in seats if game.tag(s)}
         self.people = {s: stats.players.setdefault(name, _Player()) for s, name in self.names.items() if name}
+        for s, p in self.people.items():
+            stats._names[id(p)] = self.names[s] or ""
         for p in self.people.values():
             p.games += 1
 

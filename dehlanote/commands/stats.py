@@ -14,10 +14,11 @@ from rich.text import Text
 
 from ..analysis.judge import claim_judge
 from ..replay import replay_game
-from ..stats import ArchiveStats
+from ..stats import ArchiveStats, date_range
 from .common import (
     RULES_OPTION,
     Exit,
+    fail,
     OutputFormat,
     display_name,
     emit,
@@ -36,27 +37,54 @@ def stats_command(
                                         help="text: tables; json: one JSON object (the figures of the "
                                              "site's index page)."),
     rules: Optional[Path] = RULES_OPTION,
+    player: Optional[str] = typer.Option(None, "--player", "-p", metavar="NAME",
+                                         help="Only the games NAME played (a seat tag, any case), and NAME's "
+                                              "record: deals, wins, kots, tens captured and lost, partners, "
+                                              "games."),
+    since: Optional[str] = typer.Option(None, "--since", metavar="DATE",
+                                        help="Only games whose Date tag is on or after DATE (YYYY-MM-DD, "
+                                             "YYYY-MM or YYYY); undated games are left out."),
+    until: Optional[str] = typer.Option(None, "--until", metavar="DATE",
+                                        help="Only games whose Date tag is on or before DATE."),
 ) -> None:
     """Statistics of an archive: deals and matches, deal wins by side and by dealer, kots
     by reason, tens per player, centre sweeps, trump suits, longest streaks, players.
 
     The files are read one game at a time (flat memory on any archive). Games with errors
-    are counted with what could be replayed.
+    are counted with what could be replayed. Seat counts are given per table size (4 or 6
+    players); a seat is a place at the table, so its counts add up different people: the
+    Players table counts people by name.
 
     Exit status: 0 all valid, 1 some record has errors, 2 usage or an unreadable file.
 
-    Example: dehlanote stats samples/*.dpn
+    Example: dehlanote stats samples/*.dpn --player Asha --since 2026
     """
     reg = load_registry(rules)
+    try:
+        dated = date_range(since, until)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    wanted = player.strip().casefold() if player is not None else None
+    if wanted == "":
+        raise fail("--player: give a name, as the records' seat tags write it")
     stats = ArchiveStats()
     err = err_console()
     unreadable = False
+    record = PlayerRecord(wanted)
     for spec in expand(files):
         name = display_name(spec)
         try:
             stats.add_file()
             for number, game in enumerate(games_of(spec), 1):
-                stats.add(replay_game(game, reg, judge=claim_judge), name, number)
+                if not dated(game.tag("Date")):
+                    continue
+                seat = record.seat_of(game)
+                if wanted is not None and seat is None:
+                    continue
+                facts = replay_game(game, reg, judge=claim_judge)
+                stats.add(facts, name, number)
+                if seat is not None:
+                    record.add(facts, seat, name, number)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
@@ -64,13 +92,86 @@ def stats_command(
             stats.files -= 1
             unreadable = True
     figures = stats.to_json()
+    if since is not None or until is not None:
+        figures["dates"] = {"since": since, "until": until}
+    if wanted is not None:
+        figures["player"] = record.json(figures["players"])
+        if record.name is None:
+            err.print(f"dehlanote: no game has a player called {player} (names as the seat tags write them)",
+                      markup=False)
     if format is OutputFormat.json:
         emit(json.dumps(figures, ensure_ascii=False, indent=2) + "\n")
     else:
-        print_tables(out_console(), figures)
+        out = out_console()
+        print_tables(out, figures)
+        if wanted is not None:
+            print_player(out, figures["player"])
     if unreadable:
         raise typer.Exit(Exit.USAGE)
     raise typer.Exit(Exit.INVALID if stats.games_with_errors else Exit.OK)
+
+
+class PlayerRecord:
+    """The games of the player ``--player`` names: which seat, and how each game went."""
+
+    def __init__(self, wanted: Optional[str]) -> None:
+        self.wanted = wanted
+        self.name: Optional[str] = None
+        self.seats: dict[str, int] = {}
+        self.games: list[dict[str, Any]] = []
+
+    def seat_of(self, game: Any) -> Optional[str]:
+        if self.wanted is None:
+            return None
+        for tag in game.tags:
+            if len(tag.name) == 1 and tag.name in "ABCDEF" and (tag.value or "").strip().casefold() == self.wanted:
+                return tag.name
+        return None
+
+    def add(self, facts: Any, seat: str, source: str, number: int) -> None:
+        from ..deck import side_of
+        game = facts.game
+        self.name = self.name or (game.tag(seat) or "").strip()
+        self.seats[seat] = self.seats.get(seat, 0) + 1
+        n = facts.rules.seats if facts.rules is not None else 4
+        side = side_of(seat, n)
+        result = facts.result
+        outcome = "unfinished"
+        if result is not None and result.finished:
+            outcome = "level" if result.winner is None else ("won" if result.winner == side else "lost")
+        deals = [d for d in facts.deals if d.complete]
+        self.games.append({"source": source, "game": number, "date": game.tag("Date"), "event": game.tag("Event"),
+                           "seat": seat, "side": side, "result": outcome, "deals": len(deals),
+                           "deals_won": sum(d.winner == side for d in deals)})
+
+    def json(self, players: dict[str, Any]) -> dict[str, Any]:
+        row = players.get(self.name or "", None)
+        out: dict[str, Any] = {"name": self.name}
+        out.update(row or {})
+        out["seats"] = dict(sorted(self.seats.items()))
+        out["games_list"] = self.games
+        return out
+
+
+def print_player(out: Console, p: dict[str, Any]) -> None:
+    """The ``--player`` section: the player's record, partners and games."""
+    if not p.get("name"):
+        return
+    out.print()
+    out.print(f"{p['name']}: {p['games']} games ({p['matches_won']} matches won), {p['deals']} deals: "
+              f"{p['deals_won']} won, {p['deals_lost']} lost, {p['kots']} kots; tens captured {p['tens']}, "
+              f"lost {p['tens_lost']}; {p['sweeps']} sweeps; seats "
+              + ", ".join(f"{s} {n}" for s, n in p["seats"].items()), markup=False, highlight=False)
+    t = _table("Partners", "partner", "deals together")
+    for name, n in sorted(p["partners"].items(), key=lambda kv: (-kv[1], kv[0])):
+        _row(t, name, str(n))
+    out.print(t)
+    out.print()
+    t = _table(f"Games of {p['name']}", "file", "game", "date", "event", "seat", "result", "deals won")
+    for g in p["games_list"]:
+        _row(t, g["source"], str(g["game"]), g["date"] or "", g["event"] or "", g["seat"], g["result"],
+             f"{g['deals_won']} of {g['deals']}")
+    out.print(t)
 
 
 def _pct(part: int, whole: int) -> str:
@@ -103,24 +204,32 @@ def print_tables(out: Console, s: dict[str, Any]) -> None:
         _row(t, "level", str(m["level"]))
     out.print(t)
     out.print()
-    t = _table("Deal wins", "side", "deals", "share")
-    decided = sum(s["won"].values())
-    for side, n in s["won"].items():
-        _row(t, side, str(n), _pct(n, decided))
-    _row(t, "no result", str(s["no_result"]), "")
-    out.print(t)
-    out.print()
-    decided = s["dealing_side_won"] + s["other_side_won"]
-    t = _table("Deal wins by dealer position", "dealer", "deals", "dealing side won", "share")
-    for seat, d in s["dealer"].items():
-        _row(t, seat, str(d["deals"]), str(d["dealing_side_won"]), _pct(d["dealing_side_won"], d["deals"]))
-    _row(t, "all: dealing side", "", str(s["dealing_side_won"]), _pct(s["dealing_side_won"], decided))
-    _row(t, "all: other side", "", str(s["other_side_won"]), _pct(s["other_side_won"], decided))
-    out.print(t)
-    out.print()
+    tables = s["by_table"]
+    for size, tb in tables.items():
+        at = f" ({size} players)" if len(tables) > 1 else ""
+        t = _table(f"Deal wins{at}", "side", "deals", "share")
+        decided = sum(tb["won"].values())
+        for side, n in tb["won"].items():
+            _row(t, side, str(n), _pct(n, decided))
+        _row(t, "no result", str(tb["no_result"]), "")
+        out.print(t)
+        out.print()
+        decided = tb["dealing_side_won"] + tb["other_side_won"]
+        t = _table(f"Deal wins by dealer position{at}", "dealer", "deals", "dealing side won", "share")
+        for seat, d in tb["dealer"].items():
+            _row(t, seat, str(d["deals"]), str(d["dealing_side_won"]), _pct(d["dealing_side_won"], d["deals"]))
+        _row(t, "all: dealing side", "", str(tb["dealing_side_won"]), _pct(tb["dealing_side_won"], decided))
+        _row(t, "all: other side", "", str(tb["other_side_won"]), _pct(tb["other_side_won"], decided))
+        out.print(t)
+        out.print()
+    for size, tb in tables.items():
+        t = _table(f"Tens captured by seat ({size} players; a seat is a place, not a person)", "seat", "tens")
+        for name, n in tb["tens_by_seat"].items():
+            _row(t, name, str(n))
+        out.print(t)
+        out.print()
     sw = s["sweeps"]
     for title, key, value, counts in (("Kots by reason", "reason", "kots", s["kots"]),
-                                      ("Tens captured", "seat", "tens", s["tens_by_seat"]),
                                       (f"Centre sweeps: {sw['count']}", "cards in the sweep", "sweeps", sw["size"]),
                                       ("Tens in a sweep", "tens", "sweeps", sw["tens"])):
         t = _table(title, key, value)
@@ -148,8 +257,9 @@ def print_tables(out: Console, s: dict[str, Any]) -> None:
     out.print(t)
     out.print()
     if s["players"]:
-        t = _table("Players", "player", "games", "matches won", "deals", "deals won", "tens", "sweeps", "kots")
+        t = _table("Players", "player", "games", "matches won", "deals", "deals won", "kots", "tens",
+                   "tens lost", "sweeps")
         for name, p in sorted(s["players"].items(), key=lambda kv: (-kv[1]["deals_won"], kv[0])):
-            _row(t, name, *(str(p[k]) for k in ("games", "matches_won", "deals", "deals_won", "tens", "sweeps",
-                                                   "kots")))
+            _row(t, name, *(str(p[k]) for k in ("games", "matches_won", "deals", "deals_won", "kots", "tens",
+                                                   "tens_lost", "sweeps")))
         out.print(t)

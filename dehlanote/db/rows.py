@@ -13,12 +13,12 @@ database's next game id.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Optional
 
 from ..deck import seats_for, side_of
 from ..errors import DpnError
 from ..replay.facts import DealFact, GameFacts
+from ..stats import date_parts
 from ..syntax.model import Game
 
 __all__ = ["COLUMNS", "Rows", "date_parts"]
@@ -38,35 +38,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "tens": ("g", "deal", "ten", "played_by", "trick", "won_by", "taken_by", "taken_side", "taken_trick", "reason"),
     "errors": ("g", "code", "message", "line", "col", "deal", "trick"),
 }
-
-_DATE = re.compile(r"^(\d{4}|\?{4})[.\-/](\d\d|\?\?)[.\-/](\d\d|\?\?)$")
-
-
-def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optional[str]]:
-    """A ``Date`` tag (``2026.11.27``, ``2026.03.??``) as (ISO date or None, year or None, sort key).
-
-    The sort key orders games in time (``2026-11-27``, ``2026-03`` for a month without its day,
-    which sorts before the known days of that month); all three are None without a year.
-    """
-    if not text:
-        return None, None, None
-    m = _DATE.match(text.strip())
-    if m is None or m.group(1).startswith("?"):
-        return None, None, None
-    year, month, day = m.groups()
-    season = int(year)
-    if month.startswith("?"):
-        return None, season, year
-    if day.startswith("?"):
-        return None, season, f"{year}-{month}"
-    iso = f"{year}-{month}-{day}"
-    try:
-        import datetime
-        datetime.date(season, int(month), int(day))
-    except ValueError:
-        return None, season, f"{year}-{month}"
-    return iso, season, iso
-
 
 class Rows:
     """Column lists for every staging table (name -> column -> values)."""

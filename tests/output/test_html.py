@@ -19,6 +19,7 @@ from dehlanote import iter_path, parse_string, replay_game
 from dehlanote.cli import app
 from dehlanote.output.notes import snapshots, trick_notes
 from dehlanote.output.html import game_data, render_replay, script_json
+from dehlanote.output.html.page import template
 from dehlanote.output.html.data import card_name, trump_changes
 from dehlanote.output.html.site import build_site
 from dehlanote.replay import replay_games
@@ -243,7 +244,10 @@ def test_html_site_has_an_index_and_a_page_per_file(tmp_path: Path) -> None:
     index = (out / "index.html").read_text(encoding="utf-8")
     for p in SAMPLES:
         assert f'href="games/{p.stem}.html#game=1"' in index
-    assert "<script" not in index                      # the index needs no script at all
+    # one script, the game filter's, allowed by its hash; the player pages need none
+    assert index.count("<script") == 1 and "script-src 'sha256-" in index
+    players = sorted((out / "players").glob("*.html"))
+    assert players and all("<script" not in p.read_text(encoding="utf-8") for p in players)
 
 
 def test_site_splits_a_large_file_into_pages(tmp_path: Path) -> None:
@@ -266,9 +270,14 @@ def test_hostile_record_in_a_site_index_is_only_text(tmp_path: Path) -> None:
     hostile.write_text(HOSTILE, encoding="utf-8")
     report = build_site([str(hostile)], tmp_path / "site", registry(), title="<script>alert(1)</script>")
     index = Path(report.index or "").read_text(encoding="utf-8")
-    assert "<script" not in index and "<img" not in index and "<svg onload" not in index
+    filter_script = "<script>" + template("index.js") + "</script>"
+    assert index.count("<script") == 1 and index.count(filter_script) == 1    # the filter's own, only
+    assert "<img" not in index and "<svg onload" not in index
     assert "&lt;img src=x onerror=window.__pwned=2&gt;" in index           # the player, as text
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in index                 # the title, as text
+    for player in (tmp_path / "site" / "players").glob("*.html"):          # and on the player's page
+        text = player.read_text(encoding="utf-8")
+        assert "<script" not in text and "<img" not in text and "<svg onload" not in text
     page = Path(report.files[0].pages[0]).read_text(encoding="utf-8")
     assert page.count("<script") == 2
 

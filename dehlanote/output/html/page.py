@@ -149,14 +149,16 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     return page
 
 
-def render_index(title: str, body: str) -> str:
-    """The site's index page: ``body`` is already-escaped HTML (tables and SVG charts).
+def render_index(title: str, body: str, script: Optional[str] = None) -> str:
+    """The site's index page (and the player pages): ``body`` is already-escaped HTML (tables
+    and SVG charts).
 
-    It has no script at all: the four-colour switch is a checkbox the stylesheet reads.
+    ``script``: the page's one script (the index's game filter), allowed by its hash; none
+    by default. The four-colour switch is a checkbox the stylesheet reads.
     """
     css = template("index.css")
     return fill(template("index.html"), {
-        "CSP": html.escape(csp(css, None), quote=False), "VERSION": html.escape(__version__),
+        "CSP": html.escape(csp(css, script), quote=False), "VERSION": html.escape(__version__),
         "TITLE": html.escape(title),
-        "CSS": css, "BODY": body,
+        "CSS": css, "BODY": body, "SCRIPT": f"<script>{script}</script>" if script is not None else "",
     })

@@ -27,7 +27,8 @@ from ...stats import ArchiveStats
 from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
-from .page import render_index, render_replay, script_json
+from .page import render_index, render_replay, script_json, template
+from .players import PlayerBook, write_player_pages
 
 __all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE"]
 
@@ -84,11 +85,12 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
-               extend: Optional[Extend] = None, lang: str = "en") -> PageReport:
+               extend: Optional[Extend] = None, lang: str = "en",
+               book: Optional[PlayerBook] = None) -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(game number, deal facts, rules, deal data)`` may add to each deal's
-    page data (the analysis).
+    page data (the analysis). ``book`` gathers what the player pages need.
 
     Each game is replayed, counted and written deal by deal: the page's data waits in a
     spool file (the page's title and each game's summary come first, and are known only at
@@ -133,11 +135,21 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                 held.write(",")
             replay = iter_replay(game, reg, claim_judge)
             count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
+            page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
+            entry = None
+            if book is not None:
+                entry = book.game(game, replay.rules, path, report.games, f"{link_base}{page}#game={report.games}",
+                                  game.tag("Event") or f"{Path(path).name} game {report.games}")
+            on_deal: Optional[Callable[[DealFact], object]] = count.deal if count is not None else None
+            if entry is not None:
+                on_deal = _both(on_deal, entry.deal)
             facts, deals = write_game_data(
-                held.write, replay, report.games, on_deal=count.deal if count is not None else None,
+                held.write, replay, report.games, on_deal=on_deal,
                 extend_deal=None if extend is None else functools.partial(extend, report.games))
             if count is not None:
                 count.end(facts)
+            if entry is not None:
+                entry.end(facts)
             report.deals += deals
             report.errors += len(facts.errors)
             if len(report.first_errors) < 20:
@@ -145,7 +157,6 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
             summary = game_summary(facts, report.games, deals)
             summaries.append(summary)
             if rows is not None:
-                page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
                 row = dict(summary)
                 row["file"] = path
                 row["href"] = f"{link_base}{page}#game={report.games}"
@@ -157,6 +168,15 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
         if held is not None:
             held.close()
     return report
+
+
+def _both(first: Optional[Callable[[DealFact], object]],
+          second: Callable[[DealFact], object]) -> Callable[[DealFact], None]:
+    def call(deal: DealFact) -> None:
+        if first is not None:
+            first(deal)
+        second(deal)
+    return call
 
 
 def _page_parts(title: str, *, back: Optional[str], four_colour: bool, lang: str = "en") -> tuple[str, str]:
@@ -177,13 +197,14 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                progress: Optional[Callable[[str, int], None]] = None,
                opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
                extend: Optional[Extend] = None, lang: str = "en") -> SiteReport:
-    """``out/index.html`` with the archive's statistics and a list of every game, and one
-    replay page per input in ``out/games/``. ``progress(path, bytes_read)`` is called after
-    each game.
+    """``out/index.html`` with a list of every game (a filter box above it) and the archive's
+    statistics, one replay page per input in ``out/games/``, and one page per named player in
+    ``out/players/``. ``progress(path, bytes_read)`` is called after each game.
     """
     games_dir = out / "games"
     games_dir.mkdir(parents=True, exist_ok=True)
     stats = ArchiveStats()
+    book = PlayerBook()
     report = SiteReport(stats=stats)
     rows: list[dict[str, Any]] = []
     taken: set[str] = set()
@@ -202,14 +223,17 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                             progress(path, -1)
                 page = write_page(stream, path, target, reg, four_colour=four_colour, stats=stats,
                                   back="../index.html", on_game=tick, per_page=per_page, rows=rows,
-                                  link_base="games/", extend=extend, lang=lang)
+                                  link_base="games/", extend=extend, lang=lang, book=book)
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
             page.unreadable = _why(exc)
         report.files.append(page)
+    figures = stats.to_json()
+    pages = write_player_pages(out, book, figures["players"])
     index = out / "index.html"
-    text = render_index(title, index_body(title, stats.to_json(), rows, report.files, four_colour=four_colour))
+    text = render_index(title, index_body(title, figures, rows, report.files, four_colour=four_colour,
+                                          player_pages=pages), script=template("index.js"))
     index.write_text(text, encoding="utf-8")
     report.index = str(index)
     return report
@@ -241,8 +265,10 @@ def _stat(key: str, value: Any) -> str:
 
 
 def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files: list[PageReport], *,
-               four_colour: bool = False) -> str:
-    """The index page's body: headline figures, charts, streaks, players, every game."""
+               four_colour: bool = False, player_pages: Optional[dict[str, str]] = None) -> str:
+    """The index page's body: headline figures, every game (with a filter box), players,
+    charts, streaks. ``player_pages``: name -> the player's page, linked from the tables."""
+    pages = player_pages or {}
     checked = " checked" if four_colour else ""
     out: list[str] = [PATTERNS, '<header><h1>', escape(title), '</h1>',
                       f'<label class="check"><input type="checkbox" id="four"{checked}> four-colour deck</label>'
@@ -256,23 +282,39 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
                f'<li>{_stat("matches.finished", matches["finished"])} matches finished, '
                f'{_stat("matches.unfinished", matches["unfinished"])} unfinished</li>'
                f'<li>{_stat("games_with_errors", s["games_with_errors"])} games with errors</li></ul></section>')
+    out.append(_games(rows, files, pages))
+    players = s["players"]
+    if players:
+        out.append('<section aria-labelledby="h-players"><h2 id="h-players">Players</h2>')
+        out.append(_table(["player", "games", "matches won", "deals", "deals won", "kots", "tens", "tens lost",
+                           "sweeps"],
+                          [[(name, pages[name]) if name in pages else name,
+                            *(str(p[k]) for k in ("games", "matches_won", "deals", "deals_won", "kots", "tens",
+                                                  "tens_lost", "sweeps"))]
+                           for name, p in sorted(players.items(), key=lambda kv: (-kv[1]["deals_won"], kv[0]))]))
+        out.append("</section>")
     charts: list[str] = []
-    won = s["won"]
-    charts.append(bar_chart("Deal wins by side", [
-        *[Bar(side, n, cls=f"c{_side(side)}", pattern=_side(side), stat=f"won.{side}") for side, n in won.items()],
-        Bar("no result", s["no_result"], cls="c2", pattern=2, stat="no_result")]))
-    decided = s["dealing_side_won"] + s["other_side_won"]
-    dealer_bars = [
-        Bar("dealing side", s["dealing_side_won"], f'{s["dealing_side_won"]} ({_pct(s["dealing_side_won"], decided)})',
-            cls="c0", pattern=0, stat="dealing_side_won"),
-        Bar("other side", s["other_side_won"], f'{s["other_side_won"]} ({_pct(s["other_side_won"], decided)})',
-            cls="c1", pattern=1, stat="other_side_won")]
-    for i, (seat, d) in enumerate(s["dealer"].items()):
-        dealer_bars.append(Bar(f"{seat} deals: dealing side", d["dealing_side_won"],
-                               f'{d["dealing_side_won"]} of {d["deals"]}', cls=f"c{2 + i % 4}",
-                               pattern=2 + i % 4, stat=f"dealer.{seat}.dealing_side_won"))
-    charts.append(bar_chart("Deal wins by dealer position", dealer_bars,
-                            note="Deals won by the dealer's side and by the other side, then per dealing seat."))
+    tables = s["by_table"]
+    for size, tb in tables.items():
+        at = f" ({size} players)" if len(tables) > 1 else ""
+        won = tb["won"]
+        charts.append(bar_chart(f"Deal wins by side{at}", [
+            *[Bar(side, n, cls=f"c{_side(side)}", pattern=_side(side), stat=f"by_table.{size}.won.{side}")
+              for side, n in won.items()],
+            Bar("no result", tb["no_result"], cls="c2", pattern=2, stat=f"by_table.{size}.no_result")]))
+        decided = tb["dealing_side_won"] + tb["other_side_won"]
+        dealing, other = tb["dealing_side_won"], tb["other_side_won"]
+        dealer_bars = [
+            Bar("dealing side", dealing, f'{dealing} ({_pct(dealing, decided)})', cls="c0", pattern=0,
+                stat=f"by_table.{size}.dealing_side_won"),
+            Bar("other side", other, f'{other} ({_pct(other, decided)})', cls="c1", pattern=1,
+                stat=f"by_table.{size}.other_side_won")]
+        for i, (seat, d) in enumerate(tb["dealer"].items()):
+            dealer_bars.append(Bar(f"{seat} deals: dealing side", d["dealing_side_won"],
+                                   f'{d["dealing_side_won"]} of {d["deals"]}', cls=f"c{2 + i % 4}",
+                                   pattern=2 + i % 4, stat=f"by_table.{size}.dealer.{seat}.dealing_side_won"))
+        charts.append(bar_chart(f"Deal wins by dealer position{at}", dealer_bars,
+                                note="Deals won by the dealer's side and by the other side, then per dealing seat."))
     charts.append(bar_chart("Kots by reason", [
         Bar(reason, n, cls=f"c{i + 2}", pattern=i + 1, stat=f"kots.{reason}")
         for i, (reason, n) in enumerate(s["kots"].items())]))
@@ -282,9 +324,11 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
         charts.append(bar_chart("Tens captured per player", [
             Bar(name, n, cls="c0", pattern=0) for name, n in top],
             note="Tens taken by each player's captures; the top 20."))
-    charts.append(bar_chart("Tens captured per seat", [
-        Bar(seat, n, cls=f"c{_side(seat)}", pattern=_side(seat), stat=f"tens_by_seat.{seat}")
-        for seat, n in s["tens_by_seat"].items()]))
+    for size, tb in tables.items():
+        charts.append(bar_chart(f"Tens captured per seat ({size} players)", [
+            Bar(seat, n, cls=f"c{_side(seat)}", pattern=_side(seat), stat=f"by_table.{size}.tens_by_seat.{seat}")
+            for seat, n in tb["tens_by_seat"].items()],
+            note="A seat is a place at the table: across games it is different people (by name: Players)."))
     sweeps = s["sweeps"]
     charts.append(bar_chart(f"Centre sweeps by size ({sweeps['count']} sweeps)", [
         Bar(f"{size} cards", n, cls="c3", pattern=3, stat=f"sweeps.size.{size}")
@@ -317,39 +361,44 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
     out.append(_table(["deals in a row", "side", "players", "file", "game", "ending at deal"],
                       [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),
                         str(st["deal"])] for st in s["streaks"]]))
-    out.append("</section>")
-    players = s["players"]
-    if players:
-        out.append('<section aria-labelledby="h-players"><h2 id="h-players">Players</h2>')
-        out.append(_table(["player", "games", "matches won", "deals", "deals won", "tens", "sweeps", "kots"],
-                          [[name, *(str(p[k]) for k in ("games", "matches_won", "deals", "deals_won", "tens",
-                                                        "sweeps", "kots"))]
-                           for name, p in sorted(players.items(), key=lambda kv: (-kv[1]["deals_won"], kv[0]))]))
-        out.append("</section>")
-    out.append('<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>')
-    head = ["file", "#", "event", "date", "players", "rules", "result", "deals", "errors"]
-    body = []
-    for r in rows:
-        body.append([r["file"], str(r["n"]), (r["title"], r["href"]), r["date"],
-                     ", ".join(f"{k} {v}" for k, v in r["players"].items()), r["rules"], r["result"],
-                     str(r["deals"]), str(r["errors"]) if r["errors"] else ""])
-    out.append(_table(head, body))
-    bad = [f for f in files if f.unreadable]
-    if bad:
-        out.append("<p class='errors'>Not read: " + "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})"
-                                                               for f in bad) + "</p>")
     out.append("</section></main>")
     return "".join(out)
 
 
-def _table(head: list[str], rows: list[list[Any]]) -> str:
-    out = ["<div class='scroll'><table><thead><tr>", *(f"<th scope='col'>{escape(h)}</th>" for h in head),
+def _games(rows: list[dict[str, Any]], files: list[PageReport], pages: dict[str, str]) -> str:
+    """The list of every game, first on the index, with a filter box (the page's script shows
+    it and hides the rows whose text does not hold what is typed; without script, all rows)."""
+    out = ['<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>',
+           '<p class="filter" id="filter-box" hidden><label for="filter">Filter the games</label> '
+           '<input type="search" id="filter" placeholder="a player, an event, a date, a file..." '
+           'autocomplete="off"> <span id="shown" aria-live="polite"></span></p>']
+    head = ["file", "#", "event", "date", "players", "rules", "result", "deals", "errors"]
+    body = []
+    for r in rows:
+        people = [(f"{k} {v}", pages[v]) if v in pages else f"{k} {v}" for k, v in r["players"].items()]
+        body.append([r["file"], str(r["n"]), (r["title"], r["href"]), r["date"], people, r["rules"], r["result"],
+                     str(r["deals"]), str(r["errors"]) if r["errors"] else ""])
+    out.append(_table(head, body, table_id="games"))
+    bad = [f for f in files if f.unreadable]
+    if bad:
+        out.append("<p class='errors'>Not read: " + "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})"
+                                                               for f in bad) + "</p>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def _table(head: list[str], rows: list[list[Any]], table_id: str = "") -> str:
+    ident = f" id='{table_id}'" if table_id else ""
+    out = [f"<div class='scroll'><table{ident}><thead><tr>", *(f"<th scope='col'>{escape(h)}</th>" for h in head),
            "</tr></thead><tbody>"]
     for row in rows:
         out.append("<tr>")
         for cell in row:
             if isinstance(cell, tuple):
                 out.append(f"<td><a href=\"{escape(cell[1])}\">{escape(cell[0])}</a></td>")
+            elif isinstance(cell, list):      # several entries, each a text or a (text, link)
+                out.append("<td>" + ", ".join(f"<a href=\"{escape(c[1])}\">{escape(c[0])}</a>"
+                                              if isinstance(c, tuple) else escape(c) for c in cell) + "</td>")
             else:
                 out.append(f"<td>{escape(cell)}</td>")
         out.append("</tr>")
