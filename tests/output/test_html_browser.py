@@ -376,6 +376,58 @@ def test_index_figures_equal_stats_json(browser: Any, tmp_path: Path) -> None:
     assert errors_logged(browser) == []
 
 
+def test_index_lists_the_games_first_and_filters_them(browser: Any, tmp_path: Path) -> None:
+    build_site([str(p) for p in SAMPLES], tmp_path / "site", registry())
+    open_index(browser, tmp_path / "site" / "index.html")
+    order = browser.execute_script("return Array.from(document.querySelectorAll('main > section h2'))"
+                                   ".map(h => h.textContent)")
+    assert order[:2] == ["The archive", "Games"] and order.index("Charts") > order.index("Games")
+    rows = "return Array.from(document.querySelectorAll('#games tbody tr')).filter(r => !r.hidden).length"
+    games = sum(len(list(iter_path(p))) for p in SAMPLES)
+    assert browser.execute_script(rows) == games
+    box = browser.find_element(By.ID, "filter")
+    assert box.is_displayed()
+    box.send_keys("nandini friday")                  # every word must be in the row
+    wanted = sum(1 for p in SAMPLES for g in iter_path(p)
+                 if "Nandini" in [t.value for t in g.tags] and "Friday" in (g.tag("Event") or ""))
+    assert wanted and browser.execute_script(rows) == wanted
+    assert text(browser, "shown") == f"{wanted} of {games} games"
+    box.clear()
+    box.send_keys(Keys.SPACE)
+    assert browser.execute_script(rows) == games
+    assert errors_logged(browser) == []
+
+
+def test_a_player_page_shows_the_record_rating_and_games(browser: Any, tmp_path: Path) -> None:
+    build_site([str(p) for p in SAMPLES], tmp_path / "site", registry())
+    figures = json.loads(subprocess.run([sys.executable, "-m", "dehlanote", "stats", "--format", "json",
+                                         *map(str, SAMPLES)], capture_output=True, text=True, cwd=ROOT).stdout)
+    open_index(browser, tmp_path / "site" / "index.html")
+    browser.find_element(By.LINK_TEXT, "Asha").click()          # from the Players table
+    wait(browser, lambda d: d.execute_script("return document.readyState") == "complete")
+    assert browser.current_url.endswith("/players/asha.html")
+    shown = dict(browser.execute_script(
+        "return Array.from(document.querySelectorAll('[data-stat]')).map(e => [e.dataset.stat, e.dataset.value])"))
+    asha = figures["players"]["Asha"]
+    assert {k: int(v) for k, v in shown.items()} == {k: asha[k] for k in shown} and len(shown) == 9
+    points = browser.execute_script("return document.querySelector('.rating polyline').getAttribute('points')")
+    rated = 0                  # every complete deal with a winner, and each finished match, of a game all named
+    for p in SAMPLES:
+        for f in replay_games(iter_path(p)):
+            if "Asha" in [t.value for t in f.game.tags] and all(f.game.tag(s) for s in "ABCDEF"[:f.rules.seats]):
+                rated += sum(1 for d in f.deals if d.complete and d.winner) + bool(f.result and f.result.finished)
+    assert len(points.split()) == rated + 1                          # the start, then one point a result
+    links = browser.execute_script("return Array.from(document.querySelectorAll('#h-games ~ div a'))"
+                                   ".map(a => a.href)")
+    assert len(links) == asha["games"]
+    for width, height in ((1280, 800), (390, 844)):
+        viewport(browser, width, height)
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+    browser.get(links[0])
+    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.ready") == "1")
+    assert errors_logged(browser) == []
+
+
 def open_index(driver: Any, path: Path) -> None:
     driver.get_log("browser")
     viewport(driver, 1280, 800)

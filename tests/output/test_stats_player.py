@@ -1,0 +1,137 @@
+"""stats --player and --since/--until, and the seat and side counts per table size (six players apart)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from dehlanote.deck import side_of
+from dehlanote.playout import Style, generate_match
+from dehlanote.replay import replay_games
+from dehlanote.syntax import parse_path
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
+NAMES = ["Asha", "Bala", "Chitra", "Dev", "Esha"]
+DATES = ["2025.06.01", "2025.12.??", "2026.01.15", "2026.03.02", None, "2026.07.??"]
+
+
+def stats(*args: str) -> tuple[int, dict]:
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "stats", "--format", "json", *args], cwd=ROOT,
+                          capture_output=True, text=True)
+    return proc.returncode, (json.loads(proc.stdout) if proc.stdout else {})
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    rng = random.Random(7)
+    texts = []
+    for i in range(18):
+        text, _ = generate_match(random.Random(300 + i), "standard", None, Style(), max_deals=5)
+        for seat, name in zip("ABCD", rng.sample(NAMES, 4)):
+            text = re.sub(rf'^\[{seat} "[^"]*"\]', f'[{seat} "{name}"]', text, count=1, flags=re.M)
+        if DATES[i % len(DATES)]:
+            text = text.replace("[Rules", f'[Date "{DATES[i % len(DATES)]}"]\n[Rules', 1)
+        texts.append(text)
+    six, _ = generate_match(random.Random(9), "standard", {"six-player": True}, Style(), max_deals=2)
+    texts.append(six)
+    path = tmp_path_factory.mktemp("player") / "club.dpn"
+    path.write_text("\n".join(texts), encoding="utf-8")
+    return path
+
+
+def record_of(path: Path, name: str, keep=lambda date: True) -> Counter:
+    """What --player NAME should say, counted from the replayer's facts."""
+    c: Counter = Counter()
+    for facts in replay_games(parse_path(path)):
+        seats = [s for s in "ABCDEF" if facts.game.tag(s) == name]
+        if not seats or not keep(facts.game.tag("Date")):
+            continue
+        seat = seats[0]
+        n = facts.rules.seats
+        side = side_of(seat, n)
+        c["games"] += 1
+        for d in facts.deals:
+            c["deals"] += 1
+            if d.complete and d.winner:
+                c["deals_won" if d.winner == side else "deals_lost"] += 1
+            played = {}
+            for t in d.tricks:
+                for p in t.plays:
+                    played.setdefault(p.card, p.seat)
+                if t.capture:
+                    if t.capture.by == seat:
+                        c["tens"] += len(t.capture.tens)
+                    c["tens_lost"] += sum(played.get(ten) == seat and t.capture.side != side for ten in t.capture.tens)
+            for mate in facts.game.tags:
+                same = len(mate.name) == 1 and mate.name in "ABCDEF" and side_of(mate.name, n) == side
+                if same and mate.name != seat:
+                    c["partner:" + mate.value] += 1
+    return c
+
+
+def test_player_record_is_the_replayers(archive: Path) -> None:
+    code, s = stats(str(archive), "--player", "bala")        # any case
+    assert code == 0
+    p = s["player"]
+    want = record_of(archive, "Bala")
+    assert p["name"] == "Bala" and s["games"] == want["games"] > 3
+    for key in ("games", "deals", "deals_won", "deals_lost", "tens", "tens_lost"):
+        assert p[key] == want[key], key
+    assert p["partners"] == {k[8:]: v for k, v in sorted(want.items()) if k.startswith("partner:")}
+    assert len(p["games_list"]) == want["games"] and sum(p["seats"].values()) == want["games"]
+    assert all(g["result"] in ("won", "lost", "level", "unfinished") for g in p["games_list"])
+
+
+def test_since_and_until_choose_games_by_their_date(archive: Path) -> None:
+    code, s = stats(str(archive), "--player", "Bala", "--since", "2025-12", "--until", "2026.03.01")
+    assert code == 0
+    # 2025.12.?? and 2026.01.15 are in; 2026.03.02 and undated games are out
+    keep = lambda d: d in ("2025.12.??", "2026.01.15")  # noqa: E731
+    want = record_of(archive, "Bala", keep)
+    assert s["games"] == want["games"] and s["player"]["deals_won"] == want["deals_won"]
+    code, everyone = stats(str(archive), "--since", "2026")
+    assert code == 0
+    assert everyone["games"] == sum(1 for f in replay_games(parse_path(archive))
+                                    if (f.game.tag("Date") or "").startswith("2026"))
+    for bad in ("2026-13", "26", "2026-02-30", "yesterday"):
+        proc = subprocess.run([sys.executable, "-m", "dehlanote", "stats", str(archive), "--since", bad], cwd=ROOT,
+                              capture_output=True, text=True)
+        assert proc.returncode == 2 and proc.stderr.startswith("dehlanote: --since ") and "Traceback" not in \
+            proc.stderr, bad
+
+
+def test_an_unknown_player_is_said(archive: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "stats", str(archive), "--player", "Nobody"], cwd=ROOT,
+                          capture_output=True, text=True)
+    assert proc.returncode == 0 and "no game has a player called Nobody" in proc.stderr
+    assert "0 games" in proc.stdout
+
+
+def test_six_player_sides_and_seats_are_counted_apart(archive: Path) -> None:
+    code, s = stats(*map(str, SAMPLES), str(archive))
+    assert code == 0
+    four, six = s["by_table"]["4"], s["by_table"]["6"]
+    assert set(four["won"]) <= {"AC", "BD"} and set(six["won"]) <= {"ACE", "BDF"} and six["won"]
+    per_size: dict[int, Counter] = {4: Counter(), 6: Counter()}
+    deals: Counter = Counter()
+    for path in [*SAMPLES, archive]:
+        for facts in replay_games(parse_path(path)):
+            n = facts.rules.seats
+            for d in facts.deals:
+                deals[n] += 1
+                for t in d.tricks:
+                    if t.capture:
+                        per_size[n][t.capture.by] += len(t.capture.tens)
+    assert four["tens_by_seat"] == dict(sorted(per_size[4].items()))
+    assert six["tens_by_seat"] == dict(sorted(per_size[6].items()))
+    assert (four["deals"], six["deals"]) == (deals[4], deals[6])
+    assert four["dealing_side_won"] + six["dealing_side_won"] == s["dealing_side_won"]
+    assert "tens_by_seat" not in s and "dealer" not in s            # no mixed totals left
