@@ -19,7 +19,7 @@ import pytest
 duckdb = pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.playout import Style, generate_match  # noqa: E402
+from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
 from dehlanote.replay import replay_games  # noqa: E402
 from dehlanote.syntax import parse_path  # noqa: E402
 

@@ -19,7 +19,7 @@ duckdb = pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
 from dehlanote.deck import side_of  # noqa: E402
-from dehlanote.playout import Style, generate_match  # noqa: E402
+from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
 from dehlanote.replay import replay_games  # noqa: E402
 from dehlanote.syntax import parse_path  # noqa: E402
 
@@ -245,7 +245,7 @@ def kots(games, stats, rows):
 
 def dealer_side(games, stats, rows):
     assert {r["dealer"]: {"deals": r["deals"], "dealing_side_won": r["dealing_side_won"]} for r in rows} == \
-        stats["dealer"]
+        stats["by_table"]["4"]["dealer"]
 
 
 CHECKS: dict[str, Callable] = {

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dehlanote.deck import side_of
-from dehlanote.playout import Style, generate_match
+from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import replay_games
 from dehlanote.syntax import parse_path
 

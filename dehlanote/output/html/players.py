@@ -23,7 +23,7 @@ from ...replay import DealFact, GameFacts
 from ...rules.profile import Rules
 from ...stats import date_parts
 from ...syntax.model import Game
-from ..files import write_target
+from ...files import Folder
 from .page import render_index
 
 __all__ = ["PlayerBook", "rating_chart", "write_player_pages", "player_slugs"]
@@ -218,15 +218,13 @@ def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any]) -> 
     """``out/players/SLUG.html`` for every named player; returns name -> page (relative to ``out``)."""
     if not book.played:
         return {}
-    folder = out / "players"
-    folder.mkdir(parents=True, exist_ok=True)
     slugs = player_slugs(list(book.played))
     ratings = book.ratings()
     pages = {}
-    for name, games in book.played.items():
-        body = player_body(name, players.get(name, {}), games, ratings.get(name, []), slugs)
-        target = folder / f"{slugs[name]}.html"
-        with write_target(target) as stream:
-            stream.write(render_index(name, body))
-        pages[name] = f"players/{slugs[name]}.html"
+    with Folder(out, create=True) as site, site.folder("players") as folder:   # a planted link is never followed
+        for name, games in book.played.items():
+            body = player_body(name, players.get(name, {}), games, ratings.get(name, []), slugs)
+            with folder.write(f"{slugs[name]}.html") as stream:
+                stream.write(render_index(name, body))
+            pages[name] = f"players/{slugs[name]}.html"
     return pages
