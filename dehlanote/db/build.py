@@ -29,6 +29,7 @@ import duckdb
 import pyarrow as pa
 
 from .. import __version__
+from ..analysis.judge import claim_judge
 from ..batch import pool
 from ..batch.check import NotText, sniff
 from ..replay.game import replay_game
@@ -81,7 +82,7 @@ def rows_of_chunks(chunks: Sequence[Chunk], reg: Registry) -> dict[str, pa.Table
     rows = Rows()
     for chunk in chunks:
         for game in parse_chunk(chunk):
-            facts = replay_game(game, reg)
+            facts = replay_game(game, reg, judge=claim_judge)     # claims judged as validate judges them
             rows.add(facts, rows.games + 1)
     return _tables(rows)
 
