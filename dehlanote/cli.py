@@ -31,6 +31,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("annotate", "annotate"), "db": ("db", "db_app"),
     "fmt": ("fmt", "fmt"), "generate": ("generate", "generate_command"),
     "html": ("html", "html_command"), "image": ("image", "image_command"), "json": ("json_cmd", "json_command"),
+    "lsp": ("lsp", "lsp_command"),
     "record": ("record", "record_command"), "replay": ("replay", "replay"), "rules": ("rules", "rules_command"),
     "serve": ("serve", "serve_command"), "share": ("share", "share_command"), "solve": ("solve", "solve"),
     "stats": ("stats", "stats_command"),

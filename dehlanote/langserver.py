@@ -1,0 +1,358 @@
+"""The DPN language server (``dehlanote lsp``): what an editor asks of a record, answered from
+the reader and the replayer.
+
+* **Diagnostics** as you type: every error ``validate`` reports, with its code, its message
+  and the range of the token at fault.
+* **Hover** on a card played: the position after it (the trick so far or who won it, the
+  centre and its tens, each side's tens, trump, whose turn), from the replayed facts.
+* **Completion** in a trick: the cards the player to play may play (tried one by one
+  through the replayer, so every profile's rules hold: following suit, the five-card
+  phase, cards already played); in a ``hands`` line, the cards not dealt yet.
+* **Formatting**: the document as ``dehlanote fmt`` writes it.
+
+The answers are plain functions of the document's text (:func:`diagnostics`, :func:`hover`,
+:func:`completions`, :func:`formatted`), positions in LSP's terms (0-based lines, columns in
+UTF-16 code units); :func:`serve` puts them on pygls (an optional dependency: the ``lsp``
+extra) over standard input and output.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NamedTuple, Optional
+
+from .deck import SUIT_SYMBOLS, sides_for, sort_key
+from .errors import READING_CODES, DpnError
+from .replay import DealFact, GameFacts, explicit, replay_game
+from .rules.profile import Registry, registry
+from .syntax import parse_string, write_game
+from .syntax.cards import card_of
+from .syntax.model import Game
+
+__all__ = ["Diagnostic", "completions", "diagnostics", "formatted", "hover", "serve"]
+
+ALL_CARDS = tuple(sorted((r + s for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4",
+                                                              "3", "2")), key=sort_key))
+_TOKEN_END = re.compile(r"[^\s{}\[\]:,]*")
+_WORD_TAIL = re.compile(r"[0-9A-Za-z♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?-]*$")
+_TRICK_HEAD = re.compile(r"^\s*\d+\.?\s*(?:[A-F]\s*:)?")
+_HAND_HEAD = re.compile(r"^\s*(?:hands\s+)?[A-F]\s*:", re.I)
+
+
+class Diagnostic(NamedTuple):
+    line: int            # 0-based
+    start: int           # UTF-16 columns
+    end: int
+    code: str
+    message: str
+
+
+def _utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _from_utf16(line: str, units: int) -> int:
+    """The code point index in ``line`` of an LSP (UTF-16) column."""
+    count = 0
+    for i, ch in enumerate(line):
+        if count >= units:
+            return i
+        count += 2 if ord(ch) > 0xFFFF else 1
+    return len(line)
+
+
+def _games(text: str) -> list[Game]:
+    return parse_string(text, keep_source=True)
+
+
+def _replayed(text: str, reg: Registry) -> list[GameFacts]:
+    return [replay_game(g, reg) for g in _games(text)]
+
+
+def diagnostics(text: str, reg: Optional[Registry] = None) -> list[Diagnostic]:
+    """Every error of the document, as ``validate`` reports it, with the range of its token."""
+    reg = reg or registry()
+    lines = text.split("\n")
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, int, int, str]] = set()
+    for facts in _replayed(text, reg):
+        for e in facts.errors:
+            key = (e.code, e.line, e.column, e.message)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(_diagnostic(e, lines))
+    return out
+
+
+def _diagnostic(e: DpnError, lines: list[str]) -> Diagnostic:
+    row = max(e.line - 1, 0)
+    source = lines[row] if row < len(lines) else ""
+    col = max(e.column - 1, 0) if e.line else 0
+    m = _TOKEN_END.match(source, col)
+    end = m.end() if m and m.end() > col else min(col + 1, len(source))
+    return Diagnostic(row, _utf16(source[:col]), _utf16(source[:end]), e.code, e.message)
+
+
+# ---- formatting ---------------------------------------------------------------------------------
+
+def formatted(text: str, reg: Optional[Registry] = None) -> str:
+    """The document as ``dehlanote fmt`` writes it (a game it cannot read is kept as written)."""
+    from .syntax.writer import reads_back
+
+    reg = reg or registry()
+    pieces = []
+    for game in _games(text):
+        facts = replay_game(game, reg)
+        if any(e.code in READING_CODES for e in game.errors):
+            piece = (game.source if game.source is not None else write_game(game)).strip("\n") + "\n"
+        else:
+            piece = write_game(explicit(facts))
+            if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
+                piece = (game.source or piece).strip("\n") + "\n"
+        pieces.append(piece)
+    return "\n".join(pieces)
+
+
+# ---- hover: the position after a card -------------------------------------------------------------
+
+def _card_at(text: str, line: int, units: int) -> Optional[tuple[int, int, str]]:
+    """The card token under (line, UTF-16 column): its 1-based line and column, and the card."""
+    from pygments.token import Generic, String
+
+    from .output.lexer import DpnLexer
+
+    lines = text.split("\n")
+    if line >= len(lines):
+        return None
+    col = _from_utf16(lines[line], units)
+    offset = sum(len(s) + 1 for s in lines[:line]) + col
+    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text):
+        if start > offset:
+            break
+        if start <= offset < start + len(value) and (token in String.Symbol or token in Generic.Strong):
+            row_start = sum(len(s) + 1 for s in lines[:line])
+            card = card_of(value.rstrip("!?"))
+            return (line + 1, start - row_start + 1, card) if card else None
+    return None
+
+
+def _play_in(facts: GameFacts, line: int, column: int) -> Optional[tuple[DealFact, int]]:
+    """The deal holding the card played at (line, column), and how many cards of it are played
+    once that card is (the snapshot's index)."""
+    for deal in facts.deals:
+        played = 0
+        for t in deal.tricks:
+            for play in t.trick.plays:
+                played += 1
+                if play.line == line and play.column == column:
+                    return deal, played
+    return None
+
+
+def _cards(cards: Any) -> str:
+    return " ".join(c[:-1] + SUIT_SYMBOLS.get(c[-1], c[-1]) for c in cards) or "none"
+
+
+def hover(text: str, line: int, units: int, reg: Optional[Registry] = None) -> Optional[str]:
+    """What the position is after the card under the cursor (Markdown), or None."""
+    from .output.notes import snapshots
+
+    found = _card_at(text, line, units)
+    if found is None:
+        return None
+    row, col, card = found
+    reg = reg or registry()
+    for facts in _replayed(text, reg):
+        where = _play_in(facts, row, col) if facts.rules is not None else None
+        if where is None:
+            continue
+        deal, played = where
+        rules = facts.rules
+        assert rules is not None
+        snap = snapshots(deal, rules)[played]
+        t = snap.trick
+        assert t is not None
+        seat = snap.shown[-1].seat
+        sides = sides_for(rules.seats)
+        lines = [f"**{seat} plays {_cards([card])}**: deal {deal.number}, trick {t.number}, "
+                 f"card {len(snap.shown)} of {len(t.order)}"]
+        if snap.complete:
+            won = f"{t.winner} wins the trick"
+            if snap.capture is not None:
+                c = snap.capture
+                won += f"; {c.by} takes {c.cards} cards to {c.side}" + (f" with {_cards(c.tens)}" if c.tens else "")
+            lines.append(won)
+            later = [x for x in deal.tricks if x.number > t.number]
+            turn = f"{later[0].leader} leads next" if later else "the deal is over"
+        else:
+            lines.append("the trick so far: " + ", ".join(f"{p.seat} {_cards([p.card])}" for p in snap.shown))
+            turn = f"{t.order[len(snap.shown)]} to play"
+        centre = f"centre {snap.centre_cards} card{'s' if snap.centre_cards != 1 else ''}"
+        if snap.centre_tens:
+            centre += f" with {_cards(snap.centre_tens)}"
+        tens = " · ".join(f"{side} {len(snap.pile_tens.get(side, ()))} tens ({snap.piles.get(side, 0)} cards"
+                          + (f": {_cards(snap.pile_tens[side])}" if snap.pile_tens.get(side) else "") + ")"
+                          for side in sides)
+        trump = f"trump {SUIT_SYMBOLS[snap.trump]}" if snap.trump else "no trump known yet"
+        lines += [f"{centre} · {trump}", tens, f"**{turn}**"]
+        return "  \n".join(lines)
+    return None
+
+
+# ---- completion: the legal cards ---------------------------------------------------------------------
+
+def _game_start(text: str, line: int) -> int:
+    """The 0-based line where the game holding ``line`` starts."""
+    start = 0
+    for game in _games(text):
+        first = max(game.source_line, 1) - 1
+        if first <= line:
+            start = first
+    return start
+
+
+def completions(text: str, line: int, units: int, reg: Optional[Registry] = None) -> list[str]:
+    """The cards to offer at the cursor: in a trick, those the player to play may play (when the
+    hands are written: the led suit when the hand holds it; else every card not yet seen, the
+    led suit first); in a hand, the cards not dealt yet."""
+    reg = reg or registry()
+    lines = text.split("\n")
+    if line >= len(lines):
+        return []
+    current = lines[line][: _from_utf16(lines[line], units)]
+    tail = _WORD_TAIL.search(current)
+    current = current[: len(current) - len(tail.group(0) if tail else "")]       # the word being typed
+    start = _game_start(text, line)
+    before = "\n".join(lines[start:line]) + "\n"
+    head = _TRICK_HEAD.match(current)
+    if _HAND_HEAD.match(current) and head is None:
+        return _undealt(before + current + "\n")
+    if head is None:
+        return []
+    games = parse_string(before)
+    if not games or not games[-1].deals:
+        return []
+    facts = replay_game(games[-1], reg)
+    if facts.rules is None or not facts.deals:
+        return []
+    deal = facts.deals[-1]
+    seats = "ABCDEF"[: facts.rules.seats]
+    partial = [c for c in (card_of(w.rstrip("!?")) for w in re.findall(r"(?<![-\w])[0-9A-Za-z][^\s,{}]*",
+                                                                        current[head.end():])) if c]
+    written = re.search(r"([A-F])\s*:", head.group(0))
+    if written:
+        leader = written.group(1)
+    elif deal.tricks:
+        leader = deal.tricks[-1].winner
+    elif deal.dealer:
+        leader = seats[(seats.index(deal.dealer) + 1) % len(seats)]
+    else:
+        return []
+    if len(partial) >= len(seats):
+        return []
+    seat = seats[(seats.index(leader) + len(partial)) % len(seats)]
+    led = partial[0][-1] if partial else None
+    played = [p.card for t in deal.tricks for p in t.plays] + partial
+    if deal.dealt.get(seat):
+        held = [c for c in deal.dealt[seat]
+                if c not in [p.card for t in deal.tricks for p in t.plays if p.seat == seat]]
+        follow = [c for c in held if c[-1] == led]
+        return sorted(follow or held, key=sort_key)
+    seen = set(played) | {c for s, cards in deal.dealt.items() if s != seat for c in cards}
+    free = [c for c in ALL_CARDS if c not in seen] if facts.rules.decks == 1 else list(ALL_CARDS)
+    return sorted(free, key=lambda c: (0 if c[-1] == led else 1, sort_key(c)))
+
+
+def _undealt(prefix: str) -> list[str]:
+    """The cards no hand of the deal being written holds yet."""
+    games = parse_string(prefix)
+    if not games or not games[-1].deals:
+        return list(ALL_CARDS)
+    deal = games[-1].deals[-1]
+    dealt = {c.card for h in deal.hands or () for c in h.cards}
+    return [c for c in ALL_CARDS if c not in dealt]
+
+
+# ---- the server --------------------------------------------------------------------------------------
+
+def serve(reg: Optional[Registry] = None) -> None:
+    """Run the language server on standard input and output until the editor stops it."""
+    from lsprotocol import types
+    from pygls.lsp.server import LanguageServer
+
+    from . import __version__
+
+    reg = reg or registry()
+    server = LanguageServer("dehlanote", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+
+    def publish(uri: str) -> None:
+        doc = server.workspace.get_text_document(uri)
+        found = [types.Diagnostic(
+            range=types.Range(start=types.Position(line=d.line, character=d.start),
+                              end=types.Position(line=d.line, character=d.end)),
+            message=d.message, severity=types.DiagnosticSeverity.Error, code=d.code, source="dehlanote")
+            for d in _safely(diagnostics, [], doc.source, reg)]
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
+                                                                                version=doc.version))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: Any, params: types.DidOpenTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: Any, params: types.DidChangeTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: Any, params: types.DidSaveTextDocumentParams) -> None:
+        publish(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: Any, params: types.DidCloseTextDocumentParams) -> None:
+        server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=params.text_document.uri,
+                                                                                diagnostics=[]))
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls: Any, params: types.HoverParams) -> Optional[types.Hover]:
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        text = _safely(hover, None, doc.source, params.position.line, params.position.character, reg)
+        if text is None:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=[" ", ":"]))
+    def on_completion(ls: Any, params: types.CompletionParams) -> types.CompletionList:
+        from .output.html.data import card_name
+
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        cards = _safely(completions, [], doc.source, params.position.line, params.position.character, reg)
+        items = [types.CompletionItem(label=c, kind=types.CompletionItemKind.Value, detail=card_name(c),
+                                      sort_text=f"{i:03d}") for i, c in enumerate(cards)]
+        return types.CompletionList(is_incomplete=False, items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def on_formatting(ls: Any, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
+        doc = server.workspace.get_text_document(params.text_document.uri)
+        new = _safely(formatted, None, doc.source, reg)
+        if new is None or new == doc.source:
+            return []
+        lines = doc.source.split("\n")
+        end = types.Position(line=len(lines) - 1, character=_utf16(lines[-1]))
+        return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=new)]
+
+    server.start_io()
+
+
+def _safely(function: Any, default: Any, *args: Any) -> Any:
+    """An answer, or ``default`` when the document trips the reader (the editor keeps going;
+    the error is logged on standard error, which editors show in their server log)."""
+    import sys
+    import traceback
+
+    try:
+        return function(*args)
+    except Exception:                        # noqa: BLE001 - a half-typed record must never stop the server
+        sys.stderr.write("dehlanote lsp: could not answer: " + traceback.format_exc(limit=3))
+        return default
+

@@ -1,0 +1,203 @@
+"""``dehlanote lsp`` spoken to as an editor does: a small JSON-RPC client of its own (not
+pygls's) drives the real server over a subprocess's standard input and output: initialize,
+didOpen, didChange, hover, completion, formatting, shutdown. Each answer is checked against an
+independent path: ``validate --format json``, the replayed facts, ``dehlanote fmt``."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Optional
+
+import pytest
+
+from dehlanote import iter_path, replay_games
+
+pytest.importorskip("pygls", reason="the language server needs pygls (pip install -e '.[test]')")
+
+ROOT = Path(__file__).resolve().parents[2]
+BAD = ROOT / "docs" / "examples" / "bad.dpn"
+WORKED = ROOT / "samples" / "worked-example.dpn"
+LOOSE = ROOT / "samples" / "loose-style.dpn"
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+class Client:
+    """LSP over a pipe: Content-Length framed JSON-RPC, requests answered in order of ids."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "lsp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, cwd=ROOT)
+        self.inbox: "queue.Queue[dict[str, Any]]" = queue.Queue()
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            length = None
+            while True:
+                header = out.readline()
+                if not header:
+                    return
+                if header in (b"\r\n", b"\n"):
+                    break
+                name, _, value = header.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            assert length is not None
+            self.inbox.put(json.loads(out.read(length)))
+
+    def _send(self, message: dict[str, Any]) -> None:
+        body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def notify(self, method: str, params: Any) -> None:
+        self._send({"method": method, "params": params})
+
+    def request(self, method: str, params: Any) -> Any:
+        self.next_id += 1
+        self._send({"id": self.next_id, "method": method, "params": params})
+        while True:
+            msg = self.wait()
+            if msg.get("id") == self.next_id and "method" not in msg:
+                assert "error" not in msg, msg
+                return msg.get("result")
+
+    def wait(self, method: Optional[str] = None, timeout: float = 60) -> dict[str, Any]:
+        while True:
+            msg = self.inbox.get(timeout=timeout)
+            if method is None or msg.get("method") == method:
+                return msg
+
+    def diagnostics(self, uri: str) -> list[dict[str, Any]]:
+        while True:
+            msg = self.wait("textDocument/publishDiagnostics")
+            if msg["params"]["uri"] == uri:
+                return msg["params"]["diagnostics"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    c = Client()
+    result = c.request("initialize", {"processId": os.getpid(), "rootUri": ROOT.as_uri(), "capabilities": {}})
+    caps = result["capabilities"]
+    assert caps["hoverProvider"] and caps["documentFormattingProvider"] and "completionProvider" in caps
+    assert result["serverInfo"]["name"] == "dehlanote"
+    c.notify("initialized", {})
+    yield c
+    assert c.request("shutdown", None) is None
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
+
+
+def _open(client: Client, path: Path, text: Optional[str] = None, uri: Optional[str] = None) -> str:
+    uri = uri or path.as_uri()
+    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "dpn", "version": 1,
+                                                            "text": text if text is not None else
+                                                            path.read_text(encoding="utf-8")}})
+    return uri
+
+
+def _validated(path: Path) -> list[tuple[str, int, int]]:
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "validate", "--format", "json", str(path)],
+                          capture_output=True, text=True, env=ENV, cwd=ROOT)
+    errors = json.loads(proc.stdout)["files"][0]["errors"]
+    return [(e["code"], e["line"] - 1, e["column"] - 1) for e in errors]
+
+
+def test_diagnostics_as_you_type(client):
+    uri = _open(client, BAD)
+    found = client.diagnostics(uri)
+    assert [(d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found] \
+        == _validated(BAD)                          # validate's errors, at validate's places
+    leader = next(d for d in found if d["code"] == "wrong-leader")
+    assert leader["range"]["start"] == {"line": 7, "character": 3}          # bad.dpn:8:4, the seat B
+    assert leader["range"]["end"] == {"line": 7, "character": 4}
+    assert leader["severity"] == 1 and leader["source"] == "dehlanote" and "A leads trick 3" in leader["message"]
+    # the player corrects the leader: the error goes, the other stays
+    fixed = BAD.read_text(encoding="utf-8").replace(" 3 B: 4S", " 3 A: 4S")
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                             "contentChanges": [{"text": fixed}]})
+    assert [d["code"] for d in client.diagnostics(uri)] == ["tens-mismatch"]
+    # a typo: a syntax error at the card
+    typo = fixed.replace(" 6 A: 6H QH", " 6 A: 6H QX")
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3},
+                                             "contentChanges": [{"text": typo}]})
+    row = next(i for i, line in enumerate(typo.split("\n")) if line.startswith(" 6 A: 6H QX"))
+    found = client.diagnostics(uri)
+    assert any(d["code"] in ("bad-card", "syntax") and d["range"]["start"]["line"] == row for d in found), found
+
+
+def test_hover_on_a_card_shows_the_position_after_it(client):
+    uri = _open(client, WORKED)
+    client.diagnostics(uri)
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith(" 9 A:"))
+    col = lines[row].index("5H")
+    result = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                   "position": {"line": row, "character": col + 1}})
+    text = result["contents"]["value"]
+    facts = next(replay_games(iter_path(WORKED)))
+    eight = facts.deals[0].tricks[7]                    # the centre after trick 8, then B plays 5H
+    assert text.startswith("**B plays 5♥**: deal 1, trick 9, card 2 of 4")
+    assert f"centre {eight.centre_cards} cards with 10♦" in text
+    assert "the trick so far: A J♥, B 5♥" in text and "**C to play**" in text
+    last = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                 "position": {"line": row, "character": lines[row].index("4H")}})
+    assert "A wins the trick; A takes 20 cards to AC with 10♦" in last["contents"]["value"]
+    assert "**A leads next**" in last["contents"]["value"]
+    nothing = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                    "position": {"line": 0, "character": 2}})
+    assert nothing is None
+
+
+def test_completion_offers_the_legal_cards(client):
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith(" 5 D:"))
+    typing = " 5 D: 7D "
+    text = "\n".join(lines[:row] + [typing] + lines[row + 1:])
+    uri = _open(client, WORKED, text, uri="untitled:typing.dpn")
+    client.diagnostics(uri)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": row, "character": len(typing)}})
+    offered = [item["label"] for item in result["items"]]
+    facts = next(replay_games(iter_path(WORKED)))
+    deal = facts.deals[0]
+    played_by_a = {p.card for t in deal.tricks[:4] for p in t.plays if p.seat == "A"}
+    held = [c for c in deal.hands["A"] if c not in played_by_a]
+    assert sorted(offered) == sorted(c for c in held if c.endswith("D"))    # A must follow diamonds
+    assert "AD" in offered                                                   # what A really played
+    assert next(i for i in result["items"] if i["label"] == "AD")["detail"] == "ace of diamonds"
+
+
+def test_formatting_is_fmts(client):
+    uri = _open(client, LOOSE)
+    client.diagnostics(uri)
+    edits = client.request("textDocument/formatting", {"textDocument": {"uri": uri},
+                                                       "options": {"tabSize": 4, "insertSpaces": True}})
+    fmt = subprocess.run([sys.executable, "-m", "dehlanote", "fmt", str(LOOSE)], capture_output=True, env=ENV,
+                         cwd=ROOT).stdout.decode("utf-8")
+    assert len(edits) == 1 and edits[0]["newText"] == fmt
+    assert edits[0]["range"]["start"] == {"line": 0, "character": 0}
+    canonical = _open(client, WORKED, fmt, uri="untitled:canonical.dpn")
+    client.diagnostics(canonical)
+    assert client.request("textDocument/formatting", {"textDocument": {"uri": canonical},
+                                                      "options": {"tabSize": 4, "insertSpaces": True}}) == []
+
+
+def test_without_pygls_lsp_says_how_to_get_it():
+    code = ("import sys, runpy\nsys.modules['pygls'] = None\nsys.argv = ['dehlanote', 'lsp']\n"
+            "runpy.run_module('dehlanote', run_name='__main__')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, cwd=ROOT,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert proc.returncode == 2
+    assert "needs pygls: pip install 'dehlanote[lsp]'" in proc.stderr and "Traceback" not in proc.stderr
