@@ -28,12 +28,15 @@ from ..files import Folder
 from ..record import RecordError, Session, save
 from ..record.session import Outcome
 from ..record.store import Claim, RecordBusy
+from ..replay.table import Table as CoreTable
 from ..rules.profile import Registry, registry as default_registry
 from ..deck import seats_for
 
-__all__ = ["FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables", "folder_secret", "new_secret"]
+__all__ = ["core_table", "FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables", "folder_secret",
+           "new_secret"]
 
 _NAME = re.compile(r"^table-([1-9][0-9]{0,3})\.dpn$")
+_CARD = re.compile(r"^(?:[AKQJ98765432]|10)[SHDC]$")
 _NAME_CHARS = re.compile(r"[\x00-\x1f\x7f\"\\\]\[{}]")
 
 
@@ -235,6 +238,13 @@ class Tables:
         if waiting is not None and word not in ("undo", "") and not line.startswith("{"):
             raise Refusal("unconfirmed-trick", "the last trick waits for the other side's phone to confirm it")
         before_tricks = table.tricks_done()
+        if _CARD.match(line):
+            # a tapped card is checked by the per-card core first (validate's codes), then kept
+            # by the recorder's session, which writes it in the record
+            core = core_table(table.session)
+            problem = core.check(line) if core is not None else None
+            if problem is not None:
+                raise Refusal(problem.code, problem.message)
         outcome = table.session.feed(line)
         if not outcome.accepted:
             code, message = _first_problem(outcome)
@@ -273,6 +283,27 @@ class Tables:
             raise Refusal("cannot-save", f"the record cannot be written ({(exc.strerror or str(exc)).lower()})",
                           status=507) from None
         table.claim.follow()
+
+
+def core_table(session: Session) -> Optional[CoreTable]:
+    """The per-card core's table of the deal in progress, the trick under way played on it
+    (None between deals, before trump, or where the core cannot set the deal up)."""
+    state = session.state
+    fact = state.cur_fact
+    if state.cur is None or fact is None or state.cur_errors:
+        return None
+    try:
+        table = fact.table(trick=len(fact.tricks) + 1, card=1)
+        for card in _partial(session):
+            table.play(card)
+    except (ValueError, IndexError):     # IllegalCard is a ValueError
+        return None
+    return table
+
+
+def _partial(session: Session) -> list[str]:
+    partial = session.position()["partial"]
+    return [str(c) for c in partial] if isinstance(partial, list) else []
 
 
 def _tag(session: Session, name: str) -> str:

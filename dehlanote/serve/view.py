@@ -12,20 +12,30 @@ from typing import Any, Optional
 
 from ..deck import DECK, seats_for, sides_for
 from ..record import Session
-from .tables import Table
+from .tables import Table, core_table
 
-__all__ = ["table_state", "tappable", "summary"]
+__all__ = ["core_table", "table_state", "tappable", "seen_adapter", "summary"]
 
 _ORDER = {card: i for i, card in enumerate(DECK)}
 
 
 def tappable(session: Session) -> tuple[list[str], bool]:
-    """The cards the seat to play may be given, and whether its hand is known.
+    """The cards the seat to play may be given, and whether its hand is known: the per-card
+    core's legal cards (the hand's legal cards when it is known, else every card not yet
+    seen, the led suit first). The record's check is still the session's: a card offered
+    here is played only when the replay keeps it."""
+    expect = session.expect()
+    if expect.kind != "card" or expect.seat is None:
+        return [], False
+    table = core_table(session)
+    if table is None or table.to_play != expect.seat:
+        return seen_adapter(session)
+    return [str(c) for c in table.legal_cards()], table.hand(expect.seat) is not None
 
-    Known hand: its legal cards (the led suit when it holds one). Unknown hand: every card
-    not yet seen in the deal, the led suit first. The record's check is still the
-    session's: a card shown here is only offered, the replay decides.
-    """
+
+def seen_adapter(session: Session) -> tuple[list[str], bool]:
+    """The same from the session's snapshot, where the core cannot set the deal up: the known
+    hand's cards of the led suit (or all of them), else the cards not yet seen, led suit first."""
     expect = session.expect()
     snap = session.snapshot()
     if expect.kind != "card" or expect.seat is None:

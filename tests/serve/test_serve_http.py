@@ -104,6 +104,46 @@ def test_known_hands_offer_only_legal_cards_and_refusals_carry_validate_codes(cl
     assert hindi["code"] == "not-in-hand" and hindi["sentence"] == "यह पत्ता इस खिलाड़ी के हाथ में नहीं है।"
 
 
+@pytest.mark.parametrize("with_hands", [False, True])
+def test_the_cores_legal_cards_against_the_replays_table(folder: Path, with_hands: bool) -> None:
+    """Differential: the per-card core's offer against one drawn from the replay's own table
+    (the stepper's snapshot): the same with the hands known; without them the core's is the
+    snapshot's less the suits the seat has shown out of, and never misses the card played."""
+    from dehlanote.serve.tables import core_table
+    from dehlanote.serve.view import seen_adapter, tappable
+    tables = Tables(folder, sync=False)
+    try:
+        t = tables.start(rules="standard", names=NAMES, dealer="D")
+        if with_hands:
+            for seat, cards in HANDS.items():
+                tables.feed(t, f"hands {seat}: {cards}")
+        tables.feed(t, "trump D")
+        voids: dict[str, set[str]] = {s: set() for s in "ABCD"}
+        sample = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+        for line in sample.splitlines():
+            m = re.match(r"^\s*\d+ ([A-D]):(.*?)(?:\{|$)", line)
+            if not m:
+                continue
+            leader, cards = m.group(1), [c.rstrip("?!") for c in m.group(2).split()]
+            for k, card in enumerate(cards):
+                seat = "ABCD"[("ABCD".index(leader) + k) % 4]
+                assert core_table(t.session) is not None
+                core, known = tappable(t.session)
+                snap, snap_known = seen_adapter(t.session)
+                assert known == snap_known == with_hands
+                assert card in core
+                if with_hands:
+                    assert core == snap
+                else:
+                    assert set(core) <= set(snap)
+                    assert {c[-1] for c in set(snap) - set(core)} <= voids[seat]
+                tables.feed(t, card)
+                if k and card[-1] != cards[0][-1]:
+                    voids[seat].add(cards[0][-1])
+    finally:
+        tables.close()
+
+
 def _deck_order(card: str) -> int:
     from dehlanote.deck import DECK
     return DECK.index(card)
