@@ -153,3 +153,25 @@ def test_a_cut_link_says_so(browser, viewer):
     url = share(WORKED, "--deal", 1, base=viewer)
     open_link(browser, url[: len(url) * 2 // 3])
     assert "does not hold a deal" in browser.find_element(By.ID, "where").text
+
+
+def test_a_copied_trick_link_carries_the_deal(browser, viewer):
+    url = share(WORKED, "--deal", 1, base=viewer)
+    open_link(browser, url)
+    copied = browser.execute_async_script("""
+        var done = arguments[arguments.length - 1];
+        var seen = [];
+        var area = HTMLTextAreaElement.prototype;
+        var select = area.select;
+        area.select = function () { seen.push(this.value); return select.apply(this, arguments); };
+        var button = document.querySelector("#story button.copy");
+        button.click();
+        setTimeout(function () {
+          if (navigator.clipboard && navigator.clipboard.readText) {
+            navigator.clipboard.readText().then(function (t) { done([t].concat(seen)); },
+                                                function () { done(seen); });
+          } else { done(seen); }
+        }, 300);
+    """)
+    assert copied, "nothing was copied"
+    assert any("#game=1&deal=1&trick=" in c and "&dpn1=" in c for c in copied), copied

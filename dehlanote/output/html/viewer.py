@@ -76,6 +76,24 @@ _VIEWER_JS = r"""/* dehlanote viewer: the deal is in the link's fragment (#dpn1=
       if (typeof url === "string" && url.charAt(0) === "#") { url += "&" + KEY + "=" + packed; }
       return replace(state, title, url);
     };
+    /* and so do the story's "copy link" buttons: a copied link carries the deal too */
+    function withDeal(text) {
+      var page = location.href.split("#")[0];
+      return (typeof text === "string" && text.indexOf(page + "#") === 0 && text.indexOf(KEY + "=") < 0)
+        ? text + "&" + KEY + "=" + packed : text;
+    }
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      var write = navigator.clipboard.writeText.bind(navigator.clipboard);
+      try {
+        navigator.clipboard.writeText = function (text) { return write(withDeal(text)); };
+      } catch (err) { /* the clipboard's own: the link is copied as the page made it */ }
+    }
+    var exec = document.execCommand.bind(document);
+    document.execCommand = function (name) {
+      var area = document.activeElement;
+      if (name === "copy" && area && area.tagName === "TEXTAREA") { area.value = withDeal(area.value); area.select(); }
+      return exec.apply(null, arguments);
+    };
     document.documentElement.setAttribute("data-viewer", "deal");
     /* another deal's link pasted in this tab: show that deal */
     window.addEventListener("hashchange", function () {
