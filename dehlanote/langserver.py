@@ -213,9 +213,10 @@ def _game_start(text: str, line: int) -> int:
 
 
 def completions(text: str, line: int, units: int, reg: Optional[Registry] = None) -> list[str]:
-    """The cards to offer at the cursor: in a trick, those the player to play may play (when the
-    hands are written: the led suit when the hand holds it; else every card not yet seen, the
-    led suit first); in a hand, the cards not dealt yet."""
+    """The cards to offer at the cursor: in a trick, those the player to play may play, from the
+    per-card core (``DealFact.table``: its hand's legal cards when the hands are written, under
+    the profile's rules; else every card not yet seen, the led suit first); in a hand, the
+    cards not dealt yet."""
     reg = reg or registry()
     lines = text.split("\n")
     if line >= len(lines):
@@ -237,31 +238,19 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
     if facts.rules is None or not facts.deals:
         return []
     deal = facts.deals[-1]
-    seats = "ABCDEF"[: facts.rules.seats]
     partial = [c for c in (card_of(w.rstrip("!?")) for w in re.findall(r"(?<![-\w])[0-9A-Za-z][^\s,{}]*",
                                                                         current[head.end():])) if c]
-    written = re.search(r"([A-F])\s*:", head.group(0))
-    if written:
-        leader = written.group(1)
-    elif deal.tricks:
-        leader = deal.tricks[-1].winner
-    elif deal.dealer:
-        leader = seats[(seats.index(deal.dealer) + 1) % len(seats)]
-    else:
+    try:
+        table = deal.table(trick=len(deal.tricks) + 1, card=1)     # the per-card core, at this trick
+        for card in partial:
+            if table.over or table.check(card) is not None:
+                return []                  # a card already typed is wrong: its diagnostic says so
+            table.play(card)
+    except ValueError:
         return []
-    if len(partial) >= len(seats):
+    if table.over:
         return []
-    seat = seats[(seats.index(leader) + len(partial)) % len(seats)]
-    led = partial[0][-1] if partial else None
-    played = [p.card for t in deal.tricks for p in t.plays] + partial
-    if deal.dealt.get(seat):
-        held = [c for c in deal.dealt[seat]
-                if c not in [p.card for t in deal.tricks for p in t.plays if p.seat == seat]]
-        follow = [c for c in held if c[-1] == led]
-        return sorted(follow or held, key=sort_key)
-    seen = set(played) | {c for s, cards in deal.dealt.items() if s != seat for c in cards}
-    free = [c for c in ALL_CARDS if c not in seen] if facts.rules.decks == 1 else list(ALL_CARDS)
-    return sorted(free, key=lambda c: (0 if c[-1] == led else 1, sort_key(c)))
+    return [str(c) for c in table.legal_cards()]
 
 
 def _undealt(prefix: str) -> list[str]:

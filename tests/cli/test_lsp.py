@@ -201,3 +201,20 @@ def test_without_pygls_lsp_says_how_to_get_it():
                           stdin=subprocess.DEVNULL, timeout=60)
     assert proc.returncode == 2
     assert "needs pygls: pip install 'dehlanote[lsp]'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_completion_without_hands_offers_the_cards_not_seen_led_suit_first(client):
+    lines = BAD.read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith(" 5 D:"))
+    typing = " 5 D: 7D "
+    uri = _open(client, BAD, "\n".join(lines[:row] + [typing]), uri="untitled:nohands.dpn")
+    client.diagnostics(uri)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": row, "character": len(typing)}})
+    offered = [item["label"] for item in result["items"]]
+    facts = next(replay_games(iter_path(BAD)))
+    seen = {p.card for t in facts.deals[0].tricks[:4] for p in t.plays} | {"7D"}
+    deck = {r + s for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")}
+    assert set(offered) == deck - seen and len(offered) == len(deck - seen)
+    diamonds = [c for c in offered if c.endswith("D")]
+    assert offered[: len(diamonds)] == diamonds                 # the suit led first

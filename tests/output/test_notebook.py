@@ -181,3 +181,34 @@ def test_table_svg_from_plain_values():
     info = root.find(f".//{SVG}g[@class='info']")
     assert [g.get("data-card") for g in info.iter(f"{SVG}g") if g.get("data-card")] == ["10H"]
     assert "dealer" in "".join(root.find(f".//{SVG}g[@data-seat='C']").itertext())
+
+
+# ---- the per-card core's Table in Jupyter ---------------------------------------------------------------
+
+def test_a_table_shows_itself_as_the_svg_of_its_position():
+    facts = next(replay_games(iter_path(ROOT / "samples" / "worked-example.dpn")))
+    deal = facts.deals[0]
+    table = deal.table(trick=9, card=2)                    # A has led JH to trick 9, B to play
+    root = ET.fromstring(table._repr_svg_())
+    for seat in "ABCD":
+        assert sorted(_seat_cards(root, seat)) == sorted(map(str, table.hand(seat)))
+    trick = root.find(f".//{SVG}g[@class='trick']")
+    played = {g.get("data-played-by"): g.find(f"{SVG}g").get("data-card")
+              for g in trick.iter(f"{SVG}g") if g.get("data-played-by")}
+    assert played == {seat: str(card) for seat, card in table.current} == {"A": "JH"}
+    texts = _texts(root)
+    assert f"centre: {len(table.centre)} cards" in texts and "B to play" in texts
+    # the same position drawn from the replayed deal's snapshot: the same hands and trick
+    snap = snapshots(deal, facts.rules)[8 * 4 + 1]
+    other = ET.fromstring(snapshot_svg(snap, "ABCD"))
+    for seat in "ABCD":
+        assert sorted(_seat_cards(other, seat)) == sorted(_seat_cards(root, seat))
+    table.play(table.legal_cards()[0])
+    assert "C to play" in _texts(ET.fromstring(table._repr_svg_()))
+
+
+def test_a_fresh_table_without_hands_says_so():
+    from dehlanote import Table
+
+    root = ET.fromstring(Table.new("standard", dealer="D", trump="H")._repr_svg_())
+    assert _texts(root).count("hand not recorded") == 4 and "trump hearts" in _texts(root)
