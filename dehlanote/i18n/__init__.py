@@ -16,11 +16,14 @@ without it :func:`translator` raises :class:`LanguageUnavailable` with the insta
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from importlib import resources
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
-__all__ = ["DEFAULT", "LanguageUnavailable", "N_", "catalog", "choose", "languages", "translator"]
+__all__ = ["DEFAULT", "LanguageUnavailable", "N_", "catalog", "choose", "languages", "speaking", "speaking_words",
+           "translator"]
 
 #: the language of the message ids
 DEFAULT = "en"
@@ -106,3 +109,22 @@ def choose(accept_language: Optional[str], default: str = DEFAULT) -> str:
         if base in known:
             return base
     return default
+
+
+_SPOKEN: ContextVar[dict[str, str]] = ContextVar("dehlanote_words", default={})
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Within the block, the sentences of the replay's story (:mod:`dehlanote.output.notes`)
+    are in ``lang`` (English outside any block, so the text outputs never change)."""
+    token = _SPOKEN.set(catalog(lang))
+    try:
+        yield
+    finally:
+        _SPOKEN.reset(token)
+
+
+def speaking_words(message: str) -> str:
+    """``message`` in the language of the :func:`speaking` block around the call."""
+    return _SPOKEN.get().get(message, message)

@@ -20,6 +20,7 @@ from ..replay.facts import Capture, ClaimFact, DealFact, GameFacts, PlayFact, Re
 from ..rules.profile import Rules
 from ..deck import SUIT_NAMES, seats_for, side_of, sides_for, sort_key
 from ..syntax.model import Deal, Game
+from ..i18n import speaking_words as _
 
 __all__ = [
     "TenStory", "TrickNote", "Snapshot", "ten_stories", "trick_notes", "trump_text", "capture_text",
@@ -90,20 +91,21 @@ def trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
     """The sentence for the trump event of ``trick`` (the engine's :class:`TrumpFact` says
     where trump was chosen, set, revealed or drawn), or None when nothing happened to trump there."""
     if tf is not None and tf.set_at is not None and trick.number == tf.set_at:
-        return f"{tf.by} cannot follow: chooses trump in secret"     # hukum's closed trump
+        return _("{seat} cannot follow: chooses trump in secret").format(seat=tf.by)     # hukum's closed trump
     if tf is None or tf.trick is None:
         return None
     if tf.drawn is not None:
         # the drawn card's suit is trump from trick tf.trick: the draw follows the trick before
         if trick.number == tf.trick - 1:
-            return f"all five followed: {tf.drawn} drawn, {SUIT_NAMES[tf.drawn[-1]]} are trump"
+            return _("all five followed: {card} drawn, {suit} are trump").format(
+                card=tf.drawn, suit=_(SUIT_NAMES[tf.drawn[-1]]))
         return None
     if trick.number != tf.trick or tf.suit is None:
         return None
-    suit = SUIT_NAMES[tf.suit]
+    suit = _(SUIT_NAMES[tf.suit])
     if tf.closed or tf.method == "closed":
-        return f"{tf.by} cannot follow: trump revealed, {suit}"
-    return f"{tf.by} cannot follow: trump set, {suit}"
+        return _("{seat} cannot follow: trump revealed, {suit}").format(seat=tf.by, suit=suit)
+    return _("{seat} cannot follow: trump set, {suit}").format(seat=tf.by, suit=suit)
 
 
 def trick_notes(deal: DealFact, rules: Rules) -> list[TrickNote]:
@@ -124,30 +126,31 @@ def trick_notes(deal: DealFact, rules: Rules) -> list[TrickNote]:
 # ---- sentences -------------------------------------------------------------------------------
 
 def suit_word(suit: Optional[str]) -> str:
-    return SUIT_NAMES.get(suit or "", "none")
+    return _(SUIT_NAMES.get(suit or "", "none"))
 
 
 def trump_text(tf: Optional[TrumpFact]) -> str:
     """How trump was set in the deal, in the profile's terms."""
     if tf is None:
-        return "trump unknown"
+        return _("trump unknown")
     if tf.drawn is not None:
-        return (f"trump {suit_word(tf.drawn[-1])}: all five opening tricks were followed, "
-                f"{tf.drawn} drawn (trump from trick {tf.trick})")
+        return _("trump {suit}: all five opening tricks were followed, {card} drawn (trump from trick {n})").format(
+            suit=suit_word(tf.drawn[-1]), card=tf.drawn, n=tf.trick)
     if tf.suit is None:
         if tf.method in ("first-void", "first-void-five"):
-            return "no trump: every player followed suit"
-        return "trump unknown"
+            return _("no trump: every player followed suit")
+        return _("trump unknown")
     suit = suit_word(tf.suit)
     if tf.closed or tf.method == "closed":
         if tf.trick is None:
-            return f"trump {suit}, chosen in secret by {tf.by}, never revealed"
-        return f"trump {suit}, chosen in secret by {tf.by}, revealed at trick {tf.trick}"
+            return _("trump {suit}, chosen in secret by {seat}, never revealed").format(suit=suit, seat=tf.by)
+        return _("trump {suit}, chosen in secret by {seat}, revealed at trick {n}").format(
+            suit=suit, seat=tf.by, n=tf.trick)
     if tf.method in ("first-void", "first-void-five"):
-        return f"trump {suit}, set by {tf.by}'s first void at trick {tf.trick}"
+        return _("trump {suit}, set by {seat}'s first void at trick {n}").format(suit=suit, seat=tf.by, n=tf.trick)
     if tf.method == "partner":
-        return f"trump {suit}, announced by {tf.by} (the dealer's partner)"
-    return f"trump {suit}, announced by {tf.by}"
+        return _("trump {suit}, announced by {seat} (the dealer's partner)").format(suit=suit, seat=tf.by)
+    return _("trump {suit}, announced by {seat}").format(suit=suit, seat=tf.by)
 
 
 def capture_text(cap: Optional[Capture]) -> str:
@@ -156,10 +159,10 @@ def capture_text(cap: Optional[Capture]) -> str:
         return ""
     tens = (": " + " ".join(cap.tens)) if cap.tens else ""
     if cap.reason == "trick":
-        return f"{cap.by} takes the trick{tens}"
+        return _("{seat} takes the trick").format(seat=cap.by) + tens
     if cap.reason == "last-trick":
-        return f"{cap.by} takes the last {cap.cards} cards (last trick){tens}"
-    return f"{cap.by} sweeps {cap.cards} cards (two in a row){tens}"
+        return _("{seat} takes the last {n} cards (last trick)").format(seat=cap.by, n=cap.cards) + tens
+    return _("{seat} sweeps {n} cards (two in a row)").format(seat=cap.by, n=cap.cards) + tens
 
 
 def claim_text(claim: "ClaimFact", tricks: int) -> str:
@@ -172,11 +175,12 @@ def claim_text(claim: "ClaimFact", tricks: int) -> str:
 
 def deal_heading(deal: DealFact) -> str:
     """``Deal 1 · dealer D · trump diamonds, announced by A``."""
-    parts = [f"Deal {deal.number}"]
+    parts = [_("Deal {n}").format(n=deal.number)]
     if deal.dealer:
-        parts.append(f"dealer {deal.dealer}")
+        parts.append(_("dealer {seat}").format(seat=deal.dealer))
     if deal.misdeals:
-        parts.append(f"{deal.misdeals} misdeal{'s' if deal.misdeals != 1 else ''} before it")
+        parts.append((_("1 misdeal before it") if deal.misdeals == 1 else _("{n} misdeals before it")).format(
+            n=deal.misdeals))
     parts.append(trump_text(deal.trump))
     return " · ".join(parts)
 
@@ -190,46 +194,52 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
     sides = sides_for(rules.seats)
     if not deal.complete:
         n = len(deal.tricks)
-        return [f"the deal stops after {n} trick{'s' if n != 1 else ''}: winner unknown",
-                "streak: unknown", "next dealer: unknown"]
+        return [(_("the deal stops after 1 trick: winner unknown") if n == 1 else
+                 _("the deal stops after {n} tricks: winner unknown")).format(n=n),
+                _("streak: unknown"), _("next dealer: unknown")]
     lines = []
     split = _split(deal.tens, sides)
     dealing = side_of(deal.dealer, rules.seats) if deal.dealer else None
     if deal.kot is not None:
-        why = {"all-tens": f"all {rules.total_tens} tens", "streak": f"{rules.streak} deals in a row",
-               "all-tricks": "every trick"}.get(deal.kot.reason, deal.kot.reason)
-        word = "sirr" if deal.kot.reason == "all-tens" and rules.all_tens == "match" else "a kot"
-        lines.append(f"{deal.kot.side} makes {word}: {why} (tens {split})")
+        why = {"all-tens": _("all {n} tens").format(n=rules.total_tens),
+               "streak": _("{n} deals in a row").format(n=rules.streak),
+               "all-tricks": _("every trick")}.get(deal.kot.reason, deal.kot.reason)
+        if deal.kot.reason == "all-tens" and rules.all_tens == "match":
+            lines.append(_("{side} makes sirr: {why} (tens {split})").format(side=deal.kot.side, why=why, split=split))
+        else:
+            lines.append(_("{side} makes a kot: {why} (tens {split})").format(side=deal.kot.side, why=why, split=split))
     elif deal.winner is None:
-        lines.append(f"no result: tens {split}, streaks unchanged")
+        lines.append(_("no result: tens {split}, streaks unchanged").format(split=split))
     elif rules.score == "points":
         pts = _split(deal.points, sides)
-        lines.append(f"{deal.winner} wins the deal on points ({pts}; tens {split})")
+        lines.append(_("{side} wins the deal on points ({points}; tens {split})").format(
+            side=deal.winner, points=pts, split=split))
     elif rules.score == "tricks":
-        lines.append(f"{deal.winner} wins the deal with {deal.points.get(deal.winner, 0)} tricks "
-                     f"(tricks {_split(deal.points, sides)})")
+        lines.append(_("{side} wins the deal with {n} tricks (tricks {split})").format(
+            side=deal.winner, n=deal.points.get(deal.winner, 0), split=_split(deal.points, sides)))
     else:
         mine = deal.tens.get(deal.winner, 0)
         other = sum(v for k, v in deal.tens.items() if k != deal.winner)
         if mine == other:
-            lines.append(f"{deal.winner} wins the deal on a level split ({split}): "
-                         f"the dealing side {dealing} needed more")
+            lines.append(_("{side} wins the deal on a level split ({split}): the dealing side {dealing} needed "
+                           "more").format(side=deal.winner, split=split, dealing=dealing))
         else:
-            lines.append(f"{deal.winner} wins the deal with {mine} tens ({split})")
+            lines.append(_("{side} wins the deal with {n} tens ({split})").format(
+                side=deal.winner, n=mine, split=split))
     claim = getattr(deal, "claim", None)
     if claim is not None:
         lines.append(claim_text(claim, rules.tricks_per_deal))
     if deal.streak is not None:
-        lines.append(f"streak: {deal.streak.side} {deal.streak.length}")
+        lines.append(_("streak: {side} {n}").format(side=deal.streak.side, n=deal.streak.length))
     else:
-        lines.append("streak: none")
+        lines.append(_("streak: none"))
     if deal.next_dealer is not None:
-        lines.append(f"next dealer: {deal.next_dealer}")
+        lines.append(_("next dealer: {seat}").format(seat=deal.next_dealer))
     elif facts is not None and facts.result is not None and facts.result.finished:
         winner = facts.result.winner
-        lines.append(f"match over: {winner} wins" if winner else "match over: level")
+        lines.append(_("match over: {side} wins").format(side=winner) if winner else _("match over: level"))
     elif not deal.ends_match:
-        lines.append("next dealer: unknown")   # hangs on a deal whose outcome is unknown
+        lines.append(_("next dealer: unknown"))   # hangs on a deal whose outcome is unknown
     return lines
 
 

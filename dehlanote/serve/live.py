@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..i18n import speaking
 from ..output.html.data import game_data
 from ..record.session import _without_marker as without_marker
 from ..replay import replay_game
@@ -20,7 +21,13 @@ from .view import partial_cards
 __all__ = ["live_games"]
 
 
-def live_games(table: Table) -> list[dict[str, Any]]:
+def live_games(table: Table, lang: str = "en") -> list[dict[str, Any]]:
+    """The replay page's data of the table's game, its story in ``lang``."""
+    with speaking(lang):
+        return _live_games(table)
+
+
+def _live_games(table: Table) -> list[dict[str, Any]]:
     session = table.session
     games = parse_string(session.game_text(), keep_source=True)
     if not games:

@@ -65,7 +65,7 @@ def live_replay_page(table: Table, *, lang: str, key: Optional[str]) -> tuple[st
     """The table's replay page, following the play (and its policy)."""
     from .live import live_games
     _ = translator(lang)
-    games = live_games(table)
+    games = live_games(table, lang)
     live = _template("live.js")
     title = f"{_('Table')} {table.number}"
     page = render_replay(games, title, back="/" + (f"?key={key}" if key else ""),

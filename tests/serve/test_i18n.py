@@ -53,6 +53,26 @@ def test_hindi_uses_the_players_words() -> None:
     assert all("\u0900" <= ch <= "\u097f" for ch in _("Undo").replace(" ", ""))
 
 
+def test_the_story_of_a_deal_in_hindi_and_unchanged_in_english(tmp_path: Path) -> None:
+    """The replay page's story (the deal's heading, each trick's facts, the result) is told in the
+    page's language; outside a page (annotate, replay) it stays English."""
+    from dehlanote.i18n import speaking
+    from dehlanote.output.html.data import game_data
+    from dehlanote.output.notes import deal_result_text
+    from dehlanote.replay import replay_game
+    from dehlanote.syntax import parse_string
+    facts = replay_game(parse_string((ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8"))[0])
+    english = game_data(facts)["deals"][0]
+    with speaking("hi"):
+        hindi = game_data(facts)["deals"][0]
+    assert english["head"] == "Deal 1 · dealer D · trump diamonds, announced by A"
+    assert hindi["head"] == "बाज़ी 1 · बाँटने वाला D · हुकुम ईंट, A ने बताया"
+    assert english["result"][0] == "AC wins the deal with 3 tens (AC 3 BD 1)"
+    assert hindi["result"][0] == "AC ने 3 दहलों से बाज़ी जीती (AC 3 BD 1)"
+    assert hindi["tricks"][1]["s"][1] == ["sweep", "A ने 8 पत्ते समेटे (लगातार दो हाथ): 10H 10S"]
+    assert deal_result_text(facts.deals[0], facts.rules)[0] == english["result"][0]   # after the block: English
+
+
 def test_languages_are_the_catalogs_found() -> None:
     assert languages() == ("en",) + tuple(p.stem for p in CATALOGS)
     assert catalog("en") == {}

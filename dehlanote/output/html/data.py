@@ -15,6 +15,7 @@ import tempfile
 from typing import Any, Callable, Iterable, Optional
 
 from ...errors import DpnError
+from ...i18n import speaking_words as _
 from ...replay.facts import DealFact, GameFacts, TrickFact
 from ...replay.game import GameReplay
 from ...rules.profile import Rules
@@ -115,20 +116,20 @@ def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[
 def _story(t: TrickFact, note: Any, rules: Rules) -> list[list[str]]:
     """The trick's line in the deal's story: [[kind, sentence]], kinds: win, trump, capture,
     sweep, cross (a ten that changed sides, the † case), centre."""
-    out: list[list[str]] = [["win", f"{t.winner} wins"]]
+    out: list[list[str]] = [["win", _("{seat} wins").format(seat=t.winner)]]
     if note.trump_event:
         out.append(["trump", note.trump_event])
     if t.capture is not None:
         kind = "sweep" if t.capture.reason == "two-in-a-row" else "capture"
         out.append([kind, capture_text(t.capture)])
     if rules.capture == "centre" and t.centre_cards:
-        centre = f"centre {t.centre_cards}"
+        centre = _("centre {n}").format(n=t.centre_cards)
         if t.centre_tens:
-            centre += " with " + " ".join(t.centre_tens)
+            centre = _("centre {n} with {tens}").format(n=t.centre_cards, tens=" ".join(t.centre_tens))
         out.append(["centre", centre])
     for s in note.crossed:
-        out.append(["cross", f"{s.card} was won by {s.won_by} ({s.won_side}) in trick {s.trick} "
-                             f"but {s.taken_by} swept it to {s.taken_side}"])
+        out.append(["cross", _("{card} was won by {seat} ({side}) in trick {n} but {by} swept it to {to}").format(
+            card=s.card, seat=s.won_by, side=s.won_side, n=s.trick, by=s.taken_by, to=s.taken_side)])
     return out
 
 

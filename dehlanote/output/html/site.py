@@ -87,6 +87,21 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
                extend: Optional[Extend] = None, lang: str = "en",
                book: Optional[PlayerBook] = None) -> PageReport:
+    """Write the replay page(s) of one input, its words and the story of its deals in ``lang``
+    (see :func:`_write_page`)."""
+    from ...i18n import speaking
+    with speaking(lang):
+        return _write_page(stream, path, target, reg, four_colour=four_colour, stats=stats, back=back,
+                           on_game=on_game, per_page=per_page, rows=rows, link_base=link_base, extend=extend,
+                           lang=lang, book=book)
+
+
+def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
+                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
+                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
+                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
+                extend: Optional[Extend] = None, lang: str = "en",
+                book: Optional[PlayerBook] = None) -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(game number, deal facts, rules, deal data)`` may add to each deal's
