@@ -380,3 +380,37 @@ def test_serve_says_how_to_install_what_is_missing(folder: Path) -> None:
     assert proc.returncode == 2
     assert "missing-dependency" in proc.stderr and "pip install 'dehlanote[serve]'" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_the_command_prints_its_address_and_in_lan_mode_a_qr_code(folder: Path) -> None:
+    import os
+    import select
+    import urllib.error
+    import urllib.request
+
+    from serve_helpers import running
+    with running(folder) as (_proc, url):
+        assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url)
+        with urllib.request.urlopen(url + "api/tables", timeout=10) as r:
+            assert json.loads(r.read())["tables"] == []
+    with running(folder, "--lan") as (proc, url):
+        m = re.fullmatch(r"(http://127\.0\.0\.1:\d+/)\?key=([A-Za-z0-9_-]{20,})", url)
+        assert m is not None
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(m.group(1), timeout=10)
+        assert refused.value.code == 403
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert r.status == 200
+        err = b""
+        while select.select([proc.stderr], [], [], 1.0)[0]:
+            chunk = os.read(proc.stderr.fileno(), 65536)
+            if not chunk:
+                break
+            err += chunk
+            if b"Ctrl-C" in err:
+                break
+        text = err.decode("utf-8")
+        qr = [line for line in text.splitlines() if set(line.strip()) <= set("█▀▄ ") and len(line.strip()) > 20]
+        assert len(qr) > 10, text      # the code of the address, drawn in the terminal
+    assert (folder / ".dehlanote-serve.key").stat().st_mode & 0o777 == 0o600
+    assert (folder / ".dehlanote-serve.key").read_text().strip() == m.group(2)
