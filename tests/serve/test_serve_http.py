@@ -414,3 +414,41 @@ def test_the_command_prints_its_address_and_in_lan_mode_a_qr_code(folder: Path) 
         assert len(qr) > 10, text      # the code of the address, drawn in the terminal
     assert (folder / ".dehlanote-serve.key").stat().st_mode & 0o777 == 0o600
     assert (folder / ".dehlanote-serve.key").read_text().strip() == m.group(2)
+
+
+@pytest.mark.parametrize("seed", [3])
+def test_a_whole_match_entered_by_taps_is_a_finished_record_that_validates(folder: Path, seed: int) -> None:
+    """A random legal match (dehlanote generate) entered through the API element by element: the
+    record on disk is finished, validate passes it, and its facts are the generated match's."""
+    from dehlanote.replay import replay_game
+    from dehlanote.syntax import parse_string
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    made = subprocess.run([sys.executable, "-m", "dehlanote", "generate", "--seed", str(seed)],
+                          capture_output=True, text=True, timeout=60, env=env).stdout
+    game = parse_string(made)[0]
+    facts = replay_game(game)
+    assert not facts.errors and facts.result is not None and facts.result.finished
+    c, tables = client_for(folder)
+    try:
+        names = {s: game.tag(s) or "" for s in "ABCD"}
+        start(c, names=names, dealer=facts.deals[0].dealer)
+        for deal in facts.deals:
+            st = do(c, 1, do="trump", suit=deal.trump.suit)
+            for t in deal.tricks:
+                assert st["expect"]["seat"] == t.leader          # the next leader follows by itself
+                for p in t.trick.plays:
+                    st = do(c, 1, do="card", card=p.card)
+            st = do(c, 1, do="tens", tens=dict(deal.tens))
+        assert st["over"] and st["result"] == game.tag("Result")
+        r = do(c, 1, 422, do="card", card="AS")
+        assert r["code"] == "refused"                            # nothing after the match
+    finally:
+        tables.close()
+    record = folder / "table-1.dpn"
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "validate", str(record)], capture_output=True,
+                          text=True, timeout=60, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    mine = replay_game(parse_string(record.read_text(encoding="utf-8"))[0])
+    assert mine.result == facts.result
+    assert [(d.dealer, d.winner, d.tens, d.kot) for d in mine.deals] == \
+        [(d.dealer, d.winner, d.tens, d.kot) for d in facts.deals]
