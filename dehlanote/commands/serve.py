@@ -105,8 +105,8 @@ def serve_command(
         print(url, flush=True)
         if lan:
             qr = segno.make(url, error="m")
-            qr.terminal(out=sys.stderr, compact=True)
-            print("dehlanote: scan the code with each phone; the address holds the table's secret",
+            qr.terminal(out=sys.stderr, compact=True, border=2)
+            print(f"dehlanote: scan the code with each phone, or type the whole address: {url}",
                   file=sys.stderr, flush=True)
         print(f"dehlanote: serving {tables.folder} ({len(tables.tables)} table(s) found); Ctrl-C stops",
               file=sys.stderr, flush=True)
