@@ -178,9 +178,9 @@ def _say(message: str) -> None:
 
 def _silence_stdout() -> None:
     """After a failed write, point stdout at /dev/null so that the final flush cannot fail again."""
+    from .files import silence
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        silence(sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):
         pass
 

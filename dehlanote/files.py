@@ -46,11 +46,17 @@ from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Unio
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
-           "append_file", "Folder", "drain", "spool", "named_spool", "temporary_beside", "kind_of"]
+           "append_file", "Folder", "drain", "spool", "named_spool", "temporary_beside", "kind_of",
+           "silence", "open_lock"]
 
 
 class OutputRefused(Exception):
-    """The path will not be written; the message says why, in a sentence."""
+    """The path will not be written; the message says why, in a sentence (``path``: the
+    file refused, where the caller named a folder)."""
+
+    def __init__(self, message: str, path: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 class WriteError(OSError):
@@ -171,10 +177,12 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
-def _failed(exc: OSError) -> WriteError:
+def _failed(exc: OSError, path: Optional[str] = None) -> WriteError:
     if isinstance(exc, WriteError):
+        if exc.filename is None and path is not None:
+            exc.filename = path
         return exc
-    failure = WriteError(exc.errno, exc.strerror or str(exc))
+    failure = WriteError(exc.errno, exc.strerror or str(exc), path)
     failure.__cause__ = exc
     return failure
 
@@ -189,8 +197,8 @@ class _Out(io.RawIOBase):
     def write(self, data: Any) -> int:
         try:
             return self._stream.write(data)
-        except WriteError:
-            raise
+        except (WriteError, BrokenPipeError):
+            raise       # (a closed pipe ends the program quietly, as ``head`` expects)
         except OSError as exc:
             raise _failed(exc) from exc
 
@@ -201,6 +209,8 @@ class _Out(io.RawIOBase):
     def flush(self) -> None:
         try:
             self._stream.flush()
+        except BrokenPipeError:
+            raise
         except OSError as exc:
             raise _failed(exc) from exc
 
@@ -373,6 +383,28 @@ def append_file(path: PathLike, data: Union[str, bytes], *, sync: bool = True, c
         os.close(fd)
 
 
+def open_lock(path: PathLike, mode: int = 0o600) -> int:
+    """A descriptor of the regular file ``path``, opened for reading and writing and made if
+    missing (``mode``), never through a symlink: what a lock (``flock``) is taken on.
+
+    Raises:
+        OutputRefused: the path is a symlink or not a regular file.
+        WriteError: it cannot be opened or made.
+    """
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NOCTTY | os.O_CLOEXEC | os.O_NONBLOCK, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OutputRefused("it is a symbolic link: it is left as it is", name) from None
+        raise _failed(exc, name) from exc
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise OutputRefused(f"it is {kind_of(st)}, not a regular file", name)
+    return fd
+
+
 def drain(held: IO[str], write: Callable[[str], object]) -> None:
     """Everything ``held`` holds, from its start, handed to ``write`` in blocks of 64 K."""
     held.seek(0)
@@ -403,6 +435,21 @@ def named_spool(suffix: str = "") -> Iterator[tuple[BinaryIO, str]]:
             os.unlink(name)
         except OSError:
             pass
+
+
+def silence(fd: int) -> None:
+    """Point the descriptor ``fd`` at the null device (after a failed write to standard
+    output, so that the final flush cannot fail again); nothing if that fails."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        os.dup2(null, fd)
+    except OSError:
+        pass
+    finally:
+        os.close(null)
 
 
 _STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
@@ -487,9 +534,12 @@ class Folder:
         if _fd is not None:
             self.fd = _fd
             return
-        if create:
-            os.makedirs(self.path, exist_ok=True)
-        self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            if create:
+                os.makedirs(self.path, exist_ok=True)
+            self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise _failed(exc, self.path) from exc
 
     def __repr__(self) -> str:
         return f"Folder({self.path!r})"
@@ -511,14 +561,14 @@ class Folder:
             except FileExistsError:
                 pass
             except OSError as exc:
-                raise _failed(exc) from exc
+                raise _failed(exc, self.join(name)) from exc
         try:
             fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.fd)
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                raise OutputRefused(f"{self.join(name)} is {kind_of(os.lstat(name, dir_fd=self.fd))}, "
-                                    "not a folder: it is left as it is") from None
-            raise _failed(exc) from exc
+                raise OutputRefused(f"it is {kind_of(os.lstat(name, dir_fd=self.fd))}, not a folder: "
+                                    "it is left as it is", self.join(name)) from None
+            raise _failed(exc, self.join(name)) from exc
         return Folder(self.join(name), _fd=fd)
 
     @contextmanager
@@ -538,13 +588,13 @@ class Folder:
         except FileNotFoundError:
             st = None
         except OSError as exc:
-            raise _failed(exc) from exc
+            raise _failed(exc, shown) from exc
         if st is not None and stat.S_ISLNK(st.st_mode):
             st = None       # the link itself is replaced; what it points at is not touched
         if st is not None and not stat.S_ISREG(st.st_mode):
-            raise OutputRefused(f"it is {kind_of(st)}: it is left as it is")
+            raise OutputRefused(f"it is {kind_of(st)}: it is left as it is", shown)
         if st is not None and not force and _read_only(st, name, self.fd):
-            raise OutputRefused("it is read-only (--force writes it all the same)")
+            raise OutputRefused("it is read-only (--force writes it all the same)", shown)
         mine = True     # False while the caller's block runs: its own errors (reading) pass as they are
         try:
             with _signals_clean_up(), _temporary(self.fd, self.path, name) as (fd, tmp):
@@ -563,7 +613,7 @@ class Folder:
                         os.fsync(fd)
                 if expect is not None and changed_since(name, expect, self.fd):
                     raise OutputRefused("it changed while it was being formatted (saved by another program?): "
-                                        "it is left as it is")
+                                        "it is left as it is", shown)
                 if keep_links and st is not None and st.st_nlink > 1:
                     self._write_in_place(name, tmp)
                     os.unlink(tmp, dir_fd=self.fd)
@@ -572,9 +622,9 @@ class Folder:
                     if sync:
                         _fsync_fd(self.fd)
         except OSError as exc:
-            if not mine or isinstance(exc, WriteError):
+            if not mine and not isinstance(exc, WriteError):
                 raise
-            raise _failed(exc) from exc
+            raise _failed(exc, shown) from exc
 
     def write_file(self, name: str, data: Union[str, bytes], **options: Any) -> None:
         """Replace the file ``name`` with ``data`` (see :meth:`write`)."""

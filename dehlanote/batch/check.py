@@ -23,7 +23,8 @@ from ..rules.profile import Registry
 from ..syntax import Game, iter_games, iter_path
 
 __all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText", "check_file", "display_name",
-           "games_of", "located", "not_text", "parallel_reports", "sniff", "why"]
+           "games_of", "located", "not_text", "open_checked", "parallel_reports", "printable", "sniff",
+           "why"]
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
@@ -41,8 +42,22 @@ def why(exc: OSError) -> str:
     return (exc.strerror or str(exc)).lower()
 
 
+def printable(text: str) -> str:
+    """``text`` that can be written as UTF-8: bytes of a file name (or an argument) that are
+    not UTF-8, kept by Python as lone surrogates, become U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def display_name(spec: str) -> str:
-    return STDIN_NAME if spec == STDIN else spec
+    """How an input is named in messages and reports (a name that is not UTF-8 made printable)."""
+    return STDIN_NAME if spec == STDIN else printable(spec)
 
 
 class NotText(OSError):
@@ -142,6 +157,29 @@ def _stream_games(path: str, on_bytes: Optional[Callable[[int], None]]) -> Itera
         if reason:
             raise NotText(0, reason)
         yield from iter_games(cast(IO[bytes], stream), keep_source=True)
+
+
+def open_checked(spec: str) -> IO[bytes]:
+    """An input opened for reading (``-``: standard input), its first bytes looked at before
+    anything is read as a record: binary data (a program, random bytes, /dev/zero) raises
+    NotText, as ``validate`` says it, instead of being read as thousands of errors. The one
+    up-front check of every path that reads records (``html``, the Parquet export, the
+    Dask jobs)."""
+    if spec == STDIN:
+        raw: Any = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    else:
+        if os.path.isdir(spec):
+            raise IsADirectoryError(21, "Is a directory", spec)
+        raw = open(spec, "rb")
+    try:
+        head = raw.peek(SNIFF_BYTES)[:SNIFF_BYTES]
+        reason = not_text(head)
+        if reason:
+            raise NotText(0, reason)
+    except BaseException:
+        raw.close()
+        raise
+    return cast(IO[bytes], raw)
 
 
 def sniff(path: str) -> None:

@@ -33,8 +33,10 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple, Optional, Sequence, Union
 
 from ..errors import DpnError
+from ..files import Folder, write_target
 from ..rules.profile import Registry
 from ..syntax.reader import Chunk, EncodingProblem, split_games
+from .check import open_checked
 from .pool import check_chunks, error_state, rebuild_error
 from .profiles import load_registry
 
@@ -107,7 +109,7 @@ def plan_pieces(path: PathLike, piece_bytes: int = PIECE_BYTES) -> list[Piece]:
     """
     path = os.fspath(path)
     pieces: list[Piece] = []
-    with open(path, "rb") as stream:
+    with open_checked(path) as stream:      # binary data refused up front, in one line
         bom = 3 if stream.read(3) == b"\xef\xbb\xbf" else 0
         stream.seek(0)
         offset = bom
@@ -168,7 +170,7 @@ def export_piece(piece: Piece, dest: PathLike, registry_files: Sequence[PathLike
 
     from .parquet import SCHEMA, ExportSummary, write_chunks
     reg = _registry(tuple(os.fspath(f) for f in registry_files))
-    with pq.ParquetWriter(os.fspath(dest), SCHEMA, compression="zstd") as writer:
+    with write_target(dest, binary=True) as sink, pq.ParquetWriter(sink, SCHEMA, compression="zstd") as writer:
         counts = write_chunks(read_piece(piece), writer, reg, source=piece.path, first_game=piece.first_game)
     return ExportSummary(os.fspath(dest), *counts)
 
@@ -246,7 +248,7 @@ def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: A
     files = tuple(os.fspath(f) for f in registry_files)
     load_registry(files)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    Folder(out, create=True).close()
     plans = client.gather(client.map(plan_pieces, paths, piece_bytes=piece_bytes, pure=False))
     jobs, dests = [], []
     for i, (path, plan) in enumerate(zip(paths, plans)):
@@ -288,5 +290,6 @@ def shift_games(part: Any, shift: int) -> Any:
     table = pq.read_table(part.path)
     index = table.schema.get_field_index("game")
     table = table.set_column(index, table.schema.field(index), pc.add(table.column(index), shift))
-    pq.write_table(table, part.path, compression="zstd")
+    with write_target(part.path, binary=True) as sink:
+        pq.write_table(table, sink, compression="zstd")
     return part

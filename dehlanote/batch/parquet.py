@@ -25,6 +25,7 @@ replay could follow them, and ``game_errors`` says so.
 from __future__ import annotations
 
 import os
+from contextlib import ExitStack
 from typing import IO, Iterable, NamedTuple, Optional, Sequence, Union
 
 try:
@@ -34,11 +35,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
     raise ImportError("dehlanote.batch.parquet needs pyarrow: pip install 'dehlanote[parquet]'") from exc
 
 from ..analysis.judge import claim_judge
+from ..files import write_target
 from ..replay.facts import GameFacts
 from ..replay.game import replay_game
 from ..rules.profile import Registry
 from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk, split_games
+from .check import open_checked
 from .profiles import load_registry
 
 __all__ = ["SCHEMA", "ExportSummary", "export_parquet", "write_chunks", "facts_rows"]
@@ -138,17 +141,22 @@ def export_parquet(source: Union[str, "os.PathLike[str]", IO[bytes], IO[str]], d
 
     ``name`` fills the ``source`` column (default: the path, or None for a stream).
 
+    ``dest`` is written as every output is (:func:`dehlanote.files.write_target`): a whole
+    new file renamed over the old one, never a half-written file.
+
     Raises:
-        OSError: ``source`` cannot be read or ``dest`` written.
+        OSError: ``source`` cannot be read (NotText: it is binary data) or ``dest`` written
+            (WriteError; OutputRefused, not an OSError, when it is a directory or read-only).
         DpnError: ``unknown-rules`` for a bad registry file.
     """
     reg = load_registry(registry_files)
     if name is None and isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
-    with pq.ParquetWriter(os.fspath(dest), SCHEMA, compression=compression) as writer:
-        if isinstance(source, (str, os.PathLike)):
-            with open(source, "rb") as stream:
-                counts = write_chunks(split_games(stream), writer, reg, source=name, batch_rows=batch_rows)
-        else:
-            counts = write_chunks(split_games(source), writer, reg, source=name, batch_rows=batch_rows)
+    with ExitStack() as inputs:
+        # the input is opened (and binary data refused) before the output is touched
+        stream = inputs.enter_context(open_checked(os.fspath(source))) if isinstance(source, (str, os.PathLike)) \
+            else source
+        with write_target(dest, binary=True) as sink, \
+                pq.ParquetWriter(sink, SCHEMA, compression=compression) as writer:
+            counts = write_chunks(split_games(stream), writer, reg, source=name, batch_rows=batch_rows)
     return ExportSummary(os.fspath(dest), *counts)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import tempfile
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -14,7 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..analysis.judge import claim_judge
-from ..files import OutputRefused, snapshot
+from ..files import OutputRefused, named_spool, snapshot
 from ..replay import explicit, replay_game
 from ..syntax.writer import reads_back
 from ..rules.profile import Registry
@@ -177,12 +176,10 @@ def _fmt_file(spec: str, reg: Registry, report: FileReport, write: bool, err: Co
     """Compare (and with ``write`` replace) one file with its canonical form; True if it was canonical."""
     if spec == STDIN:
         # standard input is read twice (games, then bytes to compare): spool it to a file first
-        with tempfile.NamedTemporaryFile(prefix="dehlanote-", suffix=".dpn", delete=False) as spool:
+        with named_spool(".dpn") as (spool, name):
             shutil.copyfileobj(sys.stdin.buffer, spool)
-        try:
-            return _fmt_file(spool.name, reg, report, False, err)
-        finally:
-            os.unlink(spool.name)
+            spool.flush()
+            return _fmt_file(name, reg, report, False, err)
     compare = _Compare(spec)
     try:
         if not write:

@@ -6,10 +6,12 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any, Callable, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
+from ..batch.check import open_checked, printable
+from ..files import OutputRefused, WriteError
 from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
@@ -28,14 +30,6 @@ from .common import (
     plural,
     why,
 )
-
-
-def _open(spec: str) -> IO[bytes]:
-    if spec == STDIN:
-        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
-    if os.path.isdir(spec):
-        raise IsADirectoryError(21, "Is a directory", spec)
-    return open(spec, "rb")
 
 
 def _sizes(specs: list[str]) -> int:
@@ -74,6 +68,7 @@ def html_command(
                                                           "deal carried in its link (see dehlanote share)."),
     rules: Optional[Path] = RULES_OPTION,
     lang: str = typer.Option("en", "--lang", metavar="LANG", help="The pages' language: en, or hi (Hindi)."),
+    force: bool = typer.Option(False, "--force", help="Write over read-only pages too."),
 ) -> None:
     """Write self-contained HTML replay pages.
 
@@ -83,8 +78,12 @@ def html_command(
     with the buttons or the keys (arrows, Home/End, [ ] for deals, ? for help). A
     position can be linked: page.html#game=1&deal=2&trick=7.
 
+    A page replaces its file only once it is whole (a device or FIFO is written as it is, a
+    read-only file is refused without --force); a site's folder is never written through a
+    link planted in it.
+
     Exit status: 0 all valid, 1 some record has errors (its pages are still written, with
-    the errors flagged), 2 usage or an unreadable file.
+    the errors flagged), 2 usage, an unreadable file or a page that cannot be written.
 
     Example: dehlanote html samples/match.dpn -o match.html
     """
@@ -110,35 +109,45 @@ def html_command(
         spec = specs[0]
         target = output / f"{_stem(spec)}.html" if output.is_dir() else output
         if not target.parent.exists():
-            raise fail(f"cannot write {target}: the folder {target.parent} does not exist")
+            raise fail(f"cannot write {_shown(target)}: the folder {_shown(target.parent)} does not exist")
         try:
-            with _open(spec) as stream:
+            with open_checked(spec) as stream:
                 report = write_page(stream, display_name(spec), target, reg, four_colour=four_colour,
-                                    extend=extend, lang=lang)
+                                    extend=extend, lang=lang, force=force)
+        except OutputRefused as exc:
+            raise fail(f"will not write {_shown(exc.path or target)}: {exc}")
+        except WriteError as exc:
+            raise fail(f"cannot write {_shown(exc.filename or target)}: {why(exc)}")
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
             raise fail(f"cannot read {display_name(spec)}: {why(exc)}")
         _errors(err, [report])
         _analysed(err, analyser)
-        err.print(f"wrote {target}: {plural(report.games, 'game')}, {plural(report.deals, 'deal')}"
+        err.print(f"wrote {_shown(target)}: {plural(report.games, 'game')}, {plural(report.deals, 'deal')}"
                   + (f", {plural(report.errors, 'error')} flagged" if report.errors else ""), markup=False)
         raise typer.Exit(Exit.INVALID if report.errors else Exit.OK)
     if output.exists() and not output.is_dir():
-        raise fail(f"{output} is a file: a site needs a folder (it is made if missing)")
+        raise fail(f"{_shown(output)} is a file: a site needs a folder (it is made if missing)")
     # while deals are solved the analysis shows its own bar (one bar at a time)
     show = (progress if progress is not None else sys.stderr.isatty()) and extend is None
     total = _sizes(specs)
-    with _bar(total, show) as advance:
-        result = build_site(specs, output, reg, title=title, four_colour=four_colour, per_page=per_page,
-                            progress=advance, extend=extend, lang=lang)
+    try:
+        with _bar(total, show) as advance:
+            result = build_site(specs, output, reg, title=printable(title), four_colour=four_colour,
+                                per_page=per_page, progress=advance, extend=extend, opener=open_checked,
+                                lang=lang, force=force, shown=display_name)
+    except OutputRefused as exc:
+        raise fail(f"will not write {_shown(exc.path or output)}: {exc} (the site is not complete)")
+    except WriteError as exc:
+        raise fail(f"cannot write {_shown(exc.filename or output)}: {why(exc)} (the site is not complete)")
     _errors(err, result.files)
     _analysed(err, analyser)
     games = sum(f.games for f in result.files)
     deals = sum(f.deals for f in result.files)
     errors = sum(f.errors for f in result.files)
     seconds = time.perf_counter() - started
-    err.print(f"wrote {result.index} and {plural(sum(len(f.pages) for f in result.files), 'page')}: "
+    err.print(f"wrote {_shown(result.index or '')} and {plural(sum(len(f.pages) for f in result.files), 'page')}: "
               f"{plural(games, 'game')}, {plural(deals, 'deal')}"
               + (f", {plural(errors, 'error')} flagged" if errors else "") + f" in {seconds:.1f} s", markup=False)
     if any(f.unreadable for f in result.files):
@@ -183,6 +192,10 @@ def _analysed(err: Any, analyser: Optional[Analyser]) -> None:
         if analyser.unknown:
             parts.append(f"{plural(analyser.unknown, 'deal')} not analysed: hands unknown")
         err.print("analysis: " + "; ".join(parts), markup=False)
+
+
+def _shown(path: object) -> str:
+    return printable(str(path))
 
 
 def _stem(spec: str) -> str:

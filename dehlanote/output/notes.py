@@ -478,11 +478,10 @@ def write_annotated(game: Game, replay: Callable[[], GameReplay], write: Callabl
     marks a deal's cards before it is annotated and gives a note. Returns the game's facts
     (``deals`` empty), their notes followed by those of ``mark``.
     """
-    import tempfile
 
-    from ..files import drain
+    from ..files import drain, spool as spool_file
 
-    with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
+    with spool_file(spool) as held:
         facts = _write_annotated(game, replay(), held.write, mark, filled=True)
         if facts is not None:
             drain(held, write)

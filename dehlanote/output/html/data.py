@@ -11,7 +11,6 @@ Keys are short because a match page has a size budget; :data:`KEYS` says what ea
 
 from __future__ import annotations
 
-import tempfile
 from typing import Any, Callable, Iterable, Optional
 
 from ...errors import DpnError
@@ -22,7 +21,7 @@ from ...rules.profile import Rules
 from ...deck import SUIT_NAMES, seats_for, side_of, sides_for
 from ...syntax.model import Play, Trick
 from ..notes import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
-from ...files import drain
+from ...files import drain, spool as spool_file
 from .page import script_json
 
 __all__ = ["game_data", "game_summary", "write_game_data", "KEYS", "trump_changes"]
@@ -344,7 +343,7 @@ def write_game_data(write: Callable[[str], object], replay: GameReplay, number: 
     count = 0
     pending: list[DpnError] = []        # errors not yet placed: this deal's or a later one's
     seen = 0
-    with tempfile.SpooledTemporaryFile(max_size=spool, mode="w+", encoding="utf-8", newline="") as held:
+    with spool_file(spool) as held:
         for d, final in stream:
             if on_deal is not None:
                 on_deal(d)

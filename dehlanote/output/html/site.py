@@ -10,17 +10,16 @@ built in bounded memory.
 from __future__ import annotations
 
 import functools
-import os
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from urllib.parse import quote
 from typing import IO, Any, Callable, Iterator, Optional
 
 from ...analysis.judge import claim_judge
 from ...errors import DpnError
+from ...files import Folder, WriteError, drain, spool, write_target
 from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
 from ...stats import ArchiveStats
@@ -30,7 +29,8 @@ from .data import game_summary, write_game_data
 from .page import render_index, render_replay, script_json, template
 from .players import PlayerBook, write_player_pages
 
-__all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE"]
+__all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE",
+           "PageNames"]
 
 #: games on one page of a site before a file is split into several pages
 PER_PAGE = 100
@@ -65,14 +65,28 @@ def replay_games_of(stream: IO[bytes], reg: Registry) -> Iterator[GameFacts]:
         yield replay_game(game, reg, judge=claim_judge)
 
 
-def _safe_stem(path: str, taken: set[str]) -> str:
-    base = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(path).stem).strip("-.") or "games"
-    name, n = base, 2
-    while name.lower() in taken:
-        name = f"{base}-{n}"
-        n += 1
-    taken.add(name.lower())
-    return name
+class PageNames:
+    """The page names of a site's folder, each given once (case folded, as a case-insensitive
+    disk would): a file's pages are ``x``, ``x-2`` ...; a name already given (a file named
+    ``x-2.dpn`` beside a file split into pages) gets the next free ``-N``, so no page is ever
+    written twice and every index row links to its own game."""
+
+    def __init__(self) -> None:
+        self.taken: set[str] = set()
+
+    def claim(self, base: str) -> str:
+        name, n = base, 2
+        while name.lower() in self.taken:
+            name = f"{base}-{n}"
+            n += 1
+        self.taken.add(name.lower())
+        return name
+
+    def for_file(self, path: str) -> str:
+        """The first page's name (no suffix) for an input path (any bytes: only letters,
+        digits and ``._-`` are kept)."""
+        base = re.sub(r"[^A-Za-z0-9._-]+", "-", Path(path).stem).strip("-.")[:80] or "games"
+        return self.claim(base)
 
 
 def _title(path: str, summaries: list[dict[str, Any]]) -> str:
@@ -86,14 +100,15 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
                extend: Optional[Extend] = None, lang: str = "en",
-               book: Optional[PlayerBook] = None) -> PageReport:
+               book: Optional[PlayerBook] = None, folder: Optional[Folder] = None,
+               names: Optional[PageNames] = None, force: bool = False) -> PageReport:
     """Write the replay page(s) of one input, its words and the story of its deals in ``lang``
     (see :func:`_write_page`)."""
     from ...i18n import speaking
     with speaking(lang):
         return _write_page(stream, path, target, reg, four_colour=four_colour, stats=stats, back=back,
                            on_game=on_game, per_page=per_page, rows=rows, link_base=link_base, extend=extend,
-                           lang=lang, book=book)
+                           lang=lang, book=book, folder=folder, names=names, force=force)
 
 
 def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
@@ -101,40 +116,48 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
                 on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
                 rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
                 extend: Optional[Extend] = None, lang: str = "en",
-                book: Optional[PlayerBook] = None) -> PageReport:
+                book: Optional[PlayerBook] = None, folder: Optional[Folder] = None,
+                names: Optional[PageNames] = None, force: bool = False) -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(game number, deal facts, rules, deal data)`` may add to each deal's
     page data (the analysis). ``book`` gathers what the player pages need.
 
+    Without ``folder``, ``target`` is the user's path, written by
+    :func:`dehlanote.files.write_target`; in a site, the pages are written by name in
+    ``folder`` (:class:`dehlanote.files.Folder`) and the names of later parts are taken
+    from ``names``.
+
     Each game is replayed, counted and written deal by deal: the page's data waits in a
     spool file (the page's title and each game's summary come first, and are known only at
     the end), so a game of thousands of deals needs the memory of one.
+
+    Raises:
+        OutputRefused, WriteError: a page cannot be written (see :mod:`dehlanote.files`).
     """
     report = PageReport(path)
     part = 1
     summaries: list[dict[str, Any]] = []
     held: Optional[IO[str]] = None
+    names = names if names is not None else PageNames()
+    page = target.name
 
     def flush() -> None:
         nonlocal part, held, summaries
         if not summaries and part > 1:
             return
-        name = target if part == 1 else target.with_name(f"{target.stem}-{part}{target.suffix}")
         title = _title(path, summaries)
         if per_page and part > 1:
             title += f" (part {part})"
         head, tail = _page_parts(title, back=back, four_colour=four_colour, lang=lang)
-        tmp = name.with_name(f".{name.name}.tmp")
-        with open(tmp, "w", encoding="utf-8", newline="") as page:
-            page.write(head)
+        place = write_target(target, force=force) if folder is None else folder.write(page, force=force)
+        with place as stream:
+            stream.write(head)
             if held is not None:
-                held.seek(0)
-                shutil.copyfileobj(held, page)
+                drain(held, stream.write)
                 held.close()
-            page.write(tail)
-        os.replace(tmp, name)
-        report.pages.append(str(name))
+            stream.write(tail)
+        report.pages.append(str(target) if folder is None else folder.join(page))
         part += 1
         held = None
         summaries = []
@@ -144,16 +167,17 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
             report.games += 1
             if per_page and len(summaries) >= per_page:
                 flush()
+                page = names.claim(f"{target.stem}-{part}") + target.suffix
             if held is None:
-                held = tempfile.SpooledTemporaryFile(max_size=8 << 20, mode="w+", encoding="utf-8", newline="")
+                held = spool()
             elif summaries:
                 held.write(",")
             replay = iter_replay(game, reg, claim_judge)
             count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
-            page = target.name if part == 1 else f"{target.stem}-{part}{target.suffix}"
             entry = None
             if book is not None:
-                entry = book.game(game, replay.rules, path, report.games, f"{link_base}{page}#game={report.games}",
+                entry = book.game(game, replay.rules, path, report.games,
+                                  f"{link_base}{quote(page)}#game={report.games}",
                                   game.tag("Event") or f"{Path(path).name} game {report.games}")
             on_deal: Optional[Callable[[DealFact], object]] = count.deal if count is not None else None
             if entry is not None:
@@ -174,7 +198,7 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
             if rows is not None:
                 row = dict(summary)
                 row["file"] = path
-                row["href"] = f"{link_base}{page}#game={report.games}"
+                row["href"] = f"{link_base}{quote(page)}#game={report.games}"
                 rows.append(row)
             if on_game is not None:
                 on_game()
@@ -211,50 +235,64 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                four_colour: bool = False, per_page: int = PER_PAGE,
                progress: Optional[Callable[[str, int], None]] = None,
                opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
-               extend: Optional[Extend] = None, lang: str = "en") -> SiteReport:
+               extend: Optional[Extend] = None, lang: str = "en", force: bool = False,
+               shown: Callable[[str], str] = str) -> SiteReport:
     """``out/index.html`` with a list of every game (a filter box above it) and the archive's
     statistics, one replay page per input in ``out/games/``, and one page per named player in
-    ``out/players/``. ``progress(path, bytes_read)`` is called after each game.
+    ``out/players/``. ``progress(path, bytes_read)`` is called after each game;
+    ``opener(path)`` opens an input (the command's refuses binary data up front);
+    ``shown(path)`` is the name a file is given on the pages.
+
+    The folder is opened once and every page, and the index, is written relative to it
+    (:class:`dehlanote.files.Folder`): a link planted in it is replaced, never written
+    through. The index is written last, whole, by a rename: never left empty or torn.
+
+    Raises:
+        OutputRefused, WriteError: a page or the index cannot be written.
     """
-    games_dir = out / "games"
-    games_dir.mkdir(parents=True, exist_ok=True)
     stats = ArchiveStats()
     book = PlayerBook()
     report = SiteReport(stats=stats)
     rows: list[dict[str, Any]] = []
-    taken: set[str] = set()
-    for path in paths:
-        page = PageReport(path)
-        try:
-            with opener(path) as stream:
-                stats.add_file()
-                target = games_dir / f"{_safe_stem(path, taken)}.html"
+    names = PageNames()
+    with Folder(out, create=True) as site, site.folder("games") as games:
+        for path in paths:
+            name = shown(path)
+            page = PageReport(name)
+            try:
+                with opener(path) as stream:
+                    stats.add_file()
+                    target = Path(names.for_file(path) + ".html")
 
-                def tick(path: str = path, stream: IO[bytes] = stream) -> None:
-                    if progress is not None:
-                        try:
-                            progress(path, stream.tell())
-                        except (OSError, ValueError):
-                            progress(path, -1)
-                page = write_page(stream, path, target, reg, four_colour=four_colour, stats=stats,
-                                  back="../index.html", on_game=tick, per_page=per_page, rows=rows,
-                                  link_base="games/", extend=extend, lang=lang, book=book)
-        except OSError as exc:
-            if isinstance(exc, BrokenPipeError):
+                    def tick(path: str = path, stream: IO[bytes] = stream) -> None:
+                        if progress is not None:
+                            try:
+                                progress(path, stream.tell())
+                            except (OSError, ValueError):
+                                progress(path, -1)
+                    page = write_page(stream, name, target, reg, four_colour=four_colour, stats=stats,
+                                      back="../index.html", on_game=tick, per_page=per_page, rows=rows,
+                                      link_base="games/", extend=extend, lang=lang, book=book, folder=games,
+                                      names=names, force=force)
+            except WriteError:
                 raise
-            page.unreadable = _why(exc)
-        report.files.append(page)
-    figures = stats.to_json()
-    pages = write_player_pages(out, book, figures["players"])
-    index = out / "index.html"
-    text = render_index(title, index_body(title, figures, rows, report.files, four_colour=four_colour,
-                                          player_pages=pages), script=template("index.js"))
-    index.write_text(text, encoding="utf-8")
-    report.index = str(index)
+            except OSError as exc:
+                if isinstance(exc, BrokenPipeError):
+                    raise
+                page.unreadable = _why(exc)
+            report.files.append(page)
+        figures = stats.to_json()
+        pages = write_player_pages(out, book, figures["players"])
+        text = render_index(title, index_body(title, figures, rows, report.files, four_colour=four_colour,
+                                              player_pages=pages), script=template("index.js"))
+        site.write_file("index.html", text, force=force)
+        report.index = site.join("index.html")
     return report
 
 
 def _why(exc: OSError) -> str:
+    if exc.errno == 0 and exc.strerror:
+        return exc.strerror     # a sentence of ours (binary data refused)
     if isinstance(exc, FileNotFoundError):
         return "no such file"
     if isinstance(exc, IsADirectoryError):
