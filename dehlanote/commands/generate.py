@@ -39,6 +39,7 @@ def generate_command(
                                             "comments, glyphs, corrections, several tricks to a line."),
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
                                           help="Write to FILE instead of standard output."),
+    force: bool = typer.Option(False, "--force", help="With -o, replace a read-only file too."),
 ) -> None:
     """Write random legal matches as DPN (deterministic for a seed).
 
@@ -67,11 +68,11 @@ def generate_command(
             emit(text)
         raise typer.Exit(Exit.OK)
     try:
-        with replacing(output) as stream:
+        with replacing(output, force=force) as stream:
             for text in texts():
                 stream.write(text)
     except OutputRefused as exc:
-        raise fail(f"{output}: not written: {exc}", Exit.USAGE) from None
+        raise fail(f"will not write {output}: {exc}", Exit.USAGE) from None
     except OSError as exc:
-        raise fail(f"{output}: {why(exc)}", Exit.USAGE) from None
+        raise fail(f"cannot write {output}: {why(exc)}", Exit.USAGE) from None
     raise typer.Exit(Exit.OK)

@@ -130,8 +130,18 @@ def test_the_detector_finds_each_way_of_writing() -> None:
         assert not offences(line), line
 
 
+#: modules another change is moving onto the writer (strict: once they pass, the mark must go)
+MOVING = {"record/store.py": "the recorder's store moves onto dehlanote.files (write_file, append_file, "
+                             "open_lock) with the recorder's part of issue 22 item 23"}
+
+
 def package_sources() -> list[Path]:
     return sorted(p for p in PACKAGE.rglob("*.py") if p != THE_WRITER and "build" not in p.parts)
+
+
+def _marked(path: Path) -> object:
+    reason = MOVING.get(str(path.relative_to(PACKAGE)))
+    return pytest.param(path, marks=pytest.mark.xfail(reason=reason, strict=True)) if reason else path
 
 
 def test_the_package_is_read() -> None:
@@ -139,7 +149,7 @@ def test_the_package_is_read() -> None:
     assert {"cli.py", "commands/html.py", "batch/parquet.py"} <= names and "files.py" not in names
 
 
-@pytest.mark.parametrize("path", package_sources(), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", [_marked(p) for p in package_sources()], ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_module_but_files_py_writes(path: Path) -> None:
     found = offences(path.read_text(encoding="utf-8"))
     assert not found, "\n".join(f"{path.relative_to(ROOT)}:{line}: {what} (write through dehlanote.files)"
