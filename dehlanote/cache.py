@@ -47,11 +47,9 @@ def folder() -> str | None:
         return None
     path = os.path.join(base, _NAME)
     try:
-        os.makedirs(base, mode=0o700, exist_ok=True)
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            pass
+        from .files import make_folder
+        make_folder(base, 0o700, parents=True)
+        make_folder(path, 0o700)
         st = os.lstat(path)
     except OSError:
         return None

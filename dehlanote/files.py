@@ -47,7 +47,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
            "append_file", "Folder", "drain", "spool", "named_spool", "temporary_beside", "kind_of",
-           "silence", "open_lock"]
+           "silence", "open_lock", "make_folder"]
 
 
 class OutputRefused(Exception):
@@ -381,6 +381,23 @@ def append_file(path: PathLike, data: Union[str, bytes], *, sync: bool = True, c
         return start + len(payload)
     finally:
         os.close(fd)
+
+
+def make_folder(path: PathLike, mode: int = 0o777, *, parents: bool = False) -> None:
+    """Make the folder ``path`` (with ``mode``, less the umask; its missing parents too with
+    ``parents``); one that exists already is left as it is (the caller checks what it is).
+
+    Raises:
+        OSError: it cannot be made.
+    """
+    name = os.fspath(path)
+    if parents:
+        os.makedirs(name, mode=mode, exist_ok=True)
+        return
+    try:
+        os.mkdir(name, mode)
+    except FileExistsError:
+        pass
 
 
 def open_lock(path: PathLike, mode: int = 0o600) -> int:
