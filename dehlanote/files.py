@@ -610,6 +610,7 @@ class Folder:
             st = None       # the link itself is replaced; what it points at is not touched
         if st is not None and not stat.S_ISREG(st.st_mode):
             raise OutputRefused(f"it is {kind_of(st)}: it is left as it is", shown)
+        self._writable(shown)
         if st is not None and not force and _read_only(st, name, self.fd):
             raise OutputRefused("it is read-only (--force writes it all the same)", shown)
         mine = True     # False while the caller's block runs: its own errors (reading) pass as they are
@@ -642,6 +643,15 @@ class Folder:
             if not mine and not isinstance(exc, WriteError):
                 raise
             raise _failed(exc, shown) from exc
+
+    def _writable(self, shown: str) -> None:
+        """A read-only file system is said as such (not "the file is read-only")."""
+        try:
+            read_only = bool(os.fstatvfs(self.fd).f_flag & os.ST_RDONLY)
+        except OSError:
+            return
+        if read_only:
+            raise WriteError(errno.EROFS, os.strerror(errno.EROFS), shown)
 
     def write_file(self, name: str, data: Union[str, bytes], **options: Any) -> None:
         """Replace the file ``name`` with ``data`` (see :meth:`write`)."""
