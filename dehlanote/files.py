@@ -34,6 +34,7 @@ import hashlib
 import io
 import os
 import re
+import shutil
 import signal
 import stat
 import sys
@@ -47,7 +48,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
            "append_file", "Folder", "drain", "spool", "named_spool", "temporary_beside", "kind_of",
-           "silence", "open_lock", "make_folder"]
+           "silence", "open_lock", "make_folder", "build_beside"]
 
 
 class OutputRefused(Exception):
@@ -422,6 +423,34 @@ def open_lock(path: PathLike, mode: int = 0o600) -> int:
     return fd
 
 
+@contextmanager
+def build_beside(dest: PathLike) -> Iterator[str]:
+    """A path in a new private folder (0700) beside ``dest``, for a file another library
+    writes itself (a DuckDB database): when the block succeeds the file made there is
+    renamed over ``dest`` (atomic: a reader sees the old file or the new one) and the folder
+    synced; the scratch folder is removed whatever happens.
+
+    Raises:
+        WriteError: the scratch folder cannot be made, or the rename fails.
+    """
+    target = os.path.abspath(os.fspath(dest))
+    folder = os.path.dirname(target)
+    try:
+        scratch = tempfile.mkdtemp(prefix=f".{os.path.basename(target)[:200]}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise _failed(exc, target) from exc
+    try:
+        built = os.path.join(scratch, os.path.basename(target))
+        yield built
+        try:
+            os.replace(built, target)
+        except OSError as exc:
+            raise _failed(exc, target) from exc
+        _fsync_dir(folder)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
 def drain(held: IO[str], write: Callable[[str], object]) -> None:
     """Everything ``held`` holds, from its start, handed to ``write`` in blocks of 64 K."""
     held.seek(0)
@@ -590,12 +619,16 @@ class Folder:
 
     @contextmanager
     def write(self, name: str, *, force: bool = False, expect: Optional[Snapshot] = None, binary: bool = False,
-              sync: bool = True, keep_links: bool = False, shown: Optional[str] = None) -> Iterator[IO[Any]]:
+              sync: bool = True, keep_links: bool = False, shown: Optional[str] = None,
+              mode: Optional[int] = None) -> Iterator[IO[Any]]:
         """A stream whose content becomes the file ``name`` of this folder when the block succeeds.
 
         A symlink at ``name`` is replaced, not followed; a file with hard links is replaced
         too (the other names keep the old text) unless ``keep_links``, where it is written in
-        place. Raises OutputRefused (a directory, a device, a FIFO, a socket, a read-only
+        place. ``mode``: the new file's mode (default: the old file's, or 0666 less the umask;
+        a private file, 0600, is never readable by others, not even for a moment).
+
+        Raises OutputRefused (a directory, a device, a FIFO, a socket, a read-only
         file without ``force``, a file changed since ``expect``) or WriteError.
         """
         _check_name(name)
@@ -622,11 +655,14 @@ class Folder:
                     yield cast(IO[Any], out)
                     mine = True
                     out.flush()
-                    if st is not None:
+                    if mode is not None:
+                        os.fchmod(fd, mode)
+                    elif st is not None:
                         os.fchmod(fd, stat.S_IMODE(st.st_mode))
-                        _chown(fd, st)
                     else:
                         os.fchmod(fd, 0o666 & ~_umask())
+                    if st is not None:
+                        _chown(fd, st)
                     if sync:
                         os.fsync(fd)
                 if expect is not None and changed_since(name, expect, self.fd):

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
@@ -203,15 +201,10 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
     if os.path.exists(dest):
         return _update(paths, dest, reg, jobs, tuple(registry_files), memory, on_file, fresh=False)
-    folder = os.path.dirname(os.path.abspath(dest))
-    scratch = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.", suffix=".tmp", dir=folder)
-    try:
-        tmp = os.path.join(scratch, "build.duckdb")
+    from ..files import build_beside
+    with build_beside(dest) as tmp:     # a private folder beside dest, renamed over it when whole
         summary = _update(paths, tmp, reg, jobs, tuple(registry_files), memory, on_file, fresh=True)
-        os.replace(tmp, dest)
-        return summary._replace(path=dest)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+    return summary._replace(path=dest)
 
 
 def _update(paths: list[str], dest: str, reg: Registry, jobs: int, registry_files: tuple[str, ...], memory: str,

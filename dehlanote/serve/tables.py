@@ -355,8 +355,7 @@ def folder_secret(folder: Path, *, renew: bool = False) -> str:
     try:
         held = Folder(folder)    # a link planted at the name is replaced, never followed
         try:
-            held.write_file(KEY_FILE, key + "\n")
-            os.chmod(KEY_FILE, 0o600, dir_fd=held.fd)
+            held.write_file(KEY_FILE, key + "\n", mode=0o600)
         finally:
             os.close(held.fd)
     finally:

@@ -24,6 +24,9 @@ ALWAYS = {
 #: Parquet writers: allowed only onto a stream the writer module gave (``with write_target(...) as sink``)
 #: (the argument that says where: its position)
 PARQUET = {"ParquetWriter": 0, "write_table": 1}
+#: of these, the ones that write when called by their bare name (``from tempfile import mkstemp``)
+BARE = {"mkstemp", "mkdtemp", "NamedTemporaryFile", "TemporaryFile", "SpooledTemporaryFile", "TemporaryDirectory",
+        "makedirs", "mknod", "mkfifo"}
 #: ``os.NAME`` calls that write (``replace`` only on ``os``: ``str.replace`` is everywhere)
 OS_ONLY = {"replace", "dup2", "pwrite", "sendfile", "utime", "chmod", "chown"}
 WRITE_FLAGS = {"O_WRONLY", "O_RDWR", "O_CREAT", "O_APPEND", "O_TRUNC", "O_TMPFILE"}
@@ -84,7 +87,8 @@ def offences(source: str) -> list[tuple[int, str]]:
             continue
         owner, called = _name(node.func)
         what = f"{owner + '.' if owner else ''}{called}"
-        if called in ALWAYS or (owner == "os" and called in OS_ONLY) or (owner == "shutil"
+        if (called in ALWAYS and (isinstance(node.func, ast.Attribute) or called in BARE)) \
+                or (owner == "os" and called in OS_ONLY) or (owner == "shutil"
                                                                          and called != "copyfileobj"):
             found.append((node.lineno, what))
         elif called in PARQUET:
@@ -118,14 +122,15 @@ def test_the_detector_finds_each_way_of_writing() -> None:
               'Path(p).write_text("x")', "p.write_bytes(b'')", "os.open(p, os.O_WRONLY | os.O_CREAT)",
               "os.open(p, flags)", 'os.fdopen(fd, "w")', "tempfile.mkstemp()", "tempfile.NamedTemporaryFile()",
               "os.replace(a, b)", "os.rename(a, b)", "shutil.copy(a, b)", "p.mkdir()", "os.makedirs(p)",
-              "pq.write_table(t, p)", "pq.ParquetWriter(p, s)", "pq.ParquetWriter(os.fspath(p), s)",
+              "pq.write_table(t, p)", "pq.ParquetWriter(p, s)", "mkstemp()", "os.symlink(a, b)",
+              "pq.ParquetWriter(os.fspath(p), s)",
               "with open(p) as sink:\n    pq.write_table(t, sink)", "os.link(a, b)", "os.dup2(a, 1)"]
     for line in writes:
         assert offences(line), line
     reads = ['open(p, "rb")', "open(p)", 'open(p, encoding="utf-8")', "os.open(p, os.O_RDONLY)",
              'os.fdopen(fd, "rb")', "path.open()", 'text.replace("a", "b")', "pq.read_table(p)",
              "with write_target(p, binary=True) as sink:\n    pq.write_table(t, sink)",
-             "shutil.copyfileobj(a, b)"]
+             "shutil.copyfileobj(a, b)", "link(facts, deal)", "move()"]
     for line in reads:
         assert not offences(line), line
 

@@ -121,14 +121,16 @@ def test_a_fifo_is_written_not_replaced(tmp_path, writer):
     args, head = WRITERS[writer]
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
-    reader = subprocess.Popen(["cat", str(fifo)], stdout=subprocess.PIPE)
-    try:
-        result = run(args(str(fifo)), tmp_path)
-        out, _ = reader.communicate(timeout=60)
-    finally:
-        reader.kill()
+    got = tmp_path / "got"
+    with open(got, "wb") as sink:       # (a pipe back to the test would fill and stall the writer)
+        reader = subprocess.Popen(["cat", str(fifo)], stdout=sink)
+        try:
+            result = run(args(str(fifo)), tmp_path)
+            reader.wait(timeout=60)
+        finally:
+            reader.kill()
     assert result.returncode == 0, result.stderr
-    assert out.startswith(head)
+    assert got.read_bytes().startswith(head)
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and leftovers(tmp_path) == []
 
 
