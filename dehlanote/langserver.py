@@ -156,7 +156,7 @@ def _cards(cards: Any) -> str:
 
 def hover(text: str, line: int, units: int, reg: Optional[Registry] = None) -> Optional[str]:
     """What the position is after the card under the cursor (Markdown), or None."""
-    from .output.notes import snapshots
+    from .output.stepper import snapshots
 
     found = _card_at(text, line, units)
     if found is None:

@@ -35,7 +35,7 @@ def image_command(
     Example: dehlanote image samples/worked-example.dpn --deal 1 --trick 9 -o trick9.png
     """
     from ..files import OutputRefused, write_target
-    from ..output.notes import snapshots
+    from ..output.stepper import snapshots
     from ..output.svg import snapshot_svg
     from ..deck import seats_for
     from .share import load_game

@@ -14,18 +14,12 @@ from rich.control import Control
 from rich.markup import escape
 
 from ..analysis.judge import claim_judge
-from ..output.notes import (
-    Stepper,
-    deal_heading,
-    deal_result_text,
-    flag_text,
-    match_parts,
-    match_state,
-)
+from ..output.notes import deal_heading, deal_result_text
+from ..output.stepper import Stepper, flag_text, match_parts, match_state
 from ..output.analysis_view import Analyser, BackgroundAnalysis, DealView
 from ..output.keys import StepperKeys, key_hints
 from ..text import safe_console
-from ..output.render import (
+from ..output.stepper_view import (
     ERROR_MARK,
     AnalysisShown,
     ScreenSize,

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..errors import DpnError
-from ..output.render import (
+from ..output.rules_view import (
     profile_view,
     rules_listing,
 )

@@ -2,7 +2,7 @@
 
 :data:`STEPPER_KEYS` lists each action with the byte sequences a terminal sends for it, how
 the help screen names the keys, what the action does, and its short hint on the key line.
-:class:`StepperKeys` applies keys to a :class:`~dehlanote.output.notes.Stepper` and keeps
+:class:`StepperKeys` applies keys to a :class:`~dehlanote.output.stepper.Stepper` and keeps
 what the screen shows besides the table (the help, the trick-number prompt, a message), so
 all of it is testable without a terminal; ``dehlanote replay`` only reads keys and draws.
 Another interactive tool (a recorder) can build its own table of :class:`Key` and use
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Optional, Sequence
 
-from .notes import Stepper
+from .stepper import Stepper
 
 __all__ = ["Key", "STEPPER_KEYS", "PROMPT_KEYS", "action_for", "help_rows", "key_hints", "StepperKeys"]
 

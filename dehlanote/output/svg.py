@@ -18,7 +18,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from ..deck import SUIT_NAMES, sides_for, side_of, sort_key
 from .html.page import SUIT_SYMBOLS as SUIT_DRAWINGS
-from .notes import Snapshot, seat_layout
+from .stepper import Snapshot, seat_layout
 
 __all__ = ["snapshot_svg", "table_svg"]
 

@@ -4,7 +4,7 @@ The scorer types line after line and wants the scroll-back intact, so the table 
 below the last line rather than redrawn over the terminal: the deal and trump, the known
 hands, the trick so far (whose turn next), the centre, each side's pile and tens, the run,
 and the score of the match. It is drawn from the replay's own table (the stepper's
-:func:`~dehlanote.output.notes.snapshots`) with the shared card renderers.
+:func:`~dehlanote.output.stepper.snapshots`) with the shared card renderers.
 """
 
 from __future__ import annotations

@@ -29,7 +29,8 @@ from typing import Optional
 
 from ..analysis.judge import claim_judge
 from ..errors import DpnError
-from ..output.notes import Snapshot, capture_text, deal_result_text, snapshots
+from ..output.notes import capture_text, deal_result_text
+from ..output.stepper import Snapshot, snapshots
 from ..replay import GameFacts, explicit, replay_game
 from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
 from ..replay.facts import DealFact

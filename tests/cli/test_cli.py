@@ -23,7 +23,8 @@ from typer.testing import CliRunner
 from dehlanote import iter_path, replay_game, write_game
 from dehlanote.cli import app
 from dehlanote.output import jsonout
-from dehlanote.output.notes import Stepper, snapshots, ten_stories
+from dehlanote.output.notes import ten_stories
+from dehlanote.output.stepper import Stepper, snapshots
 from dehlanote.replay import explicit
 
 ROOT = Path(__file__).resolve().parents[2]

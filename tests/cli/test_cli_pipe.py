@@ -100,7 +100,7 @@ def test_annotate_at_80_columns_wraps_and_keeps_every_column(path):
 
 
 def test_rules_explains_every_parameter():
-    from dehlanote.output.render import PARAM_HELP
+    from dehlanote.output.rules_view import PARAM_HELP
     from dehlanote.rules.profile import param_names
 
     assert set(param_names()) <= set(PARAM_HELP), set(param_names()) - set(PARAM_HELP)

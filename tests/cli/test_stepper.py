@@ -14,10 +14,11 @@ from typer.testing import CliRunner
 
 from dehlanote import iter_path, parse_string, replay_game
 from dehlanote.cli import app
-from dehlanote.output.notes import Stepper, deal_result_text, match_state, match_text, place_errors
+from dehlanote.output.notes import deal_result_text
+from dehlanote.output.stepper import Stepper, match_state, match_text, place_errors
 from dehlanote.output.analysis_view import HANDS_UNKNOWN, Analyser, BackgroundAnalysis
 from dehlanote.output.keys import STEPPER_KEYS, StepperKeys, action_for, help_rows, key_hints
-from dehlanote.output.render import AnalysisShown, ScreenSize, fit_parts, stepper_screen
+from dehlanote.output.stepper_view import AnalysisShown, ScreenSize, fit_parts, stepper_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).resolve().parents[1] / "data"

@@ -17,7 +17,8 @@ from typer.testing import CliRunner
 
 from dehlanote import iter_path, parse_string, replay_game
 from dehlanote.cli import app
-from dehlanote.output.notes import snapshots, trick_notes
+from dehlanote.output.notes import trick_notes
+from dehlanote.output.stepper import snapshots
 from dehlanote.output.html import game_data, render_replay, script_json
 from dehlanote.output.html.page import template
 from dehlanote.output.html.data import card_name, trump_changes

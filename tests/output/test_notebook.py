@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dehlanote import iter_path, parse_string, replay_games
-from dehlanote.output.notes import snapshots
+from dehlanote.output.stepper import snapshots
 from dehlanote.output.svg import snapshot_svg, table_svg
 
 ROOT = Path(__file__).resolve().parents[2]

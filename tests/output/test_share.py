@@ -18,7 +18,7 @@ from dehlanote import iter_path, replay_games
 from dehlanote.cli import app
 from dehlanote.output.html.data import game_data
 from dehlanote.output.html.viewer import KEY, ShareError, decode, encode
-from dehlanote.output.notes import snapshots
+from dehlanote.output.stepper import snapshots
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ROOT / "samples" / "match.dpn"

@@ -380,7 +380,7 @@ def test_claim_under_immediate_capture_and_in_json():
 # ---- issue 11 item 3: outputs read engine facts; streaming -----------------------------------------
 
 def test_the_engine_names_the_card_that_set_or_revealed_trump():
-    from dehlanote.output.notes import snapshots
+    from dehlanote.output.stepper import snapshots
     text = '[Rules "hukum trump=closed"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by B at 3 closed\n' \
            ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n'
     facts = replay_game(parse_string(text)[0])
@@ -427,7 +427,8 @@ def test_play_tricks_rebuilds_every_field_of_the_deal_state_in_place():
 
 
 def test_annotate_tells_the_secret_choice_and_the_reveal_of_hukum_closed_trump():
-    from dehlanote.output.notes import snapshots, trick_notes
+    from dehlanote.output.notes import trick_notes
+    from dehlanote.output.stepper import snapshots
     text = '[Rules "hukum trump=closed"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by B at 3 closed\n' \
            ' 1 A: AH 2H 3H 4H\n 2 A: 7H 2C QH 6H\n 3 C: AS 5C 4C 3D\n'
     facts = replay_game(parse_string(text)[0])

@@ -1,0 +1,96 @@
+"""The rule profiles for the command line (``dehlanote rules`` and ``rules NAME``): the
+list of profiles and options, and one profile's parameters and decisions, as Rich renderables.
+"""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ..rules.profile import Option, Registry, Rules, param_names
+
+
+# ---- rules -----------------------------------------------------------------------------------
+
+#: what each parameter of a profile means, for ``rules NAME``
+PARAM_HELP = {
+    "seats": "players at the table (partners sit opposite)",
+    "decks": "52-card decks shuffled together",
+    "trump": "how trump is set: announce, partner, first-void, first-void-five, closed",
+    "capture": "centre: two tricks in a row sweep the centre; immediate: each trick to its winner",
+    "score": "what decides a deal: tens, points (tens 2, other cards 1) or tricks",
+    "level": "a level split goes to the non-dealers, or is no result (none)",
+    "all_tens": "all the tens in one deal: a kot, or the match at once",
+    "streak": "consecutive deal wins that make a kot (0: none)",
+    "kots": "kots that win the match (0: an open-ended session)",
+    "match_points": "deals won (not in a row) that win the match (0: off)",
+    "streak_reset_after_kot": "both sides' runs restart after a kot",
+    "dealer_after_all_tens": "after an all-tens kot: rule 7, or the dealer's partner deals",
+    "level_dealer": "who deals after a no-result deal",
+    "closed_setter": "who chooses a closed trump: the dealer's right (from the first five), or the first "
+                     "player unable to follow (first-void)",
+}
+
+
+def rules_listing(reg: Registry) -> RenderableType:
+    """Every profile and option with its whole description (wrapped to the width, never cut)."""
+    profiles = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, title_justify="left")
+    profiles.add_column("profile", style="bold", no_wrap=True)
+    profiles.add_column("what it is")
+    for name, rules in reg.profiles.items():
+        profiles.add_row(name, Text(" ".join(rules.description.split())))
+    options = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    options.add_column("option", style="bold", no_wrap=True)
+    options.add_column("what it does")
+    for name, opt in reg.options.items():
+        options.add_row(_short_usage(opt), Text(" ".join(opt.description.split())))
+    hint = Text('In a record: [Rules "pagat kots=3 trump=first-void-five"]. One profile: dehlanote rules NAME',
+                style="dim")
+    return Group(Text("Rule profiles", style="bold underline"), profiles, Text(""),
+                 Text("Options", style="bold underline"), options, Text(""), hint)
+
+
+def _option_usage(opt: Option) -> str:
+    if opt.param is None:
+        return opt.name
+    if opt.choices:
+        return f"{opt.name}={'|'.join(str(c) for c in opt.choices)}"
+    return f"{opt.name}=N"
+
+
+def _short_usage(opt: Option) -> str:
+    usage = _option_usage(opt)
+    return usage if len(usage) <= 24 else f"{opt.name}=METHOD"
+
+
+def profile_view(rules: Rules, label: str) -> RenderableType:
+    """A profile's description, source, parameters and decisions."""
+    params = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    params.add_column("parameter", style="bold", no_wrap=True)
+    params.add_column("value", no_wrap=True)
+    params.add_column("meaning", style="dim")
+    for name in param_names():
+        params.add_row(name, str(getattr(rules, name)), PARAM_HELP.get(name, ""))
+    parts: list[RenderableType] = [Text(label, style="bold underline")]
+    if rules.description:
+        parts.append(Text(rules.description))
+    if rules.source:
+        parts.append(Text("Source: ", style="bold").append(Text(rules.source)))
+    if rules.options:
+        parts.append(Text("Options applied: ", style="bold").append(
+            ", ".join(k if v is True else f"{k}={v}" for k, v in rules.options)))
+    parts += [Text(""), params]
+    if rules.decisions:
+        decisions = Table.grid(padding=(0, 1))
+        decisions.add_column(no_wrap=True)
+        decisions.add_column()
+        for d in rules.decisions:
+            decisions.add_row("•", Text(d))
+        parts += [Text(""), Text("Decisions (where the sources are silent or ambiguous)", style="bold"),
+                  decisions]
+    return Group(*parts)
+
+
+__all__ = ["PARAM_HELP", "rules_listing", "profile_view"]
