@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 _EXPORTS = {
     "read_game": "api", "read_games": "api", "replay_game": "api", "replay_games": "api", "iter_replay": "api",

@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import typer
 
-from . import __version__
+from .version import __version__
 from .commands.common import OutputFailed
 from .commands.plainhelp import PlainCommand, PlainGroup
 

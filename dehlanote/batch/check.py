@@ -12,7 +12,6 @@ import os
 import stat
 import sys
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional, cast
 
@@ -21,6 +20,7 @@ from ..errors import DpnError
 from ..replay import replay_game
 from ..rules.profile import Registry
 from ..syntax import Game, iter_games, iter_path
+from .locate import located
 
 __all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText", "check_file", "display_name",
            "games_of", "located", "not_text", "open_checked", "parallel_reports", "printable", "sniff",
@@ -188,45 +188,6 @@ def sniff(path: str) -> None:
         reason = not_text(head.read(SNIFF_BYTES))
     if reason:
         raise NotText(0, reason)
-
-
-def located(err: DpnError, game: Game, path: Optional[str]) -> DpnError:
-    """The error with the file's name and a window of its source line (for a caret display).
-
-    Only a window of the line around the column is kept (the caret display shows less), and
-    the line is found without splitting the game's text: with thousands of errors on one
-    long line, splitting it for each cost time quadratic in its length.
-    """
-    source = game.source
-    if source is None or err.line < game.source_line:
-        return err.with_context(path=path)
-    starts = _line_starts(source)
-    i = err.line - game.source_line
-    if i >= len(starts):
-        return err.with_context(path=path)
-    begin = starts[i]
-    end = starts[i + 1] - 1 if i + 1 < len(starts) else len(source)
-    lo = begin + max(0, err.column - 1 - WINDOW)
-    hi = min(end, begin + max(0, err.column - 1) + WINDOW)
-    text = source[lo:hi].rstrip("\r")
-    return err.with_context(path=path, source_line=text, source_column=lo - begin + 1, source_cut=hi < end)
-
-
-#: characters of a line kept on each side of an error's column
-WINDOW = 200
-
-
-@lru_cache(maxsize=2)
-def _line_starts(source: str) -> list[int]:
-    """Where each line of ``source`` starts (computed once per game's text)."""
-    starts = [0]
-    find = source.find
-    i = find("\n")
-    while i >= 0:
-        starts.append(i + 1)
-        i = find("\n", i + 1)
-    return starts
-
 
 
 @dataclass

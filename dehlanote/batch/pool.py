@@ -34,7 +34,7 @@ from ..rules.profile import Registry, registry
 from ..syntax.model import Game
 from ..syntax.parser import parse_chunk, warm_up
 from ..syntax.reader import Chunk, split_games
-from .check import located
+from .locate import located
 from .profiles import load_registry
 
 __all__ = ["GameReport", "batches", "check_chunks", "error_state", "load_registry", "rebuild_error",

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional
 
 import typer
 
-from .. import __version__
+from ..version import __version__
 from ..errors import READING_CODES, DpnError
 from ..batch.check import (  # noqa: F401 (the commands take these from here)
     PARALLEL_MIN_BYTES,

@@ -23,8 +23,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Optional
 
-from ... import __version__
 from ...i18n import N_
+from ...version import __version__
 
 __all__ = ["script_json", "render_replay", "render_index", "replay_csp", "template", "SUIT_SYMBOLS"]
 

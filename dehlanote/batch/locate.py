@@ -1,0 +1,50 @@
+"""Where an error stands in its file: the error with the file's name and a window of its
+source line, for the caret display. Shared by the file checks (:mod:`.check`) and the worker
+processes (:mod:`.pool`), which import it from here so that neither imports the other.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Optional
+
+from ..errors import DpnError
+from ..syntax.model import Game
+
+
+def located(err: DpnError, game: Game, path: Optional[str]) -> DpnError:
+    """The error with the file's name and a window of its source line (for a caret display).
+
+    Only a window of the line around the column is kept (the caret display shows less), and
+    the line is found without splitting the game's text: with thousands of errors on one
+    long line, splitting it for each cost time quadratic in its length.
+    """
+    source = game.source
+    if source is None or err.line < game.source_line:
+        return err.with_context(path=path)
+    starts = _line_starts(source)
+    i = err.line - game.source_line
+    if i >= len(starts):
+        return err.with_context(path=path)
+    begin = starts[i]
+    end = starts[i + 1] - 1 if i + 1 < len(starts) else len(source)
+    lo = begin + max(0, err.column - 1 - WINDOW)
+    hi = min(end, begin + max(0, err.column - 1) + WINDOW)
+    text = source[lo:hi].rstrip("\r")
+    return err.with_context(path=path, source_line=text, source_column=lo - begin + 1, source_cut=hi < end)
+
+
+#: characters of a line kept on each side of an error's column
+WINDOW = 200
+
+
+@lru_cache(maxsize=2)
+def _line_starts(source: str) -> list[int]:
+    """Where each line of ``source`` starts (computed once per game's text)."""
+    starts = [0]
+    find = source.find
+    i = find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = find("\n", i + 1)
+    return starts
