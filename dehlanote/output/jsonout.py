@@ -156,7 +156,7 @@ def game_json(facts: GameFacts) -> dict[str, Any]:
             if tag.comments:
                 tag_comments[tag.name] = list(tag.comments)
     rules = facts.rules
-    seats = seats_for(rules.seats) if rules else "ABCD"
+    seats = rules.seat_letters if rules else seats_for(4)
     players = {}
     for seat in seats:
         name = game.tag(seat)
@@ -174,7 +174,8 @@ def game_json(facts: GameFacts) -> dict[str, Any]:
     result = facts.result
     return {
         "tags": tags,
-        "rules": None if rules is None else {"profile": rules.name, "options": rules.options_dict()},
+        "rules": None if rules is None else {"profile": rules.name, "options": rules.options_dict(),
+                                             "params": rules.params()},
         "players": players,
         "deals": deals,
         "result": None if result is None else {
@@ -249,11 +250,20 @@ def game_from_json(obj: dict[str, Any]) -> Game:
     tag_comments = obj.get("tag_comments") or {}
     tags = tuple(Tag(str(k), str(v), 0, 0, tuple(tag_comments.get(k, ()))) for k, v in (obj.get("tags") or {}).items())
     valid = obj.get("valid", not obj.get("errors"))
-    rules = obj.get("rules") or {}
-    n = 6 if (rules.get("options") or {}).get("six-player") else 4
-    sides = sides_for(n)
+    sides = sides_for(_seat_count(obj))
     deals = tuple(_deal_from_json(d, valid, sides) for d in obj.get("deals") or ())
     return Game(tags, deals, int(obj.get("line") or 0), 0, tuple(obj.get("comments") or ()))
+
+
+def _seat_count(obj: dict[str, Any]) -> int:
+    """The number of players of a game's JSON: its resolved rules' ``seats`` (a profile from a
+    YAML file may have six players under any name), else, for JSON written before the rules
+    carried their parameters, the sides its deals' tens name."""
+    params = (obj.get("rules") or {}).get("params") or {}
+    if params.get("seats") in (4, 6):
+        return int(params["seats"])
+    named = {side for d in obj.get("deals") or () if isinstance(d.get("tens"), dict) for side in d["tens"]}
+    return 6 if named & set(sides_for(6)) else 4
 
 
 def _deal_from_json(d: dict[str, Any], valid: bool, sides: tuple[str, str]) -> Deal:

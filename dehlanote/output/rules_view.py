@@ -9,30 +9,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..rules.profile import Option, Registry, Rules, param_names
+from ..rules.profile import PARAMS, Option, Registry, Rules
 
 
 # ---- rules -----------------------------------------------------------------------------------
-
-#: what each parameter of a profile means, for ``rules NAME``
-PARAM_HELP = {
-    "seats": "players at the table (partners sit opposite)",
-    "decks": "52-card decks shuffled together",
-    "trump": "how trump is set: announce, partner, first-void, first-void-five, closed",
-    "capture": "centre: two tricks in a row sweep the centre; immediate: each trick to its winner",
-    "score": "what decides a deal: tens, points (tens 2, other cards 1) or tricks",
-    "level": "a level split goes to the non-dealers, or is no result (none)",
-    "all_tens": "all the tens in one deal: a kot, or the match at once",
-    "streak": "consecutive deal wins that make a kot (0: none)",
-    "kots": "kots that win the match (0: an open-ended session)",
-    "match_points": "deals won (not in a row) that win the match (0: off)",
-    "streak_reset_after_kot": "both sides' runs restart after a kot",
-    "dealer_after_all_tens": "after an all-tens kot: rule 7, or the dealer's partner deals",
-    "level_dealer": "who deals after a no-result deal",
-    "closed_setter": "who chooses a closed trump: the dealer's right (from the first five), or the first "
-                     "player unable to follow (first-void)",
-}
-
 
 def rules_listing(reg: Registry) -> RenderableType:
     """Every profile and option with its whole description (wrapped to the width, never cut)."""
@@ -71,8 +51,8 @@ def profile_view(rules: Rules, label: str) -> RenderableType:
     params.add_column("parameter", style="bold", no_wrap=True)
     params.add_column("value", no_wrap=True)
     params.add_column("meaning", style="dim")
-    for name in param_names():
-        params.add_row(name, str(getattr(rules, name)), PARAM_HELP.get(name, ""))
+    for name, param in PARAMS.items():
+        params.add_row(name, str(getattr(rules, name)), param.meaning)
     parts: list[RenderableType] = [Text(label, style="bold underline")]
     if rules.description:
         parts.append(Text(rules.description))
@@ -93,4 +73,4 @@ def profile_view(rules: Rules, label: str) -> RenderableType:
     return Group(*parts)
 
 
-__all__ = ["PARAM_HELP", "rules_listing", "profile_view"]
+__all__ = ["rules_listing", "profile_view"]

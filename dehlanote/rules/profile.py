@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, Mapping, Optional, Union, get_args
 
+from ..deck import seats_for, sides_for
 from ..errors import DpnError
 
 # the rule modes: each a Literal (checked by mypy where the engine compares them) and the
@@ -42,6 +43,13 @@ CLOSED_SETTERS: tuple[ClosedSetter, ...] = get_args(ClosedSetter)
 MAX_PROFILE_BYTES = 64 << 10
 
 
+def _param(default: Any, allowed: Union[tuple[Any, ...], range], words: str, meaning: str) -> Any:
+    """A parameter of :class:`Rules`, declared once: its default, the values it takes, how a
+    message names it and what it sets. Validation, ``dehlanote rules NAME``, the JSON's
+    ``rules.params`` and the table of docs/rules.md all read :data:`PARAMS`, built from these."""
+    return field(default=default, metadata={"param": (allowed, words, meaning)})
+
+
 @dataclass(frozen=True)
 class Rules:
     """The parameters of one rule system. Every profile and option of docs/rules.md is a value here."""
@@ -50,20 +58,35 @@ class Rules:
     description: str = ""
     source: str = ""
     decisions: tuple[str, ...] = ()
-    seats: int = 4                  # 4 or 6 players, partners alternate
-    decks: int = 1                  # 52-card decks shuffled together
-    trump: TrumpMethod = "announce"     # how trump is set
-    capture: CaptureMode = "centre"     # deferred two-in-a-row centre, or each trick to its winner
-    score: ScoreMode = "tens"           # what decides a deal: tens, points (tens 2, others 1), tricks
-    level: LevelMode = "non-dealers"    # a level split: goes to the non-dealers, or no result
-    all_tens: AllTensEffect = "kot"     # all tens in one deal: a kot, or the match at once
-    streak: int = 7                 # consecutive deal wins for a kot (0: no streak kot)
-    kots: int = 1                   # kots that win the match (0: open-ended session)
-    match_points: int = 0           # deal wins (not consecutive) that win the match (0: off)
-    streak_reset_after_kot: bool = True
-    dealer_after_all_tens: KotDealer = "rule"   # rule 7, or pagat's: right / dealer's partner
-    level_dealer: LevelDealer = "previous"      # on a no-result deal: hukum's rule, same dealer, or right
-    closed_setter: ClosedSetter = "dealer-right"  # who sets closed trump: the dealer's right, or the first void
+    seats: int = _param(4, (4, 6), "the number of players",
+                        "players at the table, partners alternating (sides AC and BD, or ACE and BDF with six)")
+    decks: int = _param(1, (1, 2, 3), "the number of decks", "52-card decks shuffled together")
+    trump: TrumpMethod = _param("announce", TRUMP_METHODS, "how trump is set",
+                                "how trump is set: announce, partner, first-void, first-void-five, closed")
+    capture: CaptureMode = _param("centre", CAPTURE_MODES, "how tricks are captured",
+                                  "centre: two tricks in a row sweep the centre; immediate: each trick to its winner")
+    score: ScoreMode = _param("tens", SCORE_MODES, "what decides a deal (score)",
+                              "what decides a deal: tens, points (tens 2, other cards 1) or tricks")
+    level: LevelMode = _param("non-dealers", LEVEL_MODES, "what a level deal gives",
+                              "a level split goes to the non-dealers, or is no result (none)")
+    all_tens: AllTensEffect = _param("kot", ALL_TENS_EFFECTS, "what all the tens win",
+                                     "all the tens in one deal: a kot, or the match at once")
+    streak: int = _param(7, range(0, 101), "the kot streak (streak)",
+                         "consecutive deal wins that make a kot (0: none)")
+    kots: int = _param(1, range(0, 1001), "the kots that win the match (kots)",
+                       "kots that win the match (0: an open-ended session)")
+    match_points: int = _param(0, range(0, 1001), "the match points (match_points)",
+                               "deals won (not in a row) that win the match (0: off)")
+    streak_reset_after_kot: bool = _param(True, (True, False), "whether the runs restart after a kot",
+                                          "both sides' runs restart after a kot")
+    dealer_after_all_tens: KotDealer = _param("rule", KOT_DEALER, "who deals after an all-tens kot",
+                                              "after an all-tens kot: rule 7, or the dealer's partner deals")
+    level_dealer: LevelDealer = _param("previous", LEVEL_DEALER, "who deals after a no-result deal",
+                                       "who deals after a no-result deal: by the previous deal (hukum's rule), "
+                                       "the same dealer, or the next seat (right)")
+    closed_setter: ClosedSetter = _param("dealer-right", CLOSED_SETTERS, "who sets a closed trump",
+                                         "who chooses a closed trump: the dealer's right (from the first five), "
+                                         "or the first player unable to follow (first-void)")
     options: tuple[tuple[str, Any], ...] = field(default=())
 
     @cached_property
@@ -78,8 +101,22 @@ class Rules:
     def total_tens(self) -> int:
         return 4 * self.decks
 
+    @cached_property
+    def seat_letters(self) -> str:
+        """The seats in playing order: ``"ABCD"``, or ``"ABCDEF"`` with six players."""
+        return seats_for(self.seats)
+
+    @cached_property
+    def sides(self) -> tuple[str, str]:
+        """The two partnerships: ``("AC", "BD")``, or ``("ACE", "BDF")`` with six players."""
+        return sides_for(self.seats)
+
     def options_dict(self) -> dict[str, Any]:
         return dict(self.options)
+
+    def params(self) -> dict[str, Any]:
+        """Every parameter's value, in the declarations' order (the JSON's ``rules.params``)."""
+        return {name: getattr(self, name) for name in PARAMS}
 
     def label(self) -> str:
         """The profile as a ``Rules`` tag value: ``"pagat kots=3 trump=first-void-five"``."""
@@ -89,24 +126,43 @@ class Rules:
         return " ".join(parts)
 
 
-_PARAM_TYPES: dict[str, Any] = {
-    "seats": (int, (4, 6)), "decks": (int, (1, 2, 3)), "trump": (str, TRUMP_METHODS),
-    "capture": (str, CAPTURE_MODES), "score": (str, SCORE_MODES), "level": (str, LEVEL_MODES),
-    "all_tens": (str, ALL_TENS_EFFECTS), "streak": (int, range(0, 101)),
-    "kots": (int, range(0, 1001)), "match_points": (int, range(0, 1001)),
-    "streak_reset_after_kot": (bool, (True, False)),
-    "dealer_after_all_tens": (str, KOT_DEALER), "level_dealer": (str, LEVEL_DEALER),
-    "closed_setter": (str, CLOSED_SETTERS),
+@dataclass(frozen=True)
+class Param:
+    """One parameter of :class:`Rules`, as its field declares it (see :func:`_param`)."""
+
+    name: str
+    kind: type                              # int, str or bool: the type of its default
+    default: Any
+    allowed: Union[tuple[Any, ...], range]
+    words: str                              # how a message names it: "the number of players"
+    meaning: str                            # what it sets, for ``rules NAME`` and the docs
+
+    def allowed_text(self) -> str:
+        """The values it takes, for a message or the docs: ``0 to 100``, ``4, 6``."""
+        if isinstance(self.allowed, range):
+            return f"{self.allowed.start} to {self.allowed.stop - 1}"
+        return ", ".join(_value_text(a) for a in self.allowed)
+
+
+def _value_text(value: Any) -> str:
+    """A value as a YAML profile writes it (``true``, ``first-void``, ``7``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+#: every rule parameter, by name, in the order of the :class:`Rules` fields
+PARAMS: dict[str, Param] = {
+    f.name: Param(f.name, type(f.default), f.default, *f.metadata["param"])
+    for f in fields(Rules) if "param" in f.metadata
 }
 _TEXT_KEYS = ("name", "description", "source", "decisions", "base", "params")
-# how a conflict between two options names the parameter they both set
-_PARAM_WORDS = {
-    "seats": "the number of players", "decks": "the number of decks", "trump": "how trump is set",
-    "capture": "how tricks are captured", "score": "what decides a deal (score)",
-    "level": "what a level deal gives", "all_tens": "what all the tens win",
-    "streak": "the kot streak (streak)", "kots": "the kots that win the match (kots)",
-    "match_points": "the match points (match_points)",
-}
+
+
+def parameters_table() -> str:
+    """The table of docs/rules.md's Parameters section (Markdown), from :data:`PARAMS`."""
+    rows = ["| parameter | values | default | meaning |", "|---|---|---|---|"]
+    for p in PARAMS.values():
+        rows.append(f"| `{p.name}` | {p.allowed_text()} | `{_value_text(p.default)}` | {p.meaning} |")
+    return "\n".join(rows) + "\n"
 
 
 def _fail(origin: str, message: str) -> DpnError:
@@ -133,17 +189,15 @@ def _show(value: Any, size: int = 40) -> str:
 
 
 def _check_param(origin: str, key: Any, value: Any) -> Any:
-    if not isinstance(key, str) or key not in _PARAM_TYPES:
-        raise _fail(origin, f"unknown parameter {_show(key)} (known: {', '.join(sorted(_PARAM_TYPES))})")
-    kind, allowed = _PARAM_TYPES[key]
-    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+    param = PARAMS.get(key) if isinstance(key, str) else None
+    if param is None:
+        raise _fail(origin, f"unknown parameter {_show(key)} (known: {', '.join(sorted(PARAMS))})")
+    if param.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise _fail(origin, f"{key} must be a whole number, not {_show(value)}")
-    if kind is not int and not isinstance(value, kind):
-        raise _fail(origin, f"{key} must be {kind.__name__}, not {_show(value)}")
-    if value not in allowed:
-        shown = f"{allowed.start} to {allowed.stop - 1}" if isinstance(allowed, range) else \
-            ", ".join(str(a) for a in allowed)
-        raise _fail(origin, f"{key} must be one of {shown}, not {_show(value)}")
+    if param.kind is not int and not isinstance(value, param.kind):
+        raise _fail(origin, f"{key} must be {param.kind.__name__}, not {_show(value)}")
+    if value not in param.allowed:
+        raise _fail(origin, f"{key} must be one of {param.allowed_text()}, not {_show(value)}")
     return value
 
 
@@ -301,7 +355,7 @@ class Registry:
                 raise _fail(where, "'sets' must be a mapping of parameters")
             sets = {k: _check_param(where, k, v) for k, v in sets.items()}
             param = spec.get("param")
-            if param is not None and (not isinstance(param, str) or param not in _PARAM_TYPES):
+            if param is not None and (not isinstance(param, str) or param not in PARAMS):
                 raise _fail(where, f"unknown parameter {_show(param)}")
             if not isinstance(spec.get("description", ""), str):
                 raise _fail(where, "'description' must be text")
@@ -385,7 +439,7 @@ class Registry:
                         raise DpnError("unknown-rules", f'the option {key} is given twice ("{first}", option {at}, '
                                        f'and "{opt}", option {place}): give each option once')
                     raise DpnError("unknown-rules", f'"{first}" (option {at}) and "{opt}" (option {place}) both '
-                                   f"set {_PARAM_WORDS.get(param, param)}: the game would depend on their "
+                                   f"set {PARAMS[param].words}: the game would depend on their "
                                    "order, so give only one of them")
                 setters[param] = (opt, place)
             if spec.param is None:
@@ -396,7 +450,7 @@ class Registry:
                 continue
             if not eq or not raw:
                 raise DpnError("unknown-rules", f'the option "{key}" needs a value: {key}=...')
-            kind = _PARAM_TYPES[spec.param][0]
+            kind = PARAMS[spec.param].kind
             value: Any = raw
             if kind is int:
                 if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:   # int("²") fails
@@ -491,4 +545,5 @@ def rules_from_tag(value: Optional[str], reg: Optional[Registry] = None) -> Rule
 
 
 def param_names() -> list[str]:
-    return [f.name for f in fields(Rules) if f.name in _PARAM_TYPES]
+    """The rule parameters' names, in the declarations' order."""
+    return list(PARAMS)

@@ -100,7 +100,15 @@ def test_annotate_at_80_columns_wraps_and_keeps_every_column(path):
 
 
 def test_rules_explains_every_parameter():
-    from dehlanote.output.rules_view import PARAM_HELP
-    from dehlanote.rules.profile import param_names
+    """rules NAME shows every declared parameter with its value and the meaning its declaration gives."""
+    from dehlanote.rules.profile import PARAMS
 
-    assert set(param_names()) <= set(PARAM_HELP), set(param_names()) - set(PARAM_HELP)
+    result = CliRunner().invoke(app, ["rules", "hukum streak=5"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = {line.split()[0]: line for line in result.stdout.splitlines() if line.split() and line.split()[0] in PARAMS}
+    hukum = registry().resolve("hukum streak=5")
+    assert list(rows) == list(PARAMS)
+    for name, param in PARAMS.items():
+        assert rows[name].split()[1] == str(getattr(hukum, name)), rows[name]
+        assert " ".join(param.meaning.split()[:4]) in rows[name], rows[name]
+    assert rows["streak"].split()[1] == "5" and rows["trump"].split()[1] == "first-void"
