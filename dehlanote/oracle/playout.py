@@ -2,14 +2,16 @@
 
 This module is a test oracle and a corpus maker (``dehlanote generate``). It is deliberately
 an *independent* implementation of docs/rules.md and of the notation's rules for facts: it
-must stay independent of the engine. It imports nothing from :mod:`dehlanote` except the
-deck's plain data in :mod:`dehlanote.deck` (card names, their order and spellings, seats
-and sides: no rule), never the replayer (:mod:`dehlanote.replay`), the rule profiles
-(:mod:`dehlanote.rules`) or the parser, so that the replayer, written separately, can be
-checked against it; every decision it shares with the replayer is written here again, on
-its own (:func:`blind_facts` for deals whose outcome is unknown). Only the standard library
-is used, and every random choice comes from the ``random.Random`` passed in, so a seed gives
-the same match.
+must stay independent of the engine. It takes from :mod:`dehlanote` only data: the deck's
+(:mod:`dehlanote.deck`: card names, their order and spellings, seats and sides) and the rule
+registry's (:mod:`dehlanote.rules`: the option names, the values they take and the
+parameters a profile with its options resolves to), never the replayer
+(:mod:`dehlanote.replay`), the analysis or the parser, so that the replayer, written
+separately, can be checked against it: what each parameter means in play (who wins a trick,
+when the centre is swept, who deals next...) is written here again, on its own
+(:func:`blind_facts` for deals whose outcome is unknown). tests/project/test_layers.py keeps it
+so. Every random choice comes from the ``random.Random`` passed in, so a seed gives the
+same match.
 
 The entry points are :func:`generate_match` (one game: its DPN text and the facts an
 independent referee would state about it) and :func:`generate_corpus` (many games).
@@ -47,17 +49,17 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Optional
 
-from dehlanote.deck import DECK, STRENGTH, SUIT_OF, SUIT_SYMBOLS, SUITS, seats_for, sides_for, sort_key
+from ..deck import DECK, STRENGTH, SUIT_OF, SUIT_SYMBOLS, SUITS, seats_for, sides_for, sort_key
+from ..errors import DpnError
+from ..rules.profile import PARAMS, Rules, registry
 
+#: the package's profiles, the only ones this oracle plays (a profile file's rules are the
+#: replayer's business: the oracle checks the replayer on the rules it knows)
 PROFILES = ("standard", "pagat", "hukum")
-TRUMP_OPTIONS = ("first-void-five", "closed", "partner")
-FLAG_OPTIONS = ("double-sar", "coat", "six-player", "court-piece")
-STREAK_OPTIONS = (3, 5, 7)
 
 ALL_TENS = "all-tens"
 ALL_TRICKS = "all-tricks"  # court-piece's sweep kot: no reason name exists in the notation's core
 STREAK = "streak"
-COAT_POINTS = 7
 
 #: (seat, hand held now, legal cards, suit led or None, trump in force or None) -> card
 Chooser = Callable[[str, list, list, Optional[str], Optional[str]], str]
@@ -86,17 +88,16 @@ class PlayoutRules:
     streak_kot: Optional[int]  # deals in a row for a kot; None with coat
     kots_to_win: int           # 0 = open-ended session
     coat: bool
+    coat_points: int           # coat: the deals won that win the match (7)
+    closed_by_first_void: bool  # hukum's closed trump: chosen by the first player unable to follow
+    partner_after_all_tens: bool  # pagat: after an all-tens kot by the non-dealers, the dealer's partner deals
     double_sar: bool
     court_piece: bool
     tricks: int                # tricks per deal
+    decks: int                 # decks shuffled together (3 with six players)
     side_of: dict = field(repr=False)
     next_seat: dict = field(repr=False)
     partner: dict = field(repr=False)
-
-    @property
-    def decks(self) -> int:
-        """Decks shuffled together: 3 with six players, else 1."""
-        return 3 if self.players == 6 else 1
 
     @property
     def tens_total(self) -> int:
@@ -105,63 +106,82 @@ class PlayoutRules:
 
 
 def normalize_options(profile: str, options: Optional[dict]) -> dict:
-    """Check and normalise options: ``kots``/``streak`` ints, ``trump`` a name, flags True."""
+    """Check and normalise options: ``kots``/``streak`` ints, ``trump`` a name, flags True.
+
+    The options and the values they take are the registry's (``dehlanote.rules``): a name or
+    a value a ``Rules`` tag would refuse is refused here too (ValueError, with its message).
+    """
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}")
+    known = registry().options
     out: dict = {}
     for key, value in (options or {}).items():
-        if key in FLAG_OPTIONS:
+        option = known.get(key)
+        if option is None:
+            raise ValueError(f"unknown option {key!r}")
+        if option.param is None:
             if value is False or value in ("false", "no", "0", 0):
                 continue
             out[key] = True
-        elif key == "kots":
-            if profile != "pagat":
-                raise ValueError("the option kots is for the pagat profile")
-            n = int(value)
-            if n < 0:
-                raise ValueError("kots must be 0 or more")
-            out[key] = n
-        elif key == "streak":
-            n = int(value)
-            if n not in STREAK_OPTIONS:
-                raise ValueError(f"streak must be one of {STREAK_OPTIONS}")
-            out[key] = n
-        elif key == "trump":
-            if value not in TRUMP_OPTIONS:
-                raise ValueError(f"trump must be one of {TRUMP_OPTIONS}")
-            out[key] = value
-        else:
-            raise ValueError(f"unknown option {key!r}")
-    # two options for one thing would make the game hang on their order (NOTATION 1.1)
-    for a, b in (("coat", "streak"), ("double-sar", "court-piece")):
-        if a in out and b in out:
-            raise ValueError(f"the options {a} and {b} set the same thing: give one of them")
+            continue
+        kind = PARAMS[option.param].kind
+        try:
+            out[key] = int(value) if kind is int else str(value)
+        except ValueError:
+            raise ValueError(f"{key} needs a whole number, not {value!r}") from None
+    if "kots" in out and profile != "pagat":
+        raise ValueError("the option kots is for the pagat profile")
+    _resolve(profile, out)
     return out
 
 
+def _label(profile: str, options: dict) -> str:
+    words = [profile]
+    for key, value in options.items():
+        words.append(key if value is True else f"{key}={value}")
+    return " ".join(words)
+
+
+def _resolve(profile: str, options: dict) -> Rules:
+    """The registry's parameters for a profile and its options (ValueError if it refuses them:
+    an unknown value, two options setting one thing...)."""
+    try:
+        return registry().resolve(_label(profile, options))
+    except DpnError as exc:
+        raise ValueError(exc.message) from None
+
+
 def make_rules(profile: str = "standard", options: Optional[dict] = None) -> PlayoutRules:
-    """Build the :class:`PlayoutRules` of a profile and its options (raises ValueError)."""
+    """Build the :class:`PlayoutRules` of a profile and its options (raises ValueError).
+
+    The parameters are the registry's; what each of them means in play is this module's own."""
     opts = normalize_options(profile, options)
-    players = 6 if opts.get("six-player") else 4
+    params = _resolve(profile, opts)
+    players = params.seats
+    if (players, params.decks) not in ((4, 1), (6, 3)):
+        raise ValueError(f"{players} players with {params.decks} deck(s) are not played here")
     seats = seats_for(players)
     sides = sides_for(players)
-    default_trump = "first-void" if profile == "hukum" else "announce"
-    coat = bool(opts.get("coat"))
+    coat = params.match_points > 0
     return PlayoutRules(
         profile=profile,
         options=opts,
         players=players,
         seats=seats,
         sides=sides,
-        trump_method=opts.get("trump", default_trump),
-        immediate_capture=profile == "hukum",
-        level_to_non_dealers=profile != "hukum",
-        streak_kot=None if coat else opts.get("streak", 7),
-        kots_to_win=opts.get("kots", 1),
+        trump_method=params.trump,
+        immediate_capture=params.capture == "immediate",
+        level_to_non_dealers=params.level == "non-dealers",
+        streak_kot=params.streak or None,
+        kots_to_win=params.kots,
         coat=coat,
-        double_sar=bool(opts.get("double-sar")),
-        court_piece=bool(opts.get("court-piece")),
-        tricks=len(DECK) * (3 if players == 6 else 1) // players,   # 13, or 26 with six
+        coat_points=params.match_points,
+        closed_by_first_void=params.closed_setter == "first-void",
+        partner_after_all_tens=params.dealer_after_all_tens == "partner",
+        double_sar=params.score == "points",
+        court_piece=params.score == "tricks",
+        tricks=len(DECK) * params.decks // players,   # 13, or 26 with six
+        decks=params.decks,
         side_of={s: (sides[0] if s in sides[0] else sides[1]) for s in seats},
         next_seat={s: seats[(i + 1) % players] for i, s in enumerate(seats)},
         partner={s: seats[(i + 2) % players] for i, s in enumerate(seats)},
@@ -170,10 +190,7 @@ def make_rules(profile: str = "standard", options: Optional[dict] = None) -> Pla
 
 def rules_text(profile: str, options: Optional[dict] = None) -> str:
     """The value of a ``[Rules "..."]`` tag: ``pagat kots=3 trump=first-void-five``."""
-    words = [profile]
-    for key, value in normalize_options(profile, options).items():
-        words.append(key if value is True else f"{key}={value}")
-    return " ".join(words)
+    return _label(profile, normalize_options(profile, options))
 
 
 def parse_rules_text(text: str) -> tuple[str, dict]:
@@ -310,7 +327,7 @@ def play_deal(rng: random.Random, rules: PlayoutRules, number: int, dealer: str,
     setter = first
     # hukum's closed trump: the first player unable to follow chooses it in secret, and
     # reveals it the next time they cannot follow (all 52 are dealt: no first five)
-    closed_void = method == "closed" and rules.profile == "hukum"
+    closed_void = method == "closed" and rules.closed_by_first_void
     if closed_void:
         info = {"suit": None, "by": None, "trick": None, "closed": True}
     elif method in ("announce", "partner", "closed"):
@@ -448,7 +465,7 @@ def next_dealer(rules: PlayoutRules, dealer: str, winner: Optional[str], kot: Op
                 previous_winner: Optional[str]) -> str:
     """Who deals next while the match goes on (docs/rules.md rule 7 and the profile rows)."""
     dealing = rules.side_of[dealer]
-    if kot is not None and kot["reason"] != STREAK and rules.profile == "pagat":
+    if kot is not None and kot["reason"] != STREAK and rules.partner_after_all_tens:
         return rules.next_seat[dealer] if kot["side"] == dealing else rules.partner[dealer]
     if winner is None:   # hukum: a level deal
         lost_before = previous_winner is not None and previous_winner != dealing
@@ -496,7 +513,7 @@ def blind_facts(rules: PlayoutRules, deals: list, unknown: set) -> tuple[list, d
             kots[kot["side"]] += 1
             if rules.kots_to_win and kots[kot["side"]] >= rules.kots_to_win:
                 match_winner = kot["side"]
-        if match_winner is None and rules.coat and winner and points[winner] >= COAT_POINTS:
+        if match_winner is None and rules.coat and winner and points[winner] >= rules.coat_points:
             match_winner = winner
         facts = {"winner": winner, "kot": kot, "streak": {"side": run[0], "length": run[1]} if run else None}
         if match_winner is not None:
@@ -588,7 +605,7 @@ def generate_match(rng: random.Random, profile: str = "standard", options: Optio
             kots[kot["side"]] += 1
             if rules.kots_to_win and kots[kot["side"]] >= rules.kots_to_win:
                 match_winner = kot["side"]
-        if match_winner is None and rules.coat and winner and points[winner] >= COAT_POINTS:
+        if match_winner is None and rules.coat and winner and points[winner] >= rules.coat_points:
             match_winner = winner
         if match_winner is not None:
             finished = True

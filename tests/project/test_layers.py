@@ -44,6 +44,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 #: packages of one layer that must not import each other, either way
 INDEPENDENT = (("dehlanote.oracle", "dehlanote.replay"),)
+#: what the oracle may import: data only (the deck, the errors, the rule registry)
+ORACLE_IMPORTS = ("dehlanote.deck", "dehlanote.errors", "dehlanote.rules.profile")
 
 #: imports known to break the layers, each to be removed by the work named (an entry that
 #: no longer exists fails the test, so the list only shrinks)
@@ -181,6 +183,14 @@ def test_independent_packages_do_not_import_each_other():
                     if _home(name)[1] == x and _home(target)[1] == y:
                         wrong.append(f"{MODULES[name].relative_to(ROOT)}:{line}: {name} imports {target}")
     assert wrong == [], "\n".join(wrong)
+
+
+def test_the_oracle_takes_only_data_from_the_package():
+    """The independent oracle reads the deck and the rule registry (names and parameters),
+    never the syntax, the replay or the analysis."""
+    wrong = [f"{name} imports {target}" for name, targets in _graph().items() if _home(name)[1] == "dehlanote.oracle"
+             for target in targets if _home(target)[1] != "dehlanote.oracle" and target not in ORACLE_IMPORTS]
+    assert wrong == []
 
 
 def test_no_import_cycle_between_modules():
