@@ -39,7 +39,7 @@ import re
 from collections import Counter
 from typing import Any, Callable, Iterable, Optional
 
-from .deck import SUIT_NAMES, seats_for, side_of
+from .deck import SUIT_NAMES, SUITS, side_of
 from .replay.facts import DealFact, GameFacts
 from .rules.profile import Rules
 from .syntax.model import Game
@@ -321,7 +321,7 @@ class ArchiveStats:
 
     def to_json(self) -> dict[str, Any]:
         trump = {}
-        for suit in [*"SHDC", "none"]:
+        for suit in [*SUITS, "none"]:
             if self.trump_deals.get(suit):
                 trump[suit] = {"name": SUIT_NAMES.get(suit, "no trump"), "deals": self.trump_deals[suit],
                                "decided": self.trump_decided.get(suit, 0),
@@ -382,7 +382,7 @@ class GameCount:
         self.run: Optional[tuple[str, int, int]] = None        # the streak being followed: side, length, deal
         if rules is None:
             return
-        seats = seats_for(rules.seats)[: rules.seats]
+        seats = rules.seat_letters
         self.names = {s: game.tag(s) for s in seats if game.tag(s)}
         self.people = {s: stats.players.setdefault(name, _Player()) for s, name in self.names.items() if name}
         for s, p in self.people.items():

@@ -8,7 +8,6 @@ from typing import Optional
 from ..replay import DealFact, GameFacts
 from ..rules.profile import Rules
 from ..syntax.model import Deal
-from ..deck import seats_for
 from .deal import DealAnalysis, advice, analyse_deal, glyph
 
 #: CPU seconds spent on one deal at most; the later tricks are solved first
@@ -16,7 +15,7 @@ DEAL_SECONDS = 60.0
 
 
 def _dealer(fact: DealFact, rules: Rules) -> int:
-    return seats_for(rules.seats).index(fact.dealer) if fact.dealer else 0
+    return rules.seat_letters.index(fact.dealer) if fact.dealer else 0
 
 
 def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = None) -> str:

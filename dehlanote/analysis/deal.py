@@ -20,7 +20,6 @@ from typing import Any
 
 from ..replay import DealFact
 from ..rules.profile import Rules
-from ..deck import seats_for
 from .position import PlayRules, Position, describe
 from .search import OutOfTime, Solver
 
@@ -79,7 +78,7 @@ class DealAnalysis:
 
 def known_hands(fact: DealFact, rules: Rules) -> dict[str, tuple[str, ...]] | None:
     """Every seat's hand as dealt, when known (written, or every card of a complete deal played)."""
-    seats = seats_for(rules.seats)
+    seats = rules.seat_letters
     hands = fact.hands if fact.complete else dict(fact.dealt)
     if any(len(hands.get(s, ())) != rules.hand_size for s in seats):
         return None
@@ -97,7 +96,7 @@ def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
         raise NotAnalysable("the hands are not known: write them with hands, or record every card")
     if not fact.tricks:
         raise NotAnalysable("no trick was played")
-    seats = seats_for(rules.seats)
+    seats = rules.seat_letters
     tf = fact.trump
     method = rules.trump
     kw: dict[str, Any] = {}
@@ -167,7 +166,7 @@ def _force(pos: Position, card: str) -> Position:
 
 
 def _check(pos: Position, t: Any, rules: Rules) -> None:
-    seats = seats_for(rules.seats)
+    seats = rules.seat_letters
     centre = pos.centre_tricks * rules.seats
     if seats[pos.leader] != t.winner or (rules.capture != "immediate" and centre != t.centre_cards):
         raise NotAnalysable(f"trick {t.number} replays differently here (a record the solver cannot follow)")
@@ -188,7 +187,7 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
     except NotAnalysable as exc:
         out.solved, out.reason = False, str(exc)
         return out
-    seats = seats_for(rules.seats)
+    seats = rules.seat_letters
     solver = solver or Solver(game)
     begin = time.perf_counter()
     nodes0 = solver.nodes

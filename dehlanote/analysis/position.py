@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..rules.profile import Rules
-from ..deck import DECK, STRENGTH, seats_for, sides_for
+from ..deck import DECK, STRENGTH, SUITS, seats_for, sides_for
 
 SCORES = ("tens", "points", "tricks")
 
@@ -134,7 +134,7 @@ class Position:
         mine = self.hands[self.turn]
         tens_apart = self.game.score != "tricks"
         groups: list[list[str]] = []
-        for suit in "SHDC":
+        for suit in SUITS:
             cards = sorted((c for c in legal if c[-1] == suit), key=lambda c: -STRENGTH[c])
             if not cards:
                 continue

@@ -274,7 +274,7 @@ def _new_session(session: Session, reg: Registry, text_rules: Optional[str], nam
             except DpnError as exc:
                 out.print(f"unknown-rules: {exc.message}", markup=False, style="red")
     rules = reg.resolve(label or "standard")
-    seats = seats_for(rules.seats)[: rules.seats]
+    seats = rules.seat_letters
     tags: list[tuple[str, str]] = []
     if names is None and interactive:
         names = _ask(out, f"Players in seat order {', '.join(seats)} (comma-separated, Enter to skip): ")
@@ -297,7 +297,7 @@ def _ask(out: Console, prompt: str) -> str:
 
 
 def _ask_dealer(session: Session, out: Console, save_file: Callable[[str], None]) -> None:
-    seats = seats_for(session.rules.seats)[: session.rules.seats]
+    seats = session.rules.seat_letters
     while True:
         answer = _ask(out, f"First dealer ({', '.join(seats)}): ").strip().upper()
         if not answer:

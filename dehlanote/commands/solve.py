@@ -15,7 +15,6 @@ from ..analysis.judge import claim_judge
 from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, split
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
-from ..deck import seats_for
 from .common import (
     RULES_OPTION,
     Exit,
@@ -67,7 +66,7 @@ def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: 
     else:
         out.print(f"{head}: {sides[0]} {split(g, a.value)} {sides[1]} under best play"
                   + ("" if a.solved else f" (stopped: {a.reason})"), markup=False)
-    dealer = seats_for(rules.seats).index(fact.dealer) if fact.dealer else 0
+    dealer = rules.seat_letters.index(fact.dealer) if fact.dealer else 0
     unit = {"tens": "ten", "points": "point", "tricks": "trick"}[g.score]
     for t in a.tricks:
         cards = "  ".join(f"{p.seat} {p.card}{glyph(p, g, rules, dealer)}" for p in t.plays)

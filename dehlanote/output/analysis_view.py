@@ -19,7 +19,6 @@ from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, 
 from ..analysis.position import PlayRules
 from ..replay.facts import DealFact
 from ..rules.profile import Rules
-from ..deck import seats_for
 
 __all__ = ["HANDS_UNKNOWN", "TrickView", "DealView", "deal_view", "value_text", "Analyser"]
 
@@ -72,7 +71,7 @@ class DealView:
 
 
 def _dealer(fact: DealFact, rules: Rules) -> int:
-    seats = seats_for(rules.seats)
+    seats = rules.seat_letters
     return seats.index(fact.dealer) if fact.dealer and fact.dealer in seats else 0
 
 

@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
 from ..replay.game import GameReplay
 from ..replay.facts import Capture, ClaimFact, DealFact, GameFacts, ResultFact, TrickFact, TrumpFact
 from ..rules.profile import Rules
-from ..deck import SUIT_NAMES, side_of, sides_for
+from ..deck import SUIT_NAMES, side_of
 from ..syntax.model import Deal, Game
 from ..i18n import speaking_words as _
 
@@ -108,7 +108,7 @@ def trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
 def trick_notes(deal: DealFact, rules: Rules) -> list[TrickNote]:
     """The deal's tricks with the running ten count and the tens that changed sides."""
     stories = ten_stories(deal, rules.seats)
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     tens = {s: 0 for s in sides}
     notes = []
     for t in deal.tricks:
@@ -188,7 +188,7 @@ def tens_split(tens: dict[str, int], sides: tuple[str, str]) -> str:
 
 def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None) -> list[str]:
     """The deal's outcome: who won it and why, the streak, the next dealer (or the match end)."""
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     if not deal.complete:
         n = len(deal.tricks)
         return [(_("the deal stops after 1 trick: winner unknown") if n == 1 else
@@ -249,7 +249,7 @@ def _clean(text: str) -> str:
 def trick_comment(note: TrickNote, rules: Rules) -> str:
     """What ``annotate --format dpn`` writes after a trick."""
     t = note.fact
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     parts = [f"{t.winner} wins"]
     if note.trump_event:
         parts.append(note.trump_event)

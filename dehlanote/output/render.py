@@ -20,7 +20,7 @@ from rich.text import Text
 from ..errors import DpnError, printable
 from ..replay.facts import DealFact, GameFacts, PlayFact
 from ..rules.profile import Rules
-from ..deck import SUIT_SYMBOLS, SUITS, seats_for, sides_for
+from ..deck import SUIT_SYMBOLS, SUITS, seats_for
 from .notes import deal_heading, deal_result_text, ten_stories, trick_notes
 
 RED_SUITS = "HD"
@@ -119,7 +119,7 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
                symbols: bool = True, lost_value: Optional[dict[tuple[int, int], str]] = None) -> RenderableType:
     """One deal trick by trick: leader, cards (winner's marked *), winner, centre, capture, tens;
     ``lost_value`` (trick number, index in the trick) -> ``?``/``??``: the analysis's marks, after their card."""
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     centre_rule = rules.capture == "centre"
     notes = trick_notes(deal, rules)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)

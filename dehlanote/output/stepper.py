@@ -12,7 +12,7 @@ from typing import NamedTuple, Optional, Sequence, Union, cast
 from ..errors import DpnError, printable
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact
 from ..rules.profile import Rules
-from ..deck import seats_for, sides_for, sort_key
+from ..deck import sort_key
 from .notes import TenStory, tens_split, trick_notes, trump_event
 
 __all__ = [
@@ -54,7 +54,7 @@ def seat_layout(n: int) -> dict[str, str]:
 
 def _dealt(deal: DealFact, rules: Rules) -> tuple[dict[str, list[str]], dict[str, int]]:
     """Each seat's dealt hand as far as known, and how many of its cards are unknown."""
-    seats = seats_for(rules.seats)[: rules.seats]
+    seats = rules.seat_letters
     plays: dict[str, list[str]] = {s: [] for s in seats}
     for t in deal.tricks:
         for p in t.plays:
@@ -73,7 +73,7 @@ def _dealt(deal: DealFact, rules: Rules) -> tuple[dict[str, list[str]], dict[str
 
 def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
     """The table after 0, 1, 2 … cards of the deal, one snapshot per card played."""
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     dealt, unknown = _dealt(deal, rules)
     held = {s: list(c) for s, c in dealt.items()}
     tf = deal.trump
@@ -158,7 +158,7 @@ def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
     The run is the one the next deal continues: an unknown deal makes it unknown (runs then
     count afresh from the next known deal), a kot restarts it where the profile says so.
     """
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     kots = {s: 0 for s in sides}
     points = {s: 0 for s in sides} if rules.match_points else {}
     streak: Union[Streak, None, str] = None
@@ -195,7 +195,7 @@ def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
 def match_parts(state: MatchStanding, rules: Rules) -> list[str]:
     """The match in parts, most important first: ``kots AC 0 BD 1``, ``streak BD 2``, ...,
     then what wins (``1 kot wins the match``, ``7 deal wins in a row make a kot``)."""
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     parts = []
     if state.over:
         parts.append(f"match over: {state.winner} wins" if state.winner else "match over: level")

@@ -24,7 +24,7 @@ from rich.text import Text
 from ..errors import printable
 from ..replay.facts import Capture, TrumpFact
 from ..rules.profile import Rules
-from ..deck import SUIT_SYMBOLS, SUITS, seats_for, side_of, sides_for
+from ..deck import SUIT_SYMBOLS, SUITS, side_of
 from .notes import capture_text, deal_result_text
 from .stepper import Flag, Snapshot, Stepper, flag_text, match_parts, seat_layout
 from .keys import help_rows, key_hints
@@ -324,7 +324,7 @@ def _run_row(snap: Snapshot, stepper_over: bool, at_end: bool, room: int = 80) -
 
 def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool, at_end: bool) -> RenderableType:
     """Trump, dealer and the run on the left; the centre and the captured piles on the right."""
-    sides = sides_for(rules.seats)
+    sides = rules.sides
     right_w = max(26, min(40, width * 2 // 5 - 2))
     left_w = min(width - right_w - 2, 60)
     left = Table.grid(padding=(0, 1))
@@ -598,7 +598,7 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
     if snap.event and snap.event_now:
         lines.append(f"    {snap.event}")
     if snap.complete:
-        sides = sides_for(rules.seats)
+        sides = rules.sides
         text = f"  {t.winner} wins trick {t.number}"
         if snap.capture is not None:
             text += f"; {capture_text(snap.capture)}"
@@ -617,7 +617,7 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
 
 def plain_hands(snap: Snapshot, rules: Rules) -> list[str]:
     lines = []
-    for seat in seats_for(rules.seats)[: rules.seats]:
+    for seat in rules.seat_letters:
         cards = snap.hands.get(seat, ())
         groups = []
         for suit in SUITS:

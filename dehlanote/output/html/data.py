@@ -18,7 +18,7 @@ from ...i18n import speaking_words as _
 from ...replay.facts import DealFact, GameFacts, TrickFact
 from ...replay.game import GameReplay
 from ...rules.profile import Rules
-from ...deck import SUIT_NAMES, seats_for, side_of, sides_for
+from ...deck import SUIT_NAMES, seats_for, side_of
 from ...syntax.model import Play, Trick
 from ..notes import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
 from ...files import drain, spool as spool_file
@@ -153,8 +153,8 @@ def _unplayed(trick: Trick) -> list[Any]:
 def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str, int],
           points: dict[str, int]) -> dict[str, Any]:
     """One deal's data (``facts``: the game's, for its last deal only)."""
-    seats = seats_for(rules.seats)[: rules.seats]
-    sides = sides_for(rules.seats)
+    seats = rules.seat_letters
+    sides = rules.sides
     played: dict[str, list[str]] = {s: [] for s in seats}
     for t in d.tricks:
         for seat, p in zip(t.order, t.trick.plays):
@@ -260,8 +260,8 @@ def _tail(facts: GameFacts) -> dict[str, Any]:
     if rules is None:
         return dict(seats="ABCD", sides=["AC", "BD"], rules=game.tag("Rules") or "", hand=13, centre=True,
                     result=["this game could not be replayed"])
-    sides = sides_for(rules.seats)
-    seats = seats_for(rules.seats)[: rules.seats]
+    sides = rules.sides
+    seats = rules.seat_letters
     out: dict[str, Any] = dict(seats=seats, sides=list(sides), rules=rules.label(), hand=rules.hand_size,
                                centre=rules.capture == "centre")
     result = facts.result
@@ -288,7 +288,7 @@ class _Deals:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
-        sides = sides_for(rules.seats)
+        sides = rules.sides
         self.score = {s: 0 for s in sides}
         self.points = {s: 0 for s in sides} if rules.match_points else {}
 

@@ -18,6 +18,7 @@ from urllib.parse import quote
 from typing import IO, Any, Callable, Iterator, Optional
 
 from ...analysis.judge import claim_judge
+from ...deck import SUITS, sides_for
 from ...errors import DpnError
 from ...files import Folder, WriteError, drain, spool, write_target
 from ...replay import DealFact, GameFacts, iter_replay, replay_game
@@ -310,7 +311,7 @@ def _pct(part: int, whole: int) -> str:
 
 def _side(name: str) -> int:
     """0 for the first side (A, C, E and their sides), 1 for the second."""
-    return 0 if name[:1] in "ACE" else 1
+    return 0 if name[:1] in sides_for(6)[0] else 1     # AC and ACE: the first seat of A C E
 
 
 def _stat(key: str, value: Any) -> str:
@@ -391,12 +392,12 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
         for tens, n in sweeps["tens"].items()]))
     trump = s["trump"]
     charts.append(bar_chart("Trump suits", [
-        Bar(f"{t['name']}", t["deals"], cls=f"suit-{suit}" if suit in "SHDC" else "c2", pattern=i,
+        Bar(f"{t['name']}", t["deals"], cls=f"suit-{suit}" if suit in SUITS else "c2", pattern=i,
             stat=f"trump.{suit}.deals") for i, (suit, t) in enumerate(trump.items())]))
     charts.append(bar_chart("How often the trump side won", [
         Bar(f"{t['name']}", 100 * t["trump_side_won"] / t["decided"] if t["decided"] else 0,
             f'{t["trump_side_won"]} of {t["decided"]} ({_pct(t["trump_side_won"], t["decided"])})',
-            cls=f"suit-{suit}" if suit in "SHDC" else "c2", pattern=i, stat=None)
+            cls=f"suit-{suit}" if suit in SUITS else "c2", pattern=i, stat=None)
         for i, (suit, t) in enumerate(trump.items()) if suit != "none"],
         note="Deals won by the side whose player set trump, of the deals with a result."))
     out.append('<section aria-labelledby="h-charts"><h2 id="h-charts">Charts</h2><div class="charts">')
