@@ -59,7 +59,7 @@ class Rules:
     source: str = ""
     decisions: tuple[str, ...] = ()
     seats: int = _param(4, (4, 6), "the number of players",
-                        "players at the table, partners alternating (sides AC and BD, or ACE and BDF with six)")
+                        "players at the table (sides AC and BD, or ACE and BDF)")
     decks: int = _param(1, (1, 2, 3), "the number of decks", "52-card decks shuffled together")
     trump: TrumpMethod = _param("announce", TRUMP_METHODS, "how trump is set",
                                 "how trump is set: announce, partner, first-void, first-void-five, closed")
@@ -194,10 +194,13 @@ def _check_param(origin: str, key: Any, value: Any) -> Any:
         raise _fail(origin, f"unknown parameter {_show(key)} (known: {', '.join(sorted(PARAMS))})")
     if param.kind is int and (isinstance(value, bool) or not isinstance(value, int)):
         raise _fail(origin, f"{key} must be a whole number, not {_show(value)}")
-    if param.kind is not int and not isinstance(value, param.kind):
-        raise _fail(origin, f"{key} must be {param.kind.__name__}, not {_show(value)}")
+    if param.kind is bool and not isinstance(value, bool):
+        raise _fail(origin, f"{key} must be true or false, not {_show(value)}")
+    if param.kind is str and not isinstance(value, str):
+        raise _fail(origin, f"{key} must be a word (one of {param.allowed_text()}), not {_show(value)}")
     if value not in param.allowed:
-        raise _fail(origin, f"{key} must be one of {param.allowed_text()}, not {_show(value)}")
+        among = "from" if isinstance(param.allowed, range) else "one of"
+        raise _fail(origin, f"{key} must be {among} {param.allowed_text()}, not {_show(value)}")
     return value
 
 
