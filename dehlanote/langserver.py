@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any, NamedTuple, Optional
 
-from .deck import SUIT_SYMBOLS, sides_for, sort_key
+from .deck import SUIT_SYMBOLS, SUITS, sides_for, sort_key
 from .errors import READING_CODES, DpnError
 from .replay import DealFact, GameFacts, explicit, replay_game
 from .rules.profile import Registry, registry
@@ -31,7 +31,7 @@ from .syntax.model import Game
 
 __all__ = ["Diagnostic", "completions", "diagnostics", "formatted", "hover", "serve"]
 
-ALL_CARDS = tuple(sorted((r + s for s in "SHDC" for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4",
+ALL_CARDS = tuple(sorted((r + s for s in SUITS for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4",
                                                               "3", "2")), key=sort_key))
 _TOKEN_END = re.compile(r"[^\s{}\[\]:,]*")
 _WORD_TAIL = re.compile(r"[0-9A-Za-z♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?-]*$")
@@ -270,7 +270,7 @@ def serve(reg: Optional[Registry] = None) -> None:
     from lsprotocol import types
     from pygls.lsp.server import LanguageServer
 
-    from . import __version__
+    from .version import __version__
 
     reg = reg or registry()
     server = LanguageServer("dehlanote", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)

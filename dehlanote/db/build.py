@@ -26,7 +26,7 @@ from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 import duckdb
 import pyarrow as pa
 
-from .. import __version__
+from ..version import __version__
 from ..analysis.judge import claim_judge
 from ..batch import pool
 from ..batch.check import NotText, sniff

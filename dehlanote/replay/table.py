@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, Optional, Union
 
-from ..deck import DECK, SUIT_NAMES, TENS, seats_for, sides_for
+from ..deck import DECK, SUIT_NAMES, SUITS, TENS, seats_for, sides_for
 from ..errors import DpnError
 from ..rules.profile import Rules, registry
 from ..syntax.cards import card_of
@@ -123,7 +123,7 @@ class Table:
         trump_line: Optional[Trump] = None
         if trump is not None:
             suit = trump.upper()[:1] if trump.lower() not in _SUIT_WORDS else _SUIT_WORDS[trump.lower()]
-            if suit not in "SHDC":
+            if suit not in SUITS:
                 raise ValueError(f"{trump!r} is not a suit: S, H, D or C (or spades, hearts, diamonds, clubs)")
             if method.by_void and drawn is None:
                 raise ValueError("trump is set by play in these rules: the first player unable to follow suit "

@@ -19,7 +19,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Optional
 
-from .. import __version__
+from ..version import __version__
 from ..i18n import catalog, translator
 from ..output.html.page import SUIT_SYMBOLS, csp, fill, render_replay, replay_csp, script_json
 from .tables import Table
