@@ -283,4 +283,6 @@ def test_the_pages_in_hindi(phone: Any, tmp_path: Path, shots: Any) -> None:
         phone.get(url + "t/1/replay")
         wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
         assert phone.find_element(By.ID, "story-head").text.startswith("बाज़ी 1")
+        assert "हुकुम पान" in phone.find_element(By.CSS_SELECTOR, "#story-body p.head").text   # the story too
+        shots(phone, "phone-hindi-replay")
         no_errors(phone)

@@ -202,7 +202,7 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
 
 
 def _title(facts: GameFacts, number: int) -> str:
-    return facts.game.tag("Event") or f"Game {number}"
+    return facts.game.tag("Event") or _("Game {n}").format(n=number)
 
 
 def game_summary(facts: GameFacts, number: int, deals: Optional[int] = None) -> dict[str, Any]:
@@ -267,16 +267,17 @@ def _tail(facts: GameFacts) -> dict[str, Any]:
     result = facts.result
     lines = []
     if result is not None:
-        kots = " · ".join(f"{s} {result.kots.get(s, 0)} kot{'s' if result.kots.get(s, 0) != 1 else ''}"
-                          for s in sides)
+        kots = " · ".join(s + " " + (_("1 kot") if result.kots.get(s, 0) == 1 else _("{n} kots")).format(
+            n=result.kots.get(s, 0)) for s in sides)
         if result.finished:
-            lines.append(f"{result.winner} wins the match ({kots})" if result.winner else f"level ({kots})")
+            lines.append(_("{side} wins the match ({kots})").format(side=result.winner, kots=kots) if result.winner
+                         else _("level ({kots})").format(kots=kots))
         elif result.finished is None:
-            lines.append(f"the match result is unknown: a deal's outcome is not known ({kots})")
+            lines.append(_("the match result is unknown: a deal's outcome is not known ({kots})").format(kots=kots))
         else:
-            lines.append(f"the match is not finished ({kots})")
+            lines.append(_("the match is not finished ({kots})").format(kots=kots))
         if result.points:
-            lines.append("deals won: " + " · ".join(f"{s} {result.points.get(s, 0)}" for s in sides))
+            lines.append(_("deals won:") + " " + " · ".join(f"{s} {result.points.get(s, 0)}" for s in sides))
     out["result"] = lines
     # seats that are never named in a 6-seat game keep their letters; sides as written
     out["sideOf"] = {s: side_of(s, rules.seats) for s in seats}

@@ -355,7 +355,7 @@
     box.textContent = "";
     if (!d.an) { return; }
     if (view !== "open") {
-      box.appendChild(el("p", "an-note", "analysis hidden in a seat view (it sees every hand)"));
+      box.appendChild(el("p", "an-note", _("analysis hidden in a seat view (it sees every hand)")));
       return;
     }
     var shown = t || d.tricks[0];
@@ -607,7 +607,7 @@
     var sel = $("deal");
     sel.textContent = "";
     g.deals.forEach(function (d, i) {
-      var o = el("option", "", "Deal " + d.n + (d.dealer ? " \u00b7 dealer " + d.dealer : "") +
+      var o = el("option", "", fmt(_("Deal {n}"), {n: d.n}) + (d.dealer ? " \u00b7 " + fmt(_("dealer {seat}"), {seat: d.dealer}) : "") +
         (d.errors.length || d.tricks.some(function (t) { return t.e; }) ? " \u26a0" : ""));
       o.value = String(i);
       sel.appendChild(o);
@@ -615,12 +615,12 @@
     sel.value = String(pos.d);
     var vs = $("view");
     vs.textContent = "";
-    var o = el("option", "", "open table (all hands)");
+    var o = el("option", "", _("open table (all hands)"));
     o.value = "open";
     vs.appendChild(o);
     for (var i = 0; i < g.seats.length; i++) {
       var s = g.seats.charAt(i);
-      var opt = el("option", "", "as " + seatName(g, s));
+      var opt = el("option", "", fmt(_("as {seat}"), {seat: seatName(g, s)}));
       opt.value = s;
       vs.appendChild(opt);
     }
@@ -802,14 +802,14 @@
   function stop() {
     if (timer !== null) { clearInterval(timer); timer = null; }
     var b = $("b-play");
-    b.textContent = "\u25b6 autoplay";
+    b.textContent = "\u25b6 " + _("autoplay");
     b.setAttribute("aria-pressed", "false");
   }
 
   function play() {
     if (timer !== null) { stop(); return; }
     var b = $("b-play");
-    b.textContent = "\u275a\u275a pause";
+    b.textContent = "\u275a\u275a " + _("pause");
     b.setAttribute("aria-pressed", "true");
     timer = setInterval(function () { if (!moves.next()) { stop(); } }, Number($("speed").value) || 1000);
   }
