@@ -110,3 +110,19 @@ def test_a_clean_install_ships_the_catalogs_and_templates() -> None:
     for path in needed:
         rel = path.relative_to(package).as_posix()
         assert any(fnmatch(rel, g) for g in globs), rel
+
+
+def test_html_lang(tmp_path: Path) -> None:
+    import subprocess
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+    out = tmp_path / "page.html"
+    sample = str(ROOT / "samples" / "worked-example.dpn")
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "html", sample, "-o", str(out), "--lang", "hi"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stderr
+    page = out.read_text(encoding="utf-8")
+    assert '<html lang="hi">' in page and "बाज़ी 1 · बाँटने वाला D" in page and ">बाज़ी की कहानी<" in page
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "html", sample, "-o", str(out), "--lang", "xx"],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 2 and "no catalog for the language 'xx'" in proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -196,13 +196,17 @@ def test_a_restart_resumes_exactly(folder: Path) -> None:
 
 def test_one_server_a_folder_and_no_record_on_a_served_file(client: TestClient, folder: Path) -> None:
     start(client)
+    do(client, 1, do="trump", suit="D")
     with pytest.raises(FolderBusy):
         Tables(folder)
+    before = (folder / "table-1.dpn").read_bytes()
     proc = subprocess.run([sys.executable, "-m", "dehlanote", "record", str(folder / "table-1.dpn")],
                           input="AH\n", capture_output=True, text=True, timeout=60,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    assert proc.returncode == 2
-    assert "another" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2, proc.stderr
+    assert "record" in proc.stderr and "Traceback" not in proc.stderr
+    assert (folder / "table-1.dpn").read_bytes() == before      # the served record is untouched
+    assert do(client, 1, do="card", card="AH")["trick"]["cards"] == [["A", "AH"]]
 
 
 def test_a_change_needs_the_key_in_a_header(client: TestClient, folder: Path) -> None:
