@@ -25,6 +25,7 @@ __all__ = ["snapshot_svg", "table_svg"]
 WIDTH, HEIGHT = 960, 680
 _FELT_BOTTOM = 590
 _CW, _CH = 42, 60            # a card in a hand
+_STEP = 22                   # a hand's cards overlap, each corner (a ten's "10" too) in sight
 _TW, _TH = 58, 82            # a card on the table
 _RED = {"H", "D"}
 _INK, _RED_INK = "#1b1b1b", "#c8102e"
@@ -102,7 +103,7 @@ def _hand(seat_cards: Optional[Cards], unknown: int, cx: float, top: float, limi
     n = len(cards) + unknown
     if n == 0:
         return "", 0.0
-    step = 24
+    step = _STEP
     rows = [list(range(i, min(i + limit, n))) for i in range(0, n, limit)]
     out = []
     for r, row in enumerate(rows):
@@ -155,9 +156,9 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
         pos = layout[seat]
         cx, cy = geo.seat[pos]
         held = (hands or {}).get(seat)
+        box_w = max(220, (min(limit, max(1, len(held or ()) + unknown.get(seat, 0))) - 1) * _STEP + _CW + 20)
+        cx = min(max(cx, box_w / 2 + 10), WIDTH - box_w / 2 - 10)      # the whole box on the felt
         hand_svg, hand_h = _hand(held, unknown.get(seat, 0), cx, cy - 12, limit)
-        box_w = max(220, min(limit, max(1, len(held or ()) + unknown.get(seat, 0))) * 24 + _CW - 24 + 20)
-        box_w = min(box_w, 300 if n == 6 else 420)
         box_h = 34 + (hand_h if hand_h else 24) + 8
         top = cy - 40
         turn = seat == to_play
