@@ -212,3 +212,17 @@ def test_a_fresh_table_without_hands_says_so():
 
     root = ET.fromstring(Table.new("standard", dealer="D", trump="H")._repr_svg_())
     assert _texts(root).count("hand not recorded") == 4 and "trump hearts" in _texts(root)
+
+
+@pytest.mark.parametrize("path", [ROOT / "docs" / "examples" / "bad.dpn", ROOT / "samples" / "standard-six-player.dpn",
+                                  ROOT / "samples" / "worked-example.dpn"], ids=lambda p: p.name)
+def test_every_seat_and_card_of_the_picture_is_inside_it(path):
+    facts = next(replay_games(iter_path(path)))
+    seats = "ABCDEF"[: facts.rules.seats]
+    for snap in snapshots(facts.deals[0], facts.rules)[::5]:
+        root = ET.fromstring(snapshot_svg(snap, seats))
+        width, height = float(root.get("width")), float(root.get("height"))
+        for rect in root.iter(f"{SVG}rect"):
+            x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
+            assert 0 <= x and x + float(rect.get("width")) <= width, rect.attrib
+            assert 0 <= y and y + float(rect.get("height")) <= height, rect.attrib
