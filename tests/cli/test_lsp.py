@@ -32,7 +32,7 @@ class Client:
 
     def __init__(self) -> None:
         self.proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV, cwd=ROOT)
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=ROOT)
         self.inbox: "queue.Queue[dict[str, Any]]" = queue.Queue()
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()

@@ -35,7 +35,6 @@ os.environ.setdefault("SE_OFFLINE", "true")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage"]
-SHOTS = Path(os.environ.get("DEHLANOTE_SHOTS", tempfile.gettempdir()))
 runner = CliRunner()
 
 
@@ -106,7 +105,7 @@ def labels(driver: Any, css: str) -> list[str]:
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
-def test_the_viewer_opened_with_a_share_link_shows_the_deal(browser, viewer, size):
+def test_the_viewer_opened_with_a_share_link_shows_the_deal(browser, viewer, size, tmp_path):
     url = share(MATCH, "--deal", 3, "--trick", 7, base=viewer)
     open_link(browser, url, size)
     assert browser.execute_script("return document.documentElement.dataset.viewer") == "deal"
@@ -121,7 +120,8 @@ def test_the_viewer_opened_with_a_share_link_shows_the_deal(browser, viewer, siz
     assert sorted(s.split(",")[0] for s in shown) == sorted(name(p.card) for p in trick.plays)
     title = browser.find_element(By.ID, "title").text
     assert title and facts.game.tag("Event") in title
-    shot = SHOTS / f"dehlanote-viewer-{size[0]}x{size[1]}.png"
+    # DEHLANOTE_SHOTS=folder keeps the screenshots to look at
+    shot = Path(os.environ.get("DEHLANOTE_SHOTS", tmp_path)) / f"dehlanote-viewer-{size[0]}x{size[1]}.png"
     assert browser.save_screenshot(str(shot))
     assert browser.execute_script("return document.documentElement.scrollWidth") <= size[0]
     # stepping on keeps the deal in the link: a reload shows the same deal at the new place
