@@ -456,3 +456,19 @@ def test_a_whole_match_entered_by_taps_is_a_finished_record_that_validates(folde
     assert mine.result == facts.result
     assert [(d.dealer, d.winner, d.tens, d.kot) for d in mine.deals] == \
         [(d.dealer, d.winner, d.tens, d.kot) for d in facts.deals]
+
+
+def test_a_claim_with_the_hands_known(client: TestClient, folder: Path) -> None:
+    start(client, hands=True)
+    for seat, cards in HANDS.items():
+        do(client, 1, do="hands", seat=seat, cards=cards.split())
+    do(client, 1, do="trump", suit="D")
+    sample = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    plays = [c.rstrip("?!") for line in sample.splitlines() if re.match(r"^\s*\d+ [A-D]:", line)
+             for c in line.split(":", 1)[1].split("{")[0].split()]
+    for card in plays[:44]:                       # eleven tricks: D leads the twelfth
+        st = do(client, 1, do="card", card=card)
+    assert st["can_claim"] and st["expect"]["seat"] == "D"
+    st = do(client, 1, do="claim", seat="D")      # D's side takes the last two tricks, 10C with them
+    assert st["last_deal"]["tens"] == {"AC": 3, "BD": 1} and st["last_deal"]["winner"] == "AC"
+    assert "claim D" in (folder / "table-1.dpn").read_text(encoding="utf-8")
