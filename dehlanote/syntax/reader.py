@@ -25,6 +25,8 @@ BLOCK = 1 << 20  # bytes or characters read at a time
 # expression engine scans for much faster than an ignore-case pattern), a tag name.
 _DEAL = "".join(f"[{c.upper()}{c.lower()}]" for c in terms.KEYWORDS["DEAL"])
 _NAME = terms.pattern("NAME")
+#: a whole tag, as the grammar's _TAG spells it (its loops possessive: none gives anything back)
+TAG = terms.possessive(terms.pattern("_TAG"))
 _WORD_CHAR = "0-9A-Za-z_"
 # what the splitter must see before a game's first deal: comment and tag-value openers and
 # the deal keyword (a [ there changes nothing, and not stopping at each saves a step a tag)
@@ -35,7 +37,7 @@ _SCAN_BODY = re.compile(r'[{"\[]')
 _STRING = re.compile(f'"{STRING_BODY}"')
 # a line that opens with a whole tag, and one that opens with the deal keyword: the start
 # of another game, which no comment runs over (see split_games)
-_TAG_LINE = re.compile(f'\\n[ \\t\\r\\ufeff]*\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]')
+_TAG_LINE = re.compile(f"\\n[ \\t\\r\\ufeff]*{TAG}")
 # a deal numbered 1 (DPN 1.1: after another deal, it starts a game with no tags); the
 # look-behind after the first letter, so that the engine looks for a D or d first
 _NUMBER_ONE = r"[ \t]+0*1(?![0-9A-Za-z_\u2660-\u2667.])"
@@ -44,7 +46,7 @@ _DEAL_ONE = re.compile(_DEAL[:4] + f"(?<![{_WORD_CHAR}]{_DEAL[:4]})" + _DEAL[4:]
 #: (the grammar's GAME_WHOLE: a line end and white space before each deal): found from the
 #: line end, which the regex engine looks for alone, 2-3 times faster than _DEAL_ONE
 _DEAL_ONE_LINE = re.compile(r"\n\s*" + _DEAL + _NUMBER_ONE)
-_TAG_TEXT = f'\\[[ \\t]*{_NAME}[ \\t]*"{STRING_BODY}"[ \\t]*\\]'
+_TAG_TEXT = TAG
 _TAG_AT = re.compile(_TAG_TEXT).match
 # a blank line (a line end, then a line of white space only, and its end)
 _BLANK_LINE = re.compile(r"\n[ \t\r\ufeff]*\n")

@@ -55,7 +55,7 @@ from .model import (
     make_word,
 )
 
-__all__ = ["MAX_CARDS", "MAX_HANDS", "MAX_TRICKS", "OverLimit", "WholeReader", "past_limit"]
+__all__ = ["MAX_CARDS", "MAX_HANDS", "MAX_TRICKS", "NOT_READ", "OverLimit", "WholeReader", "past_limit"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
 #: Limits past which the rest of a game is not read. No real record comes near them (a trick
@@ -154,7 +154,9 @@ _NUMBERS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "n
 _WORDS4, _WORDS5 = (re.compile(r"[ \t]*" + r"[ \t]+".join([r"(\S+)"] * n) + r"[ \t\r]*").fullmatch for n in (4, 5))
 
 
-#: each limit: its code, and what the error says before "the rest of this game is not read"
+#: how the error of a limit ends (no error after it is looked for)
+NOT_READ = "the rest of this game is not read"
+#: each limit: its code, and what the error says before NOT_READ
 _LIMITS = {
     "trick": ("trick-size", f"this trick goes on past {MAX_CARDS} cards (a trick holds one card a player)"),
     "hand": ("hand-size", f"this hand goes on past {MAX_CARDS} cards (a hand holds at most 39)"),
@@ -167,7 +169,7 @@ _LIMITS = {
 def past_limit(limit: str, line: int, column: int) -> DpnError:
     """The error of the token past one of the reader's limits (see MAX_CARDS)."""
     code, what = _LIMITS[limit]
-    return DpnError(code, f"{what}: the rest of this game is not read", line, column)
+    return DpnError(code, f"{what}: {NOT_READ}", line, column)
 
 
 class OverLimit(DpnError):

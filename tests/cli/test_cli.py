@@ -241,8 +241,10 @@ def test_json_keeps_a_broken_game_with_its_errors_and_exits_1(tmp_path):
     assert len(doc["games"]) == 2
     first, second = doc["games"]
     assert first["errors"] == []
-    assert [e["code"] for e in second["errors"]] == ["bad-card"]
-    assert second["tags"]["Event"] == "Second"
+    # reading goes on after the bad card (issue 22 item 19): its trick line is left out, a gap
+    # the replay reports once, and the deal is kept up to it
+    assert [(e["code"], e["line"]) for e in second["errors"]] == [("bad-card", 54), ("trick-number", 55)]
+    assert second["tags"]["Event"] == "Second" and len(second["deals"]) == 1
 
 
 def test_json_rule_errors_are_in_errors(tmp_path):

@@ -124,7 +124,8 @@ def test_a_nul_byte(tmp_path):
     assert game.tag("Event") == "a\x00b" and not game.errors
     text = WORKED.decode().replace(" 2 A: AS", " 2 A:\x00AS")
     errors = [e for g in parse_string(text) for e in replay_game(g).errors]
-    assert [(e.code, e.line, e.column) for e in errors] == [("syntax", 19, 6)]
+    # (its trick line is left out: a gap the replay reports once, issue 22 item 19)
+    assert [(e.code, e.line, e.column) for e in errors] == [("syntax", 19, 6), ("trick-number", 20, 2)]
     assert "\x00" not in str(errors[0])               # shown as ␀, not written to the terminal
     path = write(tmp_path / "nul.dpn", [text.encode()])
     result = command("validate", "--brief", str(path))
@@ -226,8 +227,10 @@ def test_a_tag_value_of_a_megabyte(tmp_path):
 ])
 def test_numbers_too_large_are_syntax_errors(text, where):
     (game,) = parse_string(text)
-    (error,) = replay_game(game).errors
-    assert error.code == "syntax" and (error.line, error.column) == where
+    # (the only syntax error: the record's other faults, a missing trump line, no tricks, are
+    # reported too since reading goes on after it, issue 22 item 19)
+    (error,) = [e for e in replay_game(game).errors if e.code == "syntax"]
+    assert (error.line, error.column) == where
     assert "too large a number" in error.message and len(error.message) < 120
 
 
@@ -561,7 +564,10 @@ def test_16_8_output_is_linear_on_a_cr_only_file(tmp_path):
     assert path.stat().st_size > 290_000
     result = command("validate", "--max-errors", "0", str(path))
     assert result.returncode == 1 and result.stdout.count(b"bad-card") == 250
-    assert len(result.stdout) < 250 * 400 + 1000, len(result.stdout)     # was 76 MB
+    # (each game read on past its bad card reports what follows from it too: issue 22 item 19)
+    errors = int(re.search(rb"(\d+) errors in 1 file", result.stdout).group(1))
+    assert errors <= 3 * 250
+    assert len(result.stdout) < errors * 400 + 1000, len(result.stdout)     # was 76 MB
 
 
 def test_12_6_errors_shown_per_file_are_capped(tmp_path):

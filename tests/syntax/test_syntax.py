@@ -281,9 +281,11 @@ def test_repeated_tag_does_not_stop_the_game() -> None:
 
 
 def test_broken_tag_keeps_the_tags_read_before_it() -> None:
-    games = parse_string('[Event "x"]\n[Site y]\n' + DEAL)
-    assert games[0].tag("Event") == "x"
-    assert games[0].deals == ()
+    # (and reading goes on after it, issue 22 item 19: the broken tag is left out)
+    games = parse_string('[Event "x"]\n[Site y]\n' + DEAL + TRICK1)
+    assert games[0].tag("Event") == "x" and games[0].tag("Site") is None
+    assert [(e.code, e.line, e.column) for e in games[0].errors] == [("bad-tag", 2, 7)]
+    assert plays(games[0]) == ["AH", "10H", "3H", "7H"]
 
 
 # ---- games -----------------------------------------------------------------------------------
@@ -771,7 +773,8 @@ def test_syntax_error_stops_only_its_own_game() -> None:
     assert [plays(one_, 0, i) for i in range(2)] == [["AH", "10H", "3H", "7H"], ["AS", "QS", "2S", "10S"]]
     assert three.tag("Event") == "three" and plays(three) == ["KC", "5C", "4C", "9C"]
     assert three.deals[0].tens is not None and (three.line, three.deals[0].line) == (17, 19)
-    assert two.tag("Event") == "two" and two.deals == ()
+    # reading goes on after the error (issue 22 item 19): the line at fault is left out
+    assert two.tag("Event") == "two" and [t.number for t in two.deals[0].tricks] == [1, 3]
     (error,) = two.errors
     assert (error.code, error.line, error.column) == ("syntax", 14, 14)
     assert error.source_line == " 2 C: AD 10D Q 8D"

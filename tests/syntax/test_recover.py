@@ -1,0 +1,111 @@
+"""One syntax error hides nothing else (issue 22 item 19): reading goes on at the next element.
+
+Each row changes the worked example (samples/worked-example.dpn: deal line 12, hands 13-16,
+trump 17, tricks 1-13 on lines 18-30, tens 31) and lists every error the replay then
+reports, exact codes and line:column, in file order. Before, the first syntax error was
+the only error of its game, which had no deals ("0 deals").
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dehlanote.replay import replay_game
+from dehlanote.syntax import parse_string
+from dehlanote.syntax.parser import MAX_ERRORS
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+
+
+def edit(text: str, *changes: tuple[str, str]) -> str:
+    for old, new in changes:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    return text
+
+
+WRONG_TENS = ("tens AC 3 BD 1", "tens AC 2 BD 2")
+ROWS = [
+    # the issue's case: the colon after the leader left out (the trick is read as meant) and a wrong tens line
+    ("colon left out, wrong tens", [(" 3 A: 4S", " 3 A 4S"), WRONG_TENS],
+     [("syntax", 20, 6), ("tens-mismatch", 31, 1)]),
+    # an error before the syntax error is reported too; a trick line that cannot be read is
+    # left out: a gap the replay reports once, and nothing after it cascades
+    ("wrong leader, then a bad card", [(" 2 A: AS", " 2 B: AS"), (" 7 C: 8S 10D?", " 7 C: 8S 10X?"), WRONG_TENS],
+     [("wrong-leader", 19, 4), ("bad-card", 24, 10), ("trick-number", 25, 2)]),
+    ("lower-case leader, wrong tens", [(" 9 A: JH", " 9 a: JH"), WRONG_TENS],
+     [("syntax", 26, 4), ("tens-mismatch", 31, 1)]),
+    ("two syntax errors and a wrong announcer", [(" 3 A: 4S", " 3 A 4S"), (" 8 D: 8D 9D", " 8 D: 8D ~9D"),
+                                                 ("trump D by A", "trump D by B")],
+     [("wrong-announcer", 17, 12), ("syntax", 20, 6), ("syntax", 25, 10), ("trick-number", 26, 2)]),
+    # a line that breaks off: the word that was left hanging is what is left out
+    ("trump line broken off", [("trump D by A", "trump D by"), WRONG_TENS],
+     [("syntax", 18, 2), ("tens-mismatch", 31, 1)]),
+    ("hand line with a bad card", [("B: QS JS 6S", "B: QS JS 6Z"), WRONG_TENS],
+     [("bad-card", 14, 16), ("tens-mismatch", 31, 1)]),
+    # a comment opened by mistake swallows tricks 5 to 7 (its } is the one of trick 7's comment)
+    ("a stray {", [(" 5 D: 7D", " 5 D: {7D"),
+                   ("{the last trick takes what is left}", "the last trick takes what is left}")],
+     [("bad-card", 25, 2), ("trick-number", 25, 2), ("syntax", 30, 19)]),
+    # the record breaks off in its tens line: the deal is kept, without it
+    ("the record ends too soon",
+     [("tens AC 3 BD 1 {the non-dealing side AC wins the deal; D deals again}\n", "tens AC")],
+     [("syntax", 31, 8)]),
+]
+
+
+def errors_of(text: str) -> list[list[tuple[str, int, int]]]:
+    return [[(e.code, e.line, e.column) for e in replay_game(game).errors] for game in parse_string(text)]
+
+
+@pytest.mark.parametrize(("name", "changes", "expected"), ROWS, ids=[r[0] for r in ROWS])
+def test_every_error_is_reported(name: str, changes: list[tuple[str, str]],
+                                 expected: list[tuple[str, int, int]]) -> None:
+    text = edit(WORKED, *changes)
+    assert errors_of(text) == [expected]
+    (game,) = parse_string(text)
+    assert len(game.deals) == 1
+
+
+def test_each_game_reports_its_own_errors() -> None:
+    second = edit(WORKED, ("Worked example", "again"), ("deal 1 dealer D", "deal 1 dealer"), (" 9 A: JH", " 9 A JH"))
+    first = edit(WORKED, (" 3 A: 4S", " 3 A 4S"), WRONG_TENS)
+    assert errors_of(first + "\n" + second) == [
+        [("syntax", 20, 6), ("tens-mismatch", 31, 1)],
+        # (the dealer left out: the first deal of a game must name one)
+        [("wrong-dealer", 44, 1), ("syntax", 45, 1), ("syntax", 58, 6)]]
+
+
+def test_the_command_line_reports_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "two-errors.dpn"
+    path.write_text(edit(WORKED, (" 3 A: 4S", " 3 A 4S"), WRONG_TENS), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "dehlanote", "validate", str(path)], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert run.returncode == 1
+    assert f"{path}:20:6: syntax: expected ':' after the seat, found the card 4S" in run.stdout
+    assert f"{path}:31:1: tens-mismatch: the tens split is AC 3 BD 1, not AC 2 BD 2" in run.stdout
+    assert "1 game, 1 deal: 2 errors" in run.stdout
+
+
+def test_a_game_of_noise_stops_after_max_errors() -> None:
+    text = '[Event "x"]\ndeal 1 dealer D\n' + "".join(f" {i} A: AH XX 3H 7H\n" for i in range(1, 200))
+    (game,) = parse_string(text)
+    assert len(game.errors) == MAX_ERRORS + 1
+    assert game.errors[-1].message == "too many errors: the rest of this game is not read"
+    assert [(e.line, e.column) for e in game.errors[:3]] == [(3, 10), (4, 10), (5, 10)]
+    assert len(game.deals) == 1         # what was read before is kept
+
+
+def test_positions_and_source_lines_are_the_records_own() -> None:
+    # the second error is found in a text where the first line at fault was left out: its
+    # caret line is still the record's own
+    text = edit(WORKED, (" 4 D: KC 5C", " 4 D: KC 5X"), (" 8 D: 8D 9D", " 8 D: 8D ~9D"))
+    (game,) = parse_string(text)
+    assert [(e.code, e.line, e.column) for e in game.errors] == [("bad-card", 21, 10), ("syntax", 25, 10)]
+    assert [e.source_line for e in game.errors] == [" 4 D: KC 5X 4C 9C {D twice: sweeps 8 cards, no ten}",
+                                                    " 8 D: 8D ~9D 3D 2C"]
