@@ -8,7 +8,8 @@ solved within the limit, node counts (card plays searched) and the peak memory o
 
     python benchmarks/solve_bench.py --endings 100 --deals 100 --jobs 2 --limit 60
 
-Full deals are interleaved across profiles (a deal of each in turn), so a run stopped early by
+Six players' "full deals" start at trick ``--six-from`` (default 19 of 26: the whole deal is
+far past a minute). Full deals are interleaved across profiles (a deal of each in turn), so a run stopped early by
 ``--until`` (a wall-clock time, HH:MM UTC: no new position is started after it) still
 reports every profile on the same number of deals; ``--from-log FILE`` prints the tables of a
 log written by ``--log``.
@@ -81,17 +82,19 @@ def report(name: str, left: int, rows: list[tuple[bool, float, int, int]], limit
     solved = [r for r in rows if r[0]]
     nodes = sorted(n for ok, _, n, _ in rows if ok)
     under = sum(1 for ok, t, _, _ in rows if ok and t < 60)
+    ten = sum(1 for ok, t, _, _ in rows if ok and t <= 10)
     med_nodes = f"{statistics.median(nodes) / 1000:,.0f} k" if nodes else "-"
     max_nodes = f"{max(nodes) / 1000:,.0f} k" if nodes else "-"
-    return (f"| {name} | {left} | {len(rows)} | {len(solved)} | {under * 100 // len(rows)} % | "
+    return (f"| {name} | {left} | {len(rows)} | {len(solved)} | {ten * 100 // len(rows)} % | "
+            f"{under * 100 // len(rows)} % | "
             f"{times[0]:.3f} / {statistics.median(times):.3f} / {times[-1]:.3f} | {med_nodes} / {max_nodes} | "
             f"{max(p for *_, p in rows)} MB |")
 
 
 def table(names: list[str], results: dict[tuple[str, int], list], limit: float) -> None:
-    print("| profile | tricks left | positions | solved | under 60 s | CPU s min / median / max | "
+    print("| profile | tricks left | positions | solved | within 10 s | under 60 s | CPU s min / median / max | "
           "nodes median / max (solved) | peak memory (a worker) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     for name in names:
         for (n, left), rows in sorted(results.items(), key=lambda kv: kv[0][1]):
             if n == name:
@@ -121,8 +124,10 @@ def main() -> None:
     ap.add_argument("--log", help="also write each position's result to this file as it comes")
     ap.add_argument("--until", help="HH:MM UTC: start no position after this time")
     ap.add_argument("--from-log", help="print the tables of a log written by --log, and stop")
+    ap.add_argument("--six-from", type=int, default=19,
+                    help="six players: the \"full deals\" start at this trick of 26 (default 19: 8 tricks left)")
     ap.add_argument("--python", action="store_true",
-                    help="the pure-Python search everywhere (default: the compiled one where it applies)")
+                    help="the pure-Python search everywhere (default: the compiled one)")
     args = ap.parse_args()
     names = args.profiles.split(",")
     results: dict[tuple[str, int], list] = {}
@@ -145,8 +150,9 @@ def main() -> None:
         # full deals interleaved across profiles: a run stopped early is still balanced
         for name in names:
             game = PROFILES[name]
-            if game.seats == 4:
-                jobs.append((name, game.tricks_per_deal, args.seed + 10_000 + i, args.limit, until, compiled))
+            # six players: a random deal played at random to the start of trick --six-from
+            left = game.tricks_per_deal if game.seats == 4 else game.tricks_per_deal - args.six_from + 1
+            jobs.append((name, left, args.seed + 10_000 + i, args.limit, until, compiled))
     log = open(args.log, "w", encoding="utf-8") if args.log else None
     with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
         for got in pool.imap_unordered(solve_one, jobs):
@@ -157,7 +163,7 @@ def main() -> None:
             if log is not None:
                 # the seed last: a slow position can be run again (position(seed, game, left, name))
                 print(name, left, ok, f"{spent:.3f}", nodes, peak, seed, file=log, flush=True)
-    search = ("pure-Python" if args.python else "compiled where it applies" if _csearch is not None
+    search = ("pure-Python" if args.python else "compiled" if _csearch is not None
               else "pure-Python (not built)")
     print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}, search: {search}")
     table(names, results, args.limit)
