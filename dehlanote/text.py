@@ -62,7 +62,14 @@ def safe_console(**kw: Any) -> "Console":
     kept, and a file or a pipe gets the text as it is. (Rich is imported here, not when
     the library imports :func:`printable`.)
     """
-    return _safe_console_class()(**kw)
+    console = _safe_console_class()(**kw)
+    if console.width < MIN_WIDTH:
+        console.width = MIN_WIDTH     # COLUMNS=1: Rich's tables cannot share out a width of one
+    return console
+
+
+#: the narrowest a console is laid out (a narrower terminal wraps the lines itself)
+MIN_WIDTH = 20
 
 
 @lru_cache(maxsize=1)
