@@ -13,9 +13,11 @@ import bisect
 import re
 from typing import Any
 
-from .model import Deal, Game, Trick, with_comments
+from .model import Deal, Game, Trick, make_deal, with_comments
 
 __all__ = ["attach_comments", "comment_text", "inside", "within"]
+
+_DEAL_FIELDS = {name: i for i, name in enumerate(Deal._fields)}
 
 #: line ends inside a comment: a run of CRs before a LF reads as one newline, so that a
 #: comment written back canonically reads the same again (fmt is idempotent on \r)
@@ -140,6 +142,10 @@ def _deal_comments(deal: Deal, found: dict[tuple[Any, ...], list[str]]) -> Deal:
     if tricks is not None:
         changes["tricks"] = tuple(tricks)
     if changes:
-        deal = deal._replace(**changes)     # (once a deal that has comments inside it)
+        # (as _replace does, without its keyword handling: once a deal that has comments inside it)
+        fields: list[Any] = list(deal)
+        for name, value in changes.items():
+            fields[_DEAL_FIELDS[name]] = value
+        deal = make_deal(*fields)
     on_deal = found.get(("deal",))
     return with_comments(deal, on_deal) if on_deal else deal
