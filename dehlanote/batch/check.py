@@ -31,7 +31,7 @@ STDIN_NAME = "<stdin>"
 
 
 def why(exc: OSError) -> str:
-    if isinstance(exc, NotText):
+    if isinstance(exc, NotText) or (exc.errno == 0 and exc.strerror):
         return exc.strerror or "it is not a text file"
     if isinstance(exc, FileNotFoundError):
         return "no such file"
@@ -198,6 +198,7 @@ class FileReport:
     errors: list[DpnError] = field(default_factory=list)   # kept only when asked for
     count: int = 0                                          # errors found
     unreadable: Optional[str] = None
+    stopped: bool = False       # read in part: a worker process was lost
 
     def json(self) -> dict[str, Any]:
         out = {"path": self.path, "games": self.games, "deals": self.deals,
@@ -278,4 +279,5 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
         if isinstance(exc, BrokenPipeError):
             raise
         report.unreadable = why(exc)
+        report.stopped = type(exc).__name__ == "WorkerLost"
     return report

@@ -23,6 +23,7 @@ import os
 import signal
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
@@ -202,6 +203,16 @@ def _check_batch(batch: list[Chunk], name: Optional[str]) -> list[GameReport]:
 
 # ---- the public entry points ------------------------------------------------------------
 
+class WorkerLost(OSError):
+    """A worker process ended without its answer (killed: what the out-of-memory killer
+    does); the games before it were checked and reported."""
+
+
+def _lost(index: int) -> WorkerLost:
+    return WorkerLost(0, f"a worker process was lost (killed, out of memory?) after {index} games: "
+                         "the games before it were checked; run again with fewer --jobs")
+
+
 def validate_serial(source: PathOrStream, registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
                     name: Optional[str] = None) -> Iterator[GameReport]:
     """Check every game in this process, one at a time (``validate_parallel`` with one job)."""
@@ -264,6 +275,8 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
             for report in pending.popleft().result():
                 yield report._replace(index=index)
                 index += 1
+    except BrokenProcessPool:
+        raise _lost(index) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 

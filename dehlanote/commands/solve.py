@@ -103,7 +103,8 @@ def solve(
     Trump set by play is taken as known. Full deals can take a while: a progress bar shows
     on a terminal, Ctrl-C stops cleanly, and --time-limit caps each deal.
 
-    Exit status: 0, 1 when a record has errors or a deal was not solved in time, 2 for an unreadable file.
+    Exit status: 0, 1 when a record has errors or a deal was not solved in time, 2 for an unreadable file
+    or a worker process that was lost (killed).
 
     Example: dehlanote solve samples/worked-example.dpn --from-trick 6
     """
@@ -114,6 +115,7 @@ def solve(
     seconds = time_limit or None
     args = [(t, from_trick, node_limit, seconds) for t in tasks]
     results: list[DealAnalysis] = []
+    lost = False        # a worker process was killed (the deals solved before it are shown)
     show = sys.stderr.isatty()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -125,17 +127,23 @@ def solve(
         bar = progress.add_task("", total=len(args))
         if jobs > 1 and len(args) > 1:
             import multiprocessing
-            pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker)
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
+            # (a pool that notices a killed worker: multiprocessing.Pool waited for it forever)
+            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_quiet_worker)
             try:
-                for result in pool.imap(_work, args):
+                for result in pool.map(_work, args):
                     results.append(result)
                     progress.advance(bar)
-                pool.close()
+            except BrokenProcessPool:
+                lost = True
             except KeyboardInterrupt:
-                pool.terminate()
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
                 raise
             finally:
-                pool.join()
+                pool.shutdown(wait=True, cancel_futures=True)
         else:
             for a in args:
                 path, index, fact, _ = a[0]
@@ -161,6 +169,10 @@ def solve(
     err = err_console()
     for line in errors:
         err.print(line, markup=False)
+    if lost:
+        err.print(f"dehlanote: a worker process was lost (killed, out of memory?) after {len(results)} of "
+                  f"{len(args)} deals: the deals solved are shown; run again with fewer --jobs", markup=False)
+        raise typer.Exit(Exit.USAGE)
     if errors or unsolved:
         raise typer.Exit(Exit.INVALID)
     raise typer.Exit(Exit.OK)

@@ -115,7 +115,8 @@ def validate(
                                 jobs=jobs, rules_file=rules, on_bytes=meter.read if show else None)
             if report.unreadable is not None:
                 from rich.markup import escape
-                errors_to.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
+                verb = "stopped checking" if report.stopped else "cannot read"
+                errors_to.print(f"dehlanote: {verb} {escape(report.path)}: {escape(report.unreadable)}",
                                 style="red" if sys.stderr.isatty() else None)
             if not as_json and max_errors and report.count > max_errors:
                 out.print(f"{report.path}: and {plural(report.count - max_errors, 'more error')} "
