@@ -36,7 +36,7 @@ from ..errors import DpnError
 from ..files import Folder, write_target
 from ..rules.profile import Registry
 from ..syntax.reader import Chunk, EncodingProblem, split_games
-from .check import open_checked
+from .check import open_checked, printable
 from .pool import check_chunks, error_state, rebuild_error
 from .profiles import load_registry
 
@@ -171,7 +171,8 @@ def export_piece(piece: Piece, dest: PathLike, registry_files: Sequence[PathLike
     from .parquet import SCHEMA, ExportSummary, write_chunks
     reg = _registry(tuple(os.fspath(f) for f in registry_files))
     with write_target(dest, binary=True) as sink, pq.ParquetWriter(sink, SCHEMA, compression="zstd") as writer:
-        counts = write_chunks(read_piece(piece), writer, reg, source=piece.path, first_game=piece.first_game)
+        counts = write_chunks(read_piece(piece), writer, reg, source=printable(piece.path),
+                              first_game=piece.first_game)
     return ExportSummary(os.fspath(dest), *counts)
 
 

@@ -41,7 +41,7 @@ from ..replay.game import replay_game
 from ..rules.profile import Registry
 from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk, split_games
-from .check import open_checked
+from .check import open_checked, printable
 from .profiles import load_registry
 
 __all__ = ["SCHEMA", "ExportSummary", "export_parquet", "write_chunks", "facts_rows"]
@@ -151,7 +151,7 @@ def export_parquet(source: Union[str, "os.PathLike[str]", IO[bytes], IO[str]], d
     """
     reg = load_registry(registry_files)
     if name is None and isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
+        name = printable(os.fspath(source))     # (bytes of a file name that are not UTF-8: U+FFFD)
     with ExitStack() as inputs:
         # the input is opened (and binary data refused) before the output is touched
         stream = inputs.enter_context(open_checked(os.fspath(source))) if isinstance(source, (str, os.PathLike)) \

@@ -170,3 +170,27 @@ def test_a_page_for_a_file_name_that_is_not_utf8(tmp_path):
     assert result.returncode == 0, result.stderr
     assert os.listdir(os.fsencode(out)) == [b"caf\xe9.html"]
     assert "caf\ufffd.html" in result.stderr.decode("utf-8")
+
+
+PARQUET_NAME = textwrap.dedent("""
+    import os, sys
+    import pyarrow.parquet as pq
+    from dehlanote.batch.parquet import export_parquet
+    name = os.fsdecode(sys.argv[1].encode("utf-8", "surrogateescape"))
+    summary = export_parquet(name, sys.argv[2])
+    sources = set(pq.read_table(sys.argv[2]).column("source").to_pylist())
+    print(summary.games, *sources)
+""")
+
+
+def test_the_parquet_export_of_a_file_named_in_bytes_that_are_not_utf8(tmp_path):
+    """The campaign's finding: the ``source`` column took the name's lone surrogates and pyarrow
+    ended in UnicodeEncodeError."""
+    pytest.importorskip("pyarrow")
+    odd = os.fsencode(tmp_path) + b"/caf\xe9.dpn"
+    with open(odd, "wb") as f:
+        f.write(MATCH.read_bytes())
+    result = run(["-c", PARQUET_NAME, odd, str(tmp_path / "out.parquet")], tmp_path)
+    assert result.returncode == 0, result.stderr
+    games, source = result.stdout.decode("utf-8").split(" ", 1)
+    assert games == "1" and source.strip().endswith("caf\ufffd.dpn")
