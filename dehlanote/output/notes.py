@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
 from ..replay.game import GameReplay
+from ..replay.methods import capture_mode, method_of_fact, score_mode
 from ..replay.facts import Capture, ClaimFact, DealFact, GameFacts, ResultFact, TrickFact, TrumpFact
 from ..rules.profile import Rules
 from ..deck import SUIT_NAMES, side_of
@@ -100,7 +101,7 @@ def trump_event(trick: TrickFact, tf: Optional[TrumpFact]) -> Optional[str]:
     if trick.number != tf.trick or tf.suit is None:
         return None
     suit = _(SUIT_NAMES[tf.suit])
-    if tf.closed or tf.method == "closed":
+    if tf.closed or method_of_fact(tf.method).secret:
         return _("{seat} cannot follow: trump revealed, {suit}").format(seat=tf.by, suit=suit)
     return _("{seat} cannot follow: trump set, {suit}").format(seat=tf.by, suit=suit)
 
@@ -133,19 +134,20 @@ def trump_text(tf: Optional[TrumpFact]) -> str:
     if tf.drawn is not None:
         return _("trump {suit}: all five opening tricks were followed, {card} drawn (trump from trick {n})").format(
             suit=suit_word(tf.drawn[-1]), card=tf.drawn, n=tf.trick)
+    method = method_of_fact(tf.method)
     if tf.suit is None:
-        if tf.method in ("first-void", "first-void-five"):
+        if method.by_void:
             return _("no trump: every player followed suit")
         return _("trump unknown")
     suit = suit_word(tf.suit)
-    if tf.closed or tf.method == "closed":
+    if tf.closed or method.secret:
         if tf.trick is None:
             return _("trump {suit}, chosen in secret by {seat}, never revealed").format(suit=suit, seat=tf.by)
         return _("trump {suit}, chosen in secret by {seat}, revealed at trick {n}").format(
             suit=suit, seat=tf.by, n=tf.trick)
-    if tf.method in ("first-void", "first-void-five"):
+    if method.by_void:
         return _("trump {suit}, set by {seat}'s first void at trick {n}").format(suit=suit, seat=tf.by, n=tf.trick)
-    if tf.method == "partner":
+    if method.announcer == 2:
         return _("trump {suit}, announced by {seat} (the dealer's partner)").format(suit=suit, seat=tf.by)
     return _("trump {suit}, announced by {seat}").format(suit=suit, seat=tf.by)
 
@@ -207,11 +209,11 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
             lines.append(_("{side} makes a kot: {why} (tens {split})").format(side=deal.kot.side, why=why, split=split))
     elif deal.winner is None:
         lines.append(_("no result: tens {split}, streaks unchanged").format(split=split))
-    elif rules.score == "points":
+    elif score_mode(rules).name == "points":
         pts = tens_split(deal.points, sides)
         lines.append(_("{side} wins the deal on points ({points}; tens {split})").format(
             side=deal.winner, points=pts, split=split))
-    elif rules.score == "tricks":
+    elif score_mode(rules).name == "tricks":
         lines.append(_("{side} wins the deal with {n} tricks (tricks {split})").format(
             side=deal.winner, n=deal.points.get(deal.winner, 0), split=tens_split(deal.points, sides)))
     else:
@@ -255,7 +257,7 @@ def trick_comment(note: TrickNote, rules: Rules) -> str:
         parts.append(note.trump_event)
     if t.capture is not None:
         parts.append(capture_text(t.capture))
-    if rules.capture == "centre":
+    if not capture_mode(rules).immediate:
         centre = f"centre {t.centre_cards}"
         if t.centre_tens:
             centre += " with " + " ".join(t.centre_tens)

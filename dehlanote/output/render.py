@@ -17,6 +17,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from ..replay.methods import capture_mode
 from ..errors import DpnError, printable
 from ..replay.facts import DealFact, GameFacts, PlayFact
 from ..rules.profile import Rules
@@ -120,7 +121,7 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     """One deal trick by trick: leader, cards (winner's marked *), winner, centre, capture, tens;
     ``lost_value`` (trick number, index in the trick) -> ``?``/``??``: the analysis's marks, after their card."""
     sides = rules.sides
-    centre_rule = rules.capture == "centre"
+    centre_rule = not capture_mode(rules).immediate
     notes = trick_notes(deal, rules)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, expand=False)
     table.add_column("#", justify="right")

@@ -7,9 +7,12 @@ Nothing here draws anything (:mod:`.stepper_view` does); the sentences come from
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import NamedTuple, Optional, Sequence, Union, cast
+from typing import NamedTuple, Optional, Sequence, Union
 
 from ..errors import DpnError, printable
+from ..replay.core import play_card
+from ..replay.events import TrumpRevealed, TrumpSet
+from ..replay.table import Table
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact
 from ..rules.profile import Rules
 from ..deck import sort_key
@@ -17,7 +20,7 @@ from .notes import TenStory, tens_split, trick_notes, trump_event
 
 __all__ = [
     "Snapshot", "snapshots", "seat_layout", "Stepper", "MatchStanding", "match_state", "match_text",
-    "match_parts", "Flag", "place_errors", "flag_text",
+    "match_parts", "Flag", "place_errors", "flag_text", "deal_start_state",
 ]
 
 
@@ -72,23 +75,29 @@ def _dealt(deal: DealFact, rules: Rules) -> tuple[dict[str, list[str]], dict[str
 
 
 def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
-    """The table after 0, 1, 2 … cards of the deal, one snapshot per card played."""
+    """The table after 0, 1, 2 … cards of the deal, one snapshot per card played.
+
+    The table is the per-card core's (:mod:`dehlanote.replay.core`): each written card is
+    played on the deal's state, and the centre, the piles, the tens, the run and trump (as the
+    players know it: closed trump only once revealed) are read from the state after it, the
+    trump events from the events it caused. The hands shown are the record's: as written, or
+    the cards each seat is seen to play.
+    """
     sides = rules.sides
+    seats = rules.seat_letters
     dealt, unknown = _dealt(deal, rules)
     held = {s: list(c) for s, c in dealt.items()}
     tf = deal.trump
-    open_trump = tf is not None and tf.method in ("announce", "partner") and not tf.closed
-    trump = tf.suit if open_trump and tf is not None else None
-    piles = {s: 0 for s in sides}
-    pile_tens: dict[str, tuple[str, ...]] = {s: () for s in sides}
-    centre_cards, centre_tens = 0, cast("tuple[str, ...]", ())
-    run: Optional[tuple[str, int]] = None
 
     def grouped() -> dict[str, tuple[str, ...]]:
         return {s: tuple(sorted(c, key=sort_key)) for s, c in held.items()}
 
-    out = [Snapshot(deal, 0, None, (), False, grouped(), dict(unknown), 0, (), dict(piles), dict(pile_tens),
-                    trump, None, None, None)]
+    state = deal_start_state(deal)
+    trump = state.trump if state is not None else None
+    out = [Snapshot(deal, 0, None, (), False, grouped(), dict(unknown), 0, (), {s: 0 for s in sides},
+                    {s: () for s in sides}, trump, None, None, None)]
+    if state is None:
+        return out
     played = 0
     notes = {n.fact.number: n for n in trick_notes(deal, rules)}
     for t in deal.tricks:
@@ -98,38 +107,33 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
             before = event
             if p.card in held.get(p.seat, []):
                 held[p.seat].remove(p.card)
-            # the engine says which card set or revealed trump (TrumpFact.trick, .play)
-            if tf is not None and tf.set_at == t.number and tf.set_play == k:
-                event = trump_event(t, tf)              # chosen in secret: still no trump
-            if tf is not None and tf.suit is not None and tf.trick == t.number and tf.play == k:
-                trump = tf.suit
-                event = trump_event(t, tf)
+            state, events = play_card(state, t.trick.plays[k], t.trick)
+            if any(isinstance(e, (TrumpSet, TrumpRevealed)) for e in events):
+                event = trump_event(t, tf) or event
             done = k == len(t.plays) - 1
-            capture = None
-            if done:
-                centre_cards, centre_tens = t.centre_cards, t.centre_tens
-                capture = t.capture
-                if capture is not None:
-                    piles[capture.side] = piles.get(capture.side, 0) + capture.cards
-                    pile_tens[capture.side] = pile_tens.get(capture.side, ()) + capture.tens
-                run = (t.winner, t.run)
-                if t.trump is not None:
-                    trump = t.trump
-                if event is None and tf is not None and tf.drawn is not None:
-                    event = trump_event(t, tf)
-                    if event is not None:
-                        trump = tf.drawn[-1]
+            run = (seats[state.last_winner], state.run) if state.last_winner is not None else None
             out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
-                                centre_cards, centre_tens, dict(piles), dict(pile_tens), trump, run,
-                                capture, event, notes[t.number].crossed if done else (),
+                                state.centre, state.centre_tens, dict(zip(sides, state.pile_cards)),
+                                dict(zip(sides, state.pile_tens)), state.trump, run,
+                                t.capture if done else None, event, notes[t.number].crossed if done else (),
                                 event is not None and event != before))
-    claim = getattr(deal, "claim", None)
+    claim = deal.claim
     if claim is not None and len(out) > 1:
         # the claim ends the deal after its last written trick: the claiming side takes the rest
+        piles = dict(out[-1].piles)
+        pile_tens = dict(out[-1].pile_tens)
         piles[claim.side] = piles.get(claim.side, 0) + claim.cards
         pile_tens[claim.side] = pile_tens.get(claim.side, ()) + claim.tens
-        out[-1] = out[-1]._replace(piles=dict(piles), pile_tens=dict(pile_tens), centre_cards=0, centre_tens=())
+        out[-1] = out[-1]._replace(piles=piles, pile_tens=pile_tens, centre_cards=0, centre_tens=())
     return out
+
+
+def deal_start_state(deal: DealFact):
+    """The core's state at the start of a replayed deal (None when it cannot be set up)."""
+    try:
+        return Table.from_deal(deal).state
+    except ValueError:
+        return None
 
 
 
@@ -169,16 +173,10 @@ def match_state(deals: Sequence[DealFact], upto: int, rules: Rules,
             kots[d.kot.side] = kots.get(d.kot.side, 0) + 1
         if points and d.winner is not None:
             points[d.winner] = points.get(d.winner, 0) + 1
-        if not d.complete:
-            if not over:
-                unknown.append(d.number)
-            streak = UNKNOWN
-        elif d.kot is not None and rules.streak_reset_after_kot:
-            streak = None
-        elif d.winner is None and streak == UNKNOWN:
-            pass                        # no result: the run stays as unknown as it was
-        else:
-            streak = d.streak
+        if not d.complete and not over:
+            unknown.append(d.number)
+        # the run the next deal continues, as the engine counted it (a kot's restart included)
+        streak = d.next_streak if d.next_streak_known else UNKNOWN
         if d.ends_match and not over:
             over = True
             if result is not None and result.finished:

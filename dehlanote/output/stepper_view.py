@@ -21,6 +21,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..replay.methods import capture_mode, method_of_fact, trump_method
 from ..errors import printable
 from ..replay.facts import Capture, TrumpFact
 from ..rules.profile import Rules
@@ -277,11 +278,11 @@ def _trump_row(snap: Snapshot, rules: Rules, symbols: bool, room: int = 80) -> T
             trump.append(", " + how, style="dim")
         elif tf is not None and tf.by and trump.cell_len + 5 + len(tf.by) <= room:
             trump.append(f", by {tf.by}", style="dim")
-    elif tf is not None and tf.suit is not None and (tf.closed or tf.method == "closed"):
+    elif tf is not None and tf.suit is not None and (tf.closed or method_of_fact(tf.method).secret):
         who = tf.by or "the first player unable to follow"   # hukum: nobody may have chosen yet
         long, short = f"closed: chosen in secret by {who}, not revealed yet", f"closed: chosen by {who}"
         trump.append(long if len(long) <= room else short)
-    elif rules.trump in ("first-void", "first-void-five"):
+    elif trump_method(rules).by_void:
         long, short = "none yet: the first player unable to follow sets it", "none yet: the first void sets it"
         trump.append(long if len(long) <= room else short)
     elif tf is None:
@@ -295,11 +296,11 @@ def _trump_how(tf: TrumpFact) -> str:
     """How trump was set, in a few words: ``announced by A``, ``set by D at trick 5``."""
     if tf.drawn is not None:
         return f"{tf.drawn} drawn after trick {tf.trick - 1 if tf.trick else '?'}"
-    if tf.closed or tf.method == "closed":
+    if tf.closed or method_of_fact(tf.method).secret:
         return f"revealed by {tf.by} at trick {tf.trick}" if tf.trick else f"chosen by {tf.by}"
-    if tf.method in ("first-void", "first-void-five"):
+    if method_of_fact(tf.method).by_void:
         return f"set by {tf.by} at trick {tf.trick}"
-    if tf.method == "partner":
+    if method_of_fact(tf.method).announcer == 2:
         return f"announced by {tf.by} (partner)"
     return f"announced by {tf.by}"
 
@@ -332,7 +333,7 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool
     left.add_column(width=max(8, left_w - 8))
     left.add_row("Trump", _trump_row(snap, rules, symbols, max(8, left_w - 8)))
     left.add_row("Dealer", Text(str(snap.deal.dealer or "unknown")))
-    if rules.capture == "centre":
+    if not capture_mode(rules).immediate:
         left.add_row("Run", _run_row(snap, over, at_end, max(8, left_w - 8)))
     else:
         left.add_row("Capture", Text("the deal is over", style="bold") if over
@@ -342,7 +343,7 @@ def _info(snap: Snapshot, rules: Rules, symbols: bool, width: int, *, over: bool
     right.add_column(style="bold", no_wrap=True, width=label_w)
     right.add_column(width=max(8, right_w - label_w - 1))
     room = right_w - label_w - 1
-    if rules.capture == "centre":
+    if not capture_mode(rules).immediate:
         right.add_row("Centre", _pile(snap.centre_cards, snap.centre_tens, symbols, room))
     for side in sides:
         right.add_row(f"{side} pile", _pile(snap.piles.get(side, 0), snap.pile_tens.get(side, ()), symbols, room))
@@ -603,7 +604,7 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
         if snap.capture is not None:
             text += f"; {capture_text(snap.capture)}"
         lines.append(text)
-        if rules.capture == "centre":
+        if not capture_mode(rules).immediate:
             centre = f"    centre: {snap.centre_cards} cards"
             if snap.centre_tens:
                 centre += " (" + " ".join(snap.centre_tens) + ")"

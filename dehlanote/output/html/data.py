@@ -15,12 +15,16 @@ from typing import Any, Callable, Iterable, Optional
 
 from ...errors import DpnError
 from ...i18n import speaking_words as _
+from ...replay.core import play_card
+from ...replay.events import TrumpRevealed, TrumpSet
 from ...replay.facts import DealFact, GameFacts, TrickFact
 from ...replay.game import GameReplay
+from ...replay.methods import capture_mode, method_of_fact
 from ...rules.profile import Rules
 from ...deck import SUIT_NAMES, seats_for, side_of
 from ...syntax.model import Play, Trick
 from ..notes import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
+from ..stepper import deal_start_state
 from ...files import drain, spool as spool_file
 from .page import script_json
 
@@ -75,40 +79,32 @@ def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[
     """The trump as the players know it: known from the start (or None), its changes as
     ``[cards played, suit]`` and its events as ``[cards played, sentence]``.
 
-    Announced trump (not closed) is known from the start; a first-void trump or a closed
-    trump becomes known at the card of the seat that set or revealed it; a drawn trump at
-    the end of the trick before it applies; otherwise at the end of each trick, the suit
-    the engine says was in force.
+    Read from the per-card core: the deal's cards are played on its state and the suit in
+    force after each card is the trump known then (announced trump from the start, a trump
+    set by the first void or a closed trump revealed at that card, a drawn trump once the
+    five opening tricks are played); the events are the trump set, revealed or drawn.
     """
     tf = deal.trump
-    open_trump = tf is not None and tf.method in ("announce", "partner") and not tf.closed
-    known = tf.suit if open_trump and tf is not None else None
+    state = deal_start_state(deal)
+    if state is None:
+        return None, [], []
+    known = state.trump
     changes: list[list[Any]] = []
     events: list[list[Any]] = []
     current = known
     played = 0
     for t in deal.tricks:
-        for k, p in enumerate(t.trick.plays):
+        for play in t.trick.plays:
             played += 1
-            # the engine says which card set or revealed trump (TrumpFact.trick, .play)
-            if (tf is not None and tf.suit is not None and tf.drawn is None and tf.trick == t.number
-                    and tf.play == k and not open_trump):
+            state, happened = play_card(state, play, t.trick)
+            if any(isinstance(e, TrumpRevealed) or (isinstance(e, TrumpSet) and e.how != "secret")
+                   for e in happened):
                 event = trump_event(t, tf)
                 if event:
                     events.append([played, event])
-                if current != tf.suit:
-                    current = tf.suit
-                    changes.append([played, current])
-        if t.trump is not None and t.trump != current:
-            current = t.trump
-            changes.append([played, current])
-        if tf is not None and tf.drawn is not None:
-            event = trump_event(t, tf)
-            if event:
-                events.append([played, event])
-                if current != tf.drawn[-1]:
-                    current = tf.drawn[-1]
-                    changes.append([played, current])
+            if state.trump is not None and state.trump != current:
+                current = state.trump
+                changes.append([played, current])
     return known, changes, events
 
 
@@ -121,7 +117,7 @@ def _story(t: TrickFact, note: Any, rules: Rules) -> list[list[str]]:
     if t.capture is not None:
         kind = "sweep" if t.capture.reason == "two-in-a-row" else "capture"
         out.append([kind, capture_text(t.capture)])
-    if rules.capture == "centre" and t.centre_cards:
+    if not capture_mode(rules).immediate and t.centre_cards:
         centre = _("centre {n}").format(n=t.centre_cards)
         if t.centre_tens:
             centre = _("centre {n} with {tens}").format(n=t.centre_cards, tens=" ".join(t.centre_tens))
@@ -177,8 +173,8 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
         "n": d.number, "dealer": d.dealer, "misdeals": d.misdeals, "head": deal_heading(d),
         "trump": trump_text(tf), "hands": hands, "recorded": recorded, "unknown": unknown,
         "open": known, "tk": changes, "ev": events,
-        "closed": tf.by if tf is not None and (tf.closed or tf.method == "closed") else None,
-        "secret": tf.suit if tf is not None and (tf.closed or tf.method == "closed") else None,
+        "closed": tf.by if tf is not None and (tf.closed or method_of_fact(tf.method).secret) else None,
+        "secret": tf.suit if tf is not None and (tf.closed or method_of_fact(tf.method).secret) else None,
         "tricks": [_trick(t, n, rules, sides) for t, n in zip(d.tricks, notes)],
         "unplayed": [_unplayed(t) for t in d.deal.tricks[len(d.tricks):]],
         "result": deal_result_text(d, rules, facts),
@@ -263,7 +259,7 @@ def _tail(facts: GameFacts) -> dict[str, Any]:
     sides = rules.sides
     seats = rules.seat_letters
     out: dict[str, Any] = dict(seats=seats, sides=list(sides), rules=rules.label(), hand=rules.hand_size,
-                               centre=rules.capture == "centre")
+                               centre=not capture_mode(rules).immediate)
     result = facts.result
     lines = []
     if result is not None:
