@@ -11,8 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ..deck import seats_for
-from .position import PlayRules, Position
+from .position import PlayRules, Position, position_from_state
 from .search import OutOfTime, Solver
 
 #: card plays searched at most for one claim (a claim not decided by then is left unchecked)
@@ -49,32 +48,13 @@ def claim_state_sound(state: Any, seat: int) -> bool | None:
     None when it cannot be told: a hand not written, trump not known, the five-card phase of
     ``first-void-five``, or a search too long.
     """
-    rules = state.rules
-    n = rules.seats
-    if not state.explicit or not all(state.explicit) or state.phase or state.trump_unknown:
+    pos = position_from_state(state)
+    if pos is None:
         return None
-    hands = tuple(_cards(h) for h in state.hands)
-    if any(len(h) != rules.tricks_per_deal - state.tricks_done for h in hands):
-        return None
-    kw: dict[str, Any] = {}
-    trump = state.trump
-    tf = state.trump_fact
-    if trump is None:
-        if rules.trump in ("first-void", "first-void-five"):
-            kw["first_void"] = True
-        elif rules.trump == "closed":
-            if state.hidden is None:
-                return None
-            by = tf.by if tf is not None else None
-            kw["closed"] = (state.hidden, seats_for(n).index(by) if by else -1)
-    game = PlayRules.of(rules)
-    pos = Position(game, hands, state.leader, trump=trump, done=state.tricks_done, **kw)
     try:
         return claim_is_sound(pos, seat)
     except OutOfTime:
         return None
-
-
 
 
 def _cards(hand: int) -> tuple[str, ...]:

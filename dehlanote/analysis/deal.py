@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..replay import DealFact
+from ..replay.core import play_card
+from ..replay.methods import trump_method
 from ..rules.profile import Rules
-from .position import PlayRules, Position, describe
+from .position import PlayRules, Position, describe, position_from_state
 from .search import OutOfTime, Solver
 
 
@@ -88,6 +90,10 @@ def known_hands(fact: DealFact, rules: Rules) -> dict[str, tuple[str, ...]] | No
 def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
     """The position before the first analysable trick, and that trick's number.
 
+    Built from the per-card core: the deal's state at its start (every hand known), played
+    on through the five-card phase of ``first-void-five`` (which is not analysed), then
+    turned into the solver's position.
+
     Raises:
         NotAnalysable: hands or trump unknown, or no trick recorded.
     """
@@ -96,73 +102,45 @@ def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
         raise NotAnalysable("the hands are not known: write them with hands, or record every card")
     if not fact.tricks:
         raise NotAnalysable("no trick was played")
-    seats = rules.seat_letters
     tf = fact.trump
-    method = rules.trump
-    kw: dict[str, Any] = {}
+    method = trump_method(rules)
+    if method.open and (tf is None or tf.suit is None):
+        raise NotAnalysable("the trump suit is not known")
+    if method.secret and (tf is None or tf.suit is None):
+        raise NotAnalysable("the closed trump suit is not known")
+    if method.secret and not method.secret_by_void and tf is not None and tf.by is None:
+        raise NotAnalysable("the closed trump setter is not known")
     start = 1
-    if method in ("announce", "partner"):
-        if tf is None or tf.suit is None:
-            raise NotAnalysable("the trump suit is not known")
-        trump: str | None = tf.suit
-    elif method == "closed":
-        if tf is None or tf.suit is None:
-            raise NotAnalysable("the closed trump suit is not known")
-        trump = None
-        if rules.closed_setter == "first-void":
-            kw["closed"] = (tf.suit, -1)     # set by the first player unable to follow, as in play
-        elif tf.by is None:
-            raise NotAnalysable("the closed trump setter is not known")
-        else:
-            kw["closed"] = (tf.suit, seats.index(tf.by))
-    elif method == "first-void":
-        trump = tf.suit if tf is not None else None
-        kw["first_void"] = trump is None
-    else:  # first-void-five: the phase on five cards is not analysed
+    if method.five_phase:   # the phase on five cards is not analysed
         if tf is None or tf.suit is None or tf.trick is None:
             raise NotAnalysable("trump was never set, and the five-card phase is not analysed")
-        trump = None
-        kw["first_void"] = True
         start = tf.trick + 1 if tf.drawn is None else tf.trick
-    pos = Position(PlayRules.of(rules), tuple(hands[s] for s in seats), seats.index(fact.tricks[0].leader),
-                   trump=trump, **kw)
-    if start > 1:
-        pos = _advance(pos, fact, start - 1, seats)
-        if tf is not None and tf.suit is not None:
-            from dataclasses import replace
-            pos = replace(pos, trump=tf.suit, first_void=False)
-    return pos, start
+    return position_at(fact, rules, start), start
 
 
-def _advance(pos: Position, fact: DealFact, tricks: int, seats: str) -> Position:
-    """Play the record's first ``tricks`` tricks from ``pos`` (trump not yet in force)."""
-    for t in fact.tricks[:tricks]:
-        for p in t.plays:
-            if p.seat != seats[pos.turn]:
-                raise NotAnalysable(f"trick {t.number}: {p.seat} plays out of turn")
-            try:
-                pos = _force(pos, p.card)
-            except ValueError as exc:
-                raise NotAnalysable(str(exc)) from None
+def position_at(fact: DealFact, rules: Rules, trick: int) -> Position:
+    """The solver's position before trick ``trick`` of a replayed deal, from the per-card
+    core's state there (the record's cards played on the deal's start state).
+
+    Raises:
+        NotAnalysable: the position cannot be set up (hands or trump unknown).
+    """
+    try:
+        state = fact.table().state
+    except ValueError as exc:
+        raise NotAnalysable(str(exc)) from None
+    for t in fact.tricks[:trick - 1]:
+        for play in t.trick.plays:
+            state, _events = play_card(state, play, t.trick)
+    pos = position_from_state(state)
+    if pos is None:
+        raise NotAnalysable("the position cannot be set up from the record")
+    tf = fact.trump
+    method = trump_method(rules)
+    if pos.first_void and not method.five_phase and tf is not None and tf.suit is not None:
+        # the suit the record shows is taken as known from the start (see the module's text)
+        pos = replace(pos, trump=tf.suit, first_void=False)
     return pos
-
-
-def _force(pos: Position, card: str) -> Position:
-    """Play ``card`` even where following suit is judged on five cards (first-void-five)."""
-    from dataclasses import replace
-    if card in pos.legal():
-        return pos.play(card)
-    seat = pos.turn
-    hand = pos.hands[seat]
-    if card not in hand:
-        raise ValueError(f"{card} is not in the hand")
-    # in the five-card phase a card may be legal that is not legal on the whole hand
-    others = tuple(c for c in hand if c[-1] != pos.trick[0][-1]) if pos.trick else hand
-    tmp = replace(pos, hands=pos.hands[:seat] + (others,) + pos.hands[seat + 1:])
-    after = tmp.play(card)
-    rest = list(hand)
-    rest.remove(card)
-    return replace(after, hands=after.hands[:seat] + (tuple(rest),) + after.hands[seat + 1:])
 
 
 def _check(pos: Position, t: Any, rules: Rules) -> None:
@@ -200,7 +178,7 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
         return out
     try:
         if first > start:
-            pos = _advance(pos, fact, first - 1, seats) if start == 1 else _advance_from(pos, fact, start, first, seats)
+            pos = position_at(fact, rules, first)
         # every position first (cheap, checked against the replay), then solved from the last
         # trick back: a limit then leaves the later tricks solved, and the table built on
         # them speeds up the earlier ones
@@ -238,13 +216,6 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
         out.nodes = solver.nodes - nodes0
         out.seconds = time.perf_counter() - begin
     return out
-
-
-def _advance_from(pos: Position, fact: DealFact, start: int, first: int, seats: str) -> Position:
-    for t in fact.tricks[start - 1:first - 1]:
-        for p in t.plays:
-            pos = pos.play(p.card)
-    return pos
 
 
 # ---- what a loss means to a player ---------------------------------------------------------

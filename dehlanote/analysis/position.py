@@ -13,6 +13,7 @@ other card 1) or tricks (``tricks``, court piece). Seats are indices in playing 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ..rules.profile import Rules
 from ..deck import DECK, STRENGTH, SUITS, seats_for, sides_for
@@ -368,3 +369,46 @@ def position_for(rules: Rules, hands: dict[str, tuple[str, ...]] | tuple[tuple[s
     else:
         held = tuple(tuple(h) for h in hands)
     return Position(game, held, leader, trump=trump, **fields)
+
+
+def position_from_state(state: Any) -> Position | None:
+    """The double-dummy position of the per-card core's state (a
+    :class:`~dehlanote.replay.core.DealState` at the start of a trick, every hand known):
+    the cards each seat still holds, trump as it stands (closed trump with its setter,
+    trump still to be set by the first void), the centre and the run. None when it cannot
+    be told: a hand not known, trump not known, the five-card phase of ``first-void-five``.
+    """
+    from ..replay.methods import trump_method
+    rules = state.rules
+    n = rules.seats
+    if not state.explicit or not all(state.explicit) or state.phase or state.trump_unknown or state.current:
+        return None
+    hands = tuple(_cards_of(h) for h in state.hands)
+    if any(len(h) != rules.tricks_per_deal - state.tricks_done for h in hands):
+        return None
+    kw: dict[str, Any] = {}
+    trump = state.trump
+    method = trump_method(rules)
+    if trump is None:
+        if method.by_void:
+            kw["first_void"] = True
+        elif method.secret:
+            if state.hidden is None:
+                return None
+            tf = state.trump_fact
+            by = tf.by if tf is not None else None
+            kw["closed"] = (state.hidden, seats_for(n).index(by) if by else -1)
+    side_tens = (len(state.pile_tens[0]), len(state.pile_tens[1]))
+    last = state.last_winner
+    return Position(PlayRules.of(rules), hands, state.leader, trump=trump, done=state.tricks_done,
+                    last_winner=last, run=state.run, centre_tricks=state.centre // n,
+                    centre_tens=len(state.centre_tens), tens=side_tens,
+                    tricks=(state.pile_tricks[0], state.pile_tricks[1]), **kw)
+
+
+def _cards_of(hand: int) -> tuple[str, ...]:
+    from ..deck import DECK
+    out: list[str] = []
+    for i, card in enumerate(DECK):
+        out.extend([card] * ((hand >> (2 * i)) & 3))
+    return tuple(out)

@@ -122,6 +122,9 @@ class DealState(NamedTuple):
     deal: Optional[Deal] = None         # the written deal
     claim: Optional[ClaimFact] = None   # ``claim X``: X's side took the rest
     current: tuple[Play, ...] = ()      # the cards of the trick in progress
+    #: a trick of the wrong size was written (its number): the deal is checked on from the next
+    #: trick's written leader, but its winner, and so the deal's score, cannot be told
+    unsettled: int = 0
 
     @property
     def method(self) -> TrumpMethod:
@@ -142,7 +145,7 @@ def new_state(rules: Rules, params: Params, number: int, dealer: int, *, trump: 
     n = params[0]
     return DealState(rules, params, number, dealer, (dealer + 1) % n, 0, trump, trump_fact, hidden, trump_unknown,
                      params[3].five_phase, explicit, any(explicit), hands, five, hands, 0, 0, (), None, 0, (0, 0),
-                     ((), ()), (0, 0), (), (), NO_SHOWN[n], (), (), notes, False, deal, None, ())
+                     ((), ()), (0, 0), (), (), NO_SHOWN[n], (), (), notes, False, deal, None, (), 0)
 
 
 def to_play(state: DealState) -> Optional[int]:
@@ -245,6 +248,53 @@ def check_card(state: DealState, card: str) -> Optional[Problem]:
     return None
 
 
+def where_played(state: DealState, card: str) -> str:
+    """Where ``card`` was played before in the deal: `` (in trick 3, line 9)``, or nothing."""
+    for fact in state.tricks:
+        for p in fact.trick.plays:
+            if p.card == card:
+                return f" (in trick {fact.number}, line {p.line})" if p.line else f" (in trick {fact.number})"
+    for p in state.current:
+        if p.card == card:
+            return f" (earlier in this trick, line {p.line})" if p.line else " (earlier in this trick)"
+    return ""
+
+
+def never_played(state: DealState) -> tuple[str, ...]:
+    """The cards of the deal's decks not played (as often as the decks hold them), in deck order."""
+    decks = state.params[1]
+    return tuple(card for card in DECK if (state.played >> SHIFT[card]) & 3 < decks)
+
+
+def skip_trick(state: DealState, plays: tuple[Play, ...], written: Trick) -> DealState:
+    """A written trick of the wrong size: its cards count as played (a later copy of one is a
+    ``duplicate-card``, and they leave the known hands that hold them), its winner cannot be
+    told, and the deal goes on from the next trick's written leader (``unsettled``)."""
+    n, decks = state.params[0], state.params[1]
+    played = state.played
+    hands = list(state.hands) if state.any_explicit else None
+    errors: list[DpnError] = []
+    for play in plays:
+        card = play.card
+        if card not in CARD:
+            continue
+        shift = SHIFT[card]
+        if (played >> shift) & 3 >= decks:
+            errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal"
+                                   + where_played(state, card), play.line, play.column, deal=state.number,
+                                   trick=state.tricks_done + 1))
+            continue
+        played += 1 << shift
+        if hands is not None:
+            for s in range(n):
+                if state.explicit[s] and (hands[s] >> shift) & 3:
+                    hands[s] -= 1 << shift
+                    break
+    return state._replace(played=played, hands=tuple(hands) if hands is not None else state.hands,
+                          tricks_done=state.tricks_done + 1, current=(), unsettled=state.unsettled or written.number,
+                          errors=state.errors + tuple(errors) if errors else state.errors)
+
+
 def _known_count(state: DealState, shift: int) -> int:
     return sum((h >> shift) & 3 for s, h in enumerate(state.hands) if state.explicit[s])
 
@@ -293,8 +343,8 @@ def play_card(state: DealState, play: Play, written: Optional[Trick] = None) -> 
                                    state.tricks_done)
     shift = SHIFT[card]
     if (played >> shift) & 3 >= decks:
-        errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal",
-                               play.line, play.column, deal=deal_no, trick=expected))
+        errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal"
+                               + where_played(state, card), play.line, play.column, deal=deal_no, trick=expected))
     else:
         played += 1 << shift
         if hands is not None and explicit[seat]:
@@ -588,7 +638,8 @@ def plain_case(state: DealState) -> bool:
     not broken."""
     params = state.params
     return state.trump is not None and not state.phase and not state.trump_unknown and params[1] == 1 \
-        and params[3].open and state.shown_out is NO_SHOWN[params[0]] and not state.broken and not state.current
+        and params[3].open and state.shown_out is NO_SHOWN[params[0]] and not state.broken and not state.current \
+        and not state.unsettled
 
 
 def play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealState]:
@@ -602,7 +653,7 @@ def play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealSta
     (rules, params, deal_no, dealer, leader, done, trump, trump_fact, hidden, trump_unknown, in_phase,
      explicit, any_explicit, held, five_held, dealt, played, centre, centre_tens, last_winner, run,
      pile_cards, pile_tens, pile_tricks, phase_cards, pending, shown_out, tricks, old_errors, notes,
-     broken, deal, claim, _current) = state
+     broken, deal, claim, _current, unsettled) = state
     n, _decks, tricks_per_deal, _method, immediate = params
     seats = SEATS[n]
     order = ORDER[n]
@@ -689,4 +740,4 @@ def play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealSta
         explicit, any_explicit, held if hands is None else tuple(hands), five_held, dealt, played, centre,
         centre_tens, last_winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending,
         shown_out if shown is None else (tuple(shown) if any(shown) else NO_SHOWN[n]),
-        tricks + tuple(facts), old_errors, notes, broken, deal, claim, ()))
+        tricks + tuple(facts), old_errors, notes, broken, deal, claim, (), unsettled))

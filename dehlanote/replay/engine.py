@@ -21,10 +21,10 @@ from typing import Callable, Iterable, NamedTuple, Optional, cast
 
 from ..errors import DpnError
 from ..rules.profile import Rules
-from ..deck import CARD_INDEX, TENS
+from ..deck import CARD_INDEX, DECK, TENS
 from ..syntax.model import Claim, Deal, Trick, Word
-from .core import (BIT, SEATS, SHIFT, SIDES, SUIT_WORD, DealState, Params, needless, new_state,
-                   play_card, play_plain, plain_case)
+from .core import (BIT, CARD, SEATS, SHIFT, SIDES, SUIT_WORD, DealState, Params, needless, never_played,
+                   new_state, play_card, play_plain, plain_case, skip_trick)
 from .events import DealScored, KotWon, MatchOver, NextDealer, StreakChanged
 from .facts import ClaimFact, DealFact, Kot, Streak, TrumpFact
 from .methods import trump_method
@@ -188,8 +188,11 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
             for i, ref in enumerate(hand.cards):
                 shift = SHIFT[ref.card]
                 if (deck >> shift) & 3 >= decks:
+                    others = [h.seat for h in deal.hands if h is not hand and h.seat in seen
+                              and any(c.card == ref.card for c in h.cards)]
                     errors.append(_err("duplicate-card", f"{ref.card} is dealt twice: "
-                                       + ("there is only one of each card" if decks == 1
+                                       + (f"{others[0]}'s hand has it too" if others and decks == 1 else
+                                          "there is only one of each card" if decks == 1
                                           else f"there are only {decks} of each card"), ref, number))
                     ok = False
                     continue
@@ -211,6 +214,17 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
             if ok:
                 explicit[s] = True
                 hands[s] = held
+
+    if deal.hands and len(seen) == n and any(e.code == "duplicate-card" for e in errors):
+        # every hand written: the cards no hand has are the ones a copied card stands for
+        counted = 0
+        for hand in deal.hands:
+            for ref in hand.cards:
+                counted += 1 << SHIFT[ref.card]
+        missing = [c for c in DECK if ((counted >> SHIFT[c]) & 3) == 0][:12]
+        if missing:
+            errors[:] = [DpnError(e.code, e.message + f"; no hand has {' '.join(missing)}", e.line, e.column,
+                                  deal=e.deal, trick=e.trick) if e.code == "duplicate-card" else e for e in errors]
 
     # trump
     method = trump_method(rules)
@@ -343,7 +357,17 @@ def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
             errors.append(_err("trick-number", f"this is trick {expected} of the deal, not trick {number}",
                                trick, deal_no, expected))
         leader = state.leader
-        if written_leader is not None and written_leader.value != seats[leader]:
+        if state.unsettled and state.unsettled == state.tricks_done:
+            # the trick before had the wrong number of cards: who won it, and so who leads now,
+            # is what the record says
+            if written_leader is None or written_leader.value not in seats:
+                notes += (f"deal {deal_no} could not be followed from trick {expected}: trick {expected - 1} "
+                          "has the wrong number of cards, and who leads after it is not written",)
+                state = state._replace(broken=True)
+                break
+            leader = seats.index(cast(str, written_leader.value))
+            state = state._replace(leader=leader, last_winner=None, run=0)
+        elif written_leader is not None and written_leader.value != seats[leader]:
             why = "the dealer's right leads the first trick" if expected == 1 else "the winner of the last trick leads"
             errors.append(_err("wrong-leader", f"{seats[leader]} leads trick {expected} ({why}), "
                                f"not {written_leader.value}", written_leader, deal_no, expected))
@@ -351,8 +375,13 @@ def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
             got = "only one card" if len(plays) == 1 else f"{len(plays)} cards"
             errors.append(_err("trick-size", f"trick {expected} has {got}; each of the {n} "
                                "players plays one", trick, deal_no, expected))
-            state = state._replace(broken=True)
-            break
+            # go on checking: the cards count as played, the next trick's written leader leads
+            state = skip_trick(state._replace(errors=state.errors + tuple(errors)), plays, trick)
+            errors = []
+            continue
+        turned = _lead_order(state, trick, plays, errors)
+        if turned is not plays:
+            plays, trick = turned, trick._replace(plays=turned)
         if errors:
             # the trick's own errors stand before those of its cards, as they are written
             state = state._replace(errors=state.errors + tuple(errors))
@@ -366,6 +395,53 @@ def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
     if notes:
         state = state._replace(notes=state.notes + notes)
     return state
+
+
+def _lead_order(state: DealState, trick: Trick, plays: tuple, errors: list[DpnError]) -> tuple:
+    """A trick whose cards are every one held, but by the seats in another order than the
+    lead's (written in seat order, say): told once, and played in the lead's order (every
+    hand known; otherwise nothing can show it)."""
+    n = state.params[0]
+    if not state.any_explicit or not all(state.explicit) or state.phase or len(plays) != n:
+        return plays
+    hands = state.hands
+
+    def misplaced(order: tuple) -> int:
+        return sum(1 for k, p in enumerate(order) if p.card not in CARD
+                   or not (hands[(state.leader + k) % n] >> SHIFT[p.card]) & 3)
+
+    if misplaced(plays) < 2:
+        return plays
+    for r in range(1, n):
+        turned = plays[r:] + plays[:r]
+        if not misplaced(turned):
+            seats = _SEATS[n]
+            order = " ".join(f"{seats[(state.leader + k) % n]} {p.card}" for k, p in enumerate(turned))
+            errors.append(_err("not-in-hand", f"the cards of trick {state.tricks_done + 1} are written in the "
+                               f"wrong order: {seats[state.leader]} leads, and the hands say {order}",
+                               plays[0], state.number, state.tricks_done + 1))
+            return turned
+    return plays
+
+
+def _amended(state: DealState) -> tuple[DpnError, ...]:
+    """The deal's errors, with what the whole deal tells: a card played twice, or a trick of
+    the wrong size, is said with the cards of the deal that were never played."""
+    errors = state.errors
+    if not any(e.code in ("duplicate-card", "trick-size") for e in errors) or state.broken or \
+            state.tricks_done != state.params[2]:
+        return errors
+    missing = never_played(state)
+    if not missing:
+        return errors
+    shown = " ".join(missing[:12]) + (f" and {len(missing) - 12} more" if len(missing) > 12 else "")
+    tail = f"; never played in this deal: {shown}"
+    out = []
+    for e in errors:
+        if e.code in ("duplicate-card", "trick-size") and e.deal == state.number and "never played" not in e.message:
+            e = DpnError(e.code, e.message + tail, e.line, e.column, deal=e.deal, trick=e.trick)
+        out.append(e)
+    return tuple(out)
 
 
 def _misnumbered(deal: Optional[Deal], trick: Trick, expected: int, indices: dict[int, int]) -> str:
@@ -645,10 +721,15 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
             return match._replace(deals_seen=number, dealer=None), fact
         return _unknown_outcome(match, number), fact
 
-    errors.extend(state.errors)
-    played_out = not state.broken and state.tricks_done == rules.tricks_per_deal
+    errors.extend(_amended(state))
+    written_out = not state.broken and state.tricks_done == rules.tricks_per_deal
+    played_out = written_out and not state.unsettled
     complete = played_out or (not state.broken and state.claim is not None)
-    if not complete and not state.broken and not (last and unfinished_ok):
+    if state.unsettled:
+        notes = state.notes + (f"deal {number} was not scored: trick {state.unsettled} has the wrong number "
+                               "of cards, so who won it cannot be told",)
+        state = state._replace(notes=notes)
+    if not complete and not state.broken and not state.unsettled and not (last and unfinished_ok):
         errors.append(_err("incomplete-deal", f"deal {number} stops after {state.tricks_done} trick"
                            f"{'s' if state.tricks_done != 1 else ''}; a deal has {rules.tricks_per_deal} "
                            "(only an unfinished record, Result \"*\", may stop early)", deal, number))
