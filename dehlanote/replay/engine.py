@@ -360,7 +360,7 @@ def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
         if state.unsettled and state.unsettled == state.tricks_done:
             # the trick before had the wrong number of cards: who won it, and so who leads now,
             # is what the record says
-            if written_leader is None or written_leader.value not in seats:
+            if written_leader is None or cast(str, written_leader.value) not in seats:
                 notes += (f"deal {deal_no} could not be followed from trick {expected}: trick {expected - 1} "
                           "has the wrong number of cards, and who leads after it is not written",)
                 state = state._replace(broken=True)
