@@ -26,10 +26,10 @@ from .version import __version__
 
 _EXPORTS = {
     "read_game": "api", "read_games": "api", "replay_game": "api", "replay_games": "api", "iter_replay": "api",
-    "Table": "replay.table", "IllegalCard": "replay.table", "Card": "replay.table",
+    "Table": "api", "IllegalCard": "replay.table", "Card": "replay.table",
     "Problem": "replay.core", "events": "replay.events",
     "CODES": "errors", "DpnError": "errors",
-    "GameFacts": "replay", "DealFact": "replay", "TrickFact": "replay", "explicit": "replay",
+    "GameFacts": "api", "DealFact": "api", "TrickFact": "replay", "explicit": "replay",
     "Registry": "rules.profile", "Rules": "rules.profile", "registry": "rules.profile",
     "rules_from_tag": "rules.profile",
     "Game": "syntax", "iter_games": "syntax", "iter_path": "syntax", "parse_path": "syntax",

@@ -19,14 +19,16 @@ import weakref
 from typing import IO, Any, Iterator, Optional, Union
 
 from .analysis.judge import claim_judge
-from .replay.facts import GameFacts
+from .output import notebook as _notebook, svg as _svg  # noqa: F401 (the notebook display of facts and tables)
+from .replay.table import Table
+from .replay.facts import DealFact, GameFacts
 from .replay.game import GameReplay, iter_replay as _iter_replay, replay_game as _replay_game, \
     replay_games as _replay_games
 from .rules.profile import Registry
 from .syntax.model import Game
 from .syntax.parser import iter_games
 
-__all__ = ["read_game", "read_games", "replay_game", "replay_games", "iter_replay"]
+__all__ = ["read_game", "read_games", "replay_game", "replay_games", "iter_replay", "Table", "DealFact", "GameFacts"]
 
 Source = Union[str, "os.PathLike[str]", IO[str], IO[bytes]]
 

@@ -17,7 +17,7 @@ import html
 from typing import Optional
 
 from ..deck import SUIT_SYMBOLS, sides_for
-from ..replay.facts import DealFact, GameFacts, TrickFact
+from ..replay.facts import DISPLAY, DealFact, GameFacts, TrickFact
 from .notes import deal_heading
 
 __all__ = ["deal_html", "deal_repr", "game_html", "game_repr"]
@@ -167,16 +167,15 @@ def deal_html(deal: DealFact) -> str:
 
 
 def game_repr(facts: GameFacts) -> str:
-    """``GameFacts(event='Worked example', rules='standard', deals=1, errors=0)``."""
-    tags = {t.name: t.value for t in facts.game.tags}
-    rules = facts.rules.name if facts.rules is not None else None
-    winner = facts.result.winner if facts.result is not None else None
-    return (f"GameFacts(event={tags.get('Event')!r}, rules={rules!r}, deals={len(facts.deals)}, "
-            f"winner={winner!r}, errors={len(facts.errors)})")
+    """``GameFacts(event='Worked example', rules='standard', deals=1, errors=0)``: the facts' own repr."""
+    return repr(facts)
 
 
 def deal_repr(deal: DealFact) -> str:
-    """``DealFact(number=1, dealer='D', trump='D', tricks=13, tens={'AC': 3, 'BD': 1}, winner='AC')``."""
-    trump = deal.trump.suit if deal.trump is not None else None
-    return (f"DealFact(number={deal.number}, dealer={deal.dealer!r}, trump={trump!r}, tricks={len(deal.tricks)}, "
-            f"tens={deal.tens!r}, winner={deal.winner!r}, complete={deal.complete})")
+    """``DealFact(number=1, dealer='D', trump='D', tricks=13, ...)``: the fact's own repr."""
+    return repr(deal)
+
+
+# the facts' notebook view (they know nothing of drawing: this layer hands it to them)
+DISPLAY["game"] = game_html
+DISPLAY["deal"] = deal_html

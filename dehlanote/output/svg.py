@@ -13,9 +13,10 @@ anything else can draw with it.
 
 from __future__ import annotations
 
-from typing import Mapping, Optional, Sequence, Union
+from typing import Any, Mapping, Optional, Sequence, Union
 from xml.sax.saxutils import escape, quoteattr
 
+from ..replay.facts import DISPLAY
 from ..deck import SUIT_NAMES, sides_for, side_of, sort_key
 from .html.page import SUIT_SYMBOLS as SUIT_DRAWINGS
 from .stepper import Snapshot, seat_layout
@@ -157,7 +158,7 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
         cx, cy = geo.seat[pos]
         held = (hands or {}).get(seat)
         box_w = max(220, (min(limit, max(1, len(held or ()) + unknown.get(seat, 0))) - 1) * _STEP + _CW + 20)
-        cx = min(max(cx, box_w / 2 + 10), WIDTH - box_w / 2 - 10)      # the whole box on the felt
+        cx = int(min(max(cx, box_w / 2 + 10), WIDTH - box_w / 2 - 10))      # the whole box on the felt
         hand_svg, hand_h = _hand(held, unknown.get(seat, 0), cx, cy - 12, limit)
         box_h = 34 + (hand_h if hand_h else 24) + 8
         top = cy - 40
@@ -253,3 +254,14 @@ def snapshot_svg(snap: Snapshot, seats: str, *, names: Optional[Mapping[str, str
                      unknown=unknown, centre_tens=snap.centre_tens,
                      winner=snap.trick.winner if snap.trick is not None and snap.complete else None)
 
+
+def position_svg(table: Any) -> str:
+    """A :class:`dehlanote.Table`'s position as SVG (its notebook view)."""
+    hands = {seat: table.hand(seat) for seat in table.seats}
+    return table_svg(table.seats, hands, table.current, table.centre, table.piles, table.tens, table.to_play,
+                     table.trump, dealer=table.dealer, centre_tens=table.centre_tens,
+                     title=f"deal {table.number}, trick {table.trick_number}")
+
+
+# the table's notebook view (the core knows nothing of drawing: this layer hands it to it)
+DISPLAY["table"] = position_svg

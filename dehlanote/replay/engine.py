@@ -26,7 +26,6 @@ from ..syntax.model import Claim, Deal, Trick, Word
 from .core import (BIT, CARD, SEATS, SHIFT, SIDES, DealState, Params, never_played,
                    new_state, play_card, play_plain, plain_case, skip_trick)
 from .checks import check_set_trump, resolve_pending
-from .events import DealScored, KotWon, MatchOver, NextDealer, StreakChanged
 from .facts import ClaimFact, DealFact, Kot, Streak, TrumpFact
 from .methods import trump_method
 
@@ -712,24 +711,6 @@ def _unknown_outcome(match: MatchState, number: int) -> MatchState:
     previous winner to look back at, runs counted afresh from the next known deal."""
     return match._replace(deals_seen=number, dealer=None, dealer_reason="", known=False, prev_winner=None,
                           prev_known=False, streak_side=None, streak_len=0, run_exact=False, streak_known=False)
-
-
-def deal_events(fact: DealFact) -> tuple:
-    """A replayed deal's end as events: the score, the run the next deal continues, a kot,
-    the next dealer, the end of the match (the last two only when they are known)."""
-    events: list = [DealScored(fact.number, fact.winner, dict(fact.tens), dict(fact.points), fact.complete)]
-    if fact.complete:
-        if fact.next_streak_known:
-            streak = fact.next_streak
-            events.append(StreakChanged(streak.side if streak else None, streak.length if streak else 0))
-        if fact.kot is not None:
-            events.append(KotWon(fact.kot.side, fact.kot.reason))
-        if fact.ends_match:
-            winner = fact.kot.side if fact.kot is not None else fact.winner
-            events.append(MatchOver(winner))
-        elif fact.next_dealer is not None:
-            events.append(NextDealer(fact.next_dealer, fact.next_dealer_reason))
-    return tuple(events)
 
 
 def replay_deal(match: MatchState, deal: Deal, *, last: bool = True, unfinished_ok: bool = False,

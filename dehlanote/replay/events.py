@@ -2,16 +2,16 @@
 
 :func:`dehlanote.replay.core.play_card` returns them with the new state; a
 :class:`~dehlanote.replay.table.Table` returns them from ``play``. A deal's end adds the
-score and the match's events (:func:`dehlanote.replay.engine.deal_events`). Sides are
+score and the match's events (:func:`deal_events`). Sides are
 ``AC``/``BD`` (``ACE``/``BDF`` at six), seats letters.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
 __all__ = ["CardPlayed", "TrumpSet", "TrumpRevealed", "TrickWon", "CentreTaken", "TenChangedSides",
-           "DealScored", "StreakChanged", "KotWon", "NextDealer", "MatchOver", "Event"]
+           "DealScored", "StreakChanged", "KotWon", "NextDealer", "MatchOver", "Event", "deal_events"]
 
 
 class CardPlayed(NamedTuple):
@@ -87,3 +87,21 @@ class MatchOver(NamedTuple):
 
 Event = Union[CardPlayed, TrumpSet, TrumpRevealed, TrickWon, CentreTaken, TenChangedSides, DealScored,
               StreakChanged, KotWon, NextDealer, MatchOver]
+
+
+def deal_events(fact: Any) -> tuple:
+    """A replayed deal's end as events: the score, the run the next deal continues, a kot,
+    the next dealer, the end of the match (the last two only when they are known)."""
+    events: list = [DealScored(fact.number, fact.winner, dict(fact.tens), dict(fact.points), fact.complete)]
+    if fact.complete:
+        if fact.next_streak_known:
+            streak = fact.next_streak
+            events.append(StreakChanged(streak.side if streak else None, streak.length if streak else 0))
+        if fact.kot is not None:
+            events.append(KotWon(fact.kot.side, fact.kot.reason))
+        if fact.ends_match:
+            winner = fact.kot.side if fact.kot is not None else fact.winner
+            events.append(MatchOver(winner))
+        elif fact.next_dealer is not None:
+            events.append(NextDealer(fact.next_dealer, fact.next_dealer_reason))
+    return tuple(events)

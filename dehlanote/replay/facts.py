@@ -8,15 +8,13 @@ came from, so a renderer can show where each fact was written.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from ..deck import CARD_INDEX
 from ..errors import DpnError
 from ..rules.profile import Rules
 from ..syntax.model import Deal, Game, Play, Trick
-
-if TYPE_CHECKING:
-    from .table import Table
+from .events import deal_events
 
 
 _CARD = attrgetter("card")
@@ -118,7 +116,7 @@ class DealFact(NamedTuple):
     next_dealer_reason: str = ""        # why the next dealer deals, in words
     before: object = None               # the match state the deal started from (engine.MatchState)
 
-    def table(self, trick: Optional[int] = None, card: Optional[int] = None) -> "Table":
+    def table(self, trick: Optional[int] = None, card: Optional[int] = None) -> Any:
         """The table at the start of this deal, or before card ``card`` (1-based, default 1)
         of trick ``trick``: a :class:`dehlanote.Table` to play on from there.
 
@@ -126,26 +124,23 @@ class DealFact(NamedTuple):
             ValueError: the deal cannot be set up (its rules or dealer are unknown), or the
                 trick or card is not in the deal as recorded.
         """
-        from .table import Table
-        return Table.from_deal(self, trick=trick, card=card)
+        return TABLES[0](self, trick, card)
 
     def events(self) -> tuple:
         """The deal's end and the match's, as events (:mod:`dehlanote.replay.events`): the
         score, the streak the next deal continues, a kot, the next dealer, the match's end."""
-        from .engine import deal_events
         return deal_events(self)
 
     def __repr__(self) -> str:
         """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""
-        from ..output.notebook import deal_repr
+        trump = self.trump.suit if self.trump is not None else None
+        return (f"DealFact(number={self.number}, dealer={self.dealer!r}, trump={trump!r}, "
+                f"tricks={len(self.tricks)}, tens={self.tens!r}, winner={self.winner!r}, complete={self.complete})")
 
-        return deal_repr(self)
-
-    def _repr_html_(self) -> str:
-        """Jupyter's view: one row a trick (dehlanote.output.notebook, loaded only when asked)."""
-        from ..output.notebook import deal_html
-
-        return deal_html(self)
+    def _repr_html_(self) -> Optional[str]:
+        """Jupyter's view: one row a trick, as the notebook display draws it (see :data:`DISPLAY`)."""
+        draw = DISPLAY.get("deal")
+        return draw(self) if draw is not None else None
 
     @property
     def hands(self) -> dict[str, tuple[str, ...]]:
@@ -187,12 +182,24 @@ class GameFacts(NamedTuple):
 
     def __repr__(self) -> str:
         """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""
-        from ..output.notebook import game_repr
+        tags = {t.name: t.value for t in self.game.tags}
+        rules = self.rules.name if self.rules is not None else None
+        winner = self.result.winner if self.result is not None else None
+        return (f"GameFacts(event={tags.get('Event')!r}, rules={rules!r}, deals={len(self.deals)}, "
+                f"winner={winner!r}, errors={len(self.errors)})")
 
-        return game_repr(self)
+    def _repr_html_(self) -> Optional[str]:
+        """Jupyter's view: one row a deal, as the notebook display draws it (see :data:`DISPLAY`)."""
+        draw = DISPLAY.get("game")
+        return draw(self) if draw is not None else None
 
-    def _repr_html_(self) -> str:
-        """Jupyter's view: one row a deal (dehlanote.output.notebook, loaded only when asked)."""
-        from ..output.notebook import game_html
 
-        return game_html(self)
+#: how a front end draws the facts and a table (``game``, ``deal``, ``table`` -> a function of
+#: the object giving HTML or SVG): the output layer fills it in when it loads
+#: (:mod:`dehlanote.output.notebook`, :mod:`dehlanote.output.svg`), as the public API loads it;
+#: the facts know nothing of drawing
+DISPLAY: dict[str, Callable[[Any], str]] = {}
+
+#: what ``DealFact.table`` calls: :meth:`dehlanote.replay.table.Table.from_deal`, put here by
+#: that module as it loads (the replay package loads it), so the facts import nothing above them
+TABLES: list[Callable[..., Any]] = []

@@ -22,8 +22,9 @@ from ..rules.profile import Rules, registry
 from ..syntax.cards import card_of
 from ..syntax.model import CardRef, Deal, Game, Hand, Play, Tag, Trick, Trump, Word
 from .core import SHIFT, DealState, Problem, check_card, legal_cards, play_card, to_play
-from .engine import MatchState, deal_events, finish_deal, start_deal, start_match
-from .facts import DealFact
+from .engine import MatchState, finish_deal, start_deal, start_match
+from .events import deal_events
+from .facts import DISPLAY, TABLES, DealFact
 from .methods import trump_method
 
 __all__ = ["Card", "IllegalCard", "Table"]
@@ -380,13 +381,11 @@ class Table:
         tens = " ".join(f"{side} {len(t)}" for side, t in self.tens.items())
         return f"<Table deal {self.number} trick {self.trick_number}, {turn}, tens {tens}>"
 
-    def _repr_svg_(self) -> str:
-        """The table drawn as SVG, as the replay page draws it (for Jupyter)."""
-        from ..output.svg import table_svg     # (the outputs draw; the core only asks)
-        hands = {seat: self.hand(seat) for seat in self.seats}
-        return table_svg(self.seats, hands, self.current, self.centre, self.piles, self.tens, self.to_play,
-                         self.trump, dealer=self.dealer, centre_tens=self.centre_tens,
-                         title=f"deal {self.number}, trick {self.trick_number}")
+    def _repr_svg_(self) -> Optional[str]:
+        """The table drawn as SVG, as the replay page draws it (for Jupyter: the notebook
+        display, :data:`dehlanote.replay.facts.DISPLAY`, which the output layer fills in)."""
+        draw = DISPLAY.get("table")
+        return draw(self) if draw is not None else None
 
 
 _SUIT_WORDS = {name: letter for letter, name in SUIT_NAMES.items()} | \
@@ -400,3 +399,6 @@ def _with_split(cards: tuple[str, ...], written: Deal, seat: str) -> tuple[str, 
         if h.seat == seat and h.split is not None and sorted(c.card for c in h.cards) == sorted(cards):
             return tuple(c.card for c in h.cards)
     return cards
+
+
+TABLES[:] = [lambda fact, trick, card: Table.from_deal(fact, trick=trick, card=card)]

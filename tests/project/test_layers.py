@@ -50,17 +50,7 @@ ORACLE_IMPORTS = ("dehlanote.deck", "dehlanote.errors", "dehlanote.rules.profile
 
 #: imports known to break the layers, each to be removed by the work named (an entry that
 #: no longer exists fails the test, so the list only shrinks)
-ALLOWED: dict[tuple[str, str], str] = {
-    # the notebook display (issue 26): the core's facts and table ask the output layer to draw
-    # them when a front end asks (late imports); to be removed by handing the drawing to them
-    # from above (the output layer registering it) instead of importing it
-    ("dehlanote.replay.facts", "dehlanote.output.notebook"): "removed by the notebook work",
-    ("dehlanote.replay.table", "dehlanote.output.svg"): "removed by the notebook work",
-    # the facts' conveniences (DealFact.table, DealFact.events) reach the core's machinery by
-    # late (and type-checking) imports, a cycle inside the core: removed by the core work
-    ("dehlanote.replay.facts", "dehlanote.replay.table"): "removed by the core work",
-    ("dehlanote.replay.facts", "dehlanote.replay.engine"): "removed by the core work",
-}
+ALLOWED: dict[tuple[str, str], str] = {}
 
 MAX_LINES = 900
 #: modules over MAX_LINES while their split is under way, each with the work that splits it
