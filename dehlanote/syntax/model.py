@@ -25,8 +25,9 @@ from typing import Any, NamedTuple, Optional, TypeVar
 from ..errors import DpnError
 
 __all__ = ["CardRef", "Claim", "Deal", "Game", "Hand", "Misdeal", "Play", "Tag", "Tens", "Trick", "Trump", "Word",
-           "make_card", "make_cards", "make_claim", "make_deal", "make_game", "make_hand", "make_misdeal", "make_play",
-           "make_tag", "make_tens", "make_trick", "make_trump", "make_word", "with_comments"]
+           "make_card", "make_cards", "make_claim", "make_deal", "make_game", "make_hand", "make_misdeal",
+           "make_plain_trick", "make_play", "make_tag", "make_tens", "make_trick", "make_trump", "make_word",
+           "with_comments"]
 
 _new = tuple.__new__
 _N = TypeVar("_N", bound="tuple[Any, ...]")
@@ -224,6 +225,18 @@ def make_play(card: str, line: int, column: int, withdrawn: tuple[CardRef, ...] 
 def make_trick(number: int, line: int, column: int, plays: tuple[Play, ...], leader: Optional[Word] = None,
                comments: tuple[str, ...] = ()) -> Trick:
     return _new(Trick, (number, line, column, plays, leader, comments))
+
+
+def make_plain_trick(number: int, line: int, column: int, leader: Optional[str], leader_column: int,
+                     c1: str, a1: int, c2: str, a2: int, c3: str, a3: int, c4: str, a4: int) -> Trick:
+    """A trick of four plain plays on one line (no withdrawn card, glyph or comment), the
+    commonest node of all, built in one call: its leader seat (or None) at ``leader_column``,
+    its cards at columns ``a1`` to ``a4``."""
+    return _new(Trick, (number, line, column, (_new(Play, (c1, line, a1, (), None, ())),
+                                               _new(Play, (c2, line, a2, (), None, ())),
+                                               _new(Play, (c3, line, a3, (), None, ())),
+                                               _new(Play, (c4, line, a4, (), None, ()))),
+                        None if leader is None else _new(Word, (leader, line, leader_column)), ()))
 
 
 def make_hand(seat: str, cards: tuple[CardRef, ...], line: int, column: int, split: Optional[int] = None,

@@ -47,6 +47,7 @@ from .model import (
     make_cards,
     make_deal,
     make_hand,
+    make_plain_trick,
     make_play,
     make_tag,
     make_tens,
@@ -342,17 +343,11 @@ class WholeReader:
                         a2 = find(c2, a1 + len(c1))
                         a3 = find(c3, a2 + len(c2))
                         a4 = find(c4, a3 + len(c3))
-                    leader_word = None if seat is None else make_word(seat, ln, s0 + off)
                     if num is not None:
                         out.append(make_trick(num, *trick_at, tuple(plays), leader, ()))
                         num, plays, leader = None, [], None
-                    out.append(make_trick(
-                        number, ln, a0 + off,
-                        (make_play(k1, ln, a1 + off, (), None, ()),
-                         make_play(k2, ln, a2 + off, (), None, ()),
-                         make_play(k3, ln, a3 + off, (), None, ()),
-                         make_play(k4, ln, a4 + off, (), None, ())),
-                        leader_word, ()))
+                    out.append(make_plain_trick(number, ln, a0 + off, seat, s0 + off,
+                                                k1, a1 + off, k2, a2 + off, k3, a3 + off, k4, a4 + off))
                     off = 1
                     continue
             # anything else: several tricks, withdrawn cards, glyphs, commas: word by word

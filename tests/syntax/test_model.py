@@ -37,3 +37,10 @@ def test_with_comments_adds_after_the_nodes_own() -> None:
 
 def test_make_cards_places_each_card() -> None:
     assert model.make_cards(["AS", "10H"], 4, [9, 12]) == (model.CardRef("AS", 4, 9), model.CardRef("10H", 4, 12))
+
+
+def test_a_plain_trick_in_one_call_is_the_trick_of_its_parts() -> None:
+    plain = model.make_plain_trick(3, 7, 2, "A", 4, "AH", 7, "10H", 10, "3H", 14, "7H", 17)
+    plays = tuple(model.make_play(c, 7, a) for c, a in (("AH", 7), ("10H", 10), ("3H", 14), ("7H", 17)))
+    assert plain == model.Trick(3, 7, 2, plays, model.Word("A", 7, 4))
+    assert model.make_plain_trick(3, 7, 2, None, 0, "AH", 7, "10H", 10, "3H", 14, "7H", 17).leader is None
