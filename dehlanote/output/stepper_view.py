@@ -427,6 +427,17 @@ def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width:
         items.append(text)
     if analysis is not None:
         items.extend(analysis_items(snap, analysis, symbols))
+    for seat, card, glyph, said in record_notes(snap):
+        if card:
+            text = Text(f"{seat} ")
+            text.append_text(card_text(card, symbols, style="bold"))
+            text.append(glyph, style="bold")
+            if said:
+                text.append(": " + said, style="italic")
+        else:
+            text = Text(seat + ": ", style="bold")
+            text.append(said, style="italic")
+        items.append(text)
     if snap.event:
         items.append(Text(snap.event, style="bold magenta"))
     for story in snap.crossed:
@@ -452,6 +463,26 @@ def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width:
 
 
 _MEASURE: list[Console] = []
+
+
+def record_notes(snap: Snapshot) -> list[tuple[str, str, str, str]]:
+    """The record's glyphs and comments at the step shown: ``(seat, card, glyph, comments)`` for
+    each card on the table that carries any, then ``("Trick N", "", "", comment)`` for the
+    trick's notes once its last card is down. A comment written after the trick's last card is
+    the trick's note, not a remark on that card (as the replay page shows it)."""
+    if snap.trick is None:
+        return []
+    plays = snap.trick.trick.plays
+    out: list[tuple[str, str, str, str]] = []
+    for k, shown in enumerate(snap.shown[:len(plays)]):
+        play = plays[k]
+        said = play.comments if k < len(plays) - 1 else ()
+        if play.glyph or said:
+            out.append((shown.seat, play.card, play.glyph or "", " · ".join(said)))
+    if plays and len(snap.shown) >= len(plays):
+        for c in (*snap.trick.trick.comments, *plays[-1].comments):
+            out.append((f"Trick {snap.trick.number}", "", "", c))
+    return out
 
 
 def _measure_console() -> Console:
@@ -598,6 +629,11 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
     lines = [f"  {p.seat} plays {p.card}" + (" (leads)" if len(snap.shown) == 1 else "")]
     if snap.event and snap.event_now:
         lines.append(f"    {snap.event}")
+    for seat, card, glyph, said in record_notes(snap):
+        if card == p.card and seat == p.seat:
+            lines.append(f"    {seat} {card}{glyph}" + (f": {said}" if said else ""))
+        elif not card:
+            lines.append(f"    {seat}: {said}")
     if snap.complete:
         sides = rules.sides
         text = f"  {t.winner} wins trick {t.number}"

@@ -457,3 +457,25 @@ def test_a_solver_fault_costs_the_deal_its_analysis_not_the_replay(monkeypatch):
     view = Analyser(from_trick=12).view(facts.deals[0], facts.rules)
     assert view.note == "not analysed: the solver failed (IndexError: tuple index out of range)"
     assert not view.tricks
+
+
+def test_the_records_glyphs_and_comments_show_at_their_card_and_trick():
+    """The worked example's trick 7 is ``8S 10D? KS JS {D trumps with the ten of trumps...}``: the
+    glyph shows at 10D as soon as it is down; the comment written after JS, the trick's last card,
+    is the trick's note once the trick is complete, never a remark on JS."""
+    st = Stepper.of(replay_game(parse_string(WORKED.read_text(encoding="utf-8"))[0]))
+    assert st.goto(1, 7)
+    while st.snap.trick.number != 7 or len(st.snap.shown) != 2:
+        assert st.prev_card()
+    screen = "\n".join(render(st, ScreenSize(120, 40)))
+    assert re.search(r"D 10♦\?|D 10D\?", screen), screen
+    assert "ten of trumps" not in screen                    # the trick's note waits for its last card
+    assert st.next_card() and st.next_card()                # JS: the trick is complete
+    screen = "\n".join(render(st, ScreenSize(120, 40)))
+    assert "Trick 7: D trumps with the ten of trumps" in screen
+    assert not re.search(r"J♠:|JS:", screen)
+    out = CliRunner().invoke(app, ["replay", "--plain", str(WORKED)]).stdout
+    lines = out.splitlines()
+    i = lines.index("  B plays JS")
+    assert lines[i + 1] == "    Trick 7: D trumps with the ten of trumps, but it stays in the centre"
+    assert lines[lines.index("  D plays 10D") + 1] == "    D 10D?"

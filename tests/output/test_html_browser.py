@@ -235,13 +235,13 @@ def test_fragment_restores_the_position_and_follows_it(browser: Any, tmp_path: P
     # "copy link" puts the page's address with that trick's fragment on the clipboard
     browser.execute_cdp_cmd("Browser.grantPermissions", {"permissions": ["clipboardReadWrite",
                                                                          "clipboardSanitizedWrite"]})
-    copy = browser.find_element(By.CSS_SELECTOR, "#story-5 button.copy")
+    copy = browser.find_element(By.CSS_SELECTOR, "#story-1 button.copy")    # a trick played (the rest is hidden)
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", copy)
     copy.click()
     wait(browser, lambda d: copy.text == "copied")
     pasted = browser.execute_async_script(
         "var done = arguments[0]; navigator.clipboard.readText().then(done, function (e) { done(String(e)); })")
-    assert pasted == page.as_uri() + "#game=1&deal=3&trick=5"
+    assert pasted == page.as_uri() + "#game=1&deal=3&trick=1"
     # a link opened afresh lands on the same position
     open_page(browser, page, "#game=1&deal=6&trick=0")
     assert text(browser, "where").startswith("Deal 6 of 7 · dealt")
@@ -282,6 +282,8 @@ def test_seat_view_shows_one_hand(browser: Any, tmp_path: Path) -> None:
     assert not browser.find_element(By.ID, "story-3").is_displayed()
     Select(browser.find_element(By.ID, "view")).select_by_value("open")
     assert len(labels(browser, ".seat-s .card:not(.back)")) == 11
+    assert not browser.find_element(By.ID, "story-3").is_displayed()     # the open table too, until asked
+    browser.find_element(By.ID, "b-story-all").click()
     assert browser.find_element(By.ID, "story-3").is_displayed()
     assert errors_logged(browser) == []
 
@@ -640,7 +642,8 @@ def test_analysis_marks_the_card_that_lost_a_ten_and_says_why(browser: Any, tmp_
     assert box.is_displayed()
     assert "Before trick 8, best play: AC 2 – BD 2 tens" in box.text
     assert f"D 8♦? {MARK_8}" in box.text
-    # in the story too
+    # in the story too, once the trick is played
+    press(browser, Keys.ARROW_DOWN)
     entry = browser.find_element(By.ID, "story-8")
     assert "before the trick, best play: AC 2 – BD 2 tens" in entry.text
     assert MARK_8 in entry.text
@@ -678,14 +681,145 @@ def test_glyphs_and_comments_of_an_analysed_record_show(browser: Any, tmp_path: 
     open_page(browser, page_of(tmp_path, dpn), "#game=1&deal=1&trick=8&card=1")
     label = browser.find_element(By.CSS_SELECTOR, ".slot-w .slot-label")
     assert "D leads ?" in label.text and label.get_attribute("title") == f"{MARK_8} · a low lead"
+    press(browser, Keys.ARROW_DOWN)
     entry = browser.find_element(By.ID, "story-8")
     assert "8♦?" in entry.text and f"D 8D: {MARK_8} · a low lead" in entry.text
     # analysed again: the mark and the sentence are not said twice
     page = analysed_page(tmp_path, dpn, 8)
     open_page(browser, page, "#game=1&deal=1&trick=8&card=1")
     assert browser.find_element(By.CSS_SELECTOR, ".slot-w .slot-label").text == "D leads ?"
+    press(browser, Keys.ARROW_DOWN)
     entry = browser.find_element(By.ID, "story-8")
     assert entry.text.count(MARK_8) == 1 and "8♦??" not in entry.text
     assert "D leads: 8♦? 9♦* 3♦ 2♣" in entry.text
     assert "D 8D: a low lead" in entry.text                # the record's other comment stays
+    assert errors_logged(browser) == []
+
+
+# ---- a page players can read (issue 26 item 4, issue 22 item 18) --------------------------------------
+
+RLO = "\u202e"
+READABLE = (WORKED.read_text(encoding="utf-8")
+            .replace('[A "Asha"]', f'[A "Asha{RLO}XYZ"]')
+            .replace("10H with them}", f"10H with them {RLO}UVW}}", 1)
+            .replace("      C: 8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C\n", "")
+            .replace(" 3 A: 4S 5S 7S 9S", " 3 B: 4S 5S 7S 9S").replace("tens AC 3 BD 1", "tens AC 2 BD 2"))
+
+#: the left edges of two characters of the first text under ``root`` that holds both (screen order)
+LEFTS = """
+var root = arguments[0], a = arguments[1], b = arguments[2];
+var walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), n;
+while ((n = walk.nextNode())) {
+  var i = n.data.indexOf(a), j = n.data.indexOf(b);
+  if (i >= 0 && j >= 0) {
+    var r = document.createRange(), at = [];
+    [i, j].forEach(function (k) { r.setStart(n, k); r.setEnd(n, k + 1); at.push(r.getBoundingClientRect().left); });
+    return at;
+  }
+}
+return null;
+"""
+
+TENS_SHOWN = """
+var tens = document.querySelectorAll('.hand svg.card.ten'), cut = [];
+tens.forEach(function (c) {
+  var next = c.nextElementSibling;
+  if (!next || next.tagName.toLowerCase() !== 'svg') { return; }
+  var ten = c.querySelector('text.rank').getBoundingClientRect(), over = next.getBoundingClientRect();
+  if (over.top < ten.bottom && over.bottom > ten.top && ten.right > over.left + 0.5) {   /* the next card on it */
+    cut.push(c.getAttribute('aria-label') + ' ' + ten.right + ' ' + over.left);
+  }
+});
+return [tens.length, cut];
+"""
+
+
+def rect(driver: Any, css: str) -> dict[str, float]:
+    return driver.execute_script(f"return document.querySelector({css!r}).getBoundingClientRect().toJSON()")
+
+
+def shown(driver: Any, element_id: str) -> bool:
+    return driver.find_element(By.ID, element_id).is_displayed()
+
+
+def go(driver: Any, fragment: str) -> None:
+    driver.execute_script("location.hash = arguments[0]", fragment)
+    wait(driver, lambda d: d.execute_script("return location.hash") == fragment)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_page_reads_for_players(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    width, height = size
+    browser.get_log("browser")
+    viewport(browser, width, height)
+    browser.get(page_of(tmp_path, READABLE).as_uri())
+    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.ready") == "1")
+    # every ten of a fanned hand shows its whole "10" (13 cards a hand: the four tens are held)
+    count, cut = browser.execute_script(TENS_SHOWN)
+    assert count == 4 and cut == []
+    # the page scrolls above the controls: the document fits the window, whatever the banners
+    browser.execute_script("document.querySelector('#record-errors details').open = true")
+    nav = rect(browser, "#controls")
+    assert rect(browser, "#page")["bottom"] <= nav["top"] + 0.5
+    assert browser.execute_script("return document.documentElement.scrollHeight") <= height
+    assert browser.execute_script("return document.getElementById('page').scrollWidth") <= width
+    browser.execute_script("document.querySelector('#record-errors details').open = false")
+    # a hand the record does not write is said so in plain words
+    seat_c = browser.find_element(By.CSS_SELECTOR, ".seat-n").text
+    assert "The record does not write this hand: these are the cards C plays later." in seat_c
+    assert "cards still to play" not in browser.find_element(By.TAG_NAME, "body").text
+    # the trick, the centre and whose turn are on screen with the page as it opens (a phone too)
+    go(browser, "#game=1&deal=1&trick=4&card=2")
+    nav = rect(browser, "#controls")
+    for css in ("#trick", "#centre-pile", "#turn"):
+        box = rect(browser, css)
+        assert box["top"] >= 0 and box["bottom"] <= nav["top"] + 0.5, (css, box, nav)
+    assert text(browser, "turn") == "B · Bilal to play"
+    # the story goes as far as the table; the rest waits behind a toggle
+    assert [shown(browser, f"story-{n}") for n in (1, 3, 4, 5, 13)] == [True, True, False, False, False]
+    assert not browser.find_element(By.CSS_SELECTOR, ".story-result").is_displayed()
+    toggle = browser.find_element(By.ID, "b-story-all")
+    browser.execute_script("arguments[0].click()", toggle)
+    assert shown(browser, "story-13") and browser.find_element(By.CSS_SELECTOR, ".story-result").is_displayed()
+    assert toggle.text == "hide the rest of the deal"
+    browser.execute_script("arguments[0].click()", toggle)
+    assert not shown(browser, "story-13")
+    # e / E step from error to error, as the terminal stepper does
+    go(browser, "#game=1&deal=1&trick=0")
+    press(browser, "e")
+    assert "trick 3 of 13" in text(browser, "where") and "wrong-leader" in text(browser, "trick-errors")
+    press(browser, "e")
+    assert "tens-mismatch" in browser.find_element(By.ID, "story-body").text
+    assert "Deal 1 result" in text(browser, "result")
+    press(browser, "e")
+    assert "trick 3 of 13" in text(browser, "where")
+    assert text(browser, "flash") == "no error after this: back to the first"
+    press(browser, "E")
+    assert "trick 3 of 13" in text(browser, "where") and text(browser, "flash") == "no error before this"
+    # the record's glyph at its card; the comment after a trick's last card is the trick's note
+    go(browser, "#game=1&deal=1&trick=7&card=2")
+    assert "D 10♦?" in text(browser, "notes") and "ten of trumps" not in text(browser, "notes")
+    go(browser, "#game=1&deal=1&trick=1")
+    notes = browser.find_element(By.ID, "notes")
+    assert notes.text.startswith("Trick 1: A wins: the four cards stay in the centre, 10H with them")
+    assert "D 7H:" not in browser.find_element(By.ID, "story-1").text
+    # bidi controls of the record never reorder the page: shown as \ufffd, read in the order written
+    assert RLO not in browser.execute_script("return document.getElementById('page').innerText")
+    x, z = browser.execute_script(LEFTS, browser.find_element(By.ID, "subtitle"), "X", "Z")
+    assert x < z
+    u, w = browser.execute_script(LEFTS, notes, "U", "W")
+    assert u < w
+    shot = tmp_path / f"readable-{width}x{height}.png"
+    assert browser.save_screenshot(str(shot))
+    assert_not_blank(shot, width, height)
+    if os.environ.get("DEHLANOTE_SHOTS"):
+        shutil.copy(shot, Path(os.environ["DEHLANOTE_SHOTS"]) / shot.name)
+    # one deal on paper: its diagram and trick list, nothing of the screen's controls
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        assert shown(browser, "print") and not shown(browser, "main") and not shown(browser, "controls")
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#print table tr")) == 1 + 13
+    finally:
+        browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    viewport(browser, 1280, 800)
     assert errors_logged(browser) == []

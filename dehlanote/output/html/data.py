@@ -47,7 +47,8 @@ KEYS = {
     "trick": "n: number, l: leader, o: seats in playing order, p: [[card, glyph, comment, withdrawn]], "
              "w: winner, c: [centre cards, centre tens] after the trick, x: capture [by, side, cards, tens, "
              "reason] or null, r: the winner's run, t: trump in force, s: story [[kind, sentence]], "
-             "d: {side: tens captured so far}, m: trick comments, e: [error]",
+             "d: {side: tens captured so far}, m: the trick's notes (its comments, and those written after "
+             "its last card), e: [error]",
     "error": "[code, message, line, column, deal, trick]",
 }
 
@@ -137,8 +138,14 @@ def _trick(t: TrickFact, note: Any, rules: Rules, sides: tuple[str, str]) -> dic
         "r": t.run, "t": t.trump, "s": _story(t, note, rules),
         "d": {s: note.tens_after.get(s, 0) for s in sides},
     }
-    if t.trick.comments:
-        out["m"] = list(t.trick.comments)
+    # a comment written after the trick's last card is the trick's note (the JSON output keeps it on
+    # that play, as the notation says; a reader takes it as said of the trick)
+    last = t.trick.plays[-1] if t.trick.plays else None
+    said = list(t.trick.comments) + (list(last.comments) if last is not None else [])
+    if last is not None and last.comments:
+        out["p"][-1] = _play(last._replace(comments=()))
+    if said:
+        out["m"] = said
     return out
 
 

@@ -24,6 +24,7 @@ from importlib import resources
 from typing import Any, Optional
 
 from ...i18n import N_
+from ...text import printable
 from ...version import __version__
 
 __all__ = ["script_json", "render_replay", "render_index", "replay_csp", "template", "SUIT_SYMBOLS"]
@@ -100,6 +101,8 @@ _PAGE_WORDS: dict[str, str] = {
     "T_WDEAL": N_("deal"),
     "T_WTRICK": N_("trick"),
     "T_WCARD": N_("card"),
+    "T_STORYALL": N_("show the rest of the deal"),
+    "T_KEYERR": N_("next / previous error"),
 }
 
 _SLOT = re.compile(r"\{\{([A-Z_]+)\}\}")
@@ -140,7 +143,7 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     data["games"] = games     # last: the site cuts the page where this list is
     page = fill(template("replay.html"), {
         "CSP": html.escape(policy, quote=False), "VERSION": html.escape(__version__),
-        "TITLE": html.escape(title), "LANG": html.escape(lang),
+        "TITLE": html.escape(printable(title)), "LANG": html.escape(lang),
         "CSS": css, "JS": js, "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
         "DATA": script_json(data),
         "LIVE": f"<script>{live}</script>" if live is not None else "",

@@ -32,10 +32,15 @@
 
   function $(id) { return document.getElementById(id); }
 
+  /* the bidi controls (overrides, isolates, marks) of record text shown as \ufffd, as the terminal
+     shows them (dehlanote/text.py): a name or a comment never reorders what the page says */
+  var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function visible(s) { return String(s).replace(BIDI, "\ufffd"); }
+
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
-    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    if (text !== undefined && text !== null) { e.textContent = visible(text); }
     return e;
   }
 
@@ -76,7 +81,9 @@
     s.setAttribute("class", cls);
     s.setAttribute("aria-label", cardName(c) + (extra && extra.note ? ", " + extra.note : ""));
     s.appendChild(svg("rect", {x: 1, y: 1, width: 38, height: 54, rx: 4, "class": "face"}));
-    var t = svg("text", {x: 4, y: 15, "class": "rank"});
+    /* a ten's "10" squeezed into the width a fanned hand leaves showing */
+    var t = svg("text", isTen(c) ? {x: 3, y: 15, "class": "rank", textLength: 13, lengthAdjust: "spacingAndGlyphs"}
+      : {x: 4, y: 15, "class": "rank"});
     t.textContent = rank(c);
     s.appendChild(t);
     s.appendChild(svg("use", {href: "#suit-" + st, x: 4, y: 18, width: 10, height: 10, "class": "pip"}));
@@ -104,7 +111,7 @@
   /* the analysis glyph, unless the record already carries it (a record written by annotate --analyse) */
   function markSpan(mark, recorded) {
     var span = el("span", "an-mark", recorded === mark[1] ? "" : mark[1]);
-    span.title = mark[2];
+    span.title = visible(mark[2]);
     span.setAttribute("role", "note");
     span.setAttribute("aria-label", "analysis: lost value. " + mark[2]);
     return span;
@@ -190,7 +197,7 @@
       sorted(cards).forEach(function (c) { row.appendChild(card(c)); });
       if (unknown > 0) {
         row.appendChild(card(null, {label: plural(unknown, "card") + " the record does not show"}));
-        row.appendChild(el("span", "more", fmt(_("+{n} not recorded"), {n: unknown})));
+        row.appendChild(el("span", "more", fmt(_("and {n} more never seen"), {n: unknown})));
       }
     } else if (total > 0) {
       row.appendChild(card(null, {label: plural(total, "card") + " held, not shown in this view"}));
@@ -199,20 +206,27 @@
     if (total === 0) { row.appendChild(el("span", "more", _("no cards left"))); }
     box.appendChild(row);
     if (faceUp && d.recorded.indexOf(seat) < 0 && total > 0) {
-      box.appendChild(el("p", "note", _("not recorded: the cards still to play")));
+      box.appendChild(el("p", "note", fmt(_("The record does not write this hand: these are the cards {seat} plays later."),
+        {seat: seat})));
     }
     return box;
+  }
+
+  /* the seat to play next, or null at the end of the deal */
+  function nextSeat(d, st) {
+    var t = st.ti >= 0 ? d.tricks[st.ti] : null;
+    if (t && !st.complete) { return t.o.charAt(st.shown) || null; }
+    if (t && st.complete && st.ti + 1 < d.tricks.length) { return d.tricks[st.ti + 1].l; }
+    if (!t && d.tricks.length) { return d.tricks[0].l; }
+    return null;
   }
 
   function drawSeats(g, d, st) {
     var box = $("seats");
     box.textContent = "";
     $("table").className = g.seats.length === 6 ? "six" : "four";
-    var t = st.ti >= 0 ? d.tricks[st.ti] : null;
-    var next = null;
-    if (t && !st.complete) { next = t.o.charAt(st.shown); }
-    else if (t && st.complete && st.ti + 1 < d.tricks.length) { next = d.tricks[st.ti + 1].l; }
-    else if (!t && d.tricks.length) { next = d.tricks[0].l; }
+    var next = nextSeat(d, st);
+    $("turn").textContent = next ? visible(fmt(_("{seat} to play"), {seat: seatName(g, next)})) : "";
     for (var i = 0; i < g.seats.length; i++) {
       var s = g.seats.charAt(i);
       var faceUp = view === "open" || view === s;
@@ -238,12 +252,12 @@
         if (mark) { note += ", lost value (" + mark[1] + "): " + mark[2]; }
         slot.appendChild(card(play[0], {cls: win ? "winner" : "", note: note}));
         var lab = el("span", "slot-label", s + (t.l === s ? " " + _("leads") : "") + (win ? " \u2713 " + _("wins") : ""));
-        if (play[1]) { lab.textContent += " " + play[1]; }
-        if (play[1] && play[2]) { lab.title = play[2]; }     /* the record's glyph, with its comment */
+        if (play[1]) { lab.textContent += " " + visible(play[1]); }
+        if (play[1] && play[2]) { lab.title = visible(play[2]); }     /* the record's glyph, with its comment */
         if (mark) {
           if (play[1] !== mark[1]) { lab.appendChild(document.createTextNode(" ")); }
           lab.appendChild(markSpan(mark, play[1]));
-          lab.title = mark[2];
+          lab.title = visible(mark[2]);
         }
         slot.appendChild(lab);
         if (play[3] && play[3].length) {
@@ -288,7 +302,7 @@
     } else {
       tr.textContent = d.closed ? _("trump: closed, not yet revealed") : _("trump: not yet known");
     }
-    $("event").textContent = st.event || "";
+    $("event").textContent = visible(st.event || "");
     var cap = $("capture");
     cap.textContent = "";
     if (t && st.complete) {
@@ -312,6 +326,7 @@
     if (t && t.e) {
       t.e.forEach(function (er) { errs.appendChild(errorLine(er)); });
     }
+    drawNotes(d, t, st);
     drawAnalysis(d, t, st);
     var centre = $("centre-pile");
     centre.textContent = "";
@@ -349,6 +364,30 @@
     sc.textContent = text;
   }
 
+  /* the record's glyphs and comments of the cards shown so far, and the trick's note once it is complete */
+  function drawNotes(d, t, st) {
+    var box = $("notes");
+    box.textContent = "";
+    if (!t) { return; }
+    for (var k = 0; k < st.shown; k++) {
+      var play = t.p[k];
+      if (!play[1] && !play[2]) { continue; }
+      var p = el("p", "card-note");
+      p.appendChild(el("span", "who", t.o.charAt(k) + " "));
+      p.appendChild(cardText(play[0], play[1] ? visible(play[1]) : ""));
+      if (play[2]) { p.appendChild(el("bdi", "said", " " + play[2])); }
+      box.appendChild(p);
+    }
+    if (st.complete || st.shown === t.p.length) {
+      (t.m || []).forEach(function (c) {
+        var p = el("p", "trick-note");
+        p.appendChild(el("span", "who", fmt(_("Trick {n}:"), {n: t.n}) + " "));
+        p.appendChild(el("bdi", "said", c));
+        box.appendChild(p);
+      });
+    }
+  }
+
   /* the value under best play before the trick shown, and the cards of it that lost value */
   function drawAnalysis(d, t, st) {
     var box = $("analysis");
@@ -370,7 +409,7 @@
       var p = el("p", "an-line");
       p.appendChild(el("span", "an-glyph", shown.o.charAt(m[0]) + " " + rank(shown.p[m[0]][0]) +
         SYMBOL[suit(shown.p[m[0]][0])] + m[1]));
-      p.appendChild(document.createTextNode(" " + m[2]));
+      p.appendChild(document.createTextNode(" " + visible(m[2])));
       box.appendChild(p);
     });
   }
@@ -425,7 +464,7 @@
       span.appendChild(c);
       var lost = d ? markOf(d, t, k) : null;
       if (lost) {
-        c.title += " \u2014 " + lost[2];
+        c.title += " \u2014 " + visible(lost[2]);
         span.appendChild(markSpan(lost, play[1]));
       }
       span.appendChild(document.createTextNode(" "));
@@ -476,7 +515,7 @@
         if (s[0] === "cross") { item.appendChild(el("span", "mark", "\u2020 " + _("ten changed sides:") + " ")); }
         if (s[0] === "sweep") { item.appendChild(el("span", "mark", "\u21bb ")); }
         if (s[0] === "trump") { item.appendChild(el("span", "mark", "\u2605 ")); }
-        item.appendChild(document.createTextNode(s[1]));
+        item.appendChild(document.createTextNode(visible(s[1])));
         ul.appendChild(item);
       });
       ul.appendChild(el("li", "fact fact-tens", _("tens") + " " + g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
@@ -486,7 +525,7 @@
         an[1].forEach(function (m) {
           var item = el("li", "fact an an-line");
           item.appendChild(el("span", "an-glyph", t.o.charAt(m[0]) + " " + rank(t.p[m[0]][0]) + SYMBOL[suit(t.p[m[0]][0])] + m[1]));
-          item.appendChild(document.createTextNode(" " + m[2]));
+          item.appendChild(document.createTextNode(" " + visible(m[2])));
           ul.appendChild(item);
         });
       }
@@ -531,14 +570,17 @@
   }
 
   function markStory(st) {
-    var items = $("story-body").querySelectorAll("li.entry");
+    var rest = $("story-body").querySelectorAll("li.entry.claim, li.entry.unplayed");
+    for (var r = 0; r < rest.length; r++) { rest[r].classList.toggle("future", !document.body.classList.contains("at-end")); }
+    var items = $("story-body").querySelectorAll("li.entry[data-end]");
     var current = null;
     for (var i = 0; i < items.length; i++) {
       var li = items[i];
       var end = Number(li.getAttribute("data-end"));
-      var isCurrent = st.ti === i;
+      /* a trick is told once its last card is down: the story never says who wins a trick to come */
+      var isCurrent = st.ti === i && end <= pos.p;
       li.classList.toggle("current", isCurrent);
-      li.classList.toggle("future", !isCurrent && end > pos.p);
+      li.classList.toggle("future", end > pos.p);
       if (isCurrent) { li.setAttribute("aria-current", "step"); current = li; } else { li.removeAttribute("aria-current"); }
     }
     var box = $("story");
@@ -636,18 +678,23 @@
     if (names.length) { sub.push(names.join(", ")); }
     sub.push(g.rules);
     g.result.forEach(function (line) { sub.push(line); });
-    $("subtitle").textContent = sub.join(" \u00b7 ");
-    $("title").textContent = g.title;
+    $("subtitle").textContent = visible(sub.join(" \u00b7 "));
+    $("title").textContent = visible(g.title);
     var errs = $("record-errors");
     errs.textContent = "";
     if (g.errors.length) {
       errs.hidden = false;
       var loose = g.errors.filter(function (er) { return er[4] === null || er[4] === undefined; });
       var atTricks = g.errors.length - loose.length;
-      errs.appendChild(el("p", "error-head", "This game has " + plural(g.errors.length, "error") +
-        (atTricks ? "; those in a deal are flagged \u26a0 at their trick and in the deal chooser" : "") +
-        (loose.length ? (atTricks ? ". Outside any deal:" : ":") : ".")));
-      loose.forEach(function (er) { errs.appendChild(errorLine(er)); });
+      /* one line, the errors themselves behind it: a few are shown open on a wide screen, a long
+         list (or any list on a phone, where the table comes first) waits to be opened */
+      var det = el("details", "error-list");
+      det.appendChild(el("summary", "error-head", "This game has " + plural(g.errors.length, "error") +
+        (atTricks ? "; those in a deal are flagged \u26a0 at their trick and in the deal chooser (e / E: next / previous)" : "") +
+        ":"));
+      g.errors.forEach(function (er) { det.appendChild(errorLine(er)); });
+      det.open = g.errors.length <= 3 && !(window.matchMedia && window.matchMedia("(max-width: 600px)").matches);
+      errs.appendChild(det);
     } else {
       errs.hidden = true;
     }
@@ -670,9 +717,11 @@
     drawTrick(g, d, st);
     drawInfo(g, d, st);
     drawStory(g, d);
-    markStory(st);
     document.body.classList.toggle("seat-view", view !== "open");
     document.body.classList.toggle("at-end", pos.p === st.ends[st.ends.length - 1]);
+    markStory(st);
+    $("flash").textContent = flash;
+    flash = "";
     var sc = $("scrubber");
     sc.max = String(st.ends[st.ends.length - 1]);
     sc.value = String(pos.p);
@@ -750,6 +799,40 @@
     start: function () { if (pos.p === 0) { return false; } move(pos.g, pos.d, 0); return true; },
     end: function () { var n = total(deal()); if (pos.p === n) { return false; } move(pos.g, pos.d, n); return true; }
   };
+
+  /* the errors of the game in order, each as the position that shows it: a trick's errors at the
+     end of that trick, a deal's own errors (a wrong tens line, a claim) at its end */
+  function errorStops() {
+    var out = [];
+    game().deals.forEach(function (d, di) {
+      var e = ends(d);
+      d.tricks.forEach(function (t, i) { if (t.e) { out.push([di, e[i + 1]]); } });
+      if (d.errors.length) { out.push([di, e[e.length - 1]]); }
+    });
+    return out;
+  }
+
+  var flash = "";
+
+  /* e / E: the next or previous error, as in the terminal stepper (dehlanote/output/keys.py) */
+  function stepError(forward) {
+    var stops = errorStops();
+    if (!stops.length) { flash = _("no errors in this game"); render(); return true; }
+    var i, at = null;
+    if (forward) {
+      for (i = 0; i < stops.length && at === null; i++) {
+        if (stops[i][0] > pos.d || (stops[i][0] === pos.d && stops[i][1] > pos.p)) { at = stops[i]; }
+      }
+      if (at === null) { at = stops[0]; flash = _("no error after this: back to the first"); }
+    } else {
+      for (i = stops.length - 1; i >= 0 && at === null; i--) {
+        if (stops[i][0] < pos.d || (stops[i][0] === pos.d && stops[i][1] < pos.p)) { at = stops[i]; }
+      }
+      if (at === null) { flash = _("no error before this"); render(); return true; }
+    }
+    move(pos.g, at[0], at[1]);
+    return true;
+  }
 
   function jumpTo(n) {
     var d = deal(), e = ends(d);
@@ -831,6 +914,12 @@
   $("b-play").addEventListener("click", play);
   $("speed").addEventListener("change", function () { if (timer !== null) { stop(); play(); } });
   $("b-help").addEventListener("click", toggleHelp);
+  $("b-story-all").addEventListener("click", function () {
+    var all = !document.body.classList.contains("story-all");
+    document.body.classList.toggle("story-all", all);
+    this.setAttribute("aria-pressed", all ? "true" : "false");
+    this.textContent = all ? _("hide the rest of the deal") : _("show the rest of the deal");
+  });
   $("scrubber").addEventListener("input", function () { stop(); move(pos.g, pos.d, Number($("scrubber").value)); });
   $("deal").addEventListener("change", function () { stop(); move(pos.g, Number($("deal").value), 0); });
   $("game").addEventListener("change", function () { stop(); lastStory = null; move(Number($("game").value), 0, 0); });
@@ -863,7 +952,8 @@
     ArrowDown: moves.nextTrick, N: moves.nextTrick, j: moves.nextTrick,
     ArrowUp: moves.prevTrick, P: moves.prevTrick, k: moves.prevTrick,
     "]": moves.nextDeal, PageDown: moves.nextDeal, "[": moves.prevDeal, PageUp: moves.prevDeal,
-    Home: moves.start, g: moves.start, End: moves.end, G: moves.end
+    Home: moves.start, g: moves.start, End: moves.end, G: moves.end,
+    e: function () { return stepError(true); }, E: function () { return stepError(false); }
   };
 
   document.addEventListener("keydown", function (ev) {
