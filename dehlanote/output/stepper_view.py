@@ -629,11 +629,10 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
     lines = [f"  {p.seat} plays {p.card}" + (" (leads)" if len(snap.shown) == 1 else "")]
     if snap.event and snap.event_now:
         lines.append(f"    {snap.event}")
-    for seat, card, glyph, said in record_notes(snap):
+    notes = record_notes(snap)
+    for seat, card, glyph, said in notes:
         if card == p.card and seat == p.seat:
             lines.append(f"    {seat} {card}{glyph}" + (f": {said}" if said else ""))
-        elif not card:
-            lines.append(f"    {seat}: {said}")
     if snap.complete:
         sides = rules.sides
         text = f"  {t.winner} wins trick {t.number}"
@@ -649,6 +648,7 @@ def plain_step_lines(snap: Snapshot, rules: Rules) -> list[str]:
             f"{s} pile {snap.piles.get(s, 0)} cards, tens {' '.join(snap.pile_tens.get(s, ())) or 'none'}"
             for s in sides)
         lines.append(f"    {piles}")
+        lines.extend(f"    {seat}: {said}" for seat, card, _glyph, said in notes if not card)
     return lines
 
 

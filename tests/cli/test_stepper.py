@@ -477,5 +477,6 @@ def test_the_records_glyphs_and_comments_show_at_their_card_and_trick():
     out = CliRunner().invoke(app, ["replay", "--plain", str(WORKED)]).stdout
     lines = out.splitlines()
     i = lines.index("  B plays JS")
-    assert lines[i + 1] == "    Trick 7: D trumps with the ten of trumps, but it stays in the centre"
+    assert lines[i + 1] == "  D wins trick 7"        # the trick, then its note, never said of JS
+    assert lines[i + 4] == "    Trick 7: D trumps with the ten of trumps, but it stays in the centre"
     assert lines[lines.index("  D plays 10D") + 1] == "    D 10D?"
