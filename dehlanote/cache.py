@@ -47,10 +47,15 @@ def folder() -> str | None:
         return None
     path = os.path.join(base, _NAME)
     try:
-        from .files import make_folder
-        make_folder(base, 0o700, parents=True)
-        make_folder(path, 0o700)
         st = os.lstat(path)
+    except FileNotFoundError:
+        try:    # (made once: the writer's module is not loaded at every start, about 20 ms)
+            from .files import make_folder
+            make_folder(base, 0o700, parents=True)
+            make_folder(path, 0o700)
+            st = os.lstat(path)
+        except OSError:
+            return None
     except OSError:
         return None
     return path if _private(st) else None

@@ -20,10 +20,8 @@ Nothing here is typed out a second time: a test checks that the spelling tables 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
-import pickle
 import re
 import sys
 from functools import cache
@@ -259,6 +257,9 @@ def make_lark(*, whole: bool, transformer: Any, lexer_callbacks: dict[str, Any])
     (:mod:`dehlanote.cache`); when it cannot be kept or read, the tables are worked out in
     memory (about 0.3 s).
     """
+    import io
+    import pickle
+
     from lark import Lark
     variant = "whole" if whole else "fine"
     name = _cache_name(f"lark-{variant}", _digest(variant, _EDITS), ".pickle")
