@@ -819,6 +819,8 @@ def test_the_page_reads_for_players(browser: Any, tmp_path: Path, size: tuple[in
     try:
         assert shown(browser, "print") and not shown(browser, "main") and not shown(browser, "controls")
         assert len(browser.find_elements(By.CSS_SELECTOR, "#print table tr")) == 1 + 13
+        first = browser.find_element(By.CSS_SELECTOR, "#print table tr:nth-child(2) .print-note").text
+        assert first.startswith("A wins: the four cards stay in the centre")      # the record's words too
     finally:
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     viewport(browser, 1280, 800)

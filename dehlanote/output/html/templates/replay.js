@@ -614,7 +614,14 @@
     box.appendChild(grid);
     var tbl = el("table", "print-tricks");
     var hr = el("tr");
-    ["#", "leader", "cards (winner *)", "won", g.centre ? "centre" : "", "capture", "tens"].forEach(function (h) {
+    /* the record's words: each card's comment, then the trick's notes */
+    function said(t) {
+      var out = [];
+      t.p.forEach(function (p, k) { if (p[2]) { out.push(t.o.charAt(k) + " " + p[0] + ": " + p[2]); } });
+      return out.concat(t.m || []).join(" \u00b7 ");
+    }
+    var notes = d.tricks.some(function (t) { return said(t) !== ""; });
+    ["#", "leader", "cards (winner *)", "won", g.centre ? "centre" : "", "capture", "tens", notes ? "notes" : ""].forEach(function (h) {
       if (h !== "") { hr.appendChild(el("th", "", h)); }
     });
     tbl.appendChild(hr);
@@ -631,6 +638,7 @@
       if (g.centre) { tr.appendChild(el("td", "", t.c[0] + (t.c[1].length ? " (" + t.c[1].join(" ") + ")" : ""))); }
       tr.appendChild(el("td", "", t.x ? t.x[0] + " " + t.x[2] + (t.x[3].length ? " " + t.x[3].join(" ") : "") : ""));
       tr.appendChild(el("td", "", g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
+      if (notes) { tr.appendChild(el("td", "print-note", said(t))); }
       tbl.appendChild(tr);
     });
     box.appendChild(tbl);
