@@ -41,12 +41,39 @@ from .pool import check_chunks, error_state, rebuild_error
 from .profiles import load_registry
 
 __all__ = ["Piece", "PieceResult", "FileResult", "plan_pieces", "read_piece", "validate_piece",
-           "validate_files", "export_piece", "export_parquet_files", "game_shifts", "shift_games"]
+           "validate_files", "export_piece", "export_parquet_files", "game_shifts", "shift_games", "piece_size"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: the size of a piece: some 100,000 deals of the writer's layout, a minute of one core
+#: the largest piece: some 100,000 deals of the writer's layout, a minute of one core
 PIECE_BYTES = 32 << 20
+#: the smallest piece sized from the cluster (below it a task's overhead shows)
+MIN_PIECE_BYTES = 1 << 20
+#: pieces per worker thread when the size comes from the cluster: enough that a slow piece
+#: does not leave the other workers idle at the end
+PIECES_PER_THREAD = 4
+
+
+def piece_size(paths: Sequence[PathLike], threads: int) -> int:
+    """The piece size for ``paths`` on a cluster of ``threads`` worker threads: the files'
+    bytes shared out as :data:`PIECES_PER_THREAD` pieces a thread, between
+    :data:`MIN_PIECE_BYTES` and :data:`PIECE_BYTES` (a 34 MB file on 2 threads: 4.25 MB
+    pieces, 8 tasks, where one 32 MiB size left it in two pieces of unequal work)."""
+    total = 0
+    for p in paths:
+        try:
+            total += os.path.getsize(p)
+        except OSError:
+            pass
+    share = total // max(1, threads * PIECES_PER_THREAD)
+    return max(MIN_PIECE_BYTES, min(PIECE_BYTES, share))
+
+
+def _threads(client: Any) -> int:
+    try:
+        return max(1, sum(client.nthreads().values()))
+    except Exception:      # a client that cannot say: as one thread
+        return 1
 
 
 class Piece(NamedTuple):
@@ -193,14 +220,15 @@ def _client(client: Any) -> Any:
 # ---- the cluster entry points ---------------------------------------------------------
 
 def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_files: Sequence[PathLike] = (),
-                   piece_bytes: int = PIECE_BYTES) -> list[FileResult]:
+                   piece_bytes: Optional[int] = None) -> list[FileResult]:
     """Check files on a Dask cluster: one :class:`FileResult` per path, in order.
 
     Args:
         paths: DPN files every worker can read.
         client: a ``dask.distributed.Client`` (default: the current one).
         registry_files: YAML profile files (as ``--rules``), readable by every worker.
-        piece_bytes: the size of the pieces a file is cut into (one task each).
+        piece_bytes: the size of the pieces a file is cut into (one task each); default
+            from the files and the cluster's threads (:func:`piece_size`).
 
     Raises:
         DpnError: ``unknown-rules`` when a registry file is not a valid profile file.
@@ -208,6 +236,8 @@ def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_fi
     """
     client = _client(client)
     paths = [os.fspath(p) for p in paths]
+    if piece_bytes is None:
+        piece_bytes = piece_size(paths, _threads(client))
     files = tuple(os.fspath(f) for f in registry_files)
     load_registry(files)    # a bad profile file fails here, once
     plans = client.gather(client.map(_plan, paths, piece_bytes=piece_bytes, pure=False))
@@ -232,7 +262,7 @@ def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_fi
 
 
 def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: Any = None, *,
-                         registry_files: Sequence[PathLike] = (), piece_bytes: int = PIECE_BYTES) -> list:
+                         registry_files: Sequence[PathLike] = (), piece_bytes: Optional[int] = None) -> list:
     """Replay files on a Dask cluster into a Parquet dataset: one part file per piece.
 
     Parts are named ``NNNN-STEM-PPPPP.parquet`` (file number, file name, piece number) in
@@ -250,6 +280,8 @@ def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: A
     load_registry(files)
     out = Path(out_dir)
     Folder(out, create=True).close()
+    if piece_bytes is None:
+        piece_bytes = piece_size(paths, _threads(client))
     plans = client.gather(client.map(plan_pieces, paths, piece_bytes=piece_bytes, pure=False))
     jobs, dests = [], []
     for i, (path, plan) in enumerate(zip(paths, plans)):

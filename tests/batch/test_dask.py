@@ -155,3 +155,19 @@ def testshift_games_rewrites_the_game_column(tmp_path: Path) -> None:
     assert after.column("game").to_pylist() == [g + 5 for g in before.column("game").to_pylist()]
     assert after.drop_columns(["game"]).equals(before.drop_columns(["game"]))
     assert after.schema.equals(before.schema)
+
+
+def test_the_piece_size_comes_from_the_files_and_the_threads(tmp_path: Path) -> None:
+    from dehlanote.batch.distributed import MIN_PIECE_BYTES, PIECE_BYTES, PIECES_PER_THREAD, piece_size
+    big = tmp_path / "big.dpn"
+    with open(big, "wb") as f:             # a sparse 34 MB file: only its size is read
+        f.truncate(34_000_000)
+    size = piece_size([big], threads=2)
+    assert size == 34_000_000 // (2 * PIECES_PER_THREAD)          # 8 pieces: every thread busy to the end
+    assert piece_size([big], threads=1) == 34_000_000 // PIECES_PER_THREAD
+    assert piece_size([big], threads=1000) == MIN_PIECE_BYTES     # no task smaller than that
+    assert piece_size([tmp_path / "missing.dpn"], threads=2) == MIN_PIECE_BYTES
+    huge = tmp_path / "huge.dpn"
+    with open(huge, "wb") as f:
+        f.truncate(4_000_000_000)
+    assert piece_size([huge], threads=2) == PIECE_BYTES
