@@ -23,9 +23,10 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..errors import DpnError
-from ..record import RecordError, Session, save
-from ..record.store import Claim, RecordBusy
-from ..rules.profile import Registry
+from ..files import OutputRefused
+from ..record import RecordError, Session
+from ..record.store import RecordBusy, RecordChanged, RecordFile, RecordLock, RecordRefused, not_a_record
+from ..rules.profile import Registry, Rules
 from ..deck import seats_for
 from .common import Exit, err_console, fail, load_registry, out_console, why
 
@@ -74,6 +75,21 @@ def _registry(files: list[Path]) -> Registry:
         except DpnError as exc:
             raise fail(f"unknown-rules: {exc.message}")
     return reg
+
+
+def _utf8(text: str) -> bool:
+    """No byte of another encoding in it (the system keeps such bytes as lone surrogates)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(text: str) -> str:
+    """A file name or option as it can be printed and written: bytes that are not UTF-8
+    (kept by the system as lone surrogates) shown as U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _clean_temporaries(path: Path) -> None:
@@ -125,6 +141,10 @@ def record_command(
     Example: printf 'trump D\\nAH 10H 3H 7H\\n' | dehlanote record game.dpn --dealer D --names Asha,Bilal,Chitra,Dev
     """
     text_rules, files = _split_rules(rules)
+    for option, value in (("--names", names), ("--dealer", dealer), ("--rules", text_rules)):
+        if value is not None and not _utf8(value):
+            raise fail(f"{option} {shown(value)}: it is not UTF-8 text (bytes from another encoding, shown as "
+                       "\ufffd): type it again in UTF-8")
     reg = _registry(files)
     asked_rules = None
     if text_rules is not None:
@@ -137,42 +157,56 @@ def record_command(
     if dealer is not None:
         seats = seats_for(asked_rules.seats if asked_rules is not None else 6)
         if dealer.strip().upper() not in seats:
-            raise fail(f"--dealer {dealer}: a seat is one of {', '.join(seats)}")
+            raise fail(f"--dealer {shown(dealer)}: a seat is one of {', '.join(seats)}")
     interactive = sys.stdin.isatty()
     err = err_console()
     out = out_console() if interactive else Console(file=sys.stderr, highlight=False)
-    path = str(file)
-    if file.is_dir():
-        raise fail(f"cannot record into {file}: it is a directory")
-    claim = Claim(file)
+    path = shown(str(file))
+    problem = not_a_record(file)     # before the lock: no lock file made beside a device
+    if problem is not None:
+        raise fail(f"cannot record into {path}: {problem}")
+    lock = RecordLock(file)
     try:
-        claim.take()
-    except RecordBusy:
-        raise fail(f"{file} is being recorded by another dehlanote record: finish or quit that one first "
+        lock.acquire()
+    except RecordBusy as exc:
+        pid, _, owner = exc.holder.partition(" ")
+        who = f"another {shown(owner)} (process {pid})" if pid.isdigit() and owner else "another recorder"
+        raise fail(f"{path} is being recorded by {who}: finish or quit that one first "
                    "(two recorders on one file would overwrite each other's tricks)")
-    _clean_temporaries(file)
-    existing: Optional[str] = None
-    if file.exists():
-        try:
-            existing = file.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise fail(f"cannot read {file}: {why(exc)}")
-        except UnicodeDecodeError:
-            raise fail(f"cannot read {file}: it is not UTF-8 text")
+    except OSError as exc:
+        raise fail(f"cannot record into {path}: {why(exc)} (its folder must be writable)")
     try:
-        session, resumed = Session.resume(existing or "", reg=reg, path=path)
+        _record(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)
+    finally:
+        lock.release()
+
+
+def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optional[Rules],
+            text_rules: Optional[str], names: Optional[str], dealer: Optional[str], interactive: bool,
+            out: Console, err: Console) -> None:
+    """The session, once the record is held."""
+    _clean_temporaries(file)
+    store = RecordFile(file, sync=sync)
+    try:
+        existing = store.read()
+    except RecordRefused as exc:
+        raise fail(f"cannot record into {path}: {exc.reason}")
+    except OSError as exc:
+        raise fail(f"cannot read {path}: {why(exc)}")
+    try:
+        session, resumed = Session.resume(existing, reg=reg, path=path)
     except RecordError as exc:
         for e in exc.errors:
             err.print(_error_text(e, path))
         raise fail(exc.message, Exit.INVALID)
     if resumed:
         if asked_rules is not None and asked_rules.label() != session.rules.label():
-            raise fail(f'{file} holds an unfinished game under "{session.rules.label()}": --rules '
+            raise fail(f'{path} holds an unfinished game under "{session.rules.label()}": --rules '
                        f'"{text_rules}" does not apply to it')
         if names is not None:
             err.print(f"dehlanote: --names ignored: {escape(path)} already holds the game's players", highlight=False)
         if interactive:
-            out.print(Text(f"Resuming {file}: ", style="bold").append(_where(session), style=""))
+            out.print(Text(f"Resuming {path}: ", style="bold").append(_where(session), style=""))
         else:
             err.print(f"dehlanote: resuming {escape(path)}: {escape(_where(session))}")
     else:
@@ -181,17 +215,22 @@ def record_command(
         except DpnError as exc:
             raise fail(f"unknown-rules: {exc.message}")
     def save_file(text: str) -> None:
-        save(file, text, sync=sync)
-        claim.follow()
+        try:
+            store.save(text)
+        except RecordChanged:
+            raise fail(f"{path} was changed by another program while recording (an editor?): it is left as "
+                       "that program saved it, and recording stops here; the last line typed is not in it. "
+                       "Run the same command to go on from the file as it is now.")
+        except OutputRefused as exc:
+            raise fail(f"cannot write {path}: {exc}")
+        except OSError as exc:
+            raise fail(f"cannot write {path}: {why(exc)} (the record on disk is the one before this line)")
 
     if dealer is not None and (not resumed or session.expect().kind == "dealer"):
         outcome = session.feed(f"dealer {dealer.strip().upper()}")
         if not outcome.accepted:
             raise fail(f"--dealer {dealer}: " + (outcome.errors[0].message if outcome.errors else outcome.reason))
-    try:
-        save_file(session.text)
-    except OSError as exc:
-        raise fail(f"cannot write {file}: {why(exc)}")
+    save_file(session.text)
     if dealer is None and not resumed and interactive:
         _ask_dealer(session, out, save_file)
 
@@ -214,11 +253,7 @@ def record_command(
                 continue
             outcome = session.feed(line)
             if outcome.saved:
-                try:
-                    save_file(session.text)
-                except OSError as exc:
-                    raise fail(f"cannot write {file}: {why(exc)} (the record on disk is the one before "
-                               "this line)")
+                save_file(session.text)
             if not outcome.accepted:
                 if not line.strip():
                     continue
@@ -290,10 +325,17 @@ def _new_session(session: Session, reg: Registry, text_rules: Optional[str], nam
 
 
 def _ask(out: Console, prompt: str) -> str:
-    try:
-        return input(prompt)
-    except EOFError:
-        return ""
+    while True:
+        try:
+            answer = input(prompt)
+        except EOFError:
+            return ""
+        except UnicodeDecodeError:
+            answer = "\udcff"
+        if _utf8(answer):
+            return answer
+        err_console().print("dehlanote: that answer is not UTF-8 text (is the terminal set to UTF-8?): "
+                            "type it again", highlight=False)
 
 
 def _ask_dealer(session: Session, out: Console, save_file: Callable[[str], None]) -> None:
@@ -315,11 +357,16 @@ def _read(session: Session, interactive: bool) -> Optional[str]:
     if interactive:
         while True:
             try:
-                return input(session.expect().text + "> ")
+                line = input(session.expect().text + "> ")
             except EOFError:
                 return None
             except UnicodeDecodeError:
-                err_console().print("dehlanote: that line is not UTF-8 text: type it again", highlight=False)
+                line = "\udcff"
+            if _utf8(line):
+                return line
+            # a terminal in another encoding (LANG=C, Latin-1): refused, never written
+            err_console().print("dehlanote: that line is not UTF-8 text (is the terminal set to UTF-8?): "
+                                "type it again", highlight=False)
     raw = sys.stdin.buffer.readline()
     if not raw:
         return None

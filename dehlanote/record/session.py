@@ -32,6 +32,7 @@ from ..errors import DpnError
 from ..output.notes import capture_text, deal_result_text
 from ..output.stepper import Snapshot, snapshots
 from ..replay import GameFacts, explicit, replay_game
+from ..replay.game import before_trump
 from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
 from ..replay.facts import DealFact
 from ..rules.profile import Registry, Rules, registry as default_registry
@@ -133,7 +134,7 @@ class Session:
         last, pending = _without_marker(games[-1])
         facts = replay_game(last, reg, judge=claim_judge)
         if facts.errors and last.tag_node("Result") is None and all(
-                e.code == "incomplete-deal" and e.deal == len(last.deals) for e in facts.errors):
+                e.code in ("incomplete-deal", "missing-trump") and e.deal == len(last.deals) for e in facts.errors):
             # a last deal short of its tricks, with no Result: an unfinished game, so marked
             marked = last._replace(tags=last.tags + (Tag("Result", "*", 0, 0),))
             again = replay_game(marked, reg, judge=claim_judge)
@@ -237,6 +238,10 @@ class Session:
         if state.cur is None:
             return []
         if not state.cur_errors:
+            return write_deal(state.cur)
+        if before_trump(state.cur, state.rules) and all(e.code == "missing-trump" for e in state.cur_errors):
+            # an unfinished record may stop before the trump line is due: the dealer, the
+            # hands and the misdeals typed so far are on disk, and resumed
             return write_deal(state.cur)
         if state.cur.tricks:
             # first-void-five waiting for the drawn card: keep the deal up to trick 4
@@ -804,7 +809,9 @@ class Session:
                 if not outcome.accepted:
                     self.state = state
                     return outcome
-                return Outcome(True, notes=(f"took back {_card_of(state.partial[-1])}",), saved=False)
+                # the file follows: the card taken back leaves the comment of the trick under way
+                return Outcome(True, notes=(f"took back {_card_of(state.partial[-1])}",),
+                               saved=self.game_text() != self.game_text(state))
             return self._commit(new, (f"took back {_card_of(state.partial[-1])}",))
         if state.cur is None:
             if not state.done:

@@ -55,10 +55,29 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional
     for i, deal in enumerate(game.deals):
         match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok,
                                                dealt_hands=dealt_hands, judge=judge)
+        if unfinished_ok and i == count - 1:
+            deal_errors = _before_trump(deal, rules, deal_errors)
         errors.extend(deal_errors)
         notes.extend(last.notes)
         deals.append(last)
     return _end(game, rules, match, last, result_tag, errors, notes, tuple(deals))
+
+
+def before_trump(deal: Deal, rules: Rules) -> bool:
+    """Whether ``deal`` stops before its trump line is due: before trick 1 when trump is
+    named before play, or after the five opening tricks when a card is drawn for it."""
+    if not deal.tricks:
+        return True
+    return rules.trump == "first-void-five" and len(deal.tricks) == 5
+
+
+def _before_trump(deal: Deal, rules: Rules, errors: Iterable[DpnError]) -> list[DpnError]:
+    """The last deal of an unfinished record (``Result "*"``) may stop anywhere, before its
+    trump line too: the trump line is missing only once a card needs it."""
+    errors = list(errors)
+    if not before_trump(deal, rules):
+        return errors
+    return [e for e in errors if not (e.code == "missing-trump" and (e.line, e.column) == (deal.line, deal.column))]
 
 
 def _begin(game: Game, reg: Registry) -> tuple[Optional[Rules], list[DpnError], list[str]]:
@@ -125,6 +144,8 @@ class GameReplay:
         for i, deal in enumerate(game.deals):
             match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok,
                                                    judge=self.judge)
+            if unfinished_ok and i == count - 1:
+                deal_errors = _before_trump(deal, rules, deal_errors)
             errors.extend(deal_errors)
             notes.extend(last.notes)
             yield last

@@ -548,9 +548,14 @@ def test_first_void_five_waits_for_the_drawn_card_and_keeps_the_file_valid_meanw
     assert not refused.accepted and refused.errors[0].code == "missing-trump"
     on_disk = parse_string(session.text)[0]
     assert not replay_game(on_disk).errors
-    assert len(on_disk.deals[-1].tricks) == 4          # the fifth trick waits for its drawn card
+    assert len(on_disk.deals[-1].tricks) == 5          # the fifth trick is on disk, its drawn card to come
+    again, resumed = Session.resume(session.text)      # and a stop there resumes, waiting for the drawn card
+    assert resumed and again.expect().kind == "drawn"
+    assert again.text == session.text
     record(moves[at:], session)
     assert session.text == canonical(sample)
+    record(moves[at:], again)
+    assert again.text == canonical(sample)
 
 
 def test_an_open_session_ends_with_end_and_a_match_does_not():
