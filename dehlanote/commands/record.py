@@ -12,8 +12,10 @@ from __future__ import annotations
 import datetime
 import glob
 import os
+import shutil
 import signal
 import sys
+import textwrap
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -25,6 +27,7 @@ from rich.text import Text
 from ..errors import DpnError
 from ..files import OutputRefused
 from ..record import RecordError, Session
+from ..record.words import HELP_LINES, seat_picture
 from ..record.store import RecordBusy, RecordChanged, RecordFile, RecordLock, RecordRefused, not_a_record
 from ..rules.profile import Registry, Rules
 from ..deck import seats_for
@@ -32,23 +35,6 @@ from .common import Exit, err_console, fail, load_registry, out_console, why
 
 QUIT_WORDS = ("quit", "exit", "q")
 
-HELP_LINES = (
-    "Type one DPN element a line:",
-    "  trump H               trump (by whoever the rules say; 'trump H by A' checks it)",
-    "  AH 10H 3H 7H          a whole trick, leader implied; or one card a line: AH, then 10H ...",
-    "  -7C 8H                a card taken back (7C) and the card played instead (8H)",
-    "  hands A: AS KS …      a hand (one seat a line: B: …, C: …), before the first card",
-    "  misdeal               the deal is void and dealt again by the same dealer",
-    "  tens AC 3 BD 1        after a deal's last trick: the split, checked",
-    "  claim B               after the last trick played: B's side takes every trick left",
-    "  dealer D              the first deal's dealer (later deals: the rules say who)",
-    "  {a comment}           kept with the element before it",
-    "  [Event \"Friday\"]      a tag",
-    "  undo                  take back the last card (or line)",
-    "  end                   end an open-ended session (kots=0) between deals",
-    "  Enter                 play the only legal card, when the hands are known",
-    "  quit                  stop; the record stays unfinished and can be resumed",
-)
 
 
 def _split_rules(values: list[str]) -> tuple[Optional[str], list[Path]]:
@@ -238,7 +224,9 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
     refused = 0
     try:
         if interactive:
-            out.print("Type one DPN element a line (help: what can be typed; quit: stop, resume later).",
+            for row in seat_picture(session.rules.seats, session.names):
+                out.print(row, markup=False, highlight=False)
+            out.print("One DPN element a line (help: what can be typed; quit: stop, resume later).",
                       markup=False, highlight=False, style="dim")
             _show(session, out)
         while True:
@@ -251,6 +239,10 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
                 for h in HELP_LINES:
                     out.print(h, markup=False, highlight=False)
                 continue
+            if line.strip().lower() == "seats":
+                for row in seat_picture(session.rules.seats, session.names):
+                    out.print(row, markup=False, highlight=False)
+                continue
             outcome = session.feed(line)
             if outcome.saved:
                 save_file(session.text)
@@ -261,7 +253,11 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
                 for e in outcome.errors:
                     err.print(_error_text(e, path))
                 if outcome.reason:
-                    err.print(f"{path}: refused: {escape(outcome.reason)}", highlight=False)
+                    said = f"{path}: refused: {outcome.reason}"
+                    if interactive:     # wrapped at words, to the terminal's width (80 at most)
+                        said = textwrap.fill(said, width=max(20, min(shutil.get_terminal_size().columns, 80) - 1),
+                                             subsequent_indent="  ")
+                    err.print(escape(said), highlight=False)
                 continue
             if interactive:
                 for note in outcome.notes:
@@ -312,7 +308,7 @@ def _new_session(session: Session, reg: Registry, text_rules: Optional[str], nam
     seats = rules.seat_letters
     tags: list[tuple[str, str]] = []
     if names is None and interactive:
-        names = _ask(out, f"Players in seat order {', '.join(seats)} (comma-separated, Enter to skip): ")
+        names = _ask(out, f"Players {', '.join(seats)} (comma-separated; Enter: none): ")
     if names:
         given = [n.strip() for n in names.split(",")]
         if len(given) != len(seats):

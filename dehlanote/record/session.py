@@ -39,6 +39,7 @@ from ..rules.profile import Registry, Rules, registry as default_registry
 from ..syntax import Deal, Game, Tag, parse_string
 from ..deck import DECK, SUIT_NAMES, seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
+from .words import is_cards, loosen, unknown_word
 
 __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
 
@@ -307,7 +308,7 @@ class Session:
                            f"{exc}); the record is unchanged")
 
     def _feed(self, line: str) -> Outcome:
-        text = _normalise(line)
+        text = loosen(_normalise(line))
         if not text:
             default = self.expect().default
             if default is None:
@@ -338,6 +339,10 @@ class Session:
             return self._end()
         if word == "claim":
             return self._claim(text)
+        if not is_cards(text):
+            expect = self.expect()
+            return Outcome(False, reason=unknown_word(text.split(None, 1)[0].split("{", 1)[0] or text, expect.kind,
+                                                      expect.seat, self.state.rules.seats))
         return self._plays(text)
 
     def _commit(self, state: _State, notes: tuple[str, ...] = ()) -> Outcome:
@@ -859,8 +864,8 @@ class Session:
         match = state.match
         if state.cur is None:
             if match is None or (not state.done and match.dealer is None):
-                return Expect("dealer", None, "deal 1: who deals first? (dealer A, B, C or D)"
-                              if rules.seats == 4 else "deal 1: who deals first? (dealer A … F)")
+                return Expect("dealer", None, "deal 1: who deals first? (A, B, C or D)"
+                              if rules.seats == 4 else "deal 1: who deals first? (A … F)")
             dealer = seats[match.dealer] if match.dealer is not None else "?"
             opened, _ = self._open(state)     # does the next deal need a trump line before its first card?
             needs = opened.cur is None or bool(opened.cur_errors)
@@ -871,8 +876,7 @@ class Session:
         if state.cur_errors:
             message = state.cur_errors[0].message
             if "drawn" in message:
-                return Expect("drawn", None, f"deal {number}: all five opening tricks followed suit: which card "
-                              "was drawn for trump? (trump drawn CARD)")
+                return Expect("drawn", None, f"deal {number}: five tricks followed: trump drawn CARD")
             return Expect(*self._trump_or_lead(state, number, fact.dealer or "?", True))
         trick = len(fact.tricks) + 1
         leader = self._leader(state)
@@ -898,12 +902,10 @@ class Session:
         d = seats.index(dealer)
         if needs_trump:
             who = seats[(d + (2 if rules.trump == "partner" else 1)) % rules.seats]
-            role = "the dealer's partner" if rules.trump == "partner" else "the dealer's right"
             closed = " closed" if rules.trump == "closed" else ""
-            return ("trump", who, f"deal {number}, dealer {dealer}: {who} ({role}) names trump "
-                    f"(trump S|H|D|C{closed}; or hands, misdeal)")
+            return ("trump", who, f"deal {number}, dealer {dealer}: {who} names trump (trump H{closed})")
         lead = seats[(d + 1) % rules.seats]
-        return ("card", lead, f"deal {number}, dealer {dealer}: {lead} leads trick 1 (or hands, misdeal)")
+        return ("card", lead, f"deal {number}, dealer {dealer}: {lead} leads trick 1")
 
     def _only_card(self, state: _State, seat: str) -> Optional[str]:
         """The one legal card of ``seat`` when its hand is known and it has just one."""
