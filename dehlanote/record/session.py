@@ -24,27 +24,27 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Optional
 
 from ..analysis.judge import claim_judge
 from ..errors import DpnError
-from ..output.notes import capture_text, deal_result_text
-from ..output.stepper import Snapshot, snapshots
+from ..output.notes import deal_result_text
 from ..replay import GameFacts, explicit, replay_game
 from ..replay.game import before_trump
 from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
 from ..replay.facts import DealFact
-from ..rules.profile import Registry, Rules, registry as default_registry
+from ..rules.profile import Registry, registry as default_registry
 from ..syntax import Deal, Game, Tag, parse_string
-from ..deck import DECK, SUIT_NAMES, seats_for, sides_for
+from ..deck import DECK, seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
-from .words import is_cards, loosen, unknown_word
+from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, normalise, prefix_of,
+                    trick_words, without_marker)
+from .view import SessionView
+from .words import loosen, stray_word, unknown_word
 
 __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
 
-#: how a refusal caused by a fault of the recorder itself begins
-INTERNAL = "internal error"
 
 _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
@@ -53,55 +53,7 @@ _SHIFT = {card: 2 * i for i, card in enumerate(DECK)}
 _SUIT_OF = {card: card[-1] for card in DECK}
 
 
-class RecordError(Exception):
-    """A file that cannot be recorded into: it has errors, or its last game is over."""
-
-    def __init__(self, message: str, errors: tuple[DpnError, ...] = ()) -> None:
-        super().__init__(message)
-        self.message = message
-        self.errors = errors
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What became of one line: kept or refused, and why; what the replay said about it."""
-
-    accepted: bool
-    errors: tuple[DpnError, ...] = ()     # the coded errors that refused it, as validate reports them
-    reason: str = ""                      # a refusal that is not a record error (out of order, nothing to undo)
-    notes: tuple[str, ...] = ()           # what happened: a trick won, a deal scored, the match over
-    saved: bool = False                   # the file's text changed: write it now
-
-
-@dataclass(frozen=True)
-class Expect:
-    """What the session waits for: ``kind`` (dealer, trump, drawn, card, over), who, in words."""
-
-    kind: str
-    seat: Optional[str]
-    text: str
-    default: Optional[str] = None         # the only legal card, when the hand is known
-
-
-@dataclass(frozen=True)
-class _State:
-    tags: tuple[Tag, ...]                  # the game's tags but Result
-    rules: Rules
-    done: tuple[Deal, ...] = ()            # complete deals, canonical, as in the file
-    done_facts: tuple[DealFact, ...] = ()
-    before: tuple[MatchState, ...] = ()    # the match state before each complete deal
-    match: Optional[MatchState] = None     # after the complete deals
-    cur: Optional[Deal] = None             # the deal in progress (canonical, its lines as in the file)
-    cur_fact: Optional[DealFact] = None
-    cur_errors: tuple[DpnError, ...] = ()  # only ever a trump still to be given (missing-trump)
-    partial: tuple[str, ...] = ()          # the plays of the trick in progress, canonical text
-    partial_fact: Optional[DealFact] = None  # the deal with that trick padded (for the screen)
-    result: Optional[str] = None           # the Result once the match (or session) is over
-    done_lines: tuple[str, ...] = field(default=())  # the text of the complete deals
-    comments: tuple[str, ...] = ()         # the game's comments before its first tag
-
-
-class Session:
+class Session(SessionView):
     """One game being recorded. :meth:`feed` a line, read :attr:`text`, :meth:`expect`.
 
     ``prefix`` is the text of the games before this one in the same file, kept as it is.
@@ -115,7 +67,7 @@ class Session:
         resolved = self.reg.resolve(rules)   # raises DpnError unknown-rules
         tag_nodes = tuple(Tag(k, v, 0, 0) for k, v in tags if k not in ("Rules", "Result"))
         tag_nodes += (Tag("Rules", resolved.label(), 0, 0),)
-        self.state = _State(tag_nodes, resolved, match=start_match(resolved))
+        self.state = State(tag_nodes, resolved, match=start_match(resolved))
 
     # ---- loading ------------------------------------------------------------------------------
 
@@ -131,8 +83,8 @@ class Session:
         reg = reg or default_registry()
         games = parse_string(text, keep_source=True)
         if not games:
-            return cls(reg=reg, prefix=_prefix_of(text), path=path), False
-        last, pending = _without_marker(games[-1])
+            return cls(reg=reg, prefix=prefix_of(text), path=path), False
+        last, pending = without_marker(games[-1])
         facts = replay_game(last, reg, judge=claim_judge)
         if facts.errors and last.tag_node("Result") is None and all(
                 e.code in ("incomplete-deal", "missing-trump") and e.deal == len(last.deals) for e in facts.errors):
@@ -148,7 +100,7 @@ class Session:
         result = (last.tag("Result") or "").strip()
         over = result not in ("", "*") or (result == "" and facts.result is not None and facts.result.finished)
         if over:
-            return cls(reg=reg, prefix=_prefix_of(text), path=path), False
+            return cls(reg=reg, prefix=prefix_of(text), path=path), False
         start = last.source_line if last.source is not None else 1
         lines = text.split("\n")
         prefix = "\n".join(lines[: start - 1]).rstrip("\n")
@@ -159,7 +111,7 @@ class Session:
             session.feed(pending[1])   # checked as if typed again; dropped if it no longer fits
         return session, True
 
-    def _load(self, game: Game, facts: GameFacts) -> _State:
+    def _load(self, game: Game, facts: GameFacts) -> State:
         """The state of a valid game as read (complete deals and the one in progress)."""
         assert facts.rules is not None
         rules = facts.rules
@@ -184,7 +136,7 @@ class Session:
         result = None
         if match.finished:
             result = sides_for(rules.seats)[match.winner] if match.winner is not None else "="
-        state = _State(tags, rules, tuple(done), tuple(done_facts), tuple(before), match, None, None,
+        state = State(tags, rules, tuple(done), tuple(done_facts), tuple(before), match, None, None,
                        result=result, comments=game.comments)
         state = replace(state, done_lines=self._deal_lines(state.done))
         if cur is not None:
@@ -197,7 +149,7 @@ class Session:
 
     # ---- the text -----------------------------------------------------------------------------
 
-    def _head_lines(self, state: _State) -> list[str]:
+    def _head_lines(self, state: State) -> list[str]:
         tags = ordered_tags(state.tags + (Tag("Result", state.result or "*", 0, 0),))
         return ["{" + c.replace("}", ")") + "}" for c in state.comments] + [write_tag(t) for t in tags]
 
@@ -212,12 +164,12 @@ class Session:
     def _prefix_lines(self) -> int:
         return self.prefix.count("\n") + 1 if self.prefix else 0   # + the blank line between games
 
-    def _cur_start(self, state: _State) -> int:
+    def _cur_start(self, state: State) -> int:
         """The file line where the deal in progress starts."""
         # counted in text lines: a comment may span several
         return self._prefix_lines() + "\n".join(self._head_lines(state) + list(state.done_lines)).count("\n") + 3
 
-    def game_text(self, state: Optional[_State] = None) -> str:
+    def game_text(self, state: Optional[State] = None) -> str:
         """The game as it stands on disk: valid DPN, the trick in progress left out."""
         state = state or self.state
         lines = self._head_lines(state) + list(state.done_lines)
@@ -225,7 +177,7 @@ class Session:
         if cur:
             if state.partial and not state.cur_errors:
                 # the cards of the trick under way, in a comment: valid DPN, and resumed from
-                cur[-1] += " {" + _marker(self._trick_number(state), state.partial) + "}"
+                cur[-1] += " {" + marker(self._trick_number(state), state.partial) + "}"
             lines += [""] + cur
         return "\n".join(lines) + "\n"
 
@@ -234,7 +186,7 @@ class Session:
         """The whole file: the earlier games as they were, then this game."""
         return (self.prefix + "\n" if self.prefix else "") + self.game_text()
 
-    def _writable(self, state: _State) -> list[str]:
+    def _writable(self, state: State) -> list[str]:
         """The lines of the deal in progress that are valid DPN now (maybe none)."""
         if state.cur is None:
             return []
@@ -254,8 +206,8 @@ class Session:
 
     # ---- checking -----------------------------------------------------------------------------
 
-    def _check_deal(self, state: _State, lines: list[str], pad_from: Optional[tuple[int, int]] = None
-                    ) -> "_Checked":
+    def _check_deal(self, state: State, lines: list[str], pad_from: Optional[tuple[int, int]] = None
+                    ) -> "Checked":
         """Parse and replay the deal in progress written as ``lines``, from the match state.
 
         ``pad_from`` (line, column): errors at or after it on that line are at padding cards
@@ -269,7 +221,7 @@ class Session:
             if not errors:
                 errors = (DpnError("syntax", "one deal at a time: this line starts another deal or game",
                                    start, 1),)
-            return _Checked(None, None, self._located(errors, source), ())
+            return Checked(None, None, self._located(errors, source), ())
         deal = games[0].deals[0]
         match = state.match or start_match(state.rules)
         after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True, judge=claim_judge)
@@ -277,7 +229,7 @@ class Session:
             found = [e for e in found if not (e.line == pad_from[0] and e.column >= pad_from[1])]
         hard = tuple(e for e in found if e.code != "missing-trump")
         soft = tuple(e for e in found if e.code == "missing-trump")
-        return _Checked(deal, fact, self._located(hard, source, pad_from), self._located(soft, source, pad_from),
+        return Checked(deal, fact, self._located(hard, source, pad_from), self._located(soft, source, pad_from),
                         after)
 
     def _located(self, errors: tuple[DpnError, ...] | list[DpnError], source: str,
@@ -308,7 +260,7 @@ class Session:
                            f"{exc}); the record is unchanged")
 
     def _feed(self, line: str) -> Outcome:
-        text = loosen(_normalise(line))
+        text = loosen(normalise(line))
         if not text:
             default = self.expect().default
             if default is None:
@@ -339,23 +291,23 @@ class Session:
             return self._end()
         if word == "claim":
             return self._claim(text)
-        if not is_cards(text):
+        stray = stray_word(text)
+        if stray is not None:
             expect = self.expect()
-            return Outcome(False, reason=unknown_word(text.split(None, 1)[0].split("{", 1)[0] or text, expect.kind,
-                                                      expect.seat, self.state.rules.seats))
+            return Outcome(False, reason=unknown_word(stray, expect.kind, expect.seat, self.state.rules.seats))
         return self._plays(text)
 
-    def _commit(self, state: _State, notes: tuple[str, ...] = ()) -> Outcome:
+    def _commit(self, state: State, notes: tuple[str, ...] = ()) -> Outcome:
         old = self.game_text()
         self.state = state
         return Outcome(True, notes=notes, saved=self.game_text() != old)
 
     # -- deals ----------------------------------------------------------------------------------
 
-    def _next_number(self, state: _State) -> int:
+    def _next_number(self, state: State) -> int:
         return len(state.done) + 1
 
-    def _open(self, state: _State) -> tuple[_State, Optional[Outcome]]:
+    def _open(self, state: State) -> tuple[State, Optional[Outcome]]:
         """The state with a deal in progress (a new one started when between deals)."""
         if state.cur is not None:
             return state, None
@@ -368,7 +320,7 @@ class Session:
         return replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft), None
 
     def _before_play(self, refusal: str, *, unless_trump_unset: bool = False
-                     ) -> tuple[_State, Deal, Optional[Outcome]]:
+                     ) -> tuple[State, Deal, Optional[Outcome]]:
         """The open deal for a line written before its first card, or the refusal once cards are played.
 
         ``unless_trump_unset``: the line is still accepted after cards when the deal has no trump yet.
@@ -398,7 +350,7 @@ class Session:
         fact = checked.fact
         return self._commit(replace(state, cur=self._canon(checked), cur_fact=fact, cur_errors=checked.soft))
 
-    def _canon(self, checked: "_Checked") -> Deal:
+    def _canon(self, checked: "Checked") -> Deal:
         """The deal with what the replay established written in (dealer, leaders, tens)."""
         assert checked.deal is not None and checked.fact is not None
         facts = GameFacts(Game((), (checked.deal,), 0, 0), self.state.rules, (checked.fact,), None, ())
@@ -414,7 +366,7 @@ class Session:
         lines = write_deal(base) + [text]
         return self._try_deal(state, lines, notes)
 
-    def _try_deal(self, state: _State, lines: list[str], notes: tuple[str, ...] = ()) -> Outcome:
+    def _try_deal(self, state: State, lines: list[str], notes: tuple[str, ...] = ()) -> Outcome:
         checked = self._check_deal(state, lines)
         if checked.errors:
             return Outcome(False, checked.errors)
@@ -499,15 +451,6 @@ class Session:
         a, b = state.match.kots
         result = sides[0] if a > b else sides[1] if b > a else "="
         return self._commit(replace(state, result=result), (f"the session ends: {self._words(result)}",))
-
-    def _result_words(self) -> str:
-        return self._words(self.state.result)
-
-    @staticmethod
-    def _words(result: Optional[str]) -> str:
-        if result is None:
-            return "unfinished"
-        return "level" if result == "=" else f"{result} wins"
 
     # -- tags and comments ----------------------------------------------------------------------
 
@@ -617,21 +560,10 @@ class Session:
         changed = self.game_text() != self._game_text_of(saved)
         return Outcome(True, notes=tuple(notes), saved=changed)
 
-    def _game_text_of(self, state: _State) -> str:
+    def _game_text_of(self, state: State) -> str:
         return self.game_text(state)
 
-    def _trick_number(self, state: _State) -> int:
-        return (len(state.cur.tricks) if state.cur is not None else 0) + 1
-
-    def _leader(self, state: _State) -> str:
-        fact = state.cur_fact
-        assert fact is not None and fact.dealer is not None
-        if fact.tricks:
-            return fact.tricks[-1].winner
-        seats = seats_for(state.rules.seats)
-        return seats[(seats.index(fact.dealer) + 1) % state.rules.seats]
-
-    def _probe(self, state: _State, text: str, numbered: bool
+    def _probe(self, state: State, text: str, numbered: bool
                ) -> tuple[list[str], Optional[str], Optional[Outcome]]:
         """The plays a cards line holds (canonical text), and its written head when numbered."""
         assert state.cur is not None
@@ -662,7 +594,7 @@ class Session:
                 head += "".join(" {" + c + "}" for c in trick.comments)
         return plays, head, None
 
-    def _partial_try(self, state: _State, plays: tuple[str, ...], notes: tuple[str, ...],
+    def _partial_try(self, state: State, plays: tuple[str, ...], notes: tuple[str, ...],
                      head: Optional[str] = None) -> Outcome:
         """Check the trick in progress with ``plays``; keep it, or the whole trick when complete."""
         cur = state.cur
@@ -691,7 +623,7 @@ class Session:
             seats = seats_for(n)
             leader = seats.index(self._leader(state))
             padded = {seats[(leader + k) % n] for k in range(len(plays), n)}
-            cards = [_card_of(p) for p in plays]
+            cards = [card_of(p) for p in plays]
             real_void = any(c[-1:] != cards[0][-1:] for c in cards[1:])
             if not real_void or (tf is not None and tf.trick == number and tf.by in padded):
                 errors = tuple(e for e in errors if e.line != checked.deal.trump.line)
@@ -707,7 +639,7 @@ class Session:
         if not outcome.accepted:
             self.state = replace(state, partial=(), partial_fact=None)
 
-    def _padding(self, state: _State, plays: tuple[str, ...]) -> list[str]:
+    def _padding(self, state: State, plays: tuple[str, ...]) -> list[str]:
         """Cards for the seats still to play that break no rule of their own."""
         rules = state.rules
         n = rules.seats
@@ -718,7 +650,7 @@ class Session:
         if ds is None:
             return [DECK[i] for i in range(n - len(plays))]
         ds = play_tricks(ds, cur.tricks)
-        cards = [_card_of(p) for p in plays]
+        cards = [card_of(p) for p in plays]
         led = _SUIT_OF.get(cards[0], "S")
         used: Counter[str] = Counter()
         for card in DECK:
@@ -758,13 +690,13 @@ class Session:
         out = _assign(safest, used, rules.decks) or _assign(choices, used, rules.decks)
         return out if out is not None else [c[0] for c in choices]
 
-    def _trick_done(self, state: _State, checked: "_Checked") -> Outcome:
+    def _trick_done(self, state: State, checked: "Checked") -> Outcome:
         assert checked.fact is not None
         fact = checked.fact
         trick = fact.tricks[-1] if fact.tricks else None
         notes: list[str] = []
         if trick is not None:
-            notes.append(_trick_words(trick, state.rules))
+            notes.append(trick_words(trick, state.rules))
         if fact.complete:
             outcome = self._finish_deal(state, checked)
             return Outcome(outcome.accepted, outcome.errors, outcome.reason, tuple(notes) + outcome.notes,
@@ -775,7 +707,7 @@ class Session:
             notes.append(checked.soft[0].message)
         return self._commit(new, tuple(notes))
 
-    def _finish_deal(self, state: _State, checked: "_Checked", keep_result: Optional[str] = None) -> Outcome:
+    def _finish_deal(self, state: State, checked: "Checked", keep_result: Optional[str] = None) -> Outcome:
         """A deal complete: it joins the done deals; the whole game is re-read from its text."""
         assert checked.fact is not None and checked.after is not None
         deal = self._canon(checked)
@@ -815,9 +747,9 @@ class Session:
                     self.state = state
                     return outcome
                 # the file follows: the card taken back leaves the comment of the trick under way
-                return Outcome(True, notes=(f"took back {_card_of(state.partial[-1])}",),
+                return Outcome(True, notes=(f"took back {card_of(state.partial[-1])}",),
                                saved=self.game_text() != self.game_text(state))
-            return self._commit(new, (f"took back {_card_of(state.partial[-1])}",))
+            return self._commit(new, (f"took back {card_of(state.partial[-1])}",))
         if state.cur is None:
             if not state.done:
                 return Outcome(False, reason="nothing to undo")
@@ -839,7 +771,7 @@ class Session:
             outcome = self._partial_try(base, plays[:-1], ())
             if not outcome.accepted:   # never expected
                 return outcome
-            return Outcome(True, notes=(f"took back {_card_of(plays[-1])}",), saved=True)
+            return Outcome(True, notes=(f"took back {card_of(plays[-1])}",), saved=True)
         taken: Optional[tuple[Deal, str]] = None
         if cur.trump is not None:
             taken = cur._replace(trump=None), "trump"
@@ -851,159 +783,6 @@ class Session:
             return self._try_deal(state, write_deal(taken[0]), (f"took back the {taken[1]} line",))
         # only the deal line is left: the deal goes
         return self._commit(replace(state, cur=None, cur_fact=None, cur_errors=()), ("took back the deal line",))
-
-    # ---- where the game stands ----------------------------------------------------------------
-
-    def expect(self) -> Expect:
-        """What comes next, in words: who deals, who names trump, whose card it is."""
-        state = self.state
-        rules = state.rules
-        seats = seats_for(rules.seats)
-        if state.result is not None:
-            return Expect("over", None, f"the match is over: {self._result_words()}")
-        match = state.match
-        if state.cur is None:
-            if match is None or (not state.done and match.dealer is None):
-                return Expect("dealer", None, "deal 1: who deals first? (A, B, C or D)"
-                              if rules.seats == 4 else "deal 1: who deals first? (A … F)")
-            dealer = seats[match.dealer] if match.dealer is not None else "?"
-            opened, _ = self._open(state)     # does the next deal need a trump line before its first card?
-            needs = opened.cur is None or bool(opened.cur_errors)
-            return Expect(*self._trump_or_lead(state, len(state.done) + 1, dealer, needs))
-        fact = state.cur_fact
-        assert fact is not None
-        number = fact.number
-        if state.cur_errors:
-            message = state.cur_errors[0].message
-            if "drawn" in message:
-                return Expect("drawn", None, f"deal {number}: five tricks followed: trump drawn CARD")
-            return Expect(*self._trump_or_lead(state, number, fact.dealer or "?", True))
-        trick = len(fact.tricks) + 1
-        leader = self._leader(state)
-        k = len(state.partial)
-        seat = seats[(seats.index(leader) + k) % rules.seats]
-        if k == 0:
-            text = f"deal {number}, trick {trick}: {seat} leads"
-        else:
-            led = _card_of(state.partial[0])[-1]
-            text = f"deal {number}, trick {trick}: {seat} plays ({SUIT_NAMES[led]} led)"
-        default = self._only_card(state, seat)
-        if default is not None:
-            text += f" [Enter: {default}]"
-        return Expect("card", seat, text, default)
-
-    def _trump_or_lead(self, state: _State, number: int, dealer: str, needs_trump: bool
-                       ) -> tuple[str, Optional[str], str]:
-        """The prompt at a deal's start: who names trump (when the replay wants the line) or leads."""
-        rules = state.rules
-        seats = seats_for(rules.seats)
-        if dealer not in seats:
-            return ("trump", None, f"deal {number}: trump S, H, D or C")
-        d = seats.index(dealer)
-        if needs_trump:
-            who = seats[(d + (2 if rules.trump == "partner" else 1)) % rules.seats]
-            closed = " closed" if rules.trump == "closed" else ""
-            return ("trump", who, f"deal {number}, dealer {dealer}: {who} names trump (trump H{closed})")
-        lead = seats[(d + 1) % rules.seats]
-        return ("card", lead, f"deal {number}, dealer {dealer}: {lead} leads trick 1")
-
-    def _only_card(self, state: _State, seat: str) -> Optional[str]:
-        """The one legal card of ``seat`` when its hand is known and it has just one."""
-        cur = state.cur
-        if cur is None or not cur.hands or state.match is None:
-            return None
-        ds, _ = start_deal(state.match, cur)
-        if ds is None:
-            return None
-        ds = play_tricks(ds, cur.tricks)
-        seats = seats_for(state.rules.seats)
-        s = seats.index(seat)
-        if not ds.explicit[s]:
-            return None
-        holding = ds.hands[s]
-        first_five = ds.five[s] if ds.phase and ds.five is not None else None
-        if first_five is not None:
-            holding = first_five
-        held = [c for c in DECK if (holding >> _SHIFT[c]) & 3]
-        for p in state.partial:
-            card = _card_of(p)
-            if card in held:
-                held.remove(card)
-        if state.partial:
-            led = _card_of(state.partial[0])[-1]
-            follow = [c for c in held if c[-1] == led]
-            held = follow or held
-        return held[0] if len(set(held)) == 1 else None
-
-    def position(self) -> dict[str, object]:
-        """Where the game stands, as plain data (deal, trick, cards of the trick in progress)."""
-        state = self.state
-        fact = state.cur_fact
-        return {
-            "deal": fact.number if fact is not None else len(state.done) + (0 if state.cur is None else 1),
-            "deals_done": len(state.done),
-            "tricks": len(state.cur.tricks) if state.cur is not None else 0,
-            "partial": [_card_of(p) for p in state.partial],
-            "result": state.result,
-        }
-
-    def score_words(self) -> str:
-        """Deals won, the streak and the kots so far, in one line."""
-        state = self.state
-        sides = sides_for(state.rules.seats)
-        won = Counter(f.winner for f in state.done_facts if f.winner is not None)
-        parts = ["deals won " + " ".join(f"{s} {won.get(s, 0)}" for s in sides)]
-        streak = state.done_facts[-1].streak if state.done_facts else None
-        parts.append(f"streak {streak.side} {streak.length}" if streak is not None else "no streak")
-        if state.match is not None:
-            parts.append("kots " + " ".join(f"{s} {k}" for s, k in zip(sides, state.match.kots)))
-        return " · ".join(parts)
-
-    def snapshot(self) -> Optional[Snapshot]:
-        """The table now, for the stepper's renderer (None before the first deal is played)."""
-        state = self.state
-        n = state.rules.seats
-        fact = state.partial_fact if state.partial else state.cur_fact
-        if fact is None:
-            if not state.done_facts:
-                return None
-            fact = state.done_facts[-1]
-        snaps = snapshots(fact, state.rules)
-        total = sum(len(t.plays) for t in fact.tricks)
-        played = total - (n - len(state.partial)) if state.partial else total
-        snap = snaps[min(played, len(snaps) - 1)]
-        if state.partial:
-            # the padding is nobody's hand: a seat whose hand is not written shows none
-            seats = seats_for(n)[:n]
-            count = Counter(p.seat for t in fact.tricks[:-1] for p in t.plays)
-            count.update(p.seat for p in snap.shown)
-            hands = {s: snap.hands.get(s, ()) if s in fact.dealt else () for s in seats}
-            unknown = {s: 0 if s in fact.dealt else state.rules.hand_size - count.get(s, 0) for s in seats}
-            snap = snap._replace(hands=hands, unknown=unknown)
-        return snap
-
-    @property
-    def rules(self) -> Rules:
-        return self.state.rules
-
-    @property
-    def names(self) -> dict[str, str]:
-        seats = seats_for(self.state.rules.seats)
-        return {t.name: t.value for t in self.state.tags if t.name in seats}
-
-    @property
-    def finished(self) -> bool:
-        return self.state.result is not None
-
-
-@dataclass(frozen=True)
-class _Checked:
-    deal: Optional[Deal]
-    fact: Optional[DealFact]
-    errors: tuple[DpnError, ...]
-    soft: tuple[DpnError, ...]
-    after: Optional[MatchState] = None
-
 
 def _assign(choices: list[list[str]], used: Counter[str], decks: int) -> Optional[list[str]]:
     """One card per seat from its candidates, no card more often than the decks hold."""
@@ -1018,75 +797,4 @@ def _assign(choices: list[list[str]], used: Counter[str], decks: int) -> Optiona
                 return [card] + rest
     return None
 
-
-_MARKER = re.compile(r"unfinished trick (\d+), not yet in the record: ([^{}]+)")
-
-
-def _marker(number: int, plays: tuple[str, ...]) -> str:
-    cards = " ".join(p.split("{", 1)[0].strip() for p in plays)
-    return f"unfinished trick {number}, not yet in the record: {cards}"
-
-
-def _without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
-    """The game without the recorder's comment on the trick under way, and what it held."""
-    if not game.deals:
-        return game, None
-    deal = game.deals[-1]
-    found: list[tuple[int, str]] = []
-
-    def clean(comments: tuple[str, ...]) -> tuple[str, ...]:
-        kept = []
-        for c in comments:
-            m = _MARKER.fullmatch(c.strip())
-            if m and not found:
-                found.append((int(m.group(1)), m.group(2).strip()))
-            else:
-                kept.append(c)
-        return tuple(kept)
-
-    if deal.tricks:
-        trick = deal.tricks[-1]
-        plays = trick.plays[:-1] + (trick.plays[-1]._replace(comments=clean(trick.plays[-1].comments)),)
-        deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=plays),))
-    elif deal.trump is not None:
-        deal = deal._replace(trump=deal.trump._replace(comments=clean(deal.trump.comments)))
-    elif deal.hands:
-        hand = deal.hands[-1]
-        deal = deal._replace(hands=deal.hands[:-1] + (hand._replace(comments=clean(hand.comments)),))
-    elif deal.misdeals:
-        m = deal.misdeals[-1]
-        deal = deal._replace(misdeals=deal.misdeals[:-1] + (m._replace(comments=clean(m.comments)),))
-    else:
-        deal = deal._replace(comments=clean(deal.comments))
-    if not found:
-        return game, None
-    return game._replace(deals=game.deals[:-1] + (deal,)), found[0]
-
-
-def _normalise(line: str) -> str:
-    """A typed line as the notation reads it: emoji selectors dropped, commas as spaces."""
-    text = line.replace("\ufe0f", "").replace("\ufe0e", "").strip()
-    if "," in text and "{" not in text:
-        text = text.replace(",", " ").strip()
-    return text
-
-
-def _card_of(play: str) -> str:
-    """The card a canonical play text ends on (``-7C 8H!`` -> ``8H``)."""
-    words = [w for w in play.split("{", 1)[0].split() if not w.startswith("-")]
-    return words[-1].rstrip("!?") if words else ""
-
-
-def _prefix_of(text: str) -> str:
-    return text.rstrip("\n") + "\n" if text.strip() else ""
-
-
-def _trick_words(trick, rules: Rules) -> str:
-    text = f"trick {trick.number}: {trick.winner} wins"
-    if trick.capture is not None:
-        text += f"; {capture_text(trick.capture)}"
-    if rules.capture == "centre":
-        text += f"; centre {trick.centre_cards} cards" + (f" ({' '.join(trick.centre_tens)})"
-                                                          if trick.centre_tens else "")
-    return text
 

@@ -16,7 +16,7 @@ from typing import Optional
 
 from ..deck import seats_for, side_of, sides_for
 
-__all__ = ["HELP_LINES", "KEYWORDS", "help_lines", "is_cards", "loosen", "seat_picture", "unknown_word"]
+__all__ = ["HELP_LINES", "KEYWORDS", "help_lines", "stray_word", "loosen", "seat_picture", "unknown_word"]
 
 _SUIT_WORDS = {"spade": "S", "spades": "S", "heart": "H", "hearts": "H", "diamond": "D", "diamonds": "D",
                "club": "C", "clubs": "C"}
@@ -29,8 +29,6 @@ _SIDES = re.compile(r"\b(ace|bdf|ac|bd)\b", re.IGNORECASE)
 KEYWORDS = ("deal", "dealer", "trump", "hands", "misdeal", "tens", "claim", "undo", "end", "help", "quit",
             "seats")
 
-_CARD = r"(?:10|[2-9akqjt])(?:[shdc]|[♠♥♦♣♤♡♢♧][\ufe0f\ufe0e]?)(?:!!|\?\?|!\?|\?!|!|\?)?"
-_CARDS_WORD = re.compile(rf"(?:-{_CARD}|{_CARD}|\d+\.?|[a-f]:|:|,)", re.IGNORECASE)
 
 
 def loosen(text: str) -> str:
@@ -50,11 +48,16 @@ def loosen(text: str) -> str:
     return head + brace + rest
 
 
-def is_cards(text: str) -> bool:
-    """Whether the line (before any comment) is made of cards, trick numbers and seats only."""
-    head = text.split("{", 1)[0].replace(",", " , ").replace(":", ": ")
-    words = head.split()
-    return bool(words) and all(_CARDS_WORD.fullmatch(w) for w in words)
+def stray_word(text: str) -> Optional[str]:
+    """The first word when it is a word, not a card nor a DPN keyword (``clear``, ``hlep``):
+    a line of cards, even a wrong card (``1H``, ``ZS``), is the notation's to judge."""
+    words = text.split("{", 1)[0].split()
+    if not words:
+        return None
+    first = words[0]
+    if len(first) >= 3 and first.isalpha() and first.lower() not in KEYWORDS:
+        return first
+    return None
 
 
 def unknown_word(word: str, kind: str, seat: Optional[str], seats: int) -> str:

@@ -491,7 +491,7 @@ def test_a_terminal_session_refuses_two_illegal_cards_takes_one_back_and_records
     child.sendline("Asha, Bilal, Chitra, Dev")
     child.expect("First dealer")
     child.sendline("D")
-    child.expect(r"A \(the dealer's right\) names trump")
+    child.expect(r"A names trump")
     for line in WORKED_START[1:]:
         child.sendline(line)
         child.expect("names trump")
@@ -799,8 +799,8 @@ def test_cards_beyond_the_last_trick_of_a_deal_are_refused_with_the_whole_line()
 
 
 @pytest.mark.parametrize("rules, kind, text", [
-    ("standard", "trump", "C (the dealer's right) names trump"),
-    ("standard trump=partner", "trump", "D (the dealer's partner) names trump"),
+    ("standard", "trump", "C names trump"),
+    ("standard trump=partner", "trump", "D names trump"),
     ("hukum", "card", "C leads"),
     ("pagat trump=first-void-five", "card", "C leads"),
 ])

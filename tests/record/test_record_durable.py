@@ -20,7 +20,6 @@ import pytest
 
 from dehlanote import parse_string, replay_game
 from dehlanote.record import Session
-from dehlanote.record.store import RecordBusy, RecordLock, lock_path
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "dehlanote", "record"]
@@ -75,6 +74,17 @@ class Piped:
             assert self.proc.poll() is None, self.proc.communicate()
             time.sleep(0.02)
 
+    def sync(self) -> None:
+        """Wait until every line sent is read and handled: a stray word is answered on standard
+        error only once the lines before it are saved."""
+        self.send("hlep")
+        assert self.proc.stderr is not None
+        while True:
+            said = self.proc.stderr.readline()
+            assert said, "the recorder stopped"
+            if "'hlep' is not a card" in said:
+                return
+
     def kill(self) -> None:
         self.proc.kill()
         self.proc.communicate(timeout=60)
@@ -88,6 +98,7 @@ class Piped:
 # ---- one recorder a file (item 8) ----------------------------------------------------------------
 
 def test_the_lock_is_taken_before_the_record_exists_and_excludes_a_second_holder(tmp_path):
+    from dehlanote.record.store import RecordBusy, RecordLock, lock_path
     path = tmp_path / "new.dpn"
     first = RecordLock(path, owner="dehlanote serve")
     first.acquire()
@@ -186,7 +197,9 @@ def test_every_line_of_a_deals_opening_is_on_disk_when_killed_and_resumes_to_the
         rec = Piped(path)
         for line in OPENING[:stop]:
             rec.send(line)
-        on_disk = rec.wait_for(session_text(OPENING[:stop]))   # the line typed is saved, undo too
+        rec.sync()
+        on_disk = path.read_text(encoding="utf-8")
+        assert on_disk == session_text(OPENING[:stop]), stop      # the line typed is saved, undo too
         rec.kill()
         assert validate(path).returncode == 0, (stop, on_disk)
         done = run_record(path, OPENING[stop:])
@@ -214,7 +227,10 @@ def test_undo_inside_a_trick_under_way_is_saved():
     assert "not yet in the record: AS}" in session.text
 
 
-@pytest.mark.parametrize("stop", ["deal 2 dealer D", "deal 2 dealer D\nhands A: AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S", "deal 2 dealer D\nmisdeal"])
+SPADES = "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S"
+
+
+@pytest.mark.parametrize("stop", ["deal 2 dealer D", f"deal 2 dealer D\nhands A: {SPADES}", "deal 2 dealer D\nmisdeal"])
 def test_a_record_that_stops_before_trump_is_unfinished_and_resumes(tmp_path, stop):
     sample = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
     for result in ('[Result "*"]\n', ""):

@@ -1,0 +1,157 @@
+"""The recorder's state and what it answers: plain values, and the text helpers they need.
+
+:class:`State` is one moment of a recording (immutable: a line kept makes a new one, a
+refused line leaves the old one); :class:`Outcome` is what became of a line, :class:`Expect`
+what comes next. The helpers read and write the recorder's comment on a trick under way
+(``{unfinished trick 5, not yet in the record: 7D AD}``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ..errors import DpnError
+from ..output.notes import capture_text
+from ..replay.engine import MatchState
+from ..replay.facts import DealFact
+from ..rules.profile import Rules
+from ..syntax import Deal, Game, Tag
+
+__all__ = ["INTERNAL", "Checked", "Expect", "Outcome", "RecordError", "State", "card_of", "marker", "normalise",
+           "prefix_of", "trick_words", "without_marker"]
+
+#: how a refusal caused by a fault of the recorder itself begins
+INTERNAL = "internal error"
+
+
+class RecordError(Exception):
+    """A file that cannot be recorded into: it has errors, or its last game is over."""
+
+    def __init__(self, message: str, errors: tuple[DpnError, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = errors
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one line: kept or refused, and why; what the replay said about it."""
+
+    accepted: bool
+    errors: tuple[DpnError, ...] = ()     # the coded errors that refused it, as validate reports them
+    reason: str = ""                      # a refusal that is not a record error (out of order, nothing to undo)
+    notes: tuple[str, ...] = ()           # what happened: a trick won, a deal scored, the match over
+    saved: bool = False                   # the file's text changed: write it now
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the session waits for: ``kind`` (dealer, trump, drawn, card, over), who, in words."""
+
+    kind: str
+    seat: Optional[str]
+    text: str
+    default: Optional[str] = None         # the only legal card, when the hand is known
+
+
+@dataclass(frozen=True)
+class State:
+    """One moment of a recording: the game so far, as the file holds it."""
+
+    tags: tuple[Tag, ...]                  # the game's tags but Result
+    rules: Rules
+    done: tuple[Deal, ...] = ()            # complete deals, canonical, as in the file
+    done_facts: tuple[DealFact, ...] = ()
+    before: tuple[MatchState, ...] = ()    # the match state before each complete deal
+    match: Optional[MatchState] = None     # after the complete deals
+    cur: Optional[Deal] = None             # the deal in progress (canonical, its lines as in the file)
+    cur_fact: Optional[DealFact] = None
+    cur_errors: tuple[DpnError, ...] = ()  # only ever a trump still to be given (missing-trump)
+    partial: tuple[str, ...] = ()          # the plays of the trick in progress, canonical text
+    partial_fact: Optional[DealFact] = None  # the deal with that trick padded (for the screen)
+    result: Optional[str] = None           # the Result once the match (or session) is over
+    done_lines: tuple[str, ...] = field(default=())  # the text of the complete deals
+    comments: tuple[str, ...] = ()         # the game's comments before its first tag
+
+
+@dataclass(frozen=True)
+class Checked:
+    deal: Optional[Deal]
+    fact: Optional[DealFact]
+    errors: tuple[DpnError, ...]
+    soft: tuple[DpnError, ...]
+    after: Optional[MatchState] = None
+
+
+MARKER = re.compile(r"unfinished trick (\d+), not yet in the record: ([^{}]+)")
+
+
+def marker(number: int, plays: tuple[str, ...]) -> str:
+    cards = " ".join(p.split("{", 1)[0].strip() for p in plays)
+    return f"unfinished trick {number}, not yet in the record: {cards}"
+
+
+def without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
+    """The game without the recorder's comment on the trick under way, and what it held."""
+    if not game.deals:
+        return game, None
+    deal = game.deals[-1]
+    found: list[tuple[int, str]] = []
+
+    def clean(comments: tuple[str, ...]) -> tuple[str, ...]:
+        kept = []
+        for c in comments:
+            m = MARKER.fullmatch(c.strip())
+            if m and not found:
+                found.append((int(m.group(1)), m.group(2).strip()))
+            else:
+                kept.append(c)
+        return tuple(kept)
+
+    if deal.tricks:
+        trick = deal.tricks[-1]
+        plays = trick.plays[:-1] + (trick.plays[-1]._replace(comments=clean(trick.plays[-1].comments)),)
+        deal = deal._replace(tricks=deal.tricks[:-1] + (trick._replace(plays=plays),))
+    elif deal.trump is not None:
+        deal = deal._replace(trump=deal.trump._replace(comments=clean(deal.trump.comments)))
+    elif deal.hands:
+        hand = deal.hands[-1]
+        deal = deal._replace(hands=deal.hands[:-1] + (hand._replace(comments=clean(hand.comments)),))
+    elif deal.misdeals:
+        m = deal.misdeals[-1]
+        deal = deal._replace(misdeals=deal.misdeals[:-1] + (m._replace(comments=clean(m.comments)),))
+    else:
+        deal = deal._replace(comments=clean(deal.comments))
+    if not found:
+        return game, None
+    return game._replace(deals=game.deals[:-1] + (deal,)), found[0]
+
+
+def normalise(line: str) -> str:
+    """A typed line as the notation reads it: emoji selectors dropped, commas as spaces."""
+    text = line.replace("\ufe0f", "").replace("\ufe0e", "").strip()
+    if "," in text and "{" not in text:
+        text = text.replace(",", " ").strip()
+    return text
+
+
+def card_of(play: str) -> str:
+    """The card a canonical play text ends on (``-7C 8H!`` -> ``8H``)."""
+    words = [w for w in play.split("{", 1)[0].split() if not w.startswith("-")]
+    return words[-1].rstrip("!?") if words else ""
+
+
+def prefix_of(text: str) -> str:
+    return text.rstrip("\n") + "\n" if text.strip() else ""
+
+
+def trick_words(trick, rules: Rules) -> str:
+    text = f"trick {trick.number}: {trick.winner} wins"
+    if trick.capture is not None:
+        text += f"; {capture_text(trick.capture)}"
+    if rules.capture == "centre":
+        text += f"; centre {trick.centre_cards} cards" + (f" ({' '.join(trick.centre_tens)})"
+                                                          if trick.centre_tens else "")
+    return text
