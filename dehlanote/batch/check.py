@@ -199,10 +199,13 @@ class FileReport:
     count: int = 0                                          # errors found
     unreadable: Optional[str] = None
     stopped: bool = False       # read in part: a worker process was lost
+    ruled: list[DpnError] = field(default_factory=list)    # revokes the table ruled on: facts, not errors
 
     def json(self) -> dict[str, Any]:
         out = {"path": self.path, "games": self.games, "deals": self.deals,
                "errors": [e.to_json() for e in self.errors]}
+        if self.ruled:
+            out["ruled"] = [e.to_json() for e in self.ruled]
         if self.unreadable is not None:
             out["unreadable"] = self.unreadable
         return out
@@ -268,6 +271,7 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
             facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are read)
             report.games += 1
             report.deals += len(game.deals)
+            report.ruled += [located(r, game, report.path) for r in facts.ruled]
             for err in facts.errors:
                 err = located(err, game, report.path)
                 report.count += 1

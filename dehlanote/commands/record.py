@@ -31,6 +31,7 @@ from ..record.words import HELP_LINES, seat_picture
 from ..record.store import RecordBusy, RecordChanged, RecordFile, RecordLock, RecordRefused, not_a_record
 from ..rules.profile import Registry, Rules
 from ..deck import seats_for
+from ..text import safe_console
 from .common import Exit, err_console, fail, load_registry, out_console, why
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -61,6 +62,11 @@ def _registry(files: list[Path]) -> Registry:
         except DpnError as exc:
             raise fail(f"unknown-rules: {exc.message}")
     return reg
+
+
+def _width() -> int:
+    """The terminal's width, 80 at most: what the recorder's lines are wrapped to."""
+    return max(20, min(shutil.get_terminal_size().columns, 80))
 
 
 def _utf8(text: str) -> bool:
@@ -146,6 +152,8 @@ def record_command(
             raise fail(f"--dealer {shown(dealer)}: a seat is one of {', '.join(seats)}")
     interactive = sys.stdin.isatty()
     err = err_console()
+    if interactive:     # refusals wrapped at words, in 80 columns at most (validate's text, shorter lines)
+        err = safe_console(stderr=True, highlight=False, width=_width())
     out = out_console() if interactive else Console(file=sys.stderr, highlight=False)
     path = shown(str(file))
     problem = not_a_record(file)     # before the lock: no lock file made beside a device
@@ -255,8 +263,7 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
                 if outcome.reason:
                     said = f"{path}: refused: {outcome.reason}"
                     if interactive:     # wrapped at words, to the terminal's width (80 at most)
-                        said = textwrap.fill(said, width=max(20, min(shutil.get_terminal_size().columns, 80) - 1),
-                                             subsequent_indent="  ")
+                        said = textwrap.fill(said, width=_width() - 1, subsequent_indent="  ")
                     err.print(escape(said), highlight=False)
                 continue
             if interactive:

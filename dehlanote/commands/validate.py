@@ -118,6 +118,10 @@ def validate(
                 verb = "stopped checking" if report.stopped else "cannot read"
                 errors_to.print(f"dehlanote: {verb} {escape(report.path)}: {escape(report.unreadable)}",
                                 style="red" if sys.stderr.isatty() else None)
+            if not as_json:
+                for fact in report.ruled:     # a revoke the table ruled on: said, not counted as an error
+                    out.print(f"{fact.path or report.path}:{fact.line}:{fact.column}: revoke ruled at the table: "
+                              f"{fact.message}", markup=False, highlight=False)
             if not as_json and max_errors and report.count > max_errors:
                 out.print(f"{report.path}: and {plural(report.count - max_errors, 'more error')} "
                           f"(--max-errors 0 shows them all)", markup=False)

@@ -31,11 +31,12 @@ from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..output.notes import deal_result_text
 from ..replay import GameFacts, explicit, replay_game
-from ..replay.game import before_trump
+from ..replay.game import RULINGS, before_trump, ruled_revokes
 from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
 from ..replay.facts import DealFact
 from ..rules.profile import Registry, registry as default_registry
 from ..syntax import Deal, Game, Tag, parse_string
+from ..syntax.model import make_revoke
 from ..deck import DECK, seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
 from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, normalise, prefix_of,
@@ -49,6 +50,7 @@ __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
 _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
 _NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
+_REVOKE = re.compile(r"revoke\s+([A-Fa-f])\s+(?:at\s+)?(\d+)\s+(stands|penalty)", re.IGNORECASE)
 _SHIFT = {card: 2 * i for i, card in enumerate(DECK)}
 _SUIT_OF = {card: card[-1] for card in DECK}
 
@@ -68,6 +70,7 @@ class Session(SessionView):
         tag_nodes = tuple(Tag(k, v, 0, 0) for k, v in tags if k not in ("Rules", "Result"))
         tag_nodes += (Tag("Rules", resolved.label(), 0, 0),)
         self.state = State(tag_nodes, resolved, match=start_match(resolved))
+        self._revoked: Optional[str] = None    # the last line refused for a revoke
 
     # ---- loading ------------------------------------------------------------------------------
 
@@ -177,7 +180,8 @@ class Session(SessionView):
         if cur:
             if state.partial and not state.cur_errors:
                 # the cards of the trick under way, in a comment: valid DPN, and resumed from
-                cur[-1] += " {" + marker(self._trick_number(state), state.partial) + "}"
+                at = len(cur) - 1 - (len(state.cur.revokes) if state.cur is not None else 0)
+                cur[at] += " {" + marker(self._trick_number(state), state.partial) + "}"
             lines += [""] + cur
         return "\n".join(lines) + "\n"
 
@@ -225,6 +229,8 @@ class Session(SessionView):
         deal = games[0].deals[0]
         match = state.match or start_match(state.rules)
         after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True, judge=claim_judge)
+        if deal.revokes:     # a revoke the table ruled on is a fact; its trick may still be under way
+            found = ruled_revokes(deal, fact, found, [], pending_ok=True)
         if pad_from is not None:
             found = [e for e in found if not (e.line == pad_from[0] and e.column >= pad_from[1])]
         hard = tuple(e for e in found if e.code != "missing-trump")
@@ -253,7 +259,17 @@ class Session(SessionView):
         """
         state = self.state
         try:
-            return self._feed(line)
+            outcome = self._feed(line)
+            revoke = next((e for e in outcome.errors if e.code == "revoke"), None)
+            if not outcome.accepted and revoke is not None and not line.strip().lower().startswith("revoke"):
+                self._revoked = line            # the line a revoke line may keep as played
+                seat = re.match(r"([A-F]) ", revoke.message)
+                outcome = replace(outcome, reason=(outcome.reason + " " if outcome.reason else "") + (
+                    "If it was played so and the table ruled, type: revoke "
+                    f"{seat.group(1) if seat else 'SEAT'} at {revoke.trick or 'TRICK'} stands (or penalty)"))
+            elif outcome.accepted or line.strip():
+                self._revoked = None
+            return outcome
         except Exception as exc:   # noqa: BLE001 (the scorer's game must survive a recorder bug)
             self.state = state
             return Outcome(False, reason=f"{INTERNAL}: this line could not be handled ({type(exc).__name__}: "
@@ -291,6 +307,8 @@ class Session(SessionView):
             return self._end()
         if word == "claim":
             return self._claim(text)
+        if word == "revoke":
+            return self._revoke(text)
         stray = stray_word(text)
         if stray is not None:
             expect = self.expect()
@@ -439,6 +457,46 @@ class Session(SessionView):
                            "tricks out")
         return self._finish_deal(state, checked)
 
+    def _revoke(self, text: str) -> Outcome:
+        """``revoke C at 4 stands``: a revoke the table ruled on, and the card refused for it kept.
+
+        Typed after a card was refused as a revoke (C played 2C on spades, and a spade now),
+        the revoke line goes in the deal and that card is played as it was: both, or neither.
+        """
+        m = _REVOKE.fullmatch(text.split("{", 1)[0].strip())
+        state = self.state
+        number = self._trick_number(state)
+        if m is None:
+            return Outcome(False, reason=f"a revoke is written: revoke SEAT at TRICK stands (or penalty), e.g. "
+                           f"revoke C at {max(1, number - 1)} stands")
+        seat, trick, ruling = m.group(1).upper(), int(m.group(2)), m.group(3).lower()
+        cur = state.cur
+        if cur is None or not (cur.tricks or state.partial):
+            return Outcome(False, reason="a revoke is recorded during a deal, once its cards are played")
+        if not 0 < trick <= number:
+            return Outcome(False, reason=f"trick {trick} is not played yet: a revoke names a trick played "
+                           f"(1 to {number})")
+        comment = text[text.index("{"):] if "{" in text else ""
+        found = make_revoke(seat, trick, ruling, 0, 0, (comment[1:comment.index("}")],) if "}" in comment else ())
+        revoked = cur._replace(revokes=cur.revokes + (found,))
+        with_revoke = replace(state, cur=revoked)
+        pending = self._revoked
+        if pending is None:
+            if state.partial:
+                outcome = self._partial_try(replace(with_revoke, partial=()), state.partial, ())
+            else:
+                outcome = self._try_deal(with_revoke, write_deal(revoked))
+            if not outcome.accepted:
+                return outcome
+            return Outcome(True, notes=(f"the revoke of {seat} in trick {trick} is in the record",), saved=True)
+        self.state = with_revoke
+        outcome = self._feed(pending)
+        if not outcome.accepted:
+            self.state = state
+            return outcome
+        return Outcome(True, notes=(f"the revoke of {seat} in trick {trick} is in the record ({RULINGS[ruling]}); "
+                                    f"{pending.strip()} kept as played",) + outcome.notes, saved=True)
+
     def _end(self) -> Outcome:
         state = self.state
         if state.rules.kots != 0:
@@ -569,7 +627,8 @@ class Session(SessionView):
         assert state.cur is not None
         number = self._trick_number(state)
         line = text if numbered else f"{number:>2} {self._leader(state)}: " + " ".join(state.partial + (text,))
-        lines = write_deal(state.cur) + [line]
+        base = write_deal(state.cur._replace(revokes=()))
+        lines = base + [line] + write_deal(state.cur)[len(base):]
         start = self._cur_start(state)
         source = "\n" * (start - 1) + "\n".join(lines) + "\n"
         games = parse_string(source)
@@ -604,16 +663,17 @@ class Session(SessionView):
         if head is None:
             head = f"{number:>2} {self._leader(state)}:"
         real = head + " " + " ".join(plays)
-        base = write_deal(cur)
+        base = write_deal(cur._replace(revokes=()))
+        after = write_deal(cur)[len(base):]     # the revoke lines come after the tricks
         if len(plays) >= n:
-            checked = self._check_deal(state, base + [real])
+            checked = self._check_deal(state, base + [real] + after)
             if checked.errors:
                 return Outcome(False, checked.errors)
             return self._trick_done(state, checked)
         # pad the trick with harmless cards for the seats still to play
         padding = self._padding(state, plays)
         line_no = self._cur_start(state) + len(base)
-        checked = self._check_deal(state, base + [real + " " + " ".join(padding)], (line_no, len(real) + 2))
+        checked = self._check_deal(state, base + [real + " " + " ".join(padding)] + after, (line_no, len(real) + 2))
         errors = checked.errors
         if errors and checked.deal is not None and checked.deal.trump is not None:
             # what the trump line says about a trump set (first void) or revealed (closed) in
@@ -735,7 +795,27 @@ class Session(SessionView):
     # -- undo -----------------------------------------------------------------------------------
 
     def _undo(self) -> Outcome:
-        """Take back the last card (or the last line: tens, trump, hands, misdeal, the deal)."""
+        """Take back the last card (or the last line: tens, trump, hands, misdeal, the deal).
+
+        A card kept by a revoke line goes with that line (the revoke it showed is gone)."""
+        state = self.state
+        outcome = self._undo_once()
+        cur = state.cur if state.cur is not None else (state.done[-1] if state.done else None)
+        if outcome.accepted or cur is None or not cur.revokes:
+            return outcome
+        if state.cur is not None:
+            self.state = replace(state, cur=cur._replace(revokes=cur.revokes[:-1]))
+        else:
+            last = cur._replace(revokes=cur.revokes[:-1])
+            self.state = replace(state, done=state.done[:-1] + (last,), done_lines=self._deal_lines(
+                state.done[:-1] + (last,)))
+        again = self._undo_once()
+        if not again.accepted:
+            self.state = state
+            return outcome
+        return replace(again, notes=again.notes + ("and the revoke line with it",), saved=True)
+
+    def _undo_once(self) -> Outcome:
         state = self.state
         if state.partial:
             plays = state.partial[:-1]

@@ -22,11 +22,11 @@ _SUIT_WORDS = {"spade": "S", "spades": "S", "heart": "H", "hearts": "H", "diamon
                "club": "C", "clubs": "C"}
 _SUIT_WORD = re.compile(r"\b(" + "|".join(sorted(_SUIT_WORDS, key=len, reverse=True)) + r")\b", re.IGNORECASE)
 _LEAD_SEAT = re.compile(r"^((?:hands\s+)?(?:\d+\.?\s+)?)([a-f])(\s*:)", re.IGNORECASE)
-_AFTER = re.compile(r"\b(dealer|by|claim)(\s+)([a-f])\b", re.IGNORECASE)
+_AFTER = re.compile(r"\b(dealer|by|claim|revoke)(\s+)([a-f])\b", re.IGNORECASE)
 _SIDES = re.compile(r"\b(ace|bdf|ac|bd)\b", re.IGNORECASE)
 
 #: the words the recorder knows at the start of a line, besides cards
-KEYWORDS = ("deal", "dealer", "trump", "hands", "misdeal", "tens", "claim", "undo", "end", "help", "quit",
+KEYWORDS = ("deal", "dealer", "trump", "hands", "misdeal", "tens", "claim", "revoke", "undo", "end", "help", "quit",
             "seats")
 
 
@@ -43,7 +43,7 @@ def loosen(text: str) -> str:
     head = _AFTER.sub(lambda m: m.group(1) + m.group(2) + m.group(3).upper(), head)
     if word == "tens":
         head = _SIDES.sub(lambda m: m.group(1).upper(), head)
-    if word in ("trump", "deal", "dealer", "hands", "misdeal", "tens", "claim"):
+    if word in ("trump", "deal", "dealer", "hands", "misdeal", "tens", "claim", "revoke"):
         head = word + head[len(word):] if head.lower().startswith(word) else head
     return head + brace + rest
 
@@ -83,8 +83,9 @@ HELP_LINES = (
     "  -7C 8H             a card taken back (7C) and the card played (8H)",
     "  hands A: AS KS …   a hand, then B: …, C: …, before the first card",
     "  misdeal            the deal is void, dealt again by the same dealer",
-    "  revoke C 4 stands  C revoked in trick 4; the table let the play stand",
-    "                     (or: penalty); the card really played is then kept",
+    "  revoke C at 4 stands",
+    "                     C revoked in trick 4; the table let the play stand (or",
+    "                     penalty): the card refused just before is kept as played",
     "  tens AC 3 BD 1     after a deal's last trick: the tens, checked",
     "  claim B            B's side takes every trick left",
     "  dealer D           the first deal's dealer (later: the rules say who)",

@@ -175,6 +175,7 @@ class GameFacts(NamedTuple):
     result: Optional[ResultFact]
     errors: tuple[DpnError, ...]       # syntax and rule errors, in file order
     notes: tuple[str, ...] = ()
+    ruled: tuple[DpnError, ...] = ()   # revokes the table ruled on (DPN 1.2 revoke lines): facts, not errors
 
     @property
     def ok(self) -> bool:

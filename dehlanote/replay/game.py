@@ -49,6 +49,7 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional
         return GameFacts(game, None, (), None, _sorted(errors), tuple(notes))
     result_tag, unfinished_ok = _setup(game, rules, errors)
     match = start_match(rules)
+    ruled: list[DpnError] = []
     deals: list[DealFact] = []
     count = len(game.deals)
     last: Optional[DealFact] = None
@@ -57,10 +58,47 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional
                                                dealt_hands=dealt_hands, judge=judge)
         if unfinished_ok and i == count - 1:
             deal_errors = _before_trump(deal, rules, deal_errors)
+        if deal.revokes:
+            deal_errors = ruled_revokes(deal, last, deal_errors, ruled, pending_ok=unfinished_ok and i == count - 1)
         errors.extend(deal_errors)
         notes.extend(last.notes)
         deals.append(last)
-    return _end(game, rules, match, last, result_tag, errors, notes, tuple(deals))
+    return _end(game, rules, match, last, result_tag, errors, notes, tuple(deals), ruled)
+
+
+RULINGS = {"stands": "the play stands", "penalty": "a penalty of the table's (the cards are scored as played)"}
+
+
+def ruled_revokes(deal: Deal, fact: DealFact, errors: Iterable[DpnError], ruled: list[DpnError], *,
+                  pending_ok: bool = False) -> list[DpnError]:
+    """The deal's errors once its ``revoke`` lines are read (DPN 1.2).
+
+    ``revoke C at 4 stands``: the replay's ``revoke`` at C's card of trick 4 (found then, or
+    when C later played the suit) is a fact the table ruled on, not an error of the record:
+    it moves to ``ruled`` (the same code and place, the ruling in its message). A revoke line
+    where the replay finds no revoke is itself a ``revoke`` error, at the line; with
+    ``pending_ok`` (the last deal of an unfinished record) not when its trick is still to come.
+    """
+    errors = list(errors)
+    for r in deal.revokes:
+        at = None
+        if 0 < r.trick <= len(fact.tricks):
+            t = fact.tricks[r.trick - 1]
+            if r.seat in t.order and t.order.index(r.seat) < len(t.trick.plays):
+                play = t.trick.plays[t.order.index(r.seat)]
+                at = (play.line, play.column)
+        hits = [e for e in errors if e.code == "revoke" and (e.line, e.column) == at]
+        if not hits and pending_ok and r.trick > len(deal.tricks):
+            continue
+        if not hits:
+            errors.append(DpnError("revoke", f"the record says {r.seat} revoked in trick {r.trick}, but the replay "
+                                   f"finds no revoke by {r.seat} there", r.line, r.column, deal=fact.number))
+            continue
+        for e in hits:
+            errors.remove(e)
+            ruled.append(DpnError("revoke", f"{e.message}; {RULINGS.get(r.ruling, r.ruling)}",
+                                  e.line, e.column, deal=e.deal, trick=e.trick))
+    return errors
 
 
 def before_trump(deal: Deal, rules: Rules) -> bool:
@@ -104,7 +142,8 @@ def _setup(game: Game, rules: Rules, errors: list[DpnError]) -> tuple[Optional[T
 
 
 def _end(game: Game, rules: Rules, match: MatchState, last: Optional[DealFact], result_tag: Optional[Tag],
-         errors: list[DpnError], notes: list[str], deals: tuple[DealFact, ...]) -> GameFacts:
+         errors: list[DpnError], notes: list[str], deals: tuple[DealFact, ...],
+         ruled: Optional[list[DpnError]] = None) -> GameFacts:
     """The game's facts once its last deal is replayed: the result, checked against its tag."""
     result = _result(match, rules, last)
     if result_tag is not None and result.finished is not None:
@@ -114,7 +153,7 @@ def _end(game: Game, rules: Rules, match: MatchState, last: Optional[DealFact], 
     if result_tag is not None and result.finished is None:
         notes.append("the Result tag was not checked: a deal whose outcome is unknown may have changed "
                      "how the match ended")
-    return GameFacts(game, rules, deals, result, _sorted(errors), tuple(notes))
+    return GameFacts(game, rules, deals, result, _sorted(errors), tuple(notes), _sorted(ruled or ()))
 
 
 class GameReplay:
@@ -139,6 +178,7 @@ class GameReplay:
             return
         result_tag, unfinished_ok = _setup(game, rules, errors)
         match = start_match(rules)
+        ruled: list[DpnError] = []
         count = len(game.deals)
         last: Optional[DealFact] = None
         for i, deal in enumerate(game.deals):
@@ -146,10 +186,13 @@ class GameReplay:
                                                    judge=self.judge)
             if unfinished_ok and i == count - 1:
                 deal_errors = _before_trump(deal, rules, deal_errors)
+            if deal.revokes:
+                deal_errors = ruled_revokes(deal, last, deal_errors, ruled,
+                                            pending_ok=unfinished_ok and i == count - 1)
             errors.extend(deal_errors)
             notes.extend(last.notes)
             yield last
-        yield _end(game, rules, match, last, result_tag, errors, notes, ())
+        yield _end(game, rules, match, last, result_tag, errors, notes, (), ruled)
 
 
 def iter_replay(game: Game, reg: Optional[Registry] = None, judge: Optional[ClaimJudge] = None) -> GameReplay:

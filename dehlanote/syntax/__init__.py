@@ -8,6 +8,7 @@ from .model import (
     Hand,
     Misdeal,
     Play,
+    Revoke,
     Tag,
     Tens,
     Trick,
@@ -18,6 +19,6 @@ from .parser import iter_games, iter_path, parse_path, parse_string
 from .writer import write_game, write_games
 
 __all__ = [
-    "CardRef", "Claim", "Deal", "Game", "Hand", "Misdeal", "Play", "Tag", "Tens", "Trick", "Trump", "Word",
+    "CardRef", "Claim", "Deal", "Game", "Hand", "Misdeal", "Play", "Revoke", "Tag", "Tens", "Trick", "Trump", "Word",
     "iter_games", "iter_path", "parse_path", "parse_string", "write_game", "write_games",
 ]

@@ -93,6 +93,9 @@ def _deal_target(deal: Deal, pos: tuple[int, int]) -> tuple[Any, ...]:
         return ("tens",)
     if claim is not None and (claim.line, claim.column) < pos:
         return ("claim",)
+    for i in range(len(deal.revokes) - 1, -1, -1):
+        if (deal.revokes[i].line, deal.revokes[i].column) < pos:
+            return ("revoke", i)
     if tricks and (tricks[0].line, tricks[0].column) < pos:
         t = bisect.bisect_left([(k.line, k.column) for k in tricks], pos) - 1
         firsts = [(p.withdrawn[0] if p.withdrawn else p) for p in tricks[t].plays]
@@ -121,6 +124,10 @@ def _deal_comments(deal: Deal, found: dict[tuple[Any, ...], list[str]]) -> Deal:
             continue
         if kind in ("tens", "claim", "trump"):
             changes[kind] = with_comments(getattr(deal, kind), extra)
+        elif kind == "revoke":
+            revokes = list(changes.get("revokes", deal.revokes))
+            revokes[where[1]] = with_comments(revokes[where[1]], extra)
+            changes["revokes"] = tuple(revokes)
         elif kind == "misdeal":
             misdeals = list(changes.get("misdeals", deal.misdeals))
             misdeals[where[1]] = with_comments(misdeals[where[1]], extra)

@@ -26,11 +26,13 @@ from .model import (
     Hand,
     Misdeal,
     Play,
+    Revoke,
     Tag,
     Tens,
     Trick,
     Trump,
     Word,
+    make_revoke,
 )
 from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS, OverLimit, WholeReader, past_limit
 
@@ -229,6 +231,10 @@ class Builder(WholeReader):
         kw, seat = children
         return Claim(str(seat), *self._pos(kw))
 
+    def revoke(self, children: list[Token]) -> Revoke:
+        kw, seat, _at, number, ruling = children
+        return make_revoke(str(seat), self._int(number), str(ruling).lower(), *self._pos(kw))
+
     def misdeal(self, children: list[Token]) -> Misdeal:
         return Misdeal(*self._pos(children[0]))
 
@@ -241,6 +247,7 @@ class Builder(WholeReader):
             return self._deal_lines(lines, line, column, True)
         trump = tens = hands = claim = None
         misdeals: list[Misdeal] = []
+        revokes: list[Revoke] = []
         tricks: list[Trick]
         if kind == "DEAL_WHOLE":
             lines, line, column = self._lines(kw)
@@ -278,12 +285,15 @@ class Builder(WholeReader):
                 tens = item
             elif kind is Claim:
                 claim = item
+            elif kind is Revoke:
+                revokes.append(item)
             else:
                 hands = item
             i += 1
         if len(tricks) > MAX_TRICKS:    # (a whole deal's tricks and more after it)
             raise OverLimit()
-        return self._deal(line, column, number, dealer, misdeals, hands, trump, tricks, tens, claim)
+        deal = self._deal(line, column, number, dealer, misdeals, hands, trump, tricks, tens, claim)
+        return deal._replace(revokes=tuple(revokes)) if revokes else deal
 
     def tag(self, children: list[Token]) -> Tag | list[Tag]:
         if len(children) == 1:   # TAGS_WHOLE

@@ -109,16 +109,17 @@ _DESCRIBE = {
     "SIDE": "a side (AC or BD)", "SUIT": "a trump suit (S H D C)", "DEAL": "deal",
     "DEALER": "dealer", "MISDEAL": "misdeal", "HANDS": "hands", "TRUMP": "trump",
     "BY": "by", "AT": "at", "CLOSED": "closed", "DRAWN": "drawn", "TENS": "tens", "CLAIM": "claim",
+    "REVOKE": "revoke", "STANDS": "stands", "PENALTY": "penalty",
     "DOTTED_INT": "a trick number", "COMMA": "','",
     "LSQB": "a tag", "NAME": "a tag name", "STRING": 'a tag value in double quotes',
     "RSQB": "']'", "COLON": "':' after the seat", "PIPE": "'|'", "$END": "the end of the file",
 }
 _ORDER = ["CARD", "INT", "SEAT", "SIDE", "SUIT", "NAME", "STRING", "RSQB", "COLON", "DEALER",
-          "BY", "AT", "CLOSED", "DRAWN", "PIPE", "MISDEAL", "HANDS", "TRUMP", "CLAIM", "TENS", "DEAL",
-          "LSQB", "$END"]
+          "BY", "AT", "CLOSED", "DRAWN", "PIPE", "MISDEAL", "HANDS", "TRUMP", "CLAIM", "REVOKE", "STANDS",
+          "PENALTY", "TENS", "DEAL", "LSQB", "$END"]
 _KEYWORDS = set(terms.KEYWORDS)
 #: terminals that can only be expected between two elements (a deal line, a trick, ...)
-_BOUNDARY = {"TENS", "DEAL", "LSQB", "TRUMP", "HANDS", "MISDEAL", "CLAIM"}
+_BOUNDARY = {"TENS", "DEAL", "LSQB", "TRUMP", "HANDS", "MISDEAL", "CLAIM", "REVOKE"}
 
 
 def _normalise_expected(expected: Iterable[str]) -> set[str]:

@@ -24,9 +24,10 @@ from typing import Any, NamedTuple, Optional, TypeVar
 
 from ..errors import DpnError
 
-__all__ = ["CardRef", "Claim", "Deal", "Game", "Hand", "Misdeal", "Play", "Tag", "Tens", "Trick", "Trump", "Word",
-           "make_card", "make_cards", "make_claim", "make_deal", "make_game", "make_hand", "make_misdeal",
-           "make_plain_trick", "make_play", "make_tag", "make_tens", "make_trick", "make_trump", "make_word",
+__all__ = ["CardRef", "Claim", "Deal", "Game", "Hand", "Misdeal", "Play", "Revoke", "Tag", "Tens", "Trick", "Trump",
+           "Word", "make_card", "make_cards", "make_claim", "make_deal", "make_game", "make_hand", "make_misdeal",
+           "make_plain_trick", "make_play", "make_revoke", "make_tag", "make_tens", "make_trick", "make_trump",
+           "make_word",
            "with_comments"]
 
 _new = tuple.__new__
@@ -134,6 +135,22 @@ class Claim(NamedTuple):
     comments: tuple[str, ...] = ()
 
 
+class Revoke(NamedTuple):
+    """``revoke C at 4 stands`` (DPN 1.2): seat C revoked in trick 4, and the table ruled.
+
+    ``ruling`` is ``stands`` (the play stands as it went) or ``penalty`` (the table gave a
+    penalty of its own; the record scores the cards as played). ``line`` and ``column``
+    are those of the ``revoke`` word.
+    """
+
+    seat: str
+    trick: int
+    ruling: str
+    line: int
+    column: int
+    comments: tuple[str, ...] = ()
+
+
 class Deal(NamedTuple):
     """One deal as written."""
 
@@ -148,6 +165,7 @@ class Deal(NamedTuple):
     tens: Tens | None = None
     comments: tuple[str, ...] = ()
     claim: Claim | None = None     # DPN 1.1: ``claim X`` after the tricks
+    revokes: tuple[Revoke, ...] = ()   # DPN 1.2: revokes the table ruled on, after the tricks
 
 
 class Game(NamedTuple):
@@ -262,11 +280,16 @@ def make_claim(seat: str, line: int, column: int, comments: tuple[str, ...] = ()
     return _new(Claim, (seat, line, column, comments))
 
 
+def make_revoke(seat: str, trick: int, ruling: str, line: int, column: int, comments: tuple[str, ...] = ()) -> Revoke:
+    return _new(Revoke, (seat, trick, ruling, line, column, comments))
+
+
 def make_deal(line: int, column: int, number: Optional[Word] = None, dealer: Optional[Word] = None,
               misdeals: tuple[Misdeal, ...] = (), hands: Optional[tuple[Hand, ...]] = None,
               trump: Optional[Trump] = None, tricks: tuple[Trick, ...] = (), tens: Optional[Tens] = None,
-              comments: tuple[str, ...] = (), claim: Optional[Claim] = None) -> Deal:
-    return _new(Deal, (line, column, number, dealer, misdeals, hands, trump, tricks, tens, comments, claim))
+              comments: tuple[str, ...] = (), claim: Optional[Claim] = None,
+              revokes: tuple[Revoke, ...] = ()) -> Deal:
+    return _new(Deal, (line, column, number, dealer, misdeals, hands, trump, tricks, tens, comments, claim, revokes))
 
 
 def make_game(tags: tuple[Tag, ...], deals: tuple[Deal, ...], line: int, column: int, comments: tuple[str, ...] = (),
@@ -276,7 +299,7 @@ def make_game(tags: tuple[Tag, ...], deals: tuple[Deal, ...], line: int, column:
 
 #: where each kind of node keeps its comments
 _COMMENTS_AT: dict[type, int] = {kind: kind._fields.index("comments")
-                for kind in (Tag, Play, Trick, Hand, Trump, Misdeal, Tens, Claim, Deal, Game)}
+                for kind in (Tag, Play, Trick, Hand, Trump, Misdeal, Tens, Claim, Revoke, Deal, Game)}
 
 
 def with_comments(node: _N, extra: tuple[str, ...] | list[str]) -> _N:

@@ -99,6 +99,7 @@ def write_deal(deal: Deal) -> list[str]:
     if deal.trump is not None:
         lines.append(write_trump(deal.trump))
     lines += [write_trick(t) for t in deal.tricks]
+    lines += [f"revoke {r.seat} at {r.trick} {r.ruling}" + _comments(r.comments) for r in deal.revokes]
     if deal.claim is not None:
         lines.append(f"claim {deal.claim.seat}" + _comments(deal.claim.comments))
     if deal.tens is not None:

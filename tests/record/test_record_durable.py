@@ -10,6 +10,7 @@ killed with SIGKILL, in a pseudo-terminal under the C locale.
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -79,7 +80,10 @@ class Piped:
         error only once the lines before it are saved."""
         self.send("hlep")
         assert self.proc.stderr is not None
+        deadline = time.monotonic() + 60
         while True:
+            ready, _, _ = select.select([self.proc.stderr], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, "the recorder never answered"
             said = self.proc.stderr.readline()
             assert said, "the recorder stopped"
             if "'hlep' is not a card" in said:

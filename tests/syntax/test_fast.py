@@ -103,7 +103,8 @@ def test_suit_table_is_what_the_grammar_accepts() -> None:
 
 def test_keywords_come_from_the_grammar() -> None:
     assert set(terms.KEYWORDS.values()) == {"deal", "dealer", "misdeal", "hands", "trump", "by", "at",
-                                            "closed", "drawn", "tens", "claim"}
+                                            "closed", "drawn", "tens", "claim", "revoke", "stands",
+                                            "penalty"}
 
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive quantifiers need Python 3.11")
@@ -220,6 +221,11 @@ HAND_WRITTEN = [
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S\n", "deal 1 dealer A\n 1 A: AH\n 2 A: 2S\n",
     "deal 1 dealer A\n 5 A: AD 8 3D QD\n", "deal 1 dealer A\n 9 A: 7S 4H 5S 10\n10 B: 2S 3S 4S 5S\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nclaim B\ntens AC 0 BD 4\n", "deal 1\n 1 A: AH 10H 3H 7H\n",
+    # DPN 1.2: revokes the table ruled on, alone, with comments, before a claim and tens, misplaced
+    "deal 1 dealer A\n 1 A: AH 10H 2S 7H\nrevoke C at 1 stands\nrevoke B at 1 PENALTY {fine}\nclaim B\ntens AC 0 BD 4\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H {x} revoke\nD at 1 stands {y}\n", "deal 1 dealer A\nrevoke C at 1 stands\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nrevoke C at 1 stands\n 2 A: 2S 3S 4S 5S\n",
+    "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nrevoke C 1 stands\n", "deal 1 dealer A\n 1 A: AH\nrevoke C at 1 redeal\n",
     "deal 1 dealer A\ntrump S\n 1 A: AH 10H 3H 7H\ntrump H\n", "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 3H\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S -3S 4S 5S 6S\n 3 2h 3h 4h 5h\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\n 2 A: 2S 3S 4S 5S 3 3S 4S 5S 6S\n 4 B: 2h 3h 4h 5h\n",
