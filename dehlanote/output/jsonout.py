@@ -13,7 +13,7 @@ from typing import Any, Iterable, Optional
 
 from ..replay.facts import ClaimFact, DealFact, GameFacts, TrickFact
 from ..deck import seats_for, sides_for
-from ..syntax.model import CardRef, Claim, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word
+from ..syntax.model import CardRef, Claim, Deal, Game, Hand, Misdeal, Play, Tag, Tens, Trick, Trump, Word, make_revoke
 
 try:
     import orjson as _orjson
@@ -87,6 +87,12 @@ def _unplayed_trick_json(trick: Trick) -> dict[str, Any]:
     }
 
 
+def _revokes_json(deal: Deal) -> list[dict[str, Any]]:
+    """The revokes the table ruled on (DPN 1.2 ``revoke C at 2 stands``), as written."""
+    return [{"by": r.seat, "trick": r.trick, "ruling": r.ruling, "line": r.line, "column": r.column,
+             "comments": list(r.comments)} for r in deal.revokes]
+
+
 def _claim_json(claim: Optional[Claim], fact: Optional[ClaimFact]) -> Optional[dict[str, Any]]:
     """``claim X`` as written, with what the replay made of it (the cards and tens it took)."""
     if claim is None:
@@ -125,6 +131,7 @@ def deal_json(d: DealFact) -> dict[str, Any]:
         "next_dealer": d.next_dealer,
         "complete": d.complete,
         "claim": _claim_json(deal.claim, d.claim),
+        "revokes": _revokes_json(deal),
         "line": deal.line,
         "comments": list(deal.comments),
         "misdeal_comments": [list(m.comments) for m in deal.misdeals],
@@ -199,7 +206,7 @@ def _written_deal_json(deal: Deal) -> dict[str, Any]:
         "tricks": [_unplayed_trick_json(t) for t in deal.tricks],
         "tens": {}, "tens_cards": {}, "points": {}, "winner": None, "kot": None, "streak": None,
         "next_dealer": None, "complete": False, "claim": _claim_json(deal.claim, None),
-        "line": deal.line, "comments": list(deal.comments),
+        "revokes": _revokes_json(deal), "line": deal.line, "comments": list(deal.comments),
         "misdeal_comments": [list(m.comments) for m in deal.misdeals], "written_hands": None,
         "written_trump": None, "written_tens": None, "tens_comments": [], "notes": [],
     }
@@ -315,11 +322,14 @@ def _deal_from_json(d: dict[str, Any], valid: bool, sides: tuple[str, str]) -> D
     c = d.get("claim")
     claim = Claim(str(c["by"]), int(c.get("line") or line), int(c.get("column") or 0),
                   tuple(c.get("comments") or ())) if c else None
+    revokes = tuple(make_revoke(str(r["by"]), int(r["trick"]), str(r["ruling"]), int(r.get("line") or line),
+                                int(r.get("column") or 0), tuple(r.get("comments") or ()))
+                    for r in d.get("revokes") or ())
     return Deal(
         line, 0,
         number=w(d["number"]) if d.get("number") is not None else None,
         dealer=w(d["dealer"]) if d.get("dealer") else None,
         misdeals=tuple(Misdeal(line, 0, tuple(c)) for c in misdeal_comments),
         hands=hands, trump=trump, tricks=tuple(tricks), tens=tens, comments=tuple(d.get("comments") or ()),
-        claim=claim,
+        claim=claim, revokes=revokes,
     )

@@ -46,6 +46,8 @@ from .words import loosen, stray_word, unknown_word
 
 __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
 
+_without_marker = without_marker     # (its older, private name: the serve app's live page reads it)
+
 
 _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")

@@ -41,7 +41,7 @@ from typing import Optional, Union
 
 from ..files import OutputRefused, Snapshot, kind_of, write_file
 
-__all__ = ["MAX_RECORD_BYTES", "RecordBusy", "RecordChanged", "RecordFile", "RecordLock", "RecordRefused",
+__all__ = ["MAX_RECORD_BYTES", "Claim", "RecordBusy", "RecordChanged", "RecordFile", "RecordLock", "RecordRefused",
            "lock_path", "not_a_record", "read_record", "save"]
 
 #: the largest record a recorder reads: a club's whole season is well under a megabyte
@@ -146,6 +146,18 @@ class RecordLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+class Claim(RecordLock):
+    """The older name of :class:`RecordLock`, with its older verbs: ``take`` (acquire),
+    ``follow`` (nothing to do now: the lock file keeps its inode while the record is
+    rewritten) and ``release``."""
+
+    def take(self) -> None:
+        self.acquire()
+
+    def follow(self) -> None:
+        """Kept for callers that moved the old hold after each save: the lock never moves."""
 
 
 def _holder(fd: int) -> str:
