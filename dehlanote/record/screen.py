@@ -72,7 +72,16 @@ def table_view(session: Session, *, symbols: bool = True) -> RenderableType:
                 row.append_text(_hand(snap.hands.get(s, ()), snap.unknown.get(s, 0), symbols))
                 lines.append(row)
         trick = Text()
-        if snap.trick is not None:
+        under = session.trick_under_way()
+        if under is not None:
+            trick.append(f"Trick {under[0]}: ", style="bold")
+            for i, (seat, card) in enumerate(under[1]):
+                if i:
+                    trick.append("  ")
+                trick.append(f"{seat} ", style="dim")
+                trick.append_text(card_text(card, symbols, style="bold"))
+            lines.append(trick)
+        elif snap.trick is not None:
             t = snap.trick
             trick.append(f"Trick {t.number}: ", style="bold")
             for i, p in enumerate(snap.shown):

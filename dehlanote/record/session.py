@@ -10,11 +10,10 @@ a kept element turns the candidate into the new canonical text.
 
 DPN has whole tricks only. The cards of the trick in progress are held here and written in
 a comment after the last line (``{unfinished trick 5, not yet in the record: 7D AD}``),
-from which :meth:`Session.resume` puts them back. They are checked by replaying the trick
-completed with *padding*, cards chosen for the seats still to play so that they cause no
-error of their own (a card of the suit led from the seat's hand when it is known, else a
-card nobody is known to hold, of a suit the seat has not shown out of); an error at a
-padding card is ignored, any other refuses.
+from which :meth:`Session.resume` puts them back. Each of them is checked by the per-card
+core as it is typed (:func:`~dehlanote.replay.core.play_card` on the core's state at the
+start of the trick, from :class:`~dehlanote.replay.table.Table`): no card is invented for
+the seats still to play, and undo inside a trick is the core's state before the last card.
 
 Nothing here touches a file or a terminal: :attr:`Session.text` is the file's text after
 each element (always valid DPN, ``Result "*"`` while unfinished), and the caller writes it.
@@ -23,7 +22,6 @@ each element (always valid DPN, ``Result "*"`` while unfinished), and the caller
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 from typing import Optional
 
@@ -32,12 +30,14 @@ from ..errors import DpnError
 from ..output.notes import deal_result_text
 from ..replay import GameFacts, explicit, replay_game
 from ..replay.game import RULINGS, before_trump, ruled_revokes
-from ..replay.engine import MatchState, play_tricks, replay_deal, start_deal, start_match
+from ..replay.core import DealState, play_card
+from ..replay.engine import MatchState, replay_deal, start_match
+from ..replay.table import Table
 from ..replay.facts import DealFact
 from ..rules.profile import Registry, registry as default_registry
-from ..syntax import Deal, Game, Tag, parse_string
+from ..syntax import Deal, Game, Tag, Trick, parse_string
 from ..syntax.model import make_revoke
-from ..deck import DECK, seats_for, sides_for
+from ..deck import seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
 from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, normalise, prefix_of,
                     trick_words, without_marker)
@@ -53,8 +53,6 @@ _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
 _NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
 _REVOKE = re.compile(r"revoke\s+([A-Fa-f])\s+(?:at\s+)?(\d+)\s+(stands|penalty)", re.IGNORECASE)
-_SHIFT = {card: 2 * i for i, card in enumerate(DECK)}
-_SUIT_OF = {card: card[-1] for card in DECK}
 
 
 class Session(SessionView):
@@ -212,12 +210,10 @@ class Session(SessionView):
 
     # ---- checking -----------------------------------------------------------------------------
 
-    def _check_deal(self, state: State, lines: list[str], pad_from: Optional[tuple[int, int]] = None
-                    ) -> "Checked":
+    def _check_deal(self, state: State, lines: list[str]) -> "Checked":
         """Parse and replay the deal in progress written as ``lines``, from the match state.
 
-        ``pad_from`` (line, column): errors at or after it on that line are at padding cards
-        and are dropped. ``missing-trump`` is *soft* (the trump line may still come).
+        ``missing-trump`` is *soft* (the trump line may still come).
         """
         start = self._cur_start(state)
         source = "\n" * (start - 1) + "\n".join(lines) + "\n"
@@ -233,21 +229,15 @@ class Session(SessionView):
         after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True, judge=claim_judge)
         if deal.revokes:     # a revoke the table ruled on is a fact; its trick may still be under way
             found = ruled_revokes(deal, fact, found, [], pending_ok=True)
-        if pad_from is not None:
-            found = [e for e in found if not (e.line == pad_from[0] and e.column >= pad_from[1])]
         hard = tuple(e for e in found if e.code != "missing-trump")
         soft = tuple(e for e in found if e.code == "missing-trump")
-        return Checked(deal, fact, self._located(hard, source, pad_from), self._located(soft, source, pad_from),
-                        after)
+        return Checked(deal, fact, self._located(hard, source), self._located(soft, source), after)
 
-    def _located(self, errors: tuple[DpnError, ...] | list[DpnError], source: str,
-                 pad_from: Optional[tuple[int, int]] = None) -> tuple[DpnError, ...]:
+    def _located(self, errors: tuple[DpnError, ...] | list[DpnError], source: str) -> tuple[DpnError, ...]:
         lines = source.split("\n")
         out = []
         for e in errors:
             text = lines[e.line - 1] if 0 < e.line <= len(lines) else None
-            if text is not None and pad_from is not None and e.line == pad_from[0]:
-                text = text[: pad_from[1] - 2]   # the stand-in cards are nobody's business
             out.append(e.with_context(path=self.path or None, source_line=text))
         return tuple(out)
 
@@ -672,85 +662,62 @@ class Session(SessionView):
             if checked.errors:
                 return Outcome(False, checked.errors)
             return self._trick_done(state, checked)
-        # pad the trick with harmless cards for the seats still to play
-        padding = self._padding(state, plays)
+        # the trick under way: each card checked by the core as it is typed, no card invented
         line_no = self._cur_start(state) + len(base)
-        checked = self._check_deal(state, base + [real + " " + " ".join(padding)] + after, (line_no, len(real) + 2))
-        errors = checked.errors
-        if errors and checked.deal is not None and checked.deal.trump is not None:
-            # what the trump line says about a trump set (first void) or revealed (closed) in
-            # this trick is checked when the card that does it is real: not while no real card
-            # of the trick has failed to follow suit, nor when a stand-in set it
-            tf = checked.fact.trump if checked.fact is not None else None
-            seats = seats_for(n)
-            leader = seats.index(self._leader(state))
-            padded = {seats[(leader + k) % n] for k in range(len(plays), n)}
-            cards = [card_of(p) for p in plays]
-            real_void = any(c[-1:] != cards[0][-1:] for c in cards[1:])
-            if not real_void or (tf is not None and tf.trick == number and tf.by in padded):
-                errors = tuple(e for e in errors if e.line != checked.deal.trump.line)
+        source = "\n" * (self._cur_start(state) - 1) + "\n".join(base + [real] + after) + "\n"
+        games = parse_string(source)
+        if not games or games[0].errors or len(games[0].deals) != 1:
+            errors = games[0].errors if games else ()
+            return Outcome(False, self._located(errors, source), reason="" if errors else "expected cards")
+        deal = games[0].deals[0]
+        written = deal.tricks[-1]
+        at = self._trick_start(state)
+        found: list[DpnError] = []
+        states: list[DealState] = []
+        for play in written.plays:
+            before = len(at.errors)
+            at, _events = play_card(at, play)
+            found += at.errors[before:]
+            states.append(at)
+        ruled = self._ruled_positions(state, deal, written, line_no)
+        errors = tuple(e for e in found if e.code != "missing-trump" and not (
+            e.code == "revoke" and (e.line, e.column) in ruled))
         if errors:
-            return Outcome(False, errors)
-        new = replace(state, partial=plays, partial_fact=checked.fact)
+            return Outcome(False, self._located(errors, source))
+        new = replace(state, partial=plays, partial_states=tuple(states))
         return self._commit(new, notes)
+
+    def _trick_start(self, state: State) -> DealState:
+        """The core's state at the start of the trick under way (the complete tricks replayed)."""
+        fact = state.cur_fact
+        assert fact is not None
+        return Table.from_deal(fact, trick=len(fact.tricks) + 1).state
+
+    def _ruled_positions(self, state: State, deal: Deal, written: Trick, line: int) -> set[tuple[int, int]]:
+        """Where the revokes the deal's revoke lines rule on are (a card of the trick under way, or earlier)."""
+        fact = state.cur_fact
+        assert fact is not None
+        seats = seats_for(state.rules.seats)
+        leader = seats.index(self._leader(state))
+        order = [seats[(leader + k) % state.rules.seats] for k in range(state.rules.seats)]
+        out: set[tuple[int, int]] = set()
+        for r in deal.revokes:
+            if r.trick == len(fact.tricks) + 1 and order.index(r.seat) < len(written.plays):
+                play = written.plays[order.index(r.seat)]
+                out.add((play.line, play.column))
+            elif 0 < r.trick <= len(fact.tricks):
+                t = fact.tricks[r.trick - 1]
+                if r.seat in t.order and t.order.index(r.seat) < len(t.trick.plays):
+                    p = t.trick.plays[t.order.index(r.seat)]
+                    out.add((p.line, p.column))
+        return out
 
     def _recheck_partial(self) -> None:
         state = self.state
         plays = state.partial
         outcome = self._partial_try(replace(state, partial=()), plays, ())
         if not outcome.accepted:
-            self.state = replace(state, partial=(), partial_fact=None)
-
-    def _padding(self, state: State, plays: tuple[str, ...]) -> list[str]:
-        """Cards for the seats still to play that break no rule of their own."""
-        rules = state.rules
-        n = rules.seats
-        seats = seats_for(n)
-        cur = state.cur
-        assert cur is not None
-        ds, _ = start_deal(state.match or start_match(rules), cur)
-        if ds is None:
-            return [DECK[i] for i in range(n - len(plays))]
-        ds = play_tricks(ds, cur.tricks)
-        cards = [card_of(p) for p in plays]
-        led = _SUIT_OF.get(cards[0], "S")
-        used: Counter[str] = Counter()
-        for card in DECK:
-            used[card] = (ds.played >> _SHIFT[card]) & 3
-        for card in cards:
-            used[card] += 1
-        known: Counter[str] = Counter()
-        if ds.any_explicit:
-            for s in range(n):
-                if ds.explicit[s]:
-                    for card in DECK:
-                        known[card] += (ds.hands[s] >> _SHIFT[card]) & 3
-        leader = seats.index(self._leader(state))
-        # each seat's candidates, best first; then one card each, by a small search (near the end
-        # of a deal a greedy choice can leave a seat only a suit it showed out of)
-        choices: list[list[str]] = []
-        safest: list[list[str]] = []     # only the cards that reveal no earlier revoke
-        for k in range(len(plays), n):
-            s = (leader + k) % n
-            if ds.explicit and ds.explicit[s]:
-                holding = ds.hands[s]
-                first_five = ds.five[s] if ds.phase and ds.five is not None else None
-                if first_five is not None:
-                    holding = first_five
-                held = [c for c in DECK if (holding >> _SHIFT[c]) & 3 and used[c] < rules.decks]
-                follow = [c for c in held if c[-1] == led]
-                pool = (follow or held)[::-1]
-                safest.append(pool)
-            else:
-                free = [c for c in DECK if used[c] + known[c] < rules.decks][::-1]   # low cards first
-                shown = {suit for i, suit in enumerate("SHDC") if ds.shown_out and ds.shown_out[s * 4 + i]}
-                safe = [c for c in free if c[-1] not in shown]
-                pool = [c for c in safe if c[-1] == led] + [c for c in safe if c[-1] != led]
-                safest.append(list(pool))
-                pool += [c for c in free if c not in pool]
-            choices.append(pool or [DECK[k]])
-        out = _assign(safest, used, rules.decks) or _assign(choices, used, rules.decks)
-        return out if out is not None else [c[0] for c in choices]
+            self.state = replace(state, partial=(), partial_states=())
 
     def _trick_done(self, state: State, checked: "Checked") -> Outcome:
         assert checked.fact is not None
@@ -764,7 +731,7 @@ class Session(SessionView):
             return Outcome(outcome.accepted, outcome.errors, outcome.reason, tuple(notes) + outcome.notes,
                            outcome.saved)
         new = replace(state, cur=self._canon(checked), cur_fact=fact, cur_errors=checked.soft, partial=(),
-                      partial_fact=None)
+                      partial_states=())
         if checked.soft:
             notes.append(checked.soft[0].message)
         return self._commit(new, tuple(notes))
@@ -780,7 +747,7 @@ class Session(SessionView):
             result = sides_for(state.rules.seats)[match.winner] if match.winner is not None else "="
         interim = replace(state, done=done, done_facts=state.done_facts + (checked.fact,),
                           before=state.before + (state.match or start_match(state.rules),), match=match, cur=None,
-                          cur_fact=None, cur_errors=(), partial=(), partial_fact=None, result=result,
+                          cur_fact=None, cur_errors=(), partial=(), partial_states=(), result=result,
                           done_lines=self._deal_lines(done))
         # the canonical text of the whole game, checked as validate would check it
         text = self.game_text(interim)
@@ -821,7 +788,11 @@ class Session(SessionView):
         state = self.state
         if state.partial:
             plays = state.partial[:-1]
-            new = replace(state, partial=plays, partial_fact=None if not plays else state.partial_fact)
+            new = replace(state, partial=plays, partial_states=state.partial_states[:-1])
+            assert state.cur is not None
+            if plays and not state.cur.revokes and len(state.partial_states) == len(state.partial):
+                # undo is the core's state before the last card: nothing to check again
+                return self._commit(new, (f"took back {card_of(state.partial[-1])}",))
             if plays:
                 self.state = replace(state, partial=())
                 outcome = self._partial_try(self.state, plays, ())
@@ -865,18 +836,4 @@ class Session(SessionView):
             return self._try_deal(state, write_deal(taken[0]), (f"took back the {taken[1]} line",))
         # only the deal line is left: the deal goes
         return self._commit(replace(state, cur=None, cur_fact=None, cur_errors=()), ("took back the deal line",))
-
-def _assign(choices: list[list[str]], used: Counter[str], decks: int) -> Optional[list[str]]:
-    """One card per seat from its candidates, no card more often than the decks hold."""
-    if not choices:
-        return []
-    for card in choices[0][:60]:
-        if used[card] < decks:
-            used[card] += 1
-            rest = _assign(choices[1:], used, decks)
-            used[card] -= 1
-            if rest is not None:
-                return [card] + rest
-    return None
-
 

@@ -14,6 +14,7 @@ from typing import Optional
 
 from ..errors import DpnError
 from ..output.notes import capture_text
+from ..replay.core import DealState
 from ..replay.engine import MatchState
 from ..replay.facts import DealFact
 from ..rules.profile import Rules
@@ -70,7 +71,12 @@ class State:
     cur_fact: Optional[DealFact] = None
     cur_errors: tuple[DpnError, ...] = ()  # only ever a trump still to be given (missing-trump)
     partial: tuple[str, ...] = ()          # the plays of the trick in progress, canonical text
-    partial_fact: Optional[DealFact] = None  # the deal with that trick padded (for the screen)
+    partial_states: tuple[DealState, ...] = ()  # the core's state after each of those cards
+
+    @property
+    def partial_state(self) -> Optional[DealState]:
+        """The core's state after the last card of the trick under way (None: no card yet)."""
+        return self.partial_states[-1] if self.partial_states else None
     result: Optional[str] = None           # the Result once the match (or session) is over
     done_lines: tuple[str, ...] = field(default=())  # the text of the complete deals
     comments: tuple[str, ...] = ()         # the game's comments before its first tag

@@ -5,15 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Optional
 
-from ..deck import DECK, SUIT_NAMES, seats_for, sides_for
+from ..deck import SUIT_NAMES, seats_for, sides_for
 from ..output.stepper import Snapshot, snapshots
-from ..replay.engine import play_tricks, start_deal
+from ..replay.table import Table
 from ..rules.profile import Rules
 from .state import Expect, Outcome, State, card_of
 
 __all__ = ["SessionView"]
-
-_SHIFT = {card: 2 * i for i, card in enumerate(DECK)}
 
 
 class SessionView:
@@ -100,32 +98,38 @@ class SessionView:
         return ("card", lead, f"deal {number}, dealer {dealer}: {lead} leads trick 1")
 
     def _only_card(self, state: State, seat: str) -> Optional[str]:
-        """The one legal card of ``seat`` when its hand is known and it has just one."""
+        """The one legal card of ``seat`` when its hand is known and it has just one (the core says)."""
         cur = state.cur
-        if cur is None or not cur.hands or state.match is None:
+        if cur is None or not cur.hands or state.cur_fact is None:
             return None
-        ds, _ = start_deal(state.match, cur)
-        if ds is None:
+        table = self.table(state)
+        if table is None or table.to_play != seat or table.hand(seat) is None:
             return None
-        ds = play_tricks(ds, cur.tricks)
+        legal = set(table.legal_cards())
+        return str(legal.pop()) if len(legal) == 1 else None
+
+    def table(self, state: Optional[State] = None) -> Optional[Table]:
+        """The core's table now: the deal in progress, the cards of the trick under way played."""
+        state = state or self.state
+        if state.partial and state.partial_state is not None:
+            return Table(state.partial_state)
+        fact = state.cur_fact
+        if state.cur is None or fact is None or state.cur_errors:
+            return None
+        try:
+            return Table.from_deal(fact, trick=len(fact.tricks) + 1)
+        except ValueError:
+            return None
+
+    def trick_under_way(self) -> Optional[tuple[int, tuple[tuple[str, str], ...]]]:
+        """The number of the trick under way and its cards so far (seat, card), when one is."""
+        state = self.state
+        if not state.partial:
+            return None
         seats = seats_for(state.rules.seats)
-        s = seats.index(seat)
-        if not ds.explicit[s]:
-            return None
-        holding = ds.hands[s]
-        first_five = ds.five[s] if ds.phase and ds.five is not None else None
-        if first_five is not None:
-            holding = first_five
-        held = [c for c in DECK if (holding >> _SHIFT[c]) & 3]
-        for p in state.partial:
-            card = card_of(p)
-            if card in held:
-                held.remove(card)
-        if state.partial:
-            led = card_of(state.partial[0])[-1]
-            follow = [c for c in held if c[-1] == led]
-            held = follow or held
-        return held[0] if len(set(held)) == 1 else None
+        leader = seats.index(self._leader(state))
+        return self._trick_number(state), tuple((seats[(leader + k) % state.rules.seats], card_of(p))
+                                                 for k, p in enumerate(state.partial))
 
     def position(self) -> dict[str, object]:
         """Where the game stands, as plain data (deal, trick, cards of the trick in progress)."""
@@ -152,27 +156,29 @@ class SessionView:
         return " · ".join(parts)
 
     def snapshot(self) -> Optional[Snapshot]:
-        """The table now, for the stepper's renderer (None before the first deal is played)."""
+        """The table now, for the stepper's renderer (None before the first deal is played):
+        the replay's snapshot after the complete tricks, with the trick under way from the core."""
         state = self.state
-        n = state.rules.seats
-        fact = state.partial_fact if state.partial else state.cur_fact
+        fact = state.cur_fact
         if fact is None:
             if not state.done_facts:
                 return None
             fact = state.done_facts[-1]
-        snaps = snapshots(fact, state.rules)
-        total = sum(len(t.plays) for t in fact.tricks)
-        played = total - (n - len(state.partial)) if state.partial else total
-        snap = snaps[min(played, len(snaps) - 1)]
-        if state.partial:
-            # the padding is nobody's hand: a seat whose hand is not written shows none
-            seats = seats_for(n)[:n]
-            count = Counter(p.seat for t in fact.tricks[:-1] for p in t.plays)
-            count.update(p.seat for p in snap.shown)
-            hands = {s: snap.hands.get(s, ()) if s in fact.dealt else () for s in seats}
-            unknown = {s: 0 if s in fact.dealt else state.rules.hand_size - count.get(s, 0) for s in seats}
-            snap = snap._replace(hands=hands, unknown=unknown)
-        return snap
+        snap = snapshots(fact, state.rules)[-1]
+        if not state.partial or state.partial_state is None:
+            return snap
+        table = Table(state.partial_state)
+        n = state.rules.seats
+        seats = seats_for(n)[:n]
+        count = Counter(p.seat for t in fact.tricks for p in t.plays)
+        count.update(seat for seat, _ in table.current)
+        hands = {s: tuple(str(c) for c in table.hand(s) or ()) for s in seats}
+        unknown = {s: 0 if table.hand(s) is not None else state.rules.hand_size - count.get(s, 0) for s in seats}
+        run_seat, run = table.run
+        return snap._replace(trick=None, shown=(), complete=False, hands=hands, unknown=unknown,
+                             centre_cards=len(table.centre), centre_tens=tuple(table.centre_tens),
+                             piles=dict(table.piles), pile_tens={k: tuple(v) for k, v in table.tens.items()},
+                             run=(run_seat, run) if run_seat is not None else None, capture=None, event=None)
 
     @property
     def rules(self) -> Rules:

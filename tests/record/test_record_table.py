@@ -168,7 +168,8 @@ def test_at_80_columns_the_seats_the_prompts_help_and_a_revoke_fit_and_read_righ
     expect("names trump")
     picture = "\n".join(seen)
     assert "B on A's right" in picture and "anticlockwise" in picture
-    rows = [line for line in seen if re.search(r"\b[A-D] (Asha|Bilal|Chitra|Dev) \((AC|BD)\)", line) and "◀" not in line]
+    rows = [line for line in seen
+            if re.search(r"\b[A-D] (Asha|Bilal|Chitra|Dev) \((AC|BD)\)", line) and "◀" not in line]
     assert len(rows) == 3 and "Chitra" in rows[0] and "Dev" in rows[1] and "Bilal" in rows[1] and "Asha" in rows[2]
     assert rows[1].index("Dev") < rows[1].index("Bilal")      # D on A's left, B on A's right
     child.sendline("help")
@@ -194,7 +195,8 @@ def test_at_80_columns_the_seats_the_prompts_help_and_a_revoke_fit_and_read_righ
     child.sendline("quit")
     child.expect(pexpect.EOF)
     seen.extend(_lines(child))
-    prompts = [m.group(0) for m in (re.match(r"(deal \d+|First dealer|Players|Rules).*?> ", line) for line in seen) if m]
+    starts = (re.match(r"(deal \d+|First dealer|Players|Rules).*?> ", line) for line in seen)
+    prompts = [m.group(0) for m in starts if m]
     assert prompts and all(len(line) <= 62 for line in prompts), [p for p in prompts if len(p) > 62]
     assert all(len(line) <= 80 for line in seen), [line for line in seen if len(line) > 80]
     text = path.read_text(encoding="utf-8")

@@ -222,7 +222,8 @@ HAND_WRITTEN = [
     "deal 1 dealer A\n 5 A: AD 8 3D QD\n", "deal 1 dealer A\n 9 A: 7S 4H 5S 10\n10 B: 2S 3S 4S 5S\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nclaim B\ntens AC 0 BD 4\n", "deal 1\n 1 A: AH 10H 3H 7H\n",
     # DPN 1.2: revokes the table ruled on, alone, with comments, before a claim and tens, misplaced
-    "deal 1 dealer A\n 1 A: AH 10H 2S 7H\nrevoke C at 1 stands\nrevoke B at 1 PENALTY {fine}\nclaim B\ntens AC 0 BD 4\n",
+    "deal 1 dealer A\n 1 A: AH 10H 2S 7H\nrevoke C at 1 stands\nrevoke B at 1 PENALTY {fine}\nclaim B\n"
+    "tens AC 0 BD 4\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H {x} revoke\nD at 1 stands {y}\n", "deal 1 dealer A\nrevoke C at 1 stands\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nrevoke C at 1 stands\n 2 A: 2S 3S 4S 5S\n",
     "deal 1 dealer A\n 1 A: AH 10H 3H 7H\nrevoke C 1 stands\n", "deal 1 dealer A\n 1 A: AH\nrevoke C at 1 redeal\n",
