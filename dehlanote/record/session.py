@@ -36,7 +36,7 @@ from ..replay.table import Table
 from ..replay.facts import DealFact
 from ..rules.profile import Registry, registry as default_registry
 from ..syntax import Deal, Game, Tag, Trick, parse_string
-from ..syntax.model import make_revoke
+from ..syntax.model import Revoke, make_revoke
 from ..deck import seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
 from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, normalise, prefix_of,
@@ -144,7 +144,7 @@ class Session(SessionView):
         state = replace(state, done_lines=self._deal_lines(state.done))
         if cur is not None:
             # renumber the lines: the canonical text may differ from what was read
-            checked = self._check_deal(state, write_deal(cur))
+            checked = self._check_deal(state, write_deal(cur), unfinished=True)
             if checked.errors:
                 raise RecordError("the deal in progress cannot be recorded into", checked.errors)
             state = replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft)
@@ -210,10 +210,11 @@ class Session(SessionView):
 
     # ---- checking -----------------------------------------------------------------------------
 
-    def _check_deal(self, state: State, lines: list[str]) -> "Checked":
+    def _check_deal(self, state: State, lines: list[str], *, unfinished: bool = False) -> "Checked":
         """Parse and replay the deal in progress written as ``lines``, from the match state.
 
-        ``missing-trump`` is *soft* (the trump line may still come).
+        ``missing-trump`` is *soft* (the trump line may still come). ``unfinished``: a revoke
+        line may wait for the card that shows its revoke (in the trick under way, when resumed).
         """
         start = self._cur_start(state)
         source = "\n" * (start - 1) + "\n".join(lines) + "\n"
@@ -228,7 +229,7 @@ class Session(SessionView):
         match = state.match or start_match(state.rules)
         after, fact, found = replay_deal(match, deal, last=True, unfinished_ok=True, judge=claim_judge)
         if deal.revokes:     # a revoke the table ruled on is a fact; its trick may still be under way
-            found = ruled_revokes(deal, fact, found, [], pending_ok=True)
+            found = ruled_revokes(deal, fact, found, [], pending_ok=True, unfinished=unfinished)
         hard = tuple(e for e in found if e.code != "missing-trump")
         soft = tuple(e for e in found if e.code == "missing-trump")
         return Checked(deal, fact, self._located(hard, source), self._located(soft, source), after)
@@ -663,7 +664,6 @@ class Session(SessionView):
                 return Outcome(False, checked.errors)
             return self._trick_done(state, checked)
         # the trick under way: each card checked by the core as it is typed, no card invented
-        line_no = self._cur_start(state) + len(base)
         source = "\n" * (self._cur_start(state) - 1) + "\n".join(base + [real] + after) + "\n"
         games = parse_string(source)
         if not games or games[0].errors or len(games[0].deals) != 1:
@@ -679,9 +679,15 @@ class Session(SessionView):
             at, _events = play_card(at, play)
             found += at.errors[before:]
             states.append(at)
-        ruled = self._ruled_positions(state, deal, written, line_no)
+        places = self._revoke_places(state, deal, written)
+        ruled = {where for _, where in places if where is not None}
         errors = tuple(e for e in found if e.code != "missing-trump" and not (
             e.code == "revoke" and (e.line, e.column) in ruled))
+        revoked = {(e.line, e.column) for e in at.errors if e.code == "revoke"}
+        errors += tuple(DpnError("revoke", f"the record says {r.seat} revoked in trick {r.trick}, but the replay "
+                                 f"finds no revoke by {r.seat} there", r.line, r.column, deal=state.cur_fact.number
+                                 if state.cur_fact is not None else None)
+                        for r, where in places if where is not None and where not in revoked)
         if errors:
             return Outcome(False, self._located(errors, source))
         new = replace(state, partial=plays, partial_states=tuple(states))
@@ -693,23 +699,29 @@ class Session(SessionView):
         assert fact is not None
         return Table.from_deal(fact, trick=len(fact.tricks) + 1).state
 
-    def _ruled_positions(self, state: State, deal: Deal, written: Trick, line: int) -> set[tuple[int, int]]:
-        """Where the revokes the deal's revoke lines rule on are (a card of the trick under way, or earlier)."""
+    def _revoke_places(self, state: State, deal: Deal, written: Trick
+                       ) -> list[tuple[Revoke, Optional[tuple[int, int]]]]:
+        """Each revoke line of the deal and the place of the card it rules on (None: that seat
+        has not played yet in the trick under way)."""
         fact = state.cur_fact
         assert fact is not None
         seats = seats_for(state.rules.seats)
         leader = seats.index(self._leader(state))
         order = [seats[(leader + k) % state.rules.seats] for k in range(state.rules.seats)]
-        out: set[tuple[int, int]] = set()
+        out: list[tuple[Revoke, Optional[tuple[int, int]]]] = []
         for r in deal.revokes:
-            if r.trick == len(fact.tricks) + 1 and order.index(r.seat) < len(written.plays):
-                play = written.plays[order.index(r.seat)]
-                out.add((play.line, play.column))
+            where: Optional[tuple[int, int]] = None
+            if r.trick == len(fact.tricks) + 1:
+                if r.seat in order and order.index(r.seat) < len(written.plays):
+                    play = written.plays[order.index(r.seat)]
+                    where = (play.line, play.column)
             elif 0 < r.trick <= len(fact.tricks):
                 t = fact.tricks[r.trick - 1]
+                where = (0, 0)     # a seat that did not play there: no revoke can be found
                 if r.seat in t.order and t.order.index(r.seat) < len(t.trick.plays):
                     p = t.trick.plays[t.order.index(r.seat)]
-                    out.add((p.line, p.column))
+                    where = (p.line, p.column)
+            out.append((r, where))
         return out
 
     def _recheck_partial(self) -> None:
@@ -768,6 +780,19 @@ class Session(SessionView):
 
         A card kept by a revoke line goes with that line (the revoke it showed is gone)."""
         state = self.state
+        if state.partial and state.cur is not None and state.cur.revokes:
+            # the card a revoke line of this trick rules on goes with that line
+            seats = seats_for(state.rules.seats)
+            seat = seats[(seats.index(self._leader(state)) + len(state.partial) - 1) % state.rules.seats]
+            number = self._trick_number(state)
+            kept = tuple(r for r in state.cur.revokes if not (r.trick == number and r.seat == seat))
+            if len(kept) < len(state.cur.revokes):
+                self.state = replace(state, cur=state.cur._replace(revokes=kept))
+                outcome = self._undo_once()
+                if not outcome.accepted:
+                    self.state = state
+                    return outcome
+                return replace(outcome, notes=outcome.notes + ("and the revoke line with it",), saved=True)
         outcome = self._undo_once()
         cur = state.cur if state.cur is not None else (state.done[-1] if state.done else None)
         if outcome.accepted or cur is None or not cur.revokes:

@@ -59,7 +59,7 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional
         if unfinished_ok and i == count - 1:
             deal_errors = _before_trump(deal, rules, deal_errors)
         if deal.revokes:
-            deal_errors = ruled_revokes(deal, last, deal_errors, ruled, pending_ok=unfinished_ok and i == count - 1)
+            deal_errors = ruled_revokes(deal, last, deal_errors, ruled, unfinished=unfinished_ok and i == count - 1)
         errors.extend(deal_errors)
         notes.extend(last.notes)
         deals.append(last)
@@ -70,14 +70,15 @@ RULINGS = {"stands": "the play stands", "penalty": "a penalty of the table's (th
 
 
 def ruled_revokes(deal: Deal, fact: DealFact, errors: Iterable[DpnError], ruled: list[DpnError], *,
-                  pending_ok: bool = False) -> list[DpnError]:
+                  pending_ok: bool = False, unfinished: bool = False) -> list[DpnError]:
     """The deal's errors once its ``revoke`` lines are read (DPN 1.2).
 
     ``revoke C at 4 stands``: the replay's ``revoke`` at C's card of trick 4 (found then, or
     when C later played the suit) is a fact the table ruled on, not an error of the record:
     it moves to ``ruled`` (the same code and place, the ruling in its message). A revoke line
     where the replay finds no revoke is itself a ``revoke`` error, at the line; with
-    ``pending_ok`` (the last deal of an unfinished record) not when its trick is still to come.
+    ``pending_ok`` not when its trick is still to come, and with ``unfinished`` (the last deal
+    of an unfinished record) never: the card that shows it may be in the trick under way.
     """
     errors = list(errors)
     for r in deal.revokes:
@@ -88,7 +89,7 @@ def ruled_revokes(deal: Deal, fact: DealFact, errors: Iterable[DpnError], ruled:
                 play = t.trick.plays[t.order.index(r.seat)]
                 at = (play.line, play.column)
         hits = [e for e in errors if e.code == "revoke" and (e.line, e.column) == at]
-        if not hits and pending_ok and r.trick > len(deal.tricks):
+        if not hits and ((unfinished and not fact.complete) or (pending_ok and r.trick > len(deal.tricks))):
             continue
         if not hits:
             errors.append(DpnError("revoke", f"the record says {r.seat} revoked in trick {r.trick}, but the replay "
@@ -188,7 +189,7 @@ class GameReplay:
                 deal_errors = _before_trump(deal, rules, deal_errors)
             if deal.revokes:
                 deal_errors = ruled_revokes(deal, last, deal_errors, ruled,
-                                            pending_ok=unfinished_ok and i == count - 1)
+                                            unfinished=unfinished_ok and i == count - 1)
             errors.extend(deal_errors)
             notes.extend(last.notes)
             yield last

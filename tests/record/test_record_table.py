@@ -87,7 +87,12 @@ def test_a_revoke_found_later_is_recorded_as_it_happened_and_validate_reports_a_
     assert "2C" in refused.errors[0].message and "revoke C at 2 stands" in refused.reason
     kept = session.feed("revoke C at 2 stands")
     assert kept.accepted and kept.saved and "7S kept as played" in kept.notes[0]
-    feed(session, ["9S", *REVOKED[3:]])
+    assert not replay_game(parse_string(session.text)[0]).errors
+    undone = session.feed("undo")            # the card goes, and the revoke it showed with it
+    assert undone.accepted and "revoke" not in session.text.split("[Result")[1]
+    assert not replay_game(parse_string(session.text)[0]).errors
+    assert not session.feed("7S").accepted
+    feed(session, ["revoke C at 2 stands", "9S", *REVOKED[3:]])
     text = session.text
     assert "revoke C at 2 stands" in text and " 2 A: AS QS 2C 10S" in text and " 3 A: 4S 5S 7S 9S" in text
     game = parse_string(text)[0]
