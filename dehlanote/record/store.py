@@ -157,7 +157,13 @@ class Claim(RecordLock):
         self.acquire()
 
     def follow(self) -> None:
-        """Kept for callers that moved the old hold after each save: the lock never moves."""
+        """After a save: the lock never moves, but one not taken yet (a record made by that
+        save) is taken now."""
+        if not self.held:
+            try:
+                self.acquire()
+            except (RecordBusy, OSError):
+                pass
 
 
 def _holder(fd: int) -> str:

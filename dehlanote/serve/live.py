@@ -12,6 +12,7 @@ from typing import Any
 
 from ..i18n import speaking
 from ..output.html.data import game_data
+from ..deck import seats_for
 from ..record.session import _without_marker as without_marker
 from ..replay import replay_game
 from ..syntax import parse_string
@@ -40,15 +41,18 @@ def _live_games(table: Table) -> list[dict[str, Any]]:
     if partial and data.get("deals") and state.cur is not None:
         deal = data["deals"][-1]
         snap = session.snapshot()
-        trick = snap.trick if snap is not None else None
-        if trick is not None:
+        under = session.trick_under_way()     # (its number, its cards so far with their seats)
+        if under is not None:
+            seats = seats_for(session.rules.seats)[:session.rules.seats]
+            lead = seats.index(under[1][0][0])
+            order = "".join(seats[(lead + k) % len(seats)] for k in range(len(seats)))
             last = deal["tricks"][-1] if deal["tricks"] else None
             centre = last["c"] if last is not None else [0, []]
             tens = last["d"] if last is not None else {s: 0 for s in data.get("sides", ())}
             deal["tricks"].append({
-                "n": trick.number, "l": trick.leader, "o": trick.order, "p": [[c] for c in partial],
-                "w": None, "c": centre, "x": None, "r": 0, "t": trick.trump, "s": [], "d": tens,
-                "u": len(trick.order),
+                "n": under[0], "l": order[0], "o": order, "p": [[c] for c in partial],
+                "w": None, "c": centre, "x": None, "r": 0, "t": snap.trump if snap is not None else None, "s": [],
+                "d": tens, "u": len(order),
             })
             deal["unplayed"] = []
     return [data]

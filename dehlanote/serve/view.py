@@ -56,10 +56,7 @@ def seen_adapter(session: Session) -> tuple[list[str], bool]:
             for p in t.plays:
                 seen[p.card] += 1
         if session.state.partial:
-            # the snapshot's deal ends with the padded trick: count only the real cards of it
-            last = fact.tricks[-1]
-            for p in last.plays:
-                seen[p.card] -= 1
+            # the snapshot's deal holds the complete tricks: the trick under way is added
             seen.update(trick_cards)
         for s, cards in fact.dealt.items():
             if s != seat:
@@ -138,7 +135,11 @@ def table_state(table: Table) -> dict[str, Any]:
     out["trump"] = snap.trump if not fresh or deal.complete else None
     out["trump_by"] = deal.trump.by if deal.trump is not None else None
     trick = None
-    if snap.trick is not None:
+    under = session.trick_under_way()
+    if under is not None:      # the trick under way, from the recorder's core table
+        trick = {"n": under[0], "leader": under[1][0][0], "cards": [[seat, card] for seat, card in under[1]],
+                 "complete": False, "winner": None, "capture": None}
+    elif snap.trick is not None:
         t = snap.trick
         trick = {"n": t.number, "leader": t.leader, "cards": [[p.seat, p.card] for p in snap.shown],
                  "complete": snap.complete, "winner": t.winner if snap.complete else None,

@@ -83,7 +83,8 @@ def test_each_card_is_on_disk_before_the_answer(client: TestClient, folder: Path
     assert st["expect"]["seat"] == "A"         # the winner leads next, by itself
     assert st["centre"] == {"cards": 4, "tens": ["10H"]}
     assert " 1 A: AH 10H 3H 7H" in (folder / "table-1.dpn").read_text(encoding="utf-8")
-    assert sorted(p.name for p in folder.iterdir()) == ["table-1.dpn"]
+    # no temporary file left: the record, and the recorders' lock beside it while it is served
+    assert sorted(p.name for p in folder.iterdir()) == [".table-1.dpn.lock", "table-1.dpn"]
 
 
 def test_known_hands_offer_only_legal_cards_and_refusals_carry_validate_codes(client: TestClient) -> None:
@@ -328,7 +329,9 @@ def test_file_names_are_the_servers(client: TestClient, folder: Path, tmp_path: 
     for sneaky in ("../escape.dpn", "/tmp/x.dpn", "table-9.dpn"):
         st = start(client, file=sneaky, path=sneaky, name=sneaky)
         assert re.fullmatch(r"table-\d+\.dpn", st["file"])
-    assert sorted(p.name for p in folder.iterdir()) == ["table-1.dpn", "table-2.dpn", "table-3.dpn"]
+    names = ["table-1.dpn", "table-2.dpn", "table-3.dpn"]
+    # each record and the recorders' lock beside it (dehlanote.record.store.RecordLock), nothing else
+    assert sorted(p.name for p in folder.iterdir()) == sorted(names + [f".{n}.lock" for n in names])
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert client.get("/t/..%2F..%2Fetc%2Fpasswd").status_code == 404
     assert client.get("/api/t/99").json()["code"] == "no-table"
