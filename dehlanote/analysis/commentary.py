@@ -8,7 +8,8 @@ from typing import Optional
 from ..replay import DealFact, GameFacts
 from ..rules.profile import Rules
 from ..syntax.model import Deal
-from .deal import DealAnalysis, advice, analyse_deal, glyph
+from .deal import DealAnalysis
+from .single import analyse, play_advice, play_mark
 
 #: CPU seconds spent on one deal at most; the later tricks are solved first
 DEAL_SECONDS = 60.0
@@ -20,7 +21,7 @@ def _dealer(fact: DealFact, rules: Rules) -> int:
 
 def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = None) -> str:
     """The analysis of one deal as a few lines of plain text (under the deal's table)."""
-    a = analysis or analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+    a = analysis or analyse(fact, rules, dd=True, time_limit=DEAL_SECONDS)
     g = a.game
     sides = g.sides
     if not a.tricks:
@@ -28,19 +29,22 @@ def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = 
     lines = []
     if a.value is not None:
         lines.append(f"analysis: {sides[0]} {a.value}\u2013{g.total - a.value} {sides[1]} under best play"
-                     " from the start")
+                     " from the start" + ("; each card judged single dummy, from what its player could see"
+                                          if a.single_dummy else ""))
     else:
-        lines.append(f"analysis: {a.reason}; tricks {a.tricks[0].number}-{a.tricks[-1].number} analysed")
+        lines.append(f"analysis: {a.reason}; tricks {a.tricks[0].number}-{a.tricks[-1].number} analysed"
+                     + ("; each card judged single dummy, from what its player could see" if a.single_dummy else ""))
     dealer = _dealer(fact, rules)
     marked = 0
     for t in a.tricks:
         for p in t.plays:
-            mark = glyph(p, g, rules, dealer)
+            mark = play_mark(a, p, rules, dealer)
             if mark:
                 marked += 1
-                lines.append(f"  trick {t.number}: {p.seat} {p.card}{mark} {advice(p, g)}")
+                lines.append(f"  trick {t.number}: {p.seat} {p.card}{mark} {play_advice(a, p)}")
     if not marked:
-        lines.append("  every card played kept the value")
+        lines.append("  every card played kept the value" if not a.single_dummy else
+                     "  no card played is expected to have lost value (single dummy)")
     return "\n".join(lines)
 
 
@@ -62,9 +66,9 @@ def deal_marks(fact: DealFact, rules: Rules, analysis: DealAnalysis) -> dict[tup
     dealer = _dealer(fact, rules)
     for ta in analysis.tricks:
         for k, p in enumerate(ta.plays):
-            mark = glyph(p, analysis.game, rules, dealer)
+            mark = play_mark(analysis, p, rules, dealer)
             if mark:
-                marks[(ta.number, k)] = (mark, advice(p, analysis.game))
+                marks[(ta.number, k)] = (mark, play_advice(analysis, p))
     return marks
 
 
@@ -72,7 +76,7 @@ def analysed_deal(deal: Deal, fact: DealFact, rules: Rules,
                   analysis: Optional[DealAnalysis] = None) -> tuple[Deal, str]:
     """One deal of a record with its cards marked as :func:`analysed` marks them, and the
     note saying so (``deal N analysis: ...``)."""
-    a = analysis or analyse_deal(fact, rules, time_limit=DEAL_SECONDS)
+    a = analysis or analyse(fact, rules, dd=True, time_limit=DEAL_SECONDS)
     note = f"deal {fact.number} " + analysis_text(fact, rules, a)
     if not a.tricks:
         return deal, note

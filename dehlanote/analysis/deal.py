@@ -41,6 +41,7 @@ class PlayAnalysis:
     loss: int                  # what the player's side gave away against its best card
     best: tuple[str, ...]      # the cards that keep the most (the card played among them if best)
     best_value: int
+    single: Any = None         # the single-dummy judgement (analysis.single.SingleJudgement), when judged
 
 
 @dataclass
@@ -60,8 +61,10 @@ class DealAnalysis:
     reason: str = ""           # why not (not analysable, not solved in time)
     nodes: int = 0
     seconds: float = 0.0
+    single_dummy: bool = False # judged single dummy too (each play's ``single``; analysis.single)
 
-    def to_json(self, game_index: int) -> dict[str, Any]:
+    def to_json(self, game_index: int, single: bool = False) -> dict[str, Any]:
+        """``single``: each play gains ``single_dummy`` (None when not judged in time)."""
         g = self.game
         out: dict[str, Any] = {"game": game_index, "deal": self.number,
                                "value": describe(g, self.value) if self.value is not None else None,
@@ -73,7 +76,9 @@ class DealAnalysis:
             "number": t.number,
             "value": describe(g, t.value),
             "plays": [{"seat": p.seat, "card": p.card, "value": describe(g, p.value), "loss": p.loss,
-                       "best": list(p.best)} for p in t.plays],
+                       "best": list(p.best),
+                       **({} if not single else {"single_dummy": p.single.to_json() if p.single else None})}
+                      for p in t.plays],
         } for t in self.tricks]
         return out
 

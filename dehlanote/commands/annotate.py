@@ -20,11 +20,14 @@ from ..output.render import (
 )
 from ..analysis import commentary
 from ..analysis.commentary import analysed_deal, deal_marks
-from ..analysis.deal import analyse_deal
+from ..analysis.deal import DealAnalysis
+from ..analysis.single import analyse as analyse_single
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from ..errors import READING_CODES
-from ..replay import GameFacts, GameReplay, iter_replay
-from ..rules.profile import Registry
+from ..replay import DealFact, GameFacts, GameReplay, iter_replay
+from ..rules.profile import Registry, Rules
 from ..syntax import Game
+from ..syntax.model import Deal
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -55,9 +58,13 @@ def annotate(
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     rules: Optional[Path] = RULES_OPTION,
     analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: mark each "
-                                 "card that lost value ? (?? when it changed who wins the deal) in the table "
+                                 "card expected to lose value ? (?? by a ten or more; with --dd: lost value "
+                                 "double dummy, ?? when it changed who wins the deal) in the table "
                                  "(with --format dpn: as its glyph, with an {analysis ...} comment) and say "
-                                 "what would have kept it (see dehlanote solve)."),
+                                 "what would have kept it (see dehlanote solve). Single dummy unless --dd."),
+    dd: bool = DD_OPTION,
+    worlds: int = WORLDS_OPTION,
+    seed: int = SEED_OPTION,
 ) -> None:
     """Show each deal trick by trick.
 
@@ -73,6 +80,7 @@ def annotate(
     Example: dehlanote annotate samples/worked-example.dpn
     """
     reg = load_registry(rules)
+    judge = _Judge(dd, worlds, seed) if analyse else None
     specs = expand(files)
     if specs.count(STDIN) > 1:
         raise fail("standard input (-) can be read only once")
@@ -88,10 +96,10 @@ def annotate(
             for index, game in enumerate(games_of(spec), 1):
                 # deal by deal: a game of thousands of deals needs the memory of one
                 if format is AnnotateFormat.dpn:
-                    facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=analyse)
+                    facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=judge)
                 else:
                     facts = _annotate_text(out, game, reg, index, report.path, first, several=len(specs) > 1,
-                                           symbols=symbols, analyse=analyse)
+                                           symbols=symbols, analyse=judge)
                 report.games += 1
                 report.count += len(facts.errors)
                 first = False
@@ -105,7 +113,22 @@ def annotate(
     raise typer.Exit(exit_status(reports))
 
 
-def _annotate_dpn(dpn: DpnOut, game: Game, reg: Registry, path: str, first: bool, *, analyse: bool) -> GameFacts:
+class _Judge:
+    """``--analyse``: each deal solved, and judged single dummy unless ``dd``."""
+
+    def __init__(self, dd: bool, worlds: int, seed: int) -> None:
+        self.dd, self.worlds, self.seed = dd, worlds, seed
+
+    def solve(self, fact: DealFact, rules: Rules) -> DealAnalysis:
+        return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
+                              time_limit=commentary.DEAL_SECONDS)
+
+    def __call__(self, deal: Deal, fact: DealFact, rules: Rules) -> tuple[Deal, Optional[str]]:
+        return analysed_deal(deal, fact, rules, self.solve(fact, rules))
+
+
+def _annotate_dpn(dpn: DpnOut, game: Game, reg: Registry, path: str, first: bool, *,
+                  analyse: Optional[_Judge]) -> GameFacts:
     """The record with the facts as comments (a game that could not be read: as written)."""
     if not first:
         dpn("\n")
@@ -114,7 +137,7 @@ def _annotate_dpn(dpn: DpnOut, game: Game, reg: Registry, path: str, first: bool
         dpn(canonical_text(game, facts))
     else:
         facts = write_annotated(game, lambda: iter_replay(game, reg, claim_judge), dpn,
-                                mark=analysed_deal if analyse else None)
+                                mark=analyse)
     dpn.close()                 # the errors after the game's text
     err = err_console()
     for e in facts.errors:
@@ -131,7 +154,7 @@ def _drained(replay: GameReplay) -> GameFacts:
 
 
 def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: str, first: bool, *,
-                   several: bool, symbols: bool, analyse: bool) -> GameFacts:
+                   several: bool, symbols: bool, analyse: Optional[_Judge]) -> GameFacts:
     """A game as tables, one per deal, then its result and errors."""
     symbols = symbols and (out.encoding or "").lower().startswith("utf")
     if not first:
@@ -148,9 +171,9 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
     for deal, final in stream:
         assert rules is not None
         marks: dict[tuple[int, int], str] = {}
-        if analyse:
+        if analyse is not None:
             # solved before its table is drawn: the cards that lost value are marked in it
-            solved = analyse_deal(deal, rules, time_limit=commentary.DEAL_SECONDS)
+            solved = analyse.solve(deal, rules)
             marks = {at: mark for at, (mark, _) in deal_marks(deal, rules, solved).items()}
             analysis.append(analysed_deal(deal.deal, deal, rules, solved)[1])
         out.print()

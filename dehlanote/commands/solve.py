@@ -1,4 +1,4 @@
-"""``dehlanote solve``: double-dummy analysis of deals whose hands are known."""
+"""``dehlanote solve``: single- and double-dummy analysis of deals whose hands are known."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ from typing import Any
 import typer
 
 from ..analysis.judge import claim_judge
-from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, split
+from ..analysis.deal import TIMEOUT, DealAnalysis, advice, glyph, split
+from ..analysis.single import analyse, play_advice, play_mark
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from .common import (
     RULES_OPTION,
     Exit,
@@ -49,9 +51,18 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _work(args: tuple[Task, int, int | None, float | None]) -> DealAnalysis:
-    (path, index, fact, rules), from_trick, nodes, seconds = args
-    return analyse_deal(fact, rules, from_trick=from_trick, node_limit=nodes, time_limit=seconds)
+Args = tuple[Task, int, int | None, float | None, int | None, int]
+
+
+def _analyse(args: Args, progress: Any = None) -> DealAnalysis:
+    """The double-dummy analysis of one deal and, unless ``worlds`` is None, its single-dummy judgement."""
+    (path, index, fact, rules), from_trick, nodes, seconds, worlds, seed = args
+    return analyse(fact, rules, dd=worlds is None, worlds=worlds or 1, seed=seed, from_trick=from_trick,
+                   node_limit=nodes, time_limit=seconds, progress=progress)
+
+
+def _work(args: Args) -> DealAnalysis:
+    return _analyse(args)
 
 
 def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: DealAnalysis) -> None:
@@ -69,6 +80,13 @@ def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: 
     dealer = rules.seat_letters.index(fact.dealer) if fact.dealer else 0
     unit = {"tens": "ten", "points": "point", "tricks": "trick"}[g.score]
     for t in a.tricks:
+        if a.single_dummy:
+            cards = "  ".join(f"{p.seat} {p.card}{play_mark(a, p, rules, dealer)}" for p in t.plays)
+            out.print(f"  {t.number:>2}  {sides[0]} {split(g, t.value):<6} {cards}", markup=False)
+            for p in t.plays:
+                if play_mark(a, p, rules, dealer):
+                    out.print(f"        {p.card}: {play_advice(a, p)}", markup=False)
+            continue
         cards = "  ".join(f"{p.seat} {p.card}{glyph(p, g, rules, dealer)}" for p in t.plays)
         out.print(f"  {t.number:>2}  {sides[0]} {split(g, t.value):<6} {cards}", markup=False)
         for p in t.plays:
@@ -92,15 +110,22 @@ def solve(
                                           "solved in time (0: no limit)."),
     node_limit: int | None = typer.Option(None, "--node-limit", min=1, metavar="N",
                                           help="Give up on a deal after N card plays searched."),
+    dd: bool = DD_OPTION,
+    worlds: int = WORLDS_OPTION,
+    seed: int = SEED_OPTION,
     rules: Path | None = RULES_OPTION,
 ) -> None:
-    """Solve deals double dummy: the value under best play before each trick, and what each card cost.
+    """Solve deals: the value under best play before each trick, and what each card cost.
 
     For each deal whose hands are known (written with hands, or every card played): the
     value from the start and before each trick (each side's final tens; points under
     double-sar, tricks under court-piece), and for each card played, marked ? when it gave
-    something away (?? when that changed who wins the deal), the best cards instead.
-    Trump set by play is taken as known. Full deals can take a while: a progress bar shows
+    something away, the best cards instead. Each card is judged single dummy: over the deals
+    its player could not tell apart (their own hand, the cards played, the voids shown, trump
+    as far as they knew it), sampled with --worlds and --seed, each solved double dummy; ?
+    when its expected loss is clearly above its error, ?? when by a whole ten. With --dd the
+    double-dummy view only (?? when the card changed who wins the deal; trump set by play
+    taken as known). Full deals can take a while: a progress bar shows
     on a terminal, Ctrl-C stops cleanly, and --time-limit caps each deal.
 
     Exit status: 0, 1 when a record has errors or a deal was not solved in time, 2 for an unreadable file
@@ -113,7 +138,7 @@ def solve(
     errors: list[str] = []
     tasks = list(_tasks(specs, reg, deal, errors))
     seconds = time_limit or None
-    args = [(t, from_trick, node_limit, seconds) for t in tasks]
+    args: list[Args] = [(t, from_trick, node_limit, seconds, None if dd else worlds, seed) for t in tasks]
     results: list[DealAnalysis] = []
     lost = False        # a worker process was killed (the deals solved before it are shown)
     show = sys.stderr.isatty()
@@ -150,15 +175,14 @@ def solve(
                 progress.update(bar, description=f"{path} game {index} deal {fact.number}")
                 def step(done: int, total: int) -> None:
                     progress.update(bar, completed=len(results) + (done / total if total else 0))
-                t, k, n, s = a
-                results.append(analyse_deal(t[2], t[3], from_trick=k, node_limit=n, time_limit=s, progress=step))
+                results.append(_analyse(a, progress=step))
                 progress.update(bar, completed=len(results))
 
-    unsolved = any(r.reason == TIMEOUT for r in results)
+    unsolved = any(r.reason == TIMEOUT or r.reason.startswith("single dummy") for r in results)
     if format is OutputFormat.json:
         deals = []
         for (path, index, _fact, _rules), r in zip(tasks, results):
-            deals.append({"path": path, **r.to_json(index)})
+            deals.append({"path": path, **r.to_json(index, single=not dd)})
         emit(json.dumps({"deals": deals}, indent=2, ensure_ascii=False) + "\n")
     else:
         out = TextOut()

@@ -185,8 +185,8 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     for text in footnotes:
         lines.append(Text("  ").append_text(text))
     if lost_value:
-        lines.append(Text("  ? and ??: the analysis's marks, cards that lost value under best play (?? changed "
-                          "who wins the deal); what would have kept it is under the game", style="dim"))
+        lines.append(Text("  ? and ??: the analysis's marks, cards that lost value (how it judged them and "
+                          "what would have kept it is under the game)", style="dim"))
     if centre_rule and deal.complete and not any(s.crossed for s in ten_stories(deal, rules.seats)):
         lines.append(Text("  every ten ended with the side that won its trick", style="dim"))
     return Group(*lines)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -23,7 +25,7 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_dpn_gets_glyphs_and_comments_and_stays_valid() -> None:
-    res = CliRunner().invoke(app, ["annotate", "--analyse", "--format", "dpn", SAMPLE])
+    res = CliRunner().invoke(app, ["annotate", "--analyse", "--dd", "--format", "dpn", SAMPLE])
     assert res.exit_code == 0, res.output
     text = res.stdout
     # deal 4, trick 10: C's JH let BD take the last ten (found by solve too)
@@ -51,6 +53,38 @@ def test_an_existing_glyph_is_kept() -> None:
 
 
 def test_text_shows_the_analysis_under_the_game() -> None:
-    res = CliRunner().invoke(app, ["annotate", "--analyse", SAMPLE])
+    res = CliRunner().invoke(app, ["annotate", "--analyse", "--dd", SAMPLE])
     assert res.exit_code == 0, res.output
     assert "trick 10: C JH?? C should have played 10H: AC 1\u20133 instead of 0\u20134" in res.stdout
+
+
+def test_by_default_the_cards_are_judged_single_dummy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --dd each card is judged over the deals its player could not tell apart: every mark
+    under the game is the single-dummy judgement's (as solve's single_dummy gives it)."""
+    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", 1.0)
+    res = CliRunner().invoke(app, ["annotate", "--analyse", "--worlds", "8", "--seed", "3", SAMPLE])
+    assert res.exit_code == 0, res.output
+    notes = [line for line in res.stdout.splitlines() if line.startswith("note: deal ")]
+    assert notes and all("each card judged single dummy" in line for line in notes)
+    from dehlanote.analysis.single import analyse
+    src = next(replay_games(iter_path(SAMPLE)))
+    judged = {}
+    for fact in src.deals:
+        a = analyse(fact, src.rules, worlds=8, seed=3, time_limit=1.0)
+        for t in a.tricks:
+            for p in t.plays:
+                if p.single is not None:
+                    judged[(fact.number, t.number, p.seat, p.card)] = p.single
+    assert len(judged) >= 8
+    deal = 0
+    shown = 0
+    for line in res.stdout.splitlines():
+        if line.startswith("note: deal "):
+            deal = int(line.split()[2])
+        m = re.match(r"^  trick (\d+): ([A-D]) (\w+?)(\?\??) (.*)$", line)
+        if m and deal:
+            key = (deal, int(m[1]), m[2], m[3])
+            shown += 1
+            assert " deals " in m[5] and "could not tell apart" in m[5]
+            if key in judged:
+                assert judged[key].mark == m[4], line

@@ -61,7 +61,7 @@ def test_the_last_card_is_worth_what_the_replay_scored() -> None:
 
 def test_a_misplayed_card_is_marked_with_what_would_have_kept_it() -> None:
     # deal 4 of the closed-trump sample: C's JH at trick 10 lets BD take the last ten
-    res = run("--from-trick", "10", "--deal", "4", str(SAMPLES / "hukum-closed-trump.dpn"))
+    res = run("--dd", "--from-trick", "10", "--deal", "4", str(SAMPLES / "hukum-closed-trump.dpn"))
     assert res.returncode == 0, res.stderr
     assert "C JH??" in res.stdout
     assert "C should have played 10H: AC 1\u20133 instead of 0\u20134" in res.stdout
@@ -115,11 +115,40 @@ def test_library_first_void_five_starts_after_the_phase() -> None:
 def test_every_sample_solves_its_last_six_tricks_without_a_traceback() -> None:
     """Every profile and player count that a sample holds (six players included) goes through the solver."""
     for sample in sorted(SAMPLES.glob("*.dpn")):
-        start = "21" if "six-player" in sample.name else "8"   # 26 tricks a deal with six players
-        res = run("--format", "json", "--from-trick", start, str(sample))
-        assert res.returncode in (0, 1), (sample.name, res.stderr[-2000:])
-        assert "Traceback" not in res.stderr, (sample.name, res.stderr[-2000:])
-        doc = json.loads(res.stdout)
-        jsonschema.validate(doc, _schema())
-        for deal in doc["deals"]:
-            assert deal["solved"], (sample.name, deal["deal"])
+        six = "six-player" in sample.name                      # 26 tricks a deal with six players
+        for args in (("--dd", "--from-trick", "21" if six else "8"),
+                     ("--worlds", "2", "--from-trick", "24" if six else "11")):      # and single dummy
+            res = run("--format", "json", *args, str(sample))
+            assert res.returncode in (0, 1), (sample.name, res.stderr[-2000:])
+            assert "Traceback" not in res.stderr, (sample.name, res.stderr[-2000:])
+            doc = json.loads(res.stdout)
+            jsonschema.validate(doc, _schema())
+            for deal in doc["deals"]:
+                assert deal["solved"], (sample.name, deal["deal"], args)
+
+
+def test_json_gives_every_play_its_single_dummy_judgement_and_dd_skips_it() -> None:
+    args = ["--format", "json", "--from-trick", "11", "--worlds", "6", "--seed", "5",
+            str(SAMPLES / "worked-example.dpn"),
+            str(SAMPLES / "standard-double-sar.dpn")]
+    res = run(*args)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    jsonschema.validate(doc, _schema())
+    assert run(*args).stdout == res.stdout                    # one judgement for a seed
+    for deal in doc["deals"]:
+        for t in deal["tricks"]:
+            for p in t["plays"]:
+                sd = p["single_dummy"]
+                assert sd["worlds"] >= 1 and sd["stderr"] >= 0 and sd["expected_loss"] >= 0
+                assert (sd["expected_loss"] == 0) == (p["card"] in sd["best"])
+                assert {c["card"] for c in sd["cards"]} >= set(p["best"])
+        last = deal["tricks"][-1]["plays"][-1]               # the last card: nothing is hidden any more
+        side = next(iter(last["value"]))
+        assert last["single_dummy"]["worlds"] == 1 and last["single_dummy"]["value"] == last["value"][side]
+    dd = json.loads(run("--dd", *args).stdout)
+    jsonschema.validate(dd, _schema())
+    assert all("single_dummy" not in p for d in dd["deals"] for t in d["tricks"] for p in t["plays"])
+    strip = [[[{k: v for k, v in p.items() if k != "single_dummy"} for p in t["plays"]] for t in d["tricks"]]
+             for d in doc["deals"]]
+    assert strip == [[t["plays"] for t in d["tricks"]] for d in dd["deals"]]   # the double-dummy fields kept

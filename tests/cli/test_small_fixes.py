@@ -95,7 +95,7 @@ _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
 def test_annotate_analyse_marks_in_the_table_the_cards_the_analysis_names(quick):
-    out = run("annotate", "--analyse", WORKED).stdout
+    out = run("annotate", "--analyse", "--dd", WORKED).stdout
     under = {(int(m[1]), m[3], m[4]) for m in map(_UNDER.match, out.splitlines()) if m}
     assert len(under) >= 3
     marked = set()
@@ -116,7 +116,7 @@ def test_annotate_analyse_marks_in_the_table_the_cards_the_analysis_names(quick)
 
 def test_annotate_dpn_tells_the_analysis_marks_from_the_authors_glyphs(quick):
     text = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S", " 3 A: 4S! 5S")
-    out = run("annotate", "--analyse", "--format", "dpn", "-", input=text).stdout
+    out = run("annotate", "--analyse", "--dd", "--format", "dpn", "-", input=text).stdout
     games = list(parse_string(out))
     assert not any(g.errors for g in games)
     plays = {(t.number, p.card): p for d in games[0].deals for t in d.tricks for p in t.plays}
