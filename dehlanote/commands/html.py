@@ -16,6 +16,7 @@ from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
 from ..rules.profile import Rules
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -60,10 +61,14 @@ def html_command(
                                             help="A progress bar on standard error (default: on a terminal, "
                                                  "for a site)."),
     analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: the page "
-                                 "marks each card that lost value ? (?? when it changed who wins the deal) "
-                                 "with what would have kept it, and shows the value under best play before "
-                                 "each trick (see dehlanote solve). Up to a minute a deal."),
+                                 "marks each card expected to lose value (judged single dummy: ? beyond the "
+                                 "sampling error, ?? by a ten; with --dd double dummy) with what would have "
+                                 "kept it, and shows the value under best play before each trick (see "
+                                 "dehlanote solve). A minute or more a deal."),
     analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
+    dd: bool = DD_OPTION,
+    worlds: int = WORLDS_OPTION,
+    seed: int = SEED_OPTION,
     viewer: bool = typer.Option(False, "--viewer", help="Write the viewer page instead (no FILE): it shows the "
                                                           "deal carried in its link (see dehlanote share)."),
     rules: Optional[Path] = RULES_OPTION,
@@ -103,7 +108,8 @@ def html_command(
     if STDIN in specs and as_site:
         raise fail("standard input can be made into one page only: give files for a site")
     started = time.perf_counter()
-    analyser = Analyser(from_trick=analyse_from or 1) if analyse or analyse_from else None
+    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
+                if analyse or analyse_from else None)
     extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None
     if not as_site:
         spec = specs[0]

@@ -29,6 +29,7 @@ from ..output.stepper_view import (
 )
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -67,10 +68,14 @@ def replay(
     plain: bool = typer.Option(False, "--plain", help="Print the steps as text, even on a terminal."),
     symbols: bool = typer.Option(True, "--symbols/--letters", help="Suits as ♠♥♦♣ or as S H D C."),
     analyse: bool = typer.Option(False, "--analyse", help="Solve each deal whose hands are known: show the value "
-                                 "under best play before each trick and mark each card that lost value ? (?? "
-                                 "when it changed who wins the deal) with what would have kept it (see "
-                                 "dehlanote solve). Up to a minute a deal, solved while you step."),
+                                 "under best play before each trick and mark each card expected to lose value "
+                                 "(judged single dummy: ? beyond the sampling error, ?? by a ten; with --dd "
+                                 "double dummy) with what would have kept it (see dehlanote solve). A minute "
+                                 "or more a deal, solved while you step."),
     analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
+    dd: bool = DD_OPTION,
+    worlds: int = WORLDS_OPTION,
+    seed: int = SEED_OPTION,
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Step through a game in the terminal, card by card.
@@ -110,7 +115,8 @@ def replay(
         raise fail(f"game {game} has no deal {deal} (deals {facts.deals[0].number} to {facts.deals[-1].number})")
     if trick is not None and not stepper.jump(trick):
         raise fail(f"deal {stepper.deals[stepper.deal].number} has no trick {trick}")
-    analyser = Analyser(from_trick=analyse_from or 1) if analyse or analyse_from else None
+    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
+                if analyse or analyse_from else None)
     if interactive:
         _interactive(stepper, facts, symbols, analyser)
     else:

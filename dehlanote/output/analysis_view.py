@@ -15,7 +15,8 @@ from typing import Any, Callable, Optional
 
 from ..analysis.commentary import DEAL_SECONDS
 from ..analysis import Solver
-from ..analysis.deal import TIMEOUT, DealAnalysis, advice, analyse_deal, glyph, known_hands
+from ..analysis.deal import TIMEOUT, DealAnalysis, analyse_deal, known_hands
+from ..analysis.single import WORLDS, judge_deal, play_advice, play_mark
 from ..analysis.position import PlayRules
 from ..replay.facts import DealFact
 from ..rules.profile import Rules
@@ -87,9 +88,9 @@ def deal_view(fact: DealFact, rules: Rules, analysis: DealAnalysis) -> DealView:
     for t in analysis.tricks:
         tv = TrickView(t.number, value_text(game, t.value))
         for k, p in enumerate(t.plays):
-            mark = glyph(p, game, rules, dealer)
+            mark = play_mark(analysis, p, rules, dealer)
             if mark:
-                tv.marks[k] = (mark, advice(p, game))
+                tv.marks[k] = (mark, play_advice(analysis, p))
         view.tricks[t.number] = tv
     first = analysis.tricks[0].number
     if first > 1:
@@ -108,9 +109,13 @@ class Analyser:
     tricks are solved first, so a deal stopped by the limit still shows them).
     """
 
-    def __init__(self, *, from_trick: int = 1, time_limit: Optional[float] = DEAL_SECONDS) -> None:
+    def __init__(self, *, from_trick: int = 1, time_limit: Optional[float] = DEAL_SECONDS, dd: bool = True,
+                 worlds: int = WORLDS, seed: int = 0) -> None:
+        """``dd``: the double-dummy view only; else each card is judged single dummy too
+        (``worlds`` a decision, ``seed``), in ``time_limit`` more CPU seconds."""
         self.from_trick = from_trick
         self.time_limit = time_limit
+        self.dd, self.worlds, self.seed = dd, worlds, seed
         self._cache: dict[Any, DealView] = {}
         self.solved = 0          # deals solved (not from the cache)
         self.unknown = 0         # deals met whose hands are not known
@@ -123,7 +128,7 @@ class Analyser:
     def _key(self, fact: DealFact, rules: Rules) -> Any:
         plays = tuple((p.seat, p.card) for t in fact.tricks for p in t.plays)
         return (repr(rules), fact.dealer, tuple(sorted(fact.dealt.items())), plays, repr(fact.trump),
-                self.from_trick, self.time_limit)
+                self.from_trick, self.time_limit, self.dd, self.worlds, self.seed)
 
     def cached(self, fact: DealFact, rules: Rules) -> Optional[DealView]:
         """The deal's view if it needs no solving (or was solved already), else None."""
@@ -195,6 +200,11 @@ class Analyser:
                 break
         if best is None:
             best = analyse_deal(fact, rules, from_trick=self.from_trick, solver=solver, time_limit=self.time_limit)
+        if not self.dd and best.tricks:
+            best.single_dummy = True
+            if partial is not None:
+                partial(deal_view(fact, rules, best))       # the double-dummy values while the cards are judged
+            judge_deal(fact, rules, best, worlds=self.worlds, seed=self.seed, time_limit=self.time_limit)
         if progress is not None:
             progress(total, total)
         return best

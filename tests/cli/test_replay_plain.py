@@ -53,7 +53,7 @@ SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
 
 def test_analyse_prints_the_value_and_the_card_that_lost_a_ten():
-    result = plain(WORKED, "--analyse-from", 8, "--trick", 8)
+    result = plain(WORKED, "--analyse-from", 8, "--trick", 8, "--dd")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[:6] == [
         "Deal 1 · dealer D · trump diamonds, announced by A",
@@ -66,7 +66,7 @@ def test_analyse_prints_the_value_and_the_card_that_lost_a_ten():
 
 
 def test_analyse_marks_a_card_that_changed_the_outcome_twice():
-    out = plain(SAMPLES / "hukum-closed-trump.dpn", "--analyse-from", 10, "--deal", 4).stdout
+    out = plain(SAMPLES / "hukum-closed-trump.dpn", "--analyse-from", 10, "--deal", 4, "--dd").stdout
     lines = out.splitlines()
     i = lines.index("  C plays JH??")
     assert lines[i + 1] == "    ?? C should have played 10H: AC 1–3 instead of 0–4"
@@ -87,3 +87,26 @@ def test_analyse_says_once_a_deal_whose_hands_are_unknown():
     assert result.exit_code == 0
     assert result.stdout.count("analysis: not analysed: hands unknown") == 1
     assert "best play" not in result.stdout and "should have played" not in result.stdout
+
+
+def test_analyse_judges_single_dummy_by_default_as_solve_does():
+    """Without --dd the marks are the single-dummy judgement's: C's JH at trick 10 (a loss no
+    player could see) is not marked, the 10H at trick 12 is, with what solve's JSON says."""
+    import json
+    import subprocess
+    import sys
+    out = plain(SAMPLES / "hukum-closed-trump.dpn", "--analyse-from", 10, "--deal", 4, "--seed", "4").stdout
+    lines = out.splitlines()
+    assert "  C plays JH" in lines and "  C plays JH??" not in lines
+    doc = json.loads(subprocess.run([sys.executable, "-m", "dehlanote", "solve", "--format", "json", "--deal", "4",
+                                     "--from-trick", "10", "--seed", "4", str(SAMPLES / "hukum-closed-trump.dpn")],
+                                    capture_output=True, text=True, check=True).stdout)
+    marked = [(p["seat"], p["card"], p["single_dummy"]["mark"]) for t in doc["deals"][0]["tricks"]
+              for p in t["plays"] if p["single_dummy"]["mark"]]
+    assert marked
+    for seat, card, mark in marked:
+        i = lines.index(f"  {seat} plays {card}{mark}")
+        assert lines[i + 1].startswith(f"    {mark} {seat} should have played ")
+        assert "could not tell apart" in lines[i + 1]
+    shown = [line for line in lines if re.match(r"^  [A-D] plays \S+?\?", line)]
+    assert len(shown) == len(marked)

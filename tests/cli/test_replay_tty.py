@@ -209,7 +209,7 @@ def test_screen_fits_the_terminal_keys_last_and_the_box_never_moves(tmp_path, ro
 
 @pytest.mark.parametrize("rows, cols", [(24, 80), (40, 120)])
 def test_analyse_solves_in_the_background_and_shows_the_card_that_lost_a_ten(tmp_path, rows, cols):
-    s = Session(tmp_path, "--analyse-from", "8", "--trick", "7", WORKED, size=(rows, cols))
+    s = Session(tmp_path, "--analyse-from", "8", "--dd", "--trick", "7", WORKED, size=(rows, cols))
     s.expect("Deal 1 · trick 7 of 13 · card 4 of 4")
     s.key("n", "trick 8 of 13 · card 1 of 4")
     # the solver's answer arrives without a key: the value before trick 8 and D's 8D marked ?

@@ -290,7 +290,7 @@ MARK_8 = "D should have played 4H or KD or AC: AC 2–2 instead of 3–1"
 
 def test_html_analyse_puts_the_value_and_the_marks_in_the_page(tmp_path: Path) -> None:
     out = tmp_path / "worked.html"
-    result = runner.invoke(app, ["html", str(WORKED), "--analyse-from", "8", "-o", str(out)])
+    result = runner.invoke(app, ["html", str(WORKED), "--analyse-from", "8", "--dd", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "analysis: 1 deal solved" in result.stderr
     an = page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"][0]["an"]
@@ -304,7 +304,7 @@ def test_html_analyse_solves_a_deal_once_and_says_hands_unknown_without_error(tm
     hostile = tmp_path / "nohands.dpn"
     hostile.write_text(HOSTILE, encoding="utf-8")
     site = tmp_path / "site"
-    result = runner.invoke(app, ["html", str(WORKED), str(WORKED), str(hostile), "--analyse-from", "11",
+    result = runner.invoke(app, ["html", str(WORKED), str(WORKED), str(hostile), "--dd", "--analyse-from", "11",
                                  "-o", str(site)])
     assert result.exit_code == 0, result.output
     # the same deal twice is solved once; the deal without hands is said once, not an error
@@ -325,3 +325,25 @@ def test_html_without_analyse_has_no_analysis(tmp_path: Path) -> None:
     out = tmp_path / "worked.html"
     assert runner.invoke(app, ["html", str(WORKED), "-o", str(out)]).exit_code == 0
     assert "an" not in page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"][0]
+
+
+def test_html_analyse_judges_single_dummy_by_default(tmp_path: Path) -> None:
+    """The page's marks without --dd are the single-dummy judgement's (solve's single_dummy)."""
+    from dehlanote.analysis.single import analyse
+    from dehlanote import iter_path, replay_games
+    sample = Path(__file__).resolve().parents[2] / "samples" / "hukum-closed-trump.dpn"
+    out = tmp_path / "closed.html"
+    result = runner.invoke(app, ["html", str(sample), "--analyse-from", "11", "--worlds", "6", "--seed", "2",
+                                 "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    deals = page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"]
+    facts = next(replay_games(iter_path(str(sample))))
+    checked = 0
+    for deal, fact in zip(deals, facts.deals):
+        a = analyse(fact, facts.rules, from_trick=11, worlds=6, seed=2)
+        for t in a.tricks:
+            want = [[k, p.single.mark] for k, p in enumerate(t.plays) if p.single is not None and p.single.mark]
+            got = [[k, mark] for k, mark, _ in deal["an"]["t"][str(t.number)][1]]
+            assert got == want, (fact.number, t.number)
+            checked += 1
+    assert checked >= 10

@@ -172,7 +172,7 @@ def test_html_analyse_streams_a_long_game_and_solves_each_deal_once(long_file, t
     """``html --analyse`` goes deal by deal too: each deal is solved as it is written (five deals
     dealt by four dealers: 20 to solve, the others from the cache)."""
     page = tmp_path / "long.html"
-    status, peak = peak_of("html", "--analyse-from", "13", str(long_file), "-o", str(page))
+    status, peak = peak_of("html", "--analyse-from", "13", "--dd", str(long_file), "-o", str(page))
     print(f"\nhtml --analyse-from 13 of one game of {DEALS} deals: peak {peak} MB")
     assert status == 0
     assert peak < 160, peak           # 89 MB measured, as without --analyse
