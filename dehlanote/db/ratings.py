@@ -18,7 +18,7 @@ rated against the other partnership. Games with a seat not named are not rated.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable
 
 __all__ = ["K_DEAL", "K_MATCH", "METHOD", "START", "rate", "rebuild"]
 
@@ -28,81 +28,113 @@ K_DEAL = 16.0
 K_MATCH = 32.0
 
 _EVENTS = """
-SELECT game_id, deal, sort_date, season, winner, kind FROM (
+CREATE TEMP TABLE _rating_events AS
+WITH sides AS (
+    SELECT game_id, list(player ORDER BY seat) FILTER (WHERE side IN ('AC', 'ACE')) AS names_a,
+           list(player ORDER BY seat) FILTER (WHERE side IN ('BD', 'BDF')) AS names_b
+    FROM seats GROUP BY game_id HAVING count(player) = count(*)
+), events AS (
     SELECT d.game_id, d.deal, g.sort_date, g.season, d.winner, 'deal' AS kind, f.path, g.number
     FROM deals d JOIN games g USING (game_id) JOIN files f ON f.file_id = g.file_id
     WHERE d.complete AND d.winner IS NOT NULL
     UNION ALL
     SELECT g.game_id, NULL, g.sort_date, g.season, g.winner, 'match', f.path, g.number
     FROM games g JOIN files f ON f.file_id = g.file_id WHERE g.finished
-) ORDER BY sort_date NULLS LAST, path, number, deal NULLS LAST
+)
+SELECT row_number() OVER (ORDER BY e.sort_date NULLS LAST, e.path, e.number, e.deal NULLS LAST) AS rn,
+       e.game_id, e.deal, e.sort_date, e.season, e.winner, e.kind, s.names_a, s.names_b
+FROM events e JOIN sides s USING (game_id)
 """
 
-_SIDES = """
-SELECT game_id, side, list(player ORDER BY seat) FROM seats GROUP BY game_id, side
-HAVING count(player) = count(*)
-"""
+#: results rated a page at a time (the history of a page waits in memory, not the archive's)
+PAGE = 100_000
+
+HISTORY = ("kind", "name", "seq", "game_id", "deal", "sort_date", "season", "event", "rating_before", "rating")
 
 
 def expected(ra: float, rb: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
 
 
+class Elo:
+    """The ratings so far; :meth:`feed` takes results in time order and gives the history rows."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, float] = {}
+        self.pairs: dict[str, float] = {}
+        self.seq = 0
+
+    def feed(self, events: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+        """``events``: (game_id, deal, sort_date, season, winner, kind, names_a, names_b), names_a
+        the players of the first side (AC or ACE); one history row a rating changed (:data:`HISTORY`)."""
+        players, pairs = self.players, self.pairs
+        out: list[tuple[Any, ...]] = []
+        add = out.append
+        for game_id, deal, sort_date, season, winner, kind, names_a, names_b in events:
+            score = 0.5 if winner is None else (1.0 if winner in ("AC", "ACE") else 0.0)
+            k = K_DEAL if kind == "deal" else K_MATCH
+            self.seq += 1
+            seq = self.seq
+            ra = sum([players.get(n, START) for n in names_a]) / len(names_a)
+            rb = sum([players.get(n, START) for n in names_b]) / len(names_b)
+            change = k * (score - expected(ra, rb))
+            for names, delta in ((names_a, change), (names_b, -change)):
+                for name in names:
+                    before = players.get(name, START)
+                    players[name] = after = before + delta
+                    add(("player", name, seq, game_id, deal, sort_date, season, kind, before, after))
+            pa, pb = " & ".join(sorted(names_a)), " & ".join(sorted(names_b))
+            qa, qb = pairs.get(pa, START), pairs.get(pb, START)
+            pair_change = k * (score - expected(qa, qb))
+            pairs[pa] = qa + pair_change
+            pairs[pb] = qb - pair_change
+            add(("partnership", pa, seq, game_id, deal, sort_date, season, kind, qa, qa + pair_change))
+            add(("partnership", pb, seq, game_id, deal, sort_date, season, kind, qb, qb - pair_change))
+        return out
+
+
 def rate(events: Iterable[tuple[Any, ...]], sides: dict[Any, dict[str, list[str]]]) -> dict[str, list[Any]]:
-    """The rating history: ``events`` are (game_id, deal, sort_date, season, winner, kind) in
-    time order; ``sides`` maps a game to its two sides' player names."""
-    players: dict[str, float] = {}
-    pairs: dict[str, float] = {}
-    out: dict[str, list[Any]] = {k: [] for k in ("kind", "name", "seq", "game_id", "deal", "sort_date", "season",
-                                                 "event", "rating_before", "rating")}
-    seq = 0
-    for game_id, deal, sort_date, season, winner, kind in events:
-        two = sides.get(game_id)
-        if two is None or len(two) != 2:
-            continue
-        (side_a, names_a), (side_b, names_b) = sorted(two.items())
-        score = 0.5 if winner is None else (1.0 if winner == side_a else 0.0)
-        k = K_DEAL if kind == "deal" else K_MATCH
-        seq += 1
-        ra = sum(players.get(n, START) for n in names_a) / len(names_a)
-        rb = sum(players.get(n, START) for n in names_b) / len(names_b)
-        change = k * (score - expected(ra, rb))
-        pa, pb = " & ".join(sorted(names_a)), " & ".join(sorted(names_b))
-        qa, qb = pairs.get(pa, START), pairs.get(pb, START)
-        pair_change = k * (score - expected(qa, qb))
-        for kind_, table, entries in (("player", players, [(n, change) for n in names_a] +
-                                       [(n, -change) for n in names_b]),
-                                      ("partnership", pairs, [(pa, pair_change), (pb, -pair_change)])):
-            for name, delta in entries:
-                before = table.get(name, START)
-                table[name] = before + delta
-                for key, value in (("kind", kind_), ("name", name), ("seq", seq), ("game_id", game_id),
-                                   ("deal", deal), ("sort_date", sort_date), ("season", season), ("event", kind),
-                                   ("rating_before", before), ("rating", before + delta)):
-                    out[key].append(value)
-    return out
+    """The rating history as columns (:data:`HISTORY`): ``events`` are (game_id, deal,
+    sort_date, season, winner, kind) in time order, ``sides`` maps a game to its two sides'
+    player names (side -> names; games not in it are not rated)."""
+    def full() -> Iterable[tuple[Any, ...]]:
+        for event in events:
+            two = sides.get(event[0])
+            if two is None or len(two) != 2:
+                continue
+            (_a, names_a), (_b, names_b) = sorted(two.items())
+            yield (*event, names_a, names_b)
+    rows = Elo().feed(full())
+    return {c: [r[i] for r in rows] for i, c in enumerate(HISTORY)}
 
 
-def _run(con: Any, sql: str) -> None:
-    con.execute(sql).fetchall()
+def _run(con: Any, sql: str, params: Any = None) -> list[Any]:
+    return con.execute(sql, params).fetchall() if params is not None else con.execute(sql).fetchall()
 
 
-def rebuild(con: Any, batch: Optional[int] = None) -> int:
-    """Replace the ``ratings`` table from the database's results; returns its rows."""
+def rebuild(con: Any) -> int:
+    """Replace the ``ratings`` table from the database's results, a page of results at a time
+    (flat memory on any archive); returns its rows."""
     import pyarrow as pa
 
-    sides: dict[Any, dict[str, list[str]]] = {}
-    for game_id, side, names in con.execute(_SIDES).fetchall():
-        sides.setdefault(game_id, {})[side] = names
-    events = con.execute(_EVENTS).fetchall()
-    history = rate(events, sides)
-    del events, sides
+    _run(con, "DROP TABLE IF EXISTS _rating_events")
+    _run(con, _EVENTS)
     _run(con, "DELETE FROM ratings")
-    if history["seq"]:
-        staged = pa.table(history)
+    total = _run(con, "SELECT count(*) FROM _rating_events")[0][0]
+    elo = Elo()
+    written = 0
+    for start in range(0, total, PAGE):
+        page = _run(con, "SELECT game_id, deal, sort_date, season, winner, kind, names_a, names_b "
+                         "FROM _rating_events WHERE rn > ? AND rn <= ? ORDER BY rn", [start, start + PAGE])
+        rows = elo.feed(page)
+        del page
+        staged = pa.table({c: list(v) for c, v in zip(HISTORY, zip(*rows))})
+        del rows
         con.register("staged_ratings", staged)
         try:
             _run(con, "INSERT INTO ratings SELECT * FROM staged_ratings")
         finally:
             con.unregister("staged_ratings")
-    return len(history["seq"])
+        written += staged.num_rows
+    _run(con, "DROP TABLE _rating_events")
+    return written

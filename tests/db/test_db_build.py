@@ -157,8 +157,10 @@ def test_incremental_builds_read_only_what_changed(tmp_path: Path) -> None:
 
 KILLER = textwrap.dedent("""
     import os, signal, sys
+    from dehlanote.db import build as building
     from dehlanote.db.build import build
     from dehlanote.rules.profile import registry
+    building.COMMIT_EVERY = 1                        # rows committed (in the private copy) before the kill
     def on_file(path, what):
         if what == "read":
             os.kill(os.getpid(), signal.SIGKILL)     # kill -9 in the middle of the build
