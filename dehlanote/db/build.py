@@ -313,11 +313,13 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
         try:
             _run(con, "BEGIN")
             counts = _sync(con, plan, reg, jobs, registry_files, executor, on_file)
-            ratings.rebuild(con)
             _run(con, "COMMIT")
         finally:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
+        _run(con, "BEGIN")
+        ratings.rebuild(con)        # (the workers gone: their memory is free again)
+        _run(con, "COMMIT")
         _run(con, "CHECKPOINT")
         return _summary(con, dest, counts)
     finally:

@@ -28,7 +28,7 @@ K_DEAL = 16.0
 K_MATCH = 32.0
 
 _EVENTS = """
-CREATE TEMP TABLE _rating_events AS
+CREATE TABLE _rating_events AS
 WITH sides AS (
     SELECT game_id, list(player ORDER BY seat) FILTER (WHERE side IN ('AC', 'ACE')) AS names_a,
            list(player ORDER BY seat) FILTER (WHERE side IN ('BD', 'BDF')) AS names_b
@@ -46,8 +46,9 @@ SELECT row_number() OVER (ORDER BY e.sort_date NULLS LAST, e.path, e.number, e.d
 FROM events e JOIN sides s USING (game_id)
 """
 
-#: results rated a page at a time (the history of a page waits in memory, not the archive's)
-PAGE = 100_000
+#: results rated a page at a time (the history of a page waits in memory, not the archive's;
+#: the events wait in a table of the database being built, not in memory as a TEMP table would)
+PAGE = 25_000
 
 HISTORY = ("kind", "name", "seq", "game_id", "deal", "sort_date", "season", "event", "rating_before", "rating")
 
