@@ -443,12 +443,42 @@ def build_beside(dest: PathLike) -> Iterator[str]:
         built = os.path.join(scratch, os.path.basename(target))
         yield built
         try:
+            fd = os.open(built, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            try:
+                os.fsync(fd)        # whole on disk before it takes the name
+            finally:
+                os.close(fd)
             os.replace(built, target)
         except OSError as exc:
             raise _failed(exc, target) from exc
         _fsync_dir(folder)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def copy_file(src: PathLike, dst: PathLike) -> None:
+    """Copy the regular file ``src`` to ``dst``, a new file (made exclusively, never through a
+    link), with ``src``'s mode: the private copy a build works on (:func:`build_beside`).
+
+    Raises:
+        WriteError: ``dst`` cannot be written (OSError when ``src`` cannot be read).
+    """
+    with open(src, "rb") as source:
+        mode = stat.S_IMODE(os.fstat(source.fileno()).st_mode)
+        try:
+            fd = os.open(os.fspath(dst), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise _failed(exc, os.fspath(dst)) from exc
+        try:
+            for block in iter(lambda: source.read(1 << 20), b""):
+                view = memoryview(block)
+                while view:
+                    view = view[os.write(fd, view):]
+            os.fchmod(fd, mode)
+        except OSError as exc:
+            raise _failed(exc, os.fspath(dst)) from exc
+        finally:
+            os.close(fd)
 
 
 def drain(held: IO[str], write: Callable[[str], object]) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
@@ -263,14 +262,11 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
         plan = _plan(None, paths)
     # the work is done on a private copy (or a new file) beside the database, renamed over it when
     # complete: killed at any point, the database is the previous build's
-    from ..files import build_beside
+    from ..files import build_beside, copy_file
     with build_beside(dest) as tmp:     # a private folder beside dest, renamed over it when whole
         if exists:
-            shutil.copyfile(dest, tmp)
-            shutil.copymode(dest, tmp)
+            copy_file(dest, tmp)
         summary = _update(plan, tmp, reg, jobs, tuple(registry_files), memory, on_file, fresh=not exists)
-        with open(tmp, "rb+") as done:
-            os.fsync(done.fileno())
     return summary._replace(path=dest)
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..deck import sides_for
+
 __all__ = ["K_DEAL", "K_MATCH", "METHOD", "START", "rate", "rebuild"]
 
 METHOD = "elo"
@@ -53,6 +55,10 @@ PAGE = 25_000
 HISTORY = ("kind", "name", "seq", "game_id", "deal", "sort_date", "season", "event", "rating_before", "rating")
 
 
+#: the first side of a table of four and of six (the side names_a holds)
+_FIRST_SIDES = frozenset((sides_for(4)[0], sides_for(6)[0]))
+
+
 def expected(ra: float, rb: float) -> float:
     return 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0))
 
@@ -72,7 +78,7 @@ class Elo:
         out: list[tuple[Any, ...]] = []
         add = out.append
         for game_id, deal, sort_date, season, winner, kind, names_a, names_b in events:
-            score = 0.5 if winner is None else (1.0 if winner in ("AC", "ACE") else 0.0)
+            score = 0.5 if winner is None else (1.0 if winner in _FIRST_SIDES else 0.0)
             k = K_DEAL if kind == "deal" else K_MATCH
             self.seq += 1
             seq = self.seq
