@@ -423,6 +423,13 @@ def open_lock(path: PathLike, mode: int = 0o600) -> int:
     return fd
 
 
+def note_lock(fd: int, text: str) -> None:
+    """Write ``text`` (who holds it) into a lock file opened by :func:`open_lock`, in place of
+    what it said: a note for the next one who finds the lock taken."""
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, text.encode("utf-8", "replace"), 0)
+
+
 @contextmanager
 def build_beside(dest: PathLike) -> Iterator[str]:
     """A path in a new private folder (0700) beside ``dest``, for a file another library

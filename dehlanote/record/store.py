@@ -39,7 +39,7 @@ import stat
 from pathlib import Path
 from typing import Optional, Union
 
-from ..files import OutputRefused, Snapshot, kind_of, write_file
+from ..files import OutputRefused, Snapshot, kind_of, note_lock, open_lock, write_file
 
 __all__ = ["MAX_RECORD_BYTES", "Claim", "RecordBusy", "RecordChanged", "RecordFile", "RecordLock", "RecordRefused",
            "lock_path", "not_a_record", "read_record", "save"]
@@ -104,7 +104,10 @@ class RecordLock:
             OSError: the lock file cannot be made (a folder that cannot be written).
         """
         for _ in range(100):
-            fd = os.open(self.file, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+            try:
+                fd = open_lock(self.file, 0o644)     # (the one writer's: never through a link)
+            except OutputRefused as exc:
+                raise OSError(errno.ELOOP, f"{exc}", os.fspath(self.file)) from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -122,8 +125,7 @@ class RecordLock:
                 now = None
             held = os.fstat(fd)
             if now is not None and (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev):
-                os.ftruncate(fd, 0)
-                os.write(fd, f"{os.getpid()} {self.owner}\n".encode("utf-8", "replace"))
+                note_lock(fd, f"{os.getpid()} {self.owner}\n")
                 self._fd = fd
                 return
             os.close(fd)     # the holder before us removed that file as we opened it: again
@@ -191,7 +193,7 @@ def not_a_record(path: PathLike) -> Optional[str]:
 def _read_bytes(path: str) -> Optional[tuple[bytes, os.stat_result]]:
     """The bytes of a regular file and its state (None: no file there); never blocks on a FIFO."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | getattr(os, "O_NOCTTY", 0))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     except FileNotFoundError:
         return None
     except IsADirectoryError:
