@@ -778,6 +778,8 @@ def test_the_page_reads_for_players(browser: Any, tmp_path: Path, size: tuple[in
     # the story goes as far as the table; the rest waits behind a toggle
     assert [shown(browser, f"story-{n}") for n in (1, 3, 4, 5, 13)] == [True, True, False, False, False]
     assert not browser.find_element(By.CSS_SELECTOR, ".story-result").is_displayed()
+    # ... the wrong tens line too, which would give the deal's split away before it is played
+    assert "tens-mismatch" not in browser.find_element(By.ID, "story-body").text
     toggle = browser.find_element(By.ID, "b-story-all")
     browser.execute_script("arguments[0].click()", toggle)
     assert shown(browser, "story-13") and browser.find_element(By.CSS_SELECTOR, ".story-result").is_displayed()

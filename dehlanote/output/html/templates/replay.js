@@ -472,6 +472,9 @@
     return span;
   }
 
+  /* errors that only the deal's end shows (told with the result, not ahead of the play) */
+  var END_CODES = {"tens-mismatch": 1, "incomplete-deal": 1};
+
   /* the story of the deal: one entry per trick, from the engine's facts */
   function drawStory(g, d) {
     var key = pos.g + ":" + pos.d;
@@ -482,7 +485,8 @@
     $("story-head").textContent = fmt(_("Deal {n}: the story"), {n: d.n});
     body.appendChild(el("p", "head", d.head));
     (d.comments || []).forEach(function (c) { body.appendChild(el("p", "comment", c)); });
-    d.errors.forEach(function (er) { body.appendChild(errorLine(er)); });
+    /* a deal's end-of-deal errors (a wrong tens line: it gives the split away) are told with its result */
+    d.errors.forEach(function (er) { if (!END_CODES[er[0]]) { body.appendChild(errorLine(er)); } });
     if (d.an && d.an.note) { body.appendChild(el("p", "an an-note", "Analysis: " + d.an.note)); }
     var list = el("ol", "timeline");
     var ends_ = ends(d);
@@ -562,6 +566,7 @@
     });
     body.appendChild(list);
     var res = el("div", "story-result");
+    d.errors.forEach(function (er) { if (END_CODES[er[0]]) { res.appendChild(errorLine(er)); } });
     d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
     body.appendChild(res);
     if (pos.d === game().deals.length - 1) {
