@@ -39,7 +39,16 @@ _READERS: "weakref.WeakKeyDictionary[Any, Iterator[Game]]" = weakref.WeakKeyDict
 
 def read_game(f: Union[IO[str], IO[bytes]], reg: Optional[Registry] = None) -> Optional[GameFacts]:
     """The next game of the stream ``f``, replayed (tags, deals with their facts, errors);
-    None when the stream has no more games. Only one game is in memory at a time."""
+    None when the stream has no more games. Only one game is in memory at a time.
+
+    Raises:
+        TypeError: ``f`` is not a stream (a text is read with ``io.StringIO(text)``, a file
+            by its name with :func:`read_games`).
+    """
+    if isinstance(f, (str, bytes, os.PathLike)) or not hasattr(f, "read"):
+        raise TypeError("read_game reads the next game of an open file or stream, not a "
+                        f"{type(f).__name__}: give it open(path) or io.StringIO(text), "
+                        "or use read_games(path) for a file by its name")
     reader = _READERS.get(f)
     if reader is None:
         reader = iter_games(f)

@@ -252,3 +252,10 @@ def test_a_table_draws_itself_for_a_notebook():
     root = ElementTree.fromstring(svg)
     assert root.tag.endswith("svg")
     assert "C to play" in svg and "deal 1, trick 2" in svg
+
+
+@pytest.mark.parametrize("wrong", ["samples/worked-example.dpn", b"deal 1", Path("samples/worked-example.dpn")])
+def test_read_game_refuses_what_is_not_a_stream_with_a_clear_message(wrong):
+    # a text or a path given to read_game used to fail deep inside with "cannot create weak reference"
+    with pytest.raises(TypeError, match="open file or stream"):
+        dehlanote.read_game(wrong)
