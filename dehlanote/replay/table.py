@@ -363,18 +363,64 @@ class Table:
     # ---- writing it ----------------------------------------------------------------------
 
     def to_dpn(self) -> str:
-        """The deal so far as a DPN record (``Result "*"`` until it is over; a trick in
-        progress is written as a comment, since a record holds whole tricks)."""
+        """The deal so far as a DPN record (``Result "*"``; a trick in progress is written as
+        a comment, since a record holds whole tricks). See :meth:`to_game`."""
         from ..syntax.writer import write_game
+        return write_game(self.to_game())
+
+    def to_game(self) -> Game:
+        """The deal so far as a game of the notation's model (what :meth:`to_dpn` writes):
+        the tags ``Rules`` and ``Result "*"``; the deal's number, dealer and hands; the trump
+        line as the play so far states it (a suit announced before play as written; a suit
+        set by a first void, or closed trump revealed, with ``by`` and ``at`` from the play;
+        none while trump is still to be set by play); every whole trick with its leader and
+        the cards' glyphs and comments as the record had them; the revoke rulings of the
+        tricks written; a trick in progress as a comment on the deal (:meth:`in_progress`)."""
         st = self.state
-        tricks = tuple(Trick(f.number, 0, 0, f.trick.plays, Word(f.leader, 0, 0)) for f in st.tricks)
-        deal = (self._deal or Deal(0, 0))._replace(tricks=tricks, number=Word(st.number, 0, 0),
-                                                   dealer=Word(self.dealer, 0, 0))
+        tricks = tuple(Trick(f.number, 0, 0, f.trick.plays, Word(f.leader, 0, 0), f.trick.comments)
+                       for f in st.tricks)
+        base = self._deal or Deal(0, 0)
+        revokes = tuple(r for r in base.revokes if r.trick <= st.tricks_done)
+        deal = base._replace(tricks=tricks, number=Word(st.number, 0, 0), dealer=Word(self.dealer, 0, 0),
+                             trump=self._trump_line(base.trump), revokes=revokes, claim=None, tens=None)
         if st.current:
-            cards = " ".join(f"{seat} {card}" for seat, card in self.current)
-            deal = deal._replace(comments=deal.comments + (f"trick {self.trick_number} in progress: {cards}",))
+            deal = deal._replace(comments=deal.comments + (self.in_progress(),))
         tags = (Tag("Rules", self.rules.label(), 0, 0), Tag("Result", "*", 0, 0))
-        return write_game(Game(tags, (deal,), 0, 0))
+        return Game(tags, (deal,), 0, 0)
+
+    def in_progress(self) -> str:
+        """The trick in progress as :meth:`to_dpn` comments it: ``trick 6 in progress: A 6H B 2H``
+        ("" when no trick is in progress)."""
+        if not self.state.current:
+            return ""
+        cards = " ".join(f"{seat} {card}" for seat, card in self.current)
+        return f"trick {self.trick_number} in progress: {cards}"
+
+    def _trump_line(self, written: Optional[Trump]) -> Optional[Trump]:
+        """The trump line the play so far states (the written one's comments kept when it is
+        the same line)."""
+        st = self.state
+        fact = st.trump_fact
+        method = st.method
+        line: Optional[Trump]
+        if fact is None:
+            line = None                       # still to be set by play (or not known)
+        elif fact.drawn is not None:
+            line = Trump(0, 0, drawn=CardRef(fact.drawn, 0, 0))
+        elif method.secret:
+            suit = st.hidden if st.hidden is not None else fact.suit
+            if suit is None:
+                return None                   # chosen in secret, the suit not given
+            line = Trump(0, 0, suit=Word(suit, 0, 0), by=Word(fact.by, 0, 0) if fact.by else None,
+                         at=Word(fact.trick, 0, 0) if fact.trick is not None else None, closed=True)
+        elif fact.suit is None:
+            line = None
+        else:
+            line = Trump(0, 0, suit=Word(fact.suit, 0, 0), by=Word(fact.by, 0, 0) if fact.by else None,
+                         at=Word(fact.trick, 0, 0) if fact.trick is not None and method.by_void else None)
+        if line is not None and written is not None and _same_trump(line, written):
+            line = line._replace(comments=written.comments)
+        return line
 
     def __repr__(self) -> str:
         turn = f"{self.to_play} to play" if self.to_play else "over"
@@ -390,6 +436,13 @@ class Table:
 
 _SUIT_WORDS = {name: letter for letter, name in SUIT_NAMES.items()} | \
     {name[:-1]: letter for letter, name in SUIT_NAMES.items()}
+
+
+def _same_trump(a: Trump, b: Trump) -> bool:
+    def key(t: Trump) -> tuple:
+        return (t.suit.value if t.suit else None, t.by.value if t.by else None, t.at.value if t.at else None,
+                t.closed, t.drawn.card if t.drawn else None)
+    return key(a) == key(b)
 
 
 def _with_split(cards: tuple[str, ...], written: Deal, seat: str) -> tuple[str, ...]:
