@@ -386,6 +386,15 @@ def judge_deal(fact: DealFact, rules: Rules, analysis: DealAnalysis, *, worlds: 
     return out
 
 
+def decision_line(fact: DealFact, rules: Rules) -> dict[tuple[int, int], tuple[Position, frozenset[tuple[int, str]],
+                                                                              str]]:
+    """Every decision of the record as its player saw it: (trick, place) -> (the position before
+    the card, with trump still unset under first-void until the first void; the voids shown in
+    the tricks before; the card played). Raises NotAnalysable (hands unknown, a card the solver
+    cannot follow)."""
+    return _line(fact, rules)
+
+
 def _line(fact: DealFact, rules: Rules) -> dict[tuple[int, int], tuple[Position, frozenset[tuple[int, str]], str]]:
     """Every judged decision of the record: (trick, place) -> (position before it, voids shown, card)."""
     pos, start = start_position(fact, rules)
@@ -411,7 +420,7 @@ def _line(fact: DealFact, rules: Rules) -> dict[tuple[int, int], tuple[Position,
 
 
 __all__ = ["WORLDS", "CardJudgement", "SingleJudgement", "View", "view_of", "enumerate_worlds", "sample_world",
-           "judge_view", "judge_deal", "mark", "analyse", "play_mark", "play_advice"]
+           "judge_view", "judge_deal", "mark", "analyse", "play_mark", "play_advice", "decision_line"]
 
 
 # ---- the deal's judgement, as the commands show it ---------------------------------------------

@@ -90,6 +90,30 @@ class PageNames:
         return self.claim(base)
 
 
+class GamePages:
+    """The replay page (in a site's ``games/``) of each game of one input, named as
+    :func:`build_site` names them: the inputs taken in the same order with the same
+    ``names``, game ``n`` is on part ``(n - 1) // per_page + 1`` (its name claimed when its
+    first game comes, as :func:`write_page` does). For links into a site (``dehlanote review``)."""
+
+    def __init__(self, names: PageNames, path: str, per_page: int = PER_PAGE) -> None:
+        self.names, self.per_page = names, per_page
+        self.base = names.for_file(path)
+        self.parts = {1: self.base}
+
+    def page(self, game: int) -> str:
+        """``x.html`` for game ``game`` (1-based; asked in order)."""
+        part = (game - 1) // self.per_page + 1 if self.per_page else 1
+        if part not in self.parts:
+            self.parts[part] = self.names.claim(f"{self.base}-{part}")
+        return self.parts[part] + ".html"
+
+    def link(self, game: int, deal: int, trick: int, card: int) -> str:
+        """The position before card ``card`` (0: the lead) of a trick: ``x.html#game=..&card=..``,
+        as the replay page reads it."""
+        return f"{quote(self.page(game))}#game={game}&deal={deal}&trick={trick}&card={card}"
+
+
 def _title(path: str, summaries: list[dict[str, Any]]) -> str:
     if len(summaries) == 1:
         return str(summaries[0]["title"])

@@ -1,0 +1,328 @@
+"""``dehlanote review``: each player's mistakes across the games, judged card by card."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from ..analysis.judge import claim_judge
+from ..analysis.review import Decision, DealReview, Options, PlayerReview, cache_key, cached, keep, player_names, \
+    players, review_deal
+from ..replay import DealFact, replay_game
+from ..rules.profile import Rules
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
+from .common import (
+    RULES_OPTION,
+    Exit,
+    OutputFormat,
+    TextOut,
+    display_name,
+    emit,
+    err_console,
+    expand,
+    fail,
+    load_registry,
+    located,
+    open_games,
+    plural,
+)
+
+#: why a deal was not judged, as the summary says it
+_HANDS = "hands unknown"
+
+
+@dataclass
+class Task:
+    source: str
+    game: int
+    fact: DealFact
+    rules: Rules
+    names: dict[str, str]
+    link: str
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _work(args: tuple[DealFact, Rules, Options]) -> DealReview:
+    fact, rules, options = args
+    return review_deal(fact, rules, options)
+
+
+def _why(reason: str) -> str:
+    if reason.startswith("the hands are not known"):
+        return _HANDS
+    return reason
+
+
+def _value(d: Decision, v: float) -> str:
+    a, b = d.sides
+    if d.worlds == 1 and d.exact and float(v).is_integer():
+        return f"{a} {v:.0f}\u2013{d.total - v:.0f} {b}"
+    return f"{a} {v:.1f}\u2013{d.total - v:.1f} {b} expected"
+
+
+def _how(d: Decision) -> str:
+    if d.worlds == 1:
+        return "double dummy"
+    if d.exact:
+        return f"over all {d.worlds} deals the player could not tell apart"
+    return f"\u00b1{d.stderr:.2f} over {d.worlds} sampled deals"
+
+
+def decision_json(d: Decision, link: str) -> dict[str, Any]:
+    """One costly decision as ``review --format json`` gives it."""
+    return {"source": d.source, "game": d.game, "deal": d.deal, "trick": d.trick, "card_in_trick": d.place + 1,
+            "seat": d.seat, "player": d.player, "played": d.card, "mark": d.mark,
+            "expected_loss": round(d.loss, 4), "stderr": round(d.stderr, 4), "unit": d.score,
+            "tens": round(d.tens, 4), "worlds": d.worlds, "exact": d.exact, "best": list(d.best),
+            "value": round(d.value, 4), "best_value": round(d.best_value, 4),
+            "cards": [{"card": c.card, "expected_loss": c.loss, "stderr": c.stderr, "mark": c.mark} for c in d.cards],
+            "link": link}
+
+
+def player_json(p: PlayerReview, top: int, links: dict[tuple[str, int, int], str]) -> dict[str, Any]:
+    return {"name": p.name, "decisions": p.decisions, "marks": {"?": p.dubious, "??": p.blunders}, "deals": p.deals,
+            "tens_lost": round(p.lost, 4), "tens_lost_per_deal": round(p.per_deal, 4),
+            "costliest": [decision_json(d, _link(links, d)) for d in p.costliest(top)]}
+
+
+def _link(links: dict[tuple[str, int, int], str], d: Decision) -> str:
+    page = links.get((d.source, d.game, d.deal), "")
+    return f"{page}&trick={d.trick}&card={d.place}" if page else ""
+
+
+def review_command(
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="DPN files (globs allowed); - reads standard "
+                                                                    "input."),
+    player: Optional[str] = typer.Option(None, "--player", metavar="NAME",
+                                         help="Only this player (the name the seat tags give, as in [A \"Asha\"])."),
+    top: int = typer.Option(5, "--top", min=0, metavar="N", help="The N costliest decisions of each player."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", metavar="text|json",
+                                        help="text: a section per player; json: one object."),
+    site: Optional[Path] = typer.Option(None, "--site", metavar="DIR",
+                                        help="The links go to the replays of the site in DIR (built with "
+                                             "dehlanote html --site -o DIR from the same files, in the same order)."),
+    link_base: Optional[str] = typer.Option(None, "--link-base", metavar="URL",
+                                            help="The links go to the site published at URL (its index's address)."),
+    per_page: int = typer.Option(100, "--games-per-page", min=1, metavar="N",
+                                 help="As the site was built with (html --games-per-page)."),
+    from_trick: int = typer.Option(1, "--from-trick", min=1, metavar="K",
+                                   help="Judge each deal from trick K on (later tricks are much faster)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Judge N deals at a time."),
+    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
+                                     help="CPU seconds a deal at most (0: no limit); the later tricks are judged "
+                                          "first, so a deal stopped still counts them."),
+    node_limit: Optional[int] = typer.Option(None, "--node-limit", min=1, metavar="N",
+                                             help="Card plays searched a deal at most."),
+    dd: bool = DD_OPTION,
+    worlds: int = WORLDS_OPTION,
+    seed: int = SEED_OPTION,
+    no_cache: bool = typer.Option(False, "--no-cache", help="Judge every deal again (not from the judgements an "
+                                                            "earlier run kept in the per-user cache folder)."),
+    rules: Optional[Path] = RULES_OPTION,
+) -> None:
+    """Review each player's play: the decisions judged, ? and ?? counts, tens lost a deal, and the costliest.
+
+    Every deal whose hands are known (written with hands, or every card played) is judged
+    card by card as solve judges it (single dummy: over the deals the player could not tell
+    apart; --dd double dummy). A decision is a card played where its player had more than
+    one legal card. Per player (by the name the seat tags give, the same name across games
+    being the same player): decisions judged, how many were marked ? and ??, the expected
+    tens lost per deal, and the --top costliest, each with the cards that would have kept
+    the value and a link to that position in the html replay (a site built by dehlanote
+    html --site from the same files). Judgements are kept in the per-user cache folder:
+    reviewing the same files again solves nothing.
+
+    Exit status: 0, 1 when a record has errors or a deal was not judged whole in time, 2 for an unreadable file,
+    an unknown --player or a worker process that was lost.
+
+    Example: dehlanote review samples/match.dpn --dd --from-trick 9
+    """
+    if site is not None and link_base is not None:
+        raise fail("give --site or --link-base, not both")
+    from urllib.parse import quote
+
+    from ..output.html.site import GamePages, PageNames
+
+    reg = load_registry(rules)
+    specs = expand(files)
+    options = Options(dd=dd, worlds=worlds, seed=seed, from_trick=from_trick, time_limit=time_limit or None,
+                      node_limit=node_limit)
+    if site is not None:
+        prefix = quote(str(site).rstrip("/") + "/games/")
+    elif link_base is not None:
+        prefix = link_base + ("" if link_base.endswith("/") else "/") + "games/"
+    else:
+        prefix = "games/"
+    errors: list[str] = []
+    tasks: list[Task] = []
+    known: set[str] = set()
+    skipped: Counter[str] = Counter()
+    names_taken = PageNames()
+    for spec in specs:
+        path = display_name(spec)
+        pages = GamePages(names_taken, spec, per_page)
+        for index, game in enumerate(open_games(spec), 1):
+            facts = replay_game(game, reg, judge=claim_judge)
+            errors.extend(str(located(e, game, path)) for e in facts.errors)
+            names = player_names(game, facts.rules)
+            known.update(names.values())
+            page = pages.page(index)
+            if facts.rules is None or (player is not None and player not in names.values()):
+                continue
+            for fact in facts.deals:
+                if not fact.tricks:
+                    skipped["no trick was played"] += 1
+                    continue
+                tasks.append(Task(path, index, fact, facts.rules, names,
+                                  f"{prefix}{quote(page)}#game={index}&deal={fact.number}"))
+    err = err_console()
+    for line in errors:
+        err.print(line, markup=False)
+    if player is not None and player not in known:
+        listed = ", ".join(sorted(known)) if known else "none: no seat is named ([A \"name\"] tags)"
+        raise fail(f"unknown-player: no game has a player called {player!r}; the players are: {listed}")
+
+    reviews = _judge(tasks, options, jobs, no_cache)
+    if reviews is None:
+        err.print("dehlanote: a worker process was lost (killed, out of memory?): run again with fewer --jobs",
+                  markup=False)
+        raise typer.Exit(Exit.USAGE)
+    decisions: list[Decision] = []
+    partial = from_cache = judged = 0
+    links: dict[tuple[str, int, int], str] = {}
+    for task, r in zip(tasks, reviews):
+        if r.skipped:
+            skipped[_why(r.skipped)] += 1
+            continue
+        judged += 1
+        partial += bool(r.partial)
+        from_cache += r.cached
+        links[(task.source, task.game, task.fact.number)] = task.link
+        for d in r.decisions:
+            decisions.append(d.at(task.source, task.game, task.fact.number, task.names.get(d.seat, "")))
+    people = players(decisions)
+    if player is not None:
+        people = {player: people.get(player, PlayerReview(player))}
+    unnamed = sum(1 for d in decisions if not d.player)
+    order = sorted(people.values(), key=lambda p: (-p.per_deal, p.name))
+    summary = {"judged": judged, "from_cache": from_cache, "partial": partial, "skipped": sum(skipped.values()),
+               "skipped_why": dict(sorted(skipped.items())), "unnamed_decisions": unnamed}
+    how = "double dummy" if dd else f"single dummy, {worlds} worlds a decision, seed {seed}"
+    if format.value == "json":
+        emit(json.dumps({"judgement": "double-dummy" if dd else "single-dummy", "worlds": None if dd else worlds,
+                         "seed": None if dd else seed, "from_trick": from_trick, "deals": summary,
+                         "players": [player_json(p, top, links) for p in order]},
+                        indent=2, ensure_ascii=False) + "\n")
+    else:
+        out = TextOut()
+        _text(out, order, top, links, summary, how, from_trick)
+    if from_cache:
+        err.print(f"review: {plural(from_cache, 'deal')} of {judged} from the cache (--no-cache judges them again)",
+                  markup=False)
+    if errors or partial:
+        raise typer.Exit(Exit.INVALID)
+    raise typer.Exit(Exit.OK)
+
+
+def _text(out: TextOut, order: list[PlayerReview], top: int, links: dict[tuple[str, int, int], str],
+          summary: dict[str, Any], how: str, from_trick: int) -> None:
+    start = f", from trick {from_trick}" if from_trick > 1 else ""
+    line = f"{plural(summary['judged'], 'deal')} judged {how}{start}"
+    if summary["partial"]:
+        line += f" ({summary['partial']} not whole: stopped by the time limit, the later tricks judged)"
+    if summary["skipped"]:
+        why = ", ".join(f"{k}: {n}" for k, n in summary["skipped_why"].items())
+        line += f"; {summary['skipped']} skipped ({why})"
+    out.print(line, markup=False)
+    if summary["unnamed_decisions"]:
+        out.print(f"{plural(summary['unnamed_decisions'], 'decision')} of seats without a name are not listed",
+                  markup=False)
+    for p in order:
+        out.print("", markup=False)
+        out.print(f"{p.name}: {plural(p.decisions, 'decision')} judged in {plural(p.deals, 'deal')}, "
+                  f"{p.dubious} marked ?, {p.blunders} ??, {p.per_deal:.2f} tens lost a deal", markup=False)
+        worst = p.costliest(top)
+        for i, d in enumerate(worst, 1):
+            unit = d.score[:-1] if d.loss == 1 else d.score
+            better = [c for c in d.best if c != d.card]
+            cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")
+            out.print(f"  {i}. {d.source} game {d.game}, deal {d.deal}, trick {d.trick}, card {d.place + 1}: "
+                      f"{d.seat} played {d.card}{d.mark}, expected to lose {d.loss:.2f} {unit} ({_how(d)})",
+                      markup=False)
+            out.print(f"     {cards} would have kept {_value(d, d.best_value)} (after {d.card}: "
+                      f"{_value(d, d.value)})", markup=False)
+            link = _link(links, d)
+            if link:
+                out.print(f"     {link}", markup=False)
+        if not worst and top:
+            out.print("  no decision marked ? or ??", markup=False)
+
+
+def _judge(tasks: list[Task], options: Options, jobs: int, no_cache: bool) -> Optional[list[DealReview]]:
+    """Every task's review, from the cache when kept; None when a worker process was lost."""
+    from ..analysis.deal import known_hands
+
+    results: list[Optional[DealReview]] = [None] * len(tasks)
+    keys: list[str] = [""] * len(tasks)
+    todo: list[int] = []
+    for i, t in enumerate(tasks):
+        if known_hands(t.fact, t.rules) is None:
+            results[i] = DealReview(skipped="the hands are not known")
+            continue
+        keys[i] = cache_key(t.fact, t.rules, options)
+        got = None if no_cache else cached(keys[i])
+        if got is not None:
+            results[i] = got
+        else:
+            todo.append(i)
+    show = sys.stderr.isatty()
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.description}"), console=Console(stderr=True, highlight=False),
+                        transient=True, disable=not show)
+    with progress:
+        bar = progress.add_task("", total=len(todo))
+        if jobs > 1 and len(todo) > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
+            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=_quiet_worker)
+            try:
+                args = [(tasks[i].fact, tasks[i].rules, options) for i in todo]
+                for i, r in zip(todo, pool.map(_work, args)):
+                    results[i] = r
+                    keep(keys[i], r)
+                    progress.advance(bar)
+            except BrokenProcessPool:
+                return None
+            except KeyboardInterrupt:
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            for n, i in enumerate(todo):
+                t = tasks[i]
+                progress.update(bar, description=f"{t.source} game {t.game} deal {t.fact.number}")
+
+                def step(done: int, total: int, n: int = n) -> None:
+                    progress.update(bar, completed=n + (done / total if total else 0))
+                r = review_deal(t.fact, t.rules, options, progress=step)
+                results[i] = r
+                keep(keys[i], r)
+                progress.update(bar, completed=n + 1)
+    return [r if r is not None else DealReview(skipped="not judged") for r in results]

@@ -1,0 +1,134 @@
+"""``dehlanote review``: each player's judged decisions, checked against an independent count
+from :func:`dehlanote.analysis.single.analyse` and the per-card core's legal cards."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dehlanote
+from dehlanote.analysis.single import analyse, play_mark
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH = ROOT / "samples" / "match.dpn"
+
+
+def run(*args: str, cache: Path) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["XDG_CACHE_HOME"] = str(cache)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return subprocess.run([sys.executable, "-m", "dehlanote", "review", *args], capture_output=True, text=True,
+                          cwd=ROOT, env=env, timeout=600)
+
+
+def expected(path: Path, *, dd: bool, from_trick: int, worlds: int = 1) -> dict[str, dict]:
+    """Per player: decisions (cards where the core gives more than one legal card), ? and ??
+    counts, tens lost, and every marked decision, from ``analyse`` directly."""
+    out: dict[str, dict] = {}
+    for facts in dehlanote.read_games(str(path)):
+        rules = facts.rules
+        names = {s: facts.game.tag(s) for s in rules.seat_letters}
+        for fact in facts.deals:
+            a = analyse(fact, rules, dd=dd, worlds=worlds, seed=0, from_trick=from_trick)
+            dealer = rules.seat_letters.index(fact.dealer)
+            for t in a.tricks:
+                for k, p in enumerate(t.plays):
+                    if len(fact.table(trick=t.number, card=k + 1).legal_cards()) < 2:
+                        continue
+                    who = out.setdefault(names[p.seat], {"decisions": 0, "?": 0, "??": 0, "lost": 0.0, "marked": []})
+                    m = play_mark(a, p, rules, dealer)
+                    who["decisions"] += 1
+                    if m:
+                        who[m] += 1
+                    loss = p.loss if dd else p.single.expected_loss
+                    who["lost"] += loss
+                    if m:
+                        best = p.best if dd else p.single.best
+                        who["marked"].append((loss, fact.number, t.number, k + 1, p.card, set(best)))
+    return out
+
+
+def test_double_dummy_counts_and_costliest_agree_with_analyse(tmp_path: Path) -> None:
+    res = run(str(MATCH), "--dd", "--from-trick", "9", "--top", "10", "-f", "json", cache=tmp_path)
+    assert res.returncode == 0, res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["judgement"] == "double-dummy" and doc["deals"]["judged"] == 7 and doc["deals"]["skipped"] == 0
+    want = expected(MATCH, dd=True, from_trick=9)
+    got = {p["name"]: p for p in doc["players"]}
+    assert set(got) == set(want) == {"Esha", "Omar", "Nandini", "Ravi"}
+    for name, w in want.items():
+        g = got[name]
+        assert g["decisions"] == w["decisions"]
+        assert g["marks"] == {"?": w["?"], "??": w["??"]}
+        assert g["tens_lost"] == pytest.approx(w["lost"], abs=1e-4)
+        assert g["tens_lost_per_deal"] == pytest.approx(w["lost"] / 7, abs=1e-4)
+        marked = sorted(w["marked"], key=lambda m: (-m[0], m[1], m[2], m[3]))
+        assert [(c["deal"], c["trick"], c["card_in_trick"], c["played"]) for c in g["costliest"]] == \
+            [m[1:5] for m in marked]
+        for c, m in zip(g["costliest"], marked):
+            assert set(c["best"]) == m[5] and c["expected_loss"] == m[0]
+            assert c["link"] == f"games/match.html#game=1&deal={c['deal']}&trick={c['trick']}&card={c['card_in_trick'] - 1}"
+            # every legal card's loss, the best ones at 0 and the card played at its loss
+            losses = {x["card"]: x["expected_loss"] for x in c["cards"]}
+            assert losses[c["played"]] == m[0] and all(losses[b] == 0 for b in m[5])
+    # the sample's clear blunder: Ravi's ace of hearts at trick 10 of deal 3 gives away two tens
+    ravi = got["Ravi"]["costliest"][0]
+    assert (ravi["deal"], ravi["trick"], ravi["played"], ravi["mark"], ravi["expected_loss"]) == (3, 10, "AH", "??", 2.0)
+    assert "JH" in ravi["best"]
+
+
+def test_single_dummy_is_the_analysis_judgement_and_the_cache_keeps_it(tmp_path: Path) -> None:
+    args = (str(MATCH), "--worlds", "4", "--from-trick", "11", "--top", "3", "-f", "json")
+    first = run(*args, cache=tmp_path)
+    assert first.returncode == 0, first.stderr
+    doc = json.loads(first.stdout)
+    assert doc["judgement"] == "single-dummy" and doc["worlds"] == 4 and doc["deals"]["from_cache"] == 0
+    want = expected(MATCH, dd=False, from_trick=11, worlds=4)
+    for p in doc["players"]:
+        w = want[p["name"]]
+        assert (p["decisions"], p["marks"]["?"], p["marks"]["??"]) == (w["decisions"], w["?"], w["??"])
+        assert p["tens_lost"] == pytest.approx(w["lost"], abs=1e-3)
+        for c in p["costliest"]:
+            assert (c["worlds"] == 4 or (c["exact"] and c["worlds"] < 4)) and c["stderr"] >= 0 and c["mark"] in ("?", "??")
+    again = run(*args, cache=tmp_path)
+    assert json.loads(again.stdout)["players"] == doc["players"]
+    assert json.loads(again.stdout)["deals"]["from_cache"] == 7
+    assert "7 deals of 7 from the cache" in again.stderr
+    fresh = run(*args, "--no-cache", cache=tmp_path)
+    assert json.loads(fresh.stdout)["deals"]["from_cache"] == 0
+    assert json.loads(fresh.stdout)["players"] == doc["players"]
+
+
+def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
+    res = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Omar", cache=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "Omar:" in res.stdout and "Ravi:" not in res.stdout and "Esha:" not in res.stdout
+    bad = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Zed", cache=tmp_path)
+    assert bad.returncode == 2
+    assert "unknown-player" in bad.stderr and "Esha, Nandini, Omar, Ravi" in bad.stderr
+    assert "Traceback" not in bad.stderr
+
+
+def test_bad_records_give_their_codes_and_the_good_deals_are_still_judged(tmp_path: Path) -> None:
+    text = MATCH.read_text()
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("deal 2"))
+    lines[at + 3] = lines[at + 3].replace("7S", "7Z")           # deal 2 trick 2: not a card
+    bad = tmp_path / "bad.dpn"
+    bad.write_text("\n".join(lines) + "\n")
+    unfinished = tmp_path / "unfinished.dpn"                     # no hands written, not every card played
+    unfinished.write_text("\n".join(text.split("\n\ndeal 2")[0].splitlines()[:16]).replace('"AC"', '"*"') + "\n")
+    res = run(str(bad), str(unfinished), "--dd", "--from-trick", "12", "-f", "json", cache=tmp_path / "c")
+    assert res.returncode == 1
+    assert "Traceback" not in res.stderr
+    assert f"{bad}:{at + 4}:" in res.stderr and "bad-card" in res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["deals"]["judged"] >= 5                        # the deals that replay are judged
+    assert doc["deals"]["skipped_why"].get("hands unknown", 0) >= 1
+    text_out = run(str(unfinished), "--dd", cache=tmp_path / "c")
+    assert "skipped (hands unknown: 1)" in text_out.stdout
