@@ -18,6 +18,22 @@ def main() -> None:
     # until the command line installs its own handling, Ctrl-C ends quietly (status 130)
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
     launching = sys.argv[1:]
+    recorder = None
+    if launching in (["--help"], ["-h"]):
+        # the list of commands as the last run wrote it, when nothing it depends on changed
+        from .helpcache import serve
+        recorder = serve(launching)
     from .cli import main as cli_main
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    cli_main()
+    if recorder is None:
+        cli_main()
+        return
+    recorder.start()
+    try:
+        cli_main()
+    except SystemExit as exc:
+        if exc.code in (0, None):
+            recorder.keep()
+        raise
+    finally:
+        recorder.stop()
