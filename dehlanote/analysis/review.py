@@ -29,7 +29,7 @@ from typing import Any
 
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .deal import TIMEOUT, DealAnalysis, NotAnalysable, glyph, position_at
+from .deal import TIMEOUT, DealAnalysis, NotAnalysable, glyph, outcome, position_at
 from .position import PlayRules, Position
 from .search import OutOfTime, Solver
 from .single import analyse, decision_line, mark as sd_mark
@@ -251,10 +251,12 @@ def _dd_losses(fact: DealFact, rules: Rules, trick: int, place: int, solver: Sol
     mover = pos.turn % 2
     mine = {c: (v if mover == 0 else a.game.total - v) for c, v in values.items()}
     top = max(mine.values())
+    best = outcome(a.game, rules, dealer, next(values[c] for c in values if mine[c] == top))
     out = []
     for c in pos.legal():
         loss = top - mine[c]
-        out.append(CardLoss(c, float(loss), 0.0, "?" if loss > 0 else ""))
+        mark = "" if loss <= 0 else ("??" if outcome(a.game, rules, dealer, values[c]) != best else "?")
+        out.append(CardLoss(c, float(loss), 0.0, mark))     # the marks of the double-dummy view (deal.glyph)
     return tuple(out)
 
 

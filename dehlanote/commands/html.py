@@ -138,11 +138,19 @@ def html_command(
     # while deals are solved the analysis shows its own bar (one bar at a time)
     show = (progress if progress is not None else sys.stderr.isatty()) and extend is None
     total = _sizes(specs)
+    opener: Callable[[str], Any] = open_checked
+    review: Optional[Callable[[Path, dict[str, str]], dict[str, str]]] = None
+    if analyser is not None and extend is not None:
+        # an analysed site gets each player's mistake review and drill pages
+        from ..output.html.review import SiteReview
+        reviewer = SiteReview(analyser, per_page=per_page, opener=open_checked, shown=display_name)
+        extend = _reviewed(extend, reviewer)
+        opener, review = reviewer.opener, reviewer.write
     try:
         with _bar(total, show) as advance:
             result = build_site(specs, output, reg, title=printable(title), four_colour=four_colour,
-                                per_page=per_page, progress=advance, extend=extend, opener=open_checked,
-                                lang=lang, force=force, shown=display_name)
+                                per_page=per_page, progress=advance, extend=extend, opener=opener,
+                                lang=lang, force=force, shown=display_name, review=review)
     except OutputRefused as exc:
         raise fail(f"will not write {_shown(exc.path or output)}: {exc} (the site is not complete)")
     except WriteError as exc:
@@ -190,6 +198,14 @@ def _analysis(analyser: Analyser, show: bool) -> Extend:
             view = analyser.view(fact, rules, meter.deal(f"game {game}, deal {fact.number}") if solve else None)
         data["an"] = view.to_json()
     return extend
+
+
+def _reviewed(extend: Extend, reviewer: Any) -> Extend:
+    """The site's analysis of each deal, then its decisions kept for the review pages."""
+    def both(game: int, fact: DealFact, rules: Rules, data: dict[str, Any]) -> None:
+        extend(game, fact, rules, data)
+        reviewer.deal(game, fact, rules)
+    return both
 
 
 def _analysed(err: Any, analyser: Optional[Analyser]) -> None:

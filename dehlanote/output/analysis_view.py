@@ -117,6 +117,8 @@ class Analyser:
         self.time_limit = time_limit
         self.dd, self.worlds, self.seed = dd, worlds, seed
         self._cache: dict[Any, DealView] = {}
+        #: told each deal's analysis as it is solved (the site's mistake review reads it)
+        self.on_solved: Optional[Callable[[DealFact, Rules, DealAnalysis], None]] = None
         self.solved = 0          # deals solved (not from the cache)
         self.unknown = 0         # deals met whose hands are not known
 
@@ -153,8 +155,10 @@ class Analyser:
         key = self._key(fact, rules)
         view = self._cache.get(key)
         if view is None:
+            analysis: Optional[DealAnalysis] = None
             try:
-                view = deal_view(fact, rules, self._solve(fact, rules, progress, partial))
+                analysis = self._solve(fact, rules, progress, partial)
+                view = deal_view(fact, rules, analysis)
             except (KeyboardInterrupt, _Stopped):
                 raise
             except Exception as exc:  # noqa: BLE001 - a solver fault costs this deal's analysis, not the page
@@ -163,6 +167,8 @@ class Analyser:
                 del self._cache[next(iter(self._cache))]
             self._cache[key] = view
             self.solved += 1
+            if analysis is not None and self.on_solved is not None:
+                self.on_solved(fact, rules, analysis)
         return _renumbered(view, fact.number)
 
     def _solve(self, fact: DealFact, rules: Rules, progress: Optional[Progress],

@@ -72,13 +72,15 @@ def test_double_dummy_counts_and_costliest_agree_with_analyse(tmp_path: Path) ->
             [m[1:5] for m in marked]
         for c, m in zip(g["costliest"], marked):
             assert set(c["best"]) == m[5] and c["expected_loss"] == m[0]
-            assert c["link"] == f"games/match.html#game=1&deal={c['deal']}&trick={c['trick']}&card={c['card_in_trick'] - 1}"
+            assert c["link"] == (f"games/match.html#game=1&deal={c['deal']}&trick={c['trick']}"
+                                 f"&card={c['card_in_trick'] - 1}")
             # every legal card's loss, the best ones at 0 and the card played at its loss
             losses = {x["card"]: x["expected_loss"] for x in c["cards"]}
             assert losses[c["played"]] == m[0] and all(losses[b] == 0 for b in m[5])
     # the sample's clear blunder: Ravi's ace of hearts at trick 10 of deal 3 gives away two tens
     ravi = got["Ravi"]["costliest"][0]
-    assert (ravi["deal"], ravi["trick"], ravi["played"], ravi["mark"], ravi["expected_loss"]) == (3, 10, "AH", "??", 2.0)
+    assert (ravi["deal"], ravi["trick"], ravi["played"], ravi["mark"], ravi["expected_loss"]) == \
+        (3, 10, "AH", "??", 2.0)
     assert "JH" in ravi["best"]
 
 
@@ -94,7 +96,8 @@ def test_single_dummy_is_the_analysis_judgement_and_the_cache_keeps_it(tmp_path:
         assert (p["decisions"], p["marks"]["?"], p["marks"]["??"]) == (w["decisions"], w["?"], w["??"])
         assert p["tens_lost"] == pytest.approx(w["lost"], abs=1e-3)
         for c in p["costliest"]:
-            assert (c["worlds"] == 4 or (c["exact"] and c["worlds"] < 4)) and c["stderr"] >= 0 and c["mark"] in ("?", "??")
+            assert c["worlds"] == 4 or (c["exact"] and c["worlds"] < 4)
+            assert c["stderr"] >= 0 and c["mark"] in ("?", "??")
     again = run(*args, cache=tmp_path)
     assert json.loads(again.stdout)["players"] == doc["players"]
     assert json.loads(again.stdout)["deals"]["from_cache"] == 7

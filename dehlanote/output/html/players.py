@@ -178,8 +178,9 @@ def _table(head: list[str], rows: list[list[Any]]) -> str:
 
 
 def player_body(name: str, figures: dict[str, Any], games: list[dict[str, Any]],
-                rating: list[tuple[int, Optional[str], float]], slugs: dict[str, str]) -> str:
-    """The body of one player's page (every record string escaped)."""
+                rating: list[tuple[int, Optional[str], float]], slugs: dict[str, str], extra: str = "") -> str:
+    """The body of one player's page (every record string escaped); ``extra``: HTML added after
+    the record (the mistake review's section, already escaped)."""
     f = figures
     out = ['<header><h1>', escape(name), '</h1><a class="back" href="../index.html">\u2190 all games</a></header>',
            '<main>', '<section aria-labelledby="h-record"><h2 id="h-record">Record</h2><ul class="figures">']
@@ -189,6 +190,7 @@ def player_body(name: str, figures: dict[str, Any], games: list[dict[str, Any]],
         value = f.get(key, 0)
         out.append(f'<li><span data-stat="{key}" data-value="{value}">{value}</span> {escape(label)}</li>')
     out.append("</ul></section>")
+    out.append(extra)
     out.append('<section aria-labelledby="h-rating"><h2 id="h-rating">Rating</h2>')
     out.append(rating_chart(rating))
     out.append("</section>")
@@ -214,8 +216,10 @@ def player_body(name: str, figures: dict[str, Any], games: list[dict[str, Any]],
     return "".join(out)
 
 
-def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any]) -> dict[str, str]:
-    """``out/players/SLUG.html`` for every named player; returns name -> page (relative to ``out``)."""
+def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any],
+                       extra: Optional[dict[str, str]] = None) -> dict[str, str]:
+    """``out/players/SLUG.html`` for every named player; returns name -> page (relative to ``out``).
+    ``extra``: name -> HTML added to that player's page (the mistake review's section)."""
     if not book.played:
         return {}
     slugs = player_slugs(list(book.played))
@@ -223,7 +227,8 @@ def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any]) -> 
     pages = {}
     with Folder(out, create=True) as site, site.folder("players") as folder:   # a planted link is never followed
         for name, games in book.played.items():
-            body = player_body(name, players.get(name, {}), games, ratings.get(name, []), slugs)
+            body = player_body(name, players.get(name, {}), games, ratings.get(name, []), slugs,
+                               (extra or {}).get(name, ""))
             with folder.write(f"{slugs[name]}.html") as stream:
                 stream.write(render_index(name, body))
             pages[name] = f"players/{slugs[name]}.html"

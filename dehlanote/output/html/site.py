@@ -28,7 +28,7 @@ from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
 from .page import render_index, render_replay, script_json, template
-from .players import PlayerBook, write_player_pages
+from .players import PlayerBook, player_slugs, write_player_pages
 
 __all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE",
            "PageNames"]
@@ -261,12 +261,15 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                progress: Optional[Callable[[str, int], None]] = None,
                opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
                extend: Optional[Extend] = None, lang: str = "en", force: bool = False,
-               shown: Callable[[str], str] = str) -> SiteReport:
+               shown: Callable[[str], str] = str,
+               review: Optional[Callable[[Path, dict[str, str]], dict[str, str]]] = None) -> SiteReport:
     """``out/index.html`` with a list of every game (a filter box above it) and the archive's
     statistics, one replay page per input in ``out/games/``, and one page per named player in
     ``out/players/``. ``progress(path, bytes_read)`` is called after each game;
     ``opener(path)`` opens an input (the command's refuses binary data up front);
-    ``shown(path)`` is the name a file is given on the pages.
+    ``shown(path)`` is the name a file is given on the pages. ``review(out, slugs)`` (an
+    analysed site: :class:`~.review.SiteReview`) writes the review and drill pages of the
+    players (``slugs``: name -> page name) and returns the section each player's page adds.
 
     The folder is opened once and every page, and the index, is written relative to it
     (:class:`dehlanote.files.Folder`): a link planted in it is replaced, never written
@@ -307,7 +310,8 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                 page.unreadable = _why(exc)
             report.files.append(page)
         figures = stats.to_json()
-        pages = write_player_pages(out, book, figures["players"])
+        extra = review(out, player_slugs(list(book.played))) if review is not None and book.played else {}
+        pages = write_player_pages(out, book, figures["players"], extra=extra)
         text = render_index(title, index_body(title, figures, rows, report.files, four_colour=four_colour,
                                               player_pages=pages), script=template("index.js"))
         site.write_file("index.html", text, force=force)
