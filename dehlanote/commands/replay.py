@@ -118,7 +118,7 @@ def replay(
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
                 if analyse or analyse_from else None)
     if interactive:
-        _interactive(stepper, facts, symbols, analyser)
+        _interactive(stepper, facts, symbols, analyser, source=file, reg=reg)
     else:
         _plain_replay(stepper, facts, only_deal=deal is not None, only_trick=trick, analyser=analyser)
         # the steps as text are a report, and a record with errors fails it, as in validate
@@ -224,7 +224,8 @@ def _read_key(fd: int, timeout: float) -> Optional[bytes]:
             return data
 
 
-def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Optional[Analyser] = None) -> None:
+def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Optional[Analyser] = None, *,
+                 source: Optional[str] = None, reg: Optional[Registry] = None) -> None:
     """Run the stepper in the terminal until q or Ctrl-C; the terminal is always restored.
 
     With ``analyser`` the deals are solved in a background thread, the deal on screen first; the
@@ -236,7 +237,7 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Op
     symbols = symbols and (console.encoding or "").lower().startswith("utf")
     names = {s: name for s in "ABCDEF" if (name := facts.game.tag(s))}
     title = facts.game.tag("Event") or ""
-    control = StepperKeys(stepper)
+    control = StepperKeys(stepper, facts=facts, source=source, reg=reg)
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     old_term = signal.getsignal(signal.SIGTERM)
@@ -276,7 +277,15 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Op
                                                  control=control, size=ScreenSize(size.width, size.height),
                                                  analysis=shown))
                     dirty = False
-                key = _read_key(fd, 1.0 if shown is not None and shown.status else 0.25)
+                if control.busy:
+                    # what-if: the solver plays on a card at a time; a key between two stops it
+                    key = _read_key(fd, 0.0)
+                    if key is None:
+                        control.tick()
+                        dirty = True
+                        continue
+                else:
+                    key = _read_key(fd, 1.0 if shown is not None and shown.status else 0.25)
                 if key is None:
                     continue
                 dirty = True

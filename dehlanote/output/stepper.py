@@ -46,6 +46,8 @@ class Snapshot(NamedTuple):
     event: Optional[str]                # trump set / revealed at this step
     crossed: tuple["TenStory", ...] = ()  # tens that capture took from a trick the other side won
     event_now: bool = False             # the event happened at this very card (not earlier in the trick)
+    to_play: Optional[str] = None       # a line played on (what-if): the seat to play next
+    live: bool = False                  # a line played on (what-if), not the record's
 
 
 def seat_layout(n: int) -> dict[str, str]:

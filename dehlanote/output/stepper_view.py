@@ -9,7 +9,7 @@ Text that comes from a record (names, comments, messages) is always passed as pl
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Iterable, NamedTuple, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Optional, Sequence
 
 from rich import box
 from rich.align import Align
@@ -28,12 +28,13 @@ from ..rules.profile import Rules
 from ..deck import SUIT_SYMBOLS, SUITS, side_of
 from .notes import capture_text, deal_result_text
 from .stepper import Flag, Snapshot, Stepper, flag_text, match_parts, seat_layout
-from .keys import help_rows, key_hints
+from .keys import STEPPER_KEYS, WHATIF_KEYS, help_rows, key_hints
 from .render import RED_SUITS, card_text, cards_text, hand_lines, suit_text
 
 if TYPE_CHECKING:
     from .analysis_view import DealView
     from .keys import StepperKeys
+    from .whatif import WhatIf
 
 # ---- the stepper -------------------------------------------------------------------------------
 #
@@ -109,6 +110,10 @@ def _frame(size: ScreenSize, n: int) -> _Frame:
 
 def _seat_marker(seat: str, snap: Snapshot) -> str:
     t = snap.trick
+    if snap.live:                       # a line played on (what-if): the table says who is next
+        if seat != snap.to_play:
+            return ""
+        return "◀ leads" if t is None else ("◀ leads next" if snap.complete else "◀ to play")
     if t is not None and not snap.complete and len(snap.shown) < len(t.plays):
         if t.plays[len(snap.shown)].seat == seat:
             return "◀ to play"
@@ -406,13 +411,14 @@ def analysis_items(snap: Snapshot, analysis: AnalysisShown, symbols: bool) -> li
 
 
 def _notes(stepper: Stepper, snap: Snapshot, rules: Rules, symbols: bool, width: int, height: int,
-           flags: Sequence[Flag], analysis: Optional[AnalysisShown] = None) -> RenderableType:
+           flags: Sequence[Flag], analysis: Optional[AnalysisShown] = None,
+           lead: Sequence[Text] = ()) -> RenderableType:
     """What happened here, most important first; what does not fit is counted, never cut.
 
     At a deal's end its result comes first, then the claims about the deal that are wrong; then
     the errors of the trick shown, the trump event, the tens that changed sides.
     """
-    items: list[Text] = []
+    items: list[Text] = list(lead)
     deal = stepper.deals[stepper.deal]
     if stepper.at_end() and (snap.played or not deal.tricks):
         lines = deal_result_text(deal, rules)
@@ -494,6 +500,9 @@ def _measure_console() -> Console:
 
 def _keys_line(control: Optional["StepperKeys"], width: int) -> Text:
     status = Text()
+    whatif = control.whatif if control is not None else None
+    if whatif is not None:
+        return whatif_keys_line(whatif, width)
     if control is not None and control.prompt is not None:
         status.append(f"jump to trick: {control.prompt}", style="bold yellow")
         status.append("▏  (Enter to go, Esc to cancel)", style="dim")
@@ -515,22 +524,26 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
 
     ``analysis`` (``replay --analyse``): the value before the trick and the cards that lost value
     among the notes, their ? or ?? in the trick box."""
-    snap = stepper.snap
+    whatif = control.whatif if control is not None else None
+    view: Any = whatif.view if whatif is not None else stepper
+    snap = view.snap
     rules = stepper.rules
     n = rules.seats
     width, height = size
     frame = _frame(size, n)
-    flags = stepper.flags_here()
+    if whatif is not None:
+        analysis = None                 # the game's analysis is not the line's
+    flags = view.flags_here()
     layout = seat_layout(n)
     by_pos = {pos: seat for seat, pos in layout.items()}
 
-    where = stepper.where()
+    where = view.where()
     if title and Text(f"{title} · {where}").cell_len <= width:
         where = f"{title} · {where}"
     head = Text(_words_fitting(where, width) or where, style="bold")
     errors = [f"{ERROR_MARK} {plural_word(len(stepper.flags), 'error')} (e: next)"] if stepper.flags else []
     match = fit_parts(match_parts(stepper.match(), rules) + errors, width, keep_last=len(errors))
-    status = Text(match, style="cyan")
+    status = Text(match, style="cyan") if whatif is None else whatif_status(whatif, width)
 
     def seat(pos: str, w: int, one_line: bool = False) -> RenderableType:
         s = by_pos.get(pos)
@@ -575,7 +588,7 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
         keys = Table(box=box.SIMPLE, show_edge=False, title="Keys (? again to close)", title_justify="left")
         keys.add_column("key", style="bold", no_wrap=True)
         keys.add_column("does")
-        for k, v in help_rows():
+        for k, v in help_rows(WHATIF_KEYS if whatif is not None else STEPPER_KEYS):
             keys.add_row(k, v)
         regions.append(Layout(keys, ratio=1))
     else:
@@ -587,10 +600,11 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
         if table_h:
             regions.append(Layout(table, size=table_h))
         if info_h:
-            info = _info(snap, rules, symbols, width, over=stepper.deal_over, at_end=stepper.at_end())
+            info = _info(snap, rules, symbols, width, over=view.deal_over, at_end=view.at_end())
             regions.append(Layout(info, size=info_h))
         if notes_h:
-            notes = _notes(stepper, snap, rules, symbols, width, notes_h, flags, analysis)
+            lead = whatif_notes(whatif, symbols) if whatif is not None else []
+            notes = _notes(view, snap, rules, symbols, width, notes_h, flags, analysis, lead)
             if not table_h:
                 notes = Group(Text(f"(a terminal of at least {max(width, 80)} by {frame.table + 6} "
                                    "shows the table)", style="dim"), notes)
@@ -598,6 +612,56 @@ def stepper_screen(stepper: Stepper, *, names: dict[str, str], title: str = "", 
     regions.append(Layout(_keys_line(control, width), size=1))
     root.split_column(*regions)
     return root
+
+
+# ---- what-if mode (w): the line played on ----------------------------------------------------
+
+def whatif_status(whatif: "WhatIf", width: int) -> Text:
+    """The second line in what-if mode: who plays, where the line left the game."""
+    parts = [f"what-if: {whatif.who_plays()}"]
+    left = whatif.left()
+    if left is not None:
+        instead = f"for {left.recorded}" if left.recorded else "past the record's end"
+        parts.append(f"left the game at trick {left.trick} card {left.card}: {left.seat} {left.chosen} {instead}")
+    return Text(fit_parts(parts, width), style="cyan")
+
+
+def whatif_notes(whatif: "WhatIf", symbols: bool) -> list[Text]:
+    """The cards to choose from (each with its key), then what just happened."""
+    out: list[Text] = []
+    table = whatif.table
+    if table.to_play is not None:
+        line = Text(f"{table.to_play} to play: ", style="bold")
+        choices = whatif.choices()
+        for i, (key, card) in enumerate(choices):
+            if i:
+                line.append("  ")
+            line.append(key + ":", style="bold yellow")        # one word: a wrap never parts them
+            line.append_text(card_text(card, symbols, style="bold"))
+        more = len(table.legal_cards()) - len(choices)
+        if more > 0:
+            line.append(f"  … {more} more: c types a card", style="dim")
+        out.append(line)
+    if whatif.message:
+        out.append(Text(whatif.message, style="yellow"))
+    return out
+
+
+def whatif_keys_line(whatif: "WhatIf", width: int) -> Text:
+    """The last line in what-if mode: a prompt, or the keys."""
+    status = Text()
+    if whatif.confirm is not None:
+        status.append(f"{whatif.confirm} exists: overwrite it? y / n", style="bold yellow")
+    elif whatif.prompt is not None:
+        shown = whatif.prompt[-max(10, width - 40):]
+        status.append(f"save as: {shown}", style="bold yellow")
+        status.append("▏  (Enter saves, Esc cancels)", style="dim")
+    elif whatif.card_prompt is not None:
+        status.append(f"card to play: {whatif.card_prompt}", style="bold yellow")
+        status.append("▏  (Enter plays it, Esc cancels)", style="dim")
+    else:
+        status.append(fit_parts(key_hints(WHATIF_KEYS), width, keep_last=2), style="dim")
+    return status
 
 
 class _Fixed:

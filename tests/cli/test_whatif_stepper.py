@@ -1,0 +1,261 @@
+"""What-if play in the terminal stepper (``dehlanote replay``, key ``w``): the keys applied to a
+stepper without a terminal, the solver's answers checked against a brute force over the table,
+the saved record validated; then the real program in a pseudo-terminal at 80x24.
+
+The positions are late in the deal (two or three tricks to go), so the solver is instant.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+import dehlanote
+from dehlanote.output.keys import WHATIF_KEYS, StepperKeys
+from dehlanote.output.stepper import Stepper
+from dehlanote.output.stepper_view import ScreenSize, stepper_screen
+from dehlanote.syntax import parse_string
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = ROOT / "samples" / "worked-example.dpn"
+RIGHT, LEFT = "\x1b[C", "\x1b[D"
+
+
+def _keys(tmp_path: Path, text: str | None = None, trick: int = 11) -> StepperKeys:
+    source = tmp_path / "game.dpn"
+    source.write_text(text if text is not None else WORKED.read_text(encoding="utf-8"), encoding="utf-8")
+    facts = next(dehlanote.read_games(str(source)))
+    stepper = Stepper.of(facts)
+    assert stepper.jump(trick)
+    return StepperKeys(stepper, facts=facts, source=str(source))
+
+
+def _press(keys: StepperKeys, *presses: str) -> None:
+    for p in presses:
+        if len(p) > 1 and not p.startswith("\x1b"):
+            for ch in p:
+                keys.press(ch.encode())
+        else:
+            keys.press(p.encode())
+
+
+def _best_by_brute_force(table) -> set[str]:
+    """The cards that keep the most for the mover's side, by trying every line to the end."""
+    side = table.sides[table.seats.index(table.to_play) % 2]
+
+    def value(t) -> int:
+        if t.over:
+            return t.score[side]
+        mine = t.sides[t.seats.index(t.to_play) % 2] == side
+        outcomes = []
+        for c in t.legal_cards():
+            t.play(c)
+            outcomes.append(value(t))
+            t.undo()
+        return max(outcomes) if mine else min(outcomes)
+
+    scores = {}
+    for c in table.legal_cards():
+        table.play(c)
+        scores[str(c)] = value(table)
+        table.undo()
+    top = max(scores.values())
+    return {c for c, v in scores.items() if v == top}
+
+
+def test_w_enters_what_if_at_the_position_and_lists_the_legal_cards(tmp_path):
+    keys = _keys(tmp_path)
+    _press(keys, "w")
+    w = keys.whatif
+    assert w is not None and w.start == (12, 1)
+    assert w.table.to_play == "D" and w.choices() == [("1", "6D"), ("2", "AC")]
+    assert w.left() is None                              # nothing chosen yet: still the game
+    _press(keys, "w")
+    assert keys.whatif is None and keys.stepper.played == 44   # back to the game, where it was
+
+
+def test_a_chosen_card_is_answered_by_the_solvers_best_cards(tmp_path):
+    keys = _keys(tmp_path)
+    _press(keys, "w")
+    w = keys.whatif
+    probe = w.table.copy()
+    _press(keys, "1")                                    # D leads 6D where the game has AC
+    assert [s.card for s in w.line][0] == "6D" and len(w.line) == 4 and w.table.current == ()
+    # each of the solver's cards is a best card by brute force at that point
+    for step in w.line:
+        if step.by == "solver":
+            assert step.card in _best_by_brute_force(probe)
+        probe.play(step.card)
+    answers = ", ".join(f"{seat} {card}" for seat, card in zip("ABC", [s.card for s in w.line[1:]]))
+    assert w.message.startswith(f"D plays 6D; the solver answers {answers}")
+    left = w.left()
+    assert (left.trick, left.card, left.seat, left.recorded, left.chosen) == (12, 1, "D", "AC", "6D")
+    # the facts shown are the line's: the trick, the centre, the piles
+    snap = w.view.snap
+    assert snap.complete and snap.trick.number == 12 and [p.card for p in snap.shown][0] == "6D"
+    assert snap.pile_tens == {side: tuple(t) for side, t in w.table.tens.items()}
+    # undo and redo keep the line; another card starts a new one
+    _press(keys, LEFT)
+    assert w.pos == 3 and len(w.line) == 4 and len(w.table.current) == 3
+    _press(keys, RIGHT)
+    assert w.pos == 4 and w.table.current == ()
+
+
+def test_i_play_every_seat_and_the_end_of_the_deal(tmp_path):
+    keys = _keys(tmp_path)
+    _press(keys, "w", "m")
+    w = keys.whatif
+    assert w.by_hand and "you play every seat" in w.who_plays()
+    _press(keys, "1")
+    assert [s.card for s in w.line] == ["6D"] and w.table.to_play == "A"
+    _press(keys, "2")                                    # A's second legal card, by hand
+    assert len(w.line) == 2 and all(s.by == "hand" for s in w.line)
+    _press(keys, "e")
+    assert keys.busy
+    while keys.busy:
+        keys.tick()
+    assert w.table.over and w.table.facts is not None
+    assert sum(len(t) for t in w.table.tens.values()) == 4
+
+
+def test_s_saves_a_valid_record_beside_the_game_and_never_overwrites_without_asking(tmp_path):
+    keys = _keys(tmp_path)
+    _press(keys, "w", "s")
+    assert keys.whatif.message.startswith("nothing-to-save")   # the line is still the game's
+    _press(keys, "1", "s")
+    w = keys.whatif
+    default = str(tmp_path / "game-whatif-deal1.dpn")
+    assert w.prompt == default
+    _press(keys, "\r")
+    saved = Path(default)
+    text = saved.read_text(encoding="utf-8")
+    again = dehlanote.replay_game(parse_string(text)[0])
+    assert again.ok, again.errors
+    assert "{what-if on deal 1: left the game at trick 12, card 1: D plays 6D where the game has AC}" in text
+    assert "{the line: 1 card chosen by hand, 3 the double-dummy solver's}" in text
+    assert [t.winner for t in again.deals[0].tricks] == [t.winner for t in w.table.state.tricks]
+    # a second save proposes a new name; typing the first one asks before overwriting it
+    _press(keys, "s")
+    assert w.prompt == str(tmp_path / "game-whatif-deal1-2.dpn")
+    _press(keys, "\x15", default, "\r")
+    assert w.confirm == default
+    _press(keys, "n")
+    assert w.confirm is None and w.prompt == default and saved.read_text(encoding="utf-8") == text
+    _press(keys, "\r", "y")
+    assert w.saved == default and w.message == f"saved the line as {default}"
+
+
+def test_save_errors_are_coded_messages(tmp_path):
+    keys = _keys(tmp_path)
+    _press(keys, "w", "1", "s", "\x15", str(tmp_path), "\r")
+    w = keys.whatif
+    assert w.confirm == str(tmp_path)                     # it exists: asked first
+    _press(keys, "y")
+    assert w.message.startswith(f"save-refused: {tmp_path}: ")
+    _press(keys, "s", "\x15", str(tmp_path / "no-such-folder" / "x.dpn"), "\r")
+    assert w.message.startswith("write-failed: ") or w.message.startswith("save-refused: ")
+    _press(keys, "c", "KS", "\r")                         # played in trick 4
+    assert w.message.startswith("duplicate-card: ")
+    _press(keys, "c", "ZZ", "\r")
+    assert w.message.startswith("bad-card: ")
+
+
+def test_hands_not_known_mean_the_user_plays_every_seat(tmp_path):
+    text = WORKED.read_text(encoding="utf-8")
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(("hands", "      ", "tens"))
+                     and not re.match(r"^(1[0-3]| [7-9]) ", line)).replace('[Result "AC"]', '[Result "*"]')
+    keys = _keys(tmp_path, text, trick=6)
+    _press(keys, "w")
+    w = keys.whatif
+    assert w.by_hand and "every hand" in w.message
+    _press(keys, RIGHT)
+    assert "every hand" in w.message and w.pos == 0
+    _press(keys, "m")
+    assert w.by_hand
+    card = w.choices()[0][1]
+    _press(keys, "1")
+    assert [s.card for s in w.line] == [card]
+
+
+def _render(keys: StepperKeys, size: ScreenSize) -> list[str]:
+    console = Console(width=size.width, height=size.height, file=io.StringIO(), color_system=None,
+                      legacy_windows=False)
+    with console.capture() as capture:
+        console.print(stepper_screen(keys.stepper, names={}, title="Worked example", control=keys, size=size))
+    return capture.get().rstrip("\n").split("\n")
+
+
+@pytest.mark.parametrize("size", [ScreenSize(80, 24), ScreenSize(120, 40)])
+def test_the_what_if_screen_fits(tmp_path, size):
+    keys = _keys(tmp_path)
+    _press(keys, "w")
+    lines = _render(keys, size)
+    assert len(lines) == size.height and all(len(line) <= size.width for line in lines)
+    assert any("D to play: 1:6♦  2:A♣" in line for line in lines)
+    assert "w back" in lines[-1] and "s save" in lines[-1]
+    _press(keys, "1")
+    lines = _render(keys, size)
+    assert any("left the game at trick 12 card 1: D 6D for AC" in line for line in lines[:2])
+    _press(keys, "?")
+    lines = _render(keys, size)
+    assert len(lines) == size.height
+    for key in WHATIF_KEYS[:8]:
+        assert any(key.does[:30] in line for line in lines), key.does
+
+
+# ---- the real program in a pseudo-terminal ------------------------------------------------------
+
+pexpect = pytest.importorskip("pexpect")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
+def test_replay_what_if_in_a_terminal_saves_a_record_that_validates(tmp_path):
+    source = tmp_path / "worked.dpn"
+    shutil.copy(WORKED, source)
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
+               PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+    for name in ("NO_COLOR", "COLUMNS", "LINES"):
+        env.pop(name, None)
+    command = f"{shlex.quote(sys.executable)} -m dehlanote replay worked.dpn --trick 11"
+    child = pexpect.spawn("/bin/sh", ["-c", command + '; echo "EXIT=$?"'], env=env, dimensions=(24, 80),
+                          encoding="utf-8", timeout=60, cwd=str(tmp_path))
+    log = io.StringIO()
+    child.logfile_read = log
+    child.expect_exact("w what-if")
+    child.send("w")
+    child.expect_exact("what-if: the solver answers")
+    child.expect_exact("D to play: ")
+    child.send("1")
+    child.expect_exact("left the game at trick 12 card 1: D 6D for AC")     # the frame's second line
+    child.expect_exact("the solver answers A ")                             # its notes
+    child.send("s")
+    child.expect_exact("save as: worked-whatif-deal1.dpn")
+    child.send("\r")
+    child.expect_exact("saved the line as ")
+    child.send("q")
+    child.expect(r"EXIT=(\d+)")
+    assert int(child.match.group(1)) == 0
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in ANSI.sub("", log.getvalue())
+    saved = tmp_path / "worked-whatif-deal1.dpn"
+    check = subprocess_validate(saved, env)
+    assert check.returncode == 0, check.stdout + check.stderr
+    text = saved.read_text(encoding="utf-8")
+    assert "{what-if on deal 1: left the game at trick 12, card 1: D plays 6D where the game has AC}" in text
+    assert '[WhatIf "deal 1, trick 12, card 1"]' in text
+
+
+def subprocess_validate(path: Path, env: dict):
+    import subprocess
+    return subprocess.run([sys.executable, "-m", "dehlanote", "validate", str(path)], env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
