@@ -23,7 +23,7 @@ class Best(NamedTuple):
 
     card: Optional[str]
     value: Optional[int] = None
-    values: dict = {}
+    values: Optional[dict] = None
     reason: str = ""
 
 
@@ -74,6 +74,8 @@ def best_card(table: Any, *, seconds: Optional[float] = 5.0, nodes: Optional[int
     except OutOfTime:
         budget = f"{seconds:g} s" if seconds is not None else f"{nodes} nodes"
         return Best(None, reason=f"the solver found no answer within {budget}: choose the card yourself")
+    except ValueError as exc:            # a position no deal reaches (a record with a wrong card before)
+        return Best(None, reason=f"the solver cannot value this position ({exc}): choose the card yourself")
     finally:
         solver.limit(None, None)
     side = pos.turn % 2

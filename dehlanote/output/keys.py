@@ -105,6 +105,7 @@ class StepperKeys:
         self.message: Optional[str] = None
         self.facts, self.source, self.reg = facts, source, reg
         self.whatif: Optional["WhatIf"] = None   # what-if mode (w): the line played on
+        self._partial = b""                      # the first bytes of a character being typed
 
     @property
     def busy(self) -> bool:
@@ -269,10 +270,14 @@ class StepperKeys:
         elif key == b"\x15":                   # Ctrl-U: clear the line
             typed = ""
         else:
+            # a character of several bytes comes a byte at a time: kept until it is whole
+            pending = self._partial + key
             try:
-                text = key.decode("utf-8")
+                text = pending.decode("utf-8")
             except UnicodeDecodeError:
+                self._partial = pending if len(pending) < 4 else b""
                 return
+            self._partial = b""
             if not text.isprintable() or text.startswith("\x1b"):
                 return
             typed = (typed + text)[:400]

@@ -168,6 +168,27 @@ def test_save_errors_are_coded_messages(tmp_path):
     assert w.message.startswith("bad-card: ")
 
 
+def test_a_name_typed_in_any_script_and_a_record_wrong_before_the_point(tmp_path):
+    keys = _keys(tmp_path)
+    _press(keys, "w", "1", "s", "\x15")
+    name = str(tmp_path / "déjà-vu.dpn")
+    for byte in name.encode():                            # a terminal sends a character byte by byte
+        keys.press(bytes([byte]))
+    assert keys.whatif.prompt == name
+    keys.press(b"\r")
+    assert keys.whatif.saved == name and dehlanote.replay_game(parse_string(Path(name).read_text())[0]).ok
+    # B revokes in trick 3 of this record: the line cannot be saved as a valid record, and says why
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 3D 7S 9S").replace(" 8 D: 8D 9D 3D 2C", " 8 D: 8D 9D 5S 2C")
+    (tmp_path / "bad").mkdir()
+    bad = _keys(tmp_path / "bad", text)
+    _press(bad, "w", "1")
+    assert "the solver answers" in bad.whatif.message
+    _press(bad, "s", "\r")
+    assert bad.whatif.message.startswith("revoke: the what-if record would not be valid: B must follow suit")
+    assert bad.whatif.saved is None
+
+
 def test_hands_not_known_mean_the_user_plays_every_seat(tmp_path):
     text = WORKED.read_text(encoding="utf-8")
     text = "\n".join(line for line in text.splitlines() if not line.startswith(("hands", "      ", "tens"))
