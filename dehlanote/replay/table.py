@@ -397,9 +397,14 @@ class Table:
         return f"trick {self.trick_number} in progress: {cards}"
 
     def _trump_line(self, written: Optional[Trump]) -> Optional[Trump]:
-        """The trump line the play so far states (the written one's comments kept when it is
-        the same line)."""
+        """The trump line the whole tricks so far state (the written one's comments kept when
+        it is the same line)."""
+        # as the whole tricks state it: trump set or revealed in the trick in progress is the
+        # comment's (a record holds whole tricks), so the state at that trick's start
         st = self.state
+        back = len(st.current)
+        if back and back < len(self._states):
+            st = self._states[-1 - back]
         fact = st.trump_fact
         method = st.method
         line: Optional[Trump]
