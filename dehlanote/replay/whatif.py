@@ -16,7 +16,7 @@ from typing import Iterable, NamedTuple, Optional
 
 from ..errors import DpnError
 from ..rules.profile import Registry, registry
-from ..syntax.model import Game, Tag, Word
+from ..syntax.model import Game, Tag, Tens, Word
 from ..syntax.parser import parse_string
 from ..syntax.writer import write_game
 from .facts import DealFact, GameFacts
@@ -103,8 +103,9 @@ def whatif_record(game: GameFacts, deal: DealFact, trick: int, card: int, record
     ``Result`` (``Result`` is ``"*"`` unless the line finishes the match), then
     ``[WhatIf "deal N, trick K, card J"]``; the deal's dealer, the hands, the trump line as the
     line states it, every whole trick of the line (those before the point with their glyphs
-    and comments), and on the deal line the comment :func:`whatif_comment` (then ``note``, then
-    a trick in progress). Format: docs/analysis.md, "What-if".
+    and comments), the ``tens`` line once the line finishes the deal, and on the deal line the
+    comment :func:`whatif_comment` (then ``note``, then a trick in progress). The text is
+    canonical (what ``dehlanote fmt`` writes). Format: docs/analysis.md, "What-if".
 
     Raises:
         ValueError: the line does not leave the game at that point (see :func:`departure`).
@@ -128,8 +129,14 @@ def whatif_record(game: GameFacts, deal: DealFact, trick: int, card: int, record
     result = "*"
     text = write_game(Game(tags + (Tag("Result", result, 0, 0), where), (new_deal,), 0, 0))
     facts = _replayed(text, reg)
-    if table.over and facts.result is not None and facts.result.finished:
-        result = facts.result.winner or "="
+    if table.over and facts.deals and facts.deals[0].complete:
+        # a finished line states its outcome: the tens line (as fmt writes it) and the Result
+        # when this one deal ends a match
+        fact = facts.deals[0]
+        counts = tuple((Word(side, 0, 0), Word(fact.tens[side], 0, 0)) for side in table.sides)
+        new_deal = new_deal._replace(tens=Tens(counts, 0, 0))
+        if facts.result is not None and facts.result.finished:
+            result = facts.result.winner or "="
         text = write_game(Game(tags + (Tag("Result", result, 0, 0), where), (new_deal,), 0, 0))
         facts = _replayed(text, reg)
     if facts.errors:
