@@ -58,6 +58,14 @@ def test_double_dummy_counts_and_costliest_agree_with_analyse(tmp_path: Path) ->
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["judgement"] == "double-dummy" and doc["deals"]["judged"] == 7 and doc["deals"]["skipped"] == 0
+    assert set(doc) == {"judgement", "worlds", "seed", "from_trick", "deals", "players"}
+    assert set(doc["deals"]) == {"judged", "from_cache", "partial", "skipped", "skipped_why", "unnamed_decisions"}
+    for p in doc["players"]:
+        assert set(p) == {"name", "decisions", "marks", "deals", "tens_lost", "tens_lost_per_deal", "costliest"}
+        for c in p["costliest"]:
+            assert set(c) == {"source", "game", "deal", "trick", "card_in_trick", "seat", "player", "played", "mark",
+                              "expected_loss", "stderr", "unit", "tens", "worlds", "exact", "best", "value",
+                              "best_value", "cards", "link"}
     want = expected(MATCH, dd=True, from_trick=9)
     got = {p["name"]: p for p in doc["players"]}
     assert set(got) == set(want) == {"Esha", "Omar", "Nandini", "Ravi"}
@@ -111,6 +119,14 @@ def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
     res = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Omar", cache=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "Omar:" in res.stdout and "Ravi:" not in res.stdout and "Esha:" not in res.stdout
+    site = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--site", "out dir", "-f", "json",
+               cache=tmp_path)
+    link = json.loads(site.stdout)["players"][0]["costliest"][0]["link"]
+    assert link == "out%20dir/games/match.html#game=1&deal=3&trick=10&card=0"
+    base = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--link-base", "https://example.org/dpn",
+               "-f", "json", cache=tmp_path)
+    assert json.loads(base.stdout)["players"][0]["costliest"][0]["link"].startswith(
+        "https://example.org/dpn/games/match.html#game=1&deal=3&trick=10")
     bad = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Zed", cache=tmp_path)
     assert bad.returncode == 2
     assert "unknown-player" in bad.stderr and "Esha, Nandini, Omar, Ravi" in bad.stderr
