@@ -38,7 +38,7 @@ __all__ = ["Options", "Seen", "CardLoss", "Decision", "DealReview", "PlayerRevie
            "players", "player_names", "cache_key", "cached", "keep", "verdict"]
 
 #: the format of what is kept in the cache (a change makes the old entries unread)
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,9 @@ class Seen:
     earlier: tuple[tuple[str, tuple[str, ...]], ...]  # each trick before: its leader, its cards in order
     trump: str | None                               # the suit in force, as far as the player knew
     trump_note: str                                 # how trump stands, in words
+    trump_how: str                                  # set | closed-own | closed-hidden | closed-unchosen |
+    #                                                 first-void | none
+    setter: str                                     # the closed trump's setter (closed-hidden), else ""
     centre: int                                     # cards waiting in the centre
     centre_tens: int
     tens: dict[str, int]                            # tens captured per side so far
@@ -72,15 +75,16 @@ class Seen:
     def to_json(self) -> dict[str, Any]:
         return {"hand": list(self.hand), "legal": list(self.legal), "trick": [list(p) for p in self.trick],
                 "earlier": [[lead, list(cards)] for lead, cards in self.earlier], "trump": self.trump,
-                "trump_note": self.trump_note, "centre": self.centre, "centre_tens": self.centre_tens,
-                "tens": dict(self.tens), "tricks_done": self.tricks_done}
+                "trump_note": self.trump_note, "trump_how": self.trump_how, "setter": self.setter,
+                "centre": self.centre, "centre_tens": self.centre_tens, "tens": dict(self.tens),
+                "tricks_done": self.tricks_done}
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Seen:
         return cls(tuple(d["hand"]), tuple(d["legal"]), tuple((s, c) for s, c in d["trick"]),
                    tuple((lead, tuple(cards)) for lead, cards in d["earlier"]), d["trump"], str(d["trump_note"]),
-                   int(d["centre"]), int(d["centre_tens"]), {str(k): int(v) for k, v in d["tens"].items()},
-                   int(d["tricks_done"]))
+                   str(d["trump_how"]), str(d["setter"]), int(d["centre"]), int(d["centre_tens"]),
+                   {str(k): int(v) for k, v in d["tens"].items()}, int(d["tricks_done"]))
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,7 @@ class Decision:
     score: str = "tens"         # the score's unit: tens, points (double-sar) or tricks (court-piece)
     sides: tuple[str, str] = ("AC", "BD")
     total: int = 4              # the score both sides share
+    single: bool = True         # judged single dummy (else double dummy)
     cards: tuple[CardLoss, ...] = ()   # every legal card's loss (the marked decisions)
     seen: Seen | None = None           # what the player saw (the marked decisions)
     # where it is (set when read, not part of the deal's judgement)
@@ -141,7 +146,7 @@ class Decision:
         return cls(int(d["trick"]), int(d["place"]), str(d["seat"]), str(d["card"]), int(d["legal"]),
                    float(d["loss"]), float(d["stderr"]), int(d["worlds"]), bool(d["exact"]), str(d["mark"]),
                    tuple(d["best"]), float(d["value"]), float(d["best_value"]), float(d["unit"]), str(d["score"]),
-                   (str(d["sides"][0]), str(d["sides"][1])), int(d["total"]), cards, seen)
+                   (str(d["sides"][0]), str(d["sides"][1])), int(d["total"]), bool(d["single"]), cards, seen)
 
     def at(self, source: str, game: int, deal: int, player: str) -> Decision:
         from dataclasses import replace
@@ -224,7 +229,7 @@ def from_analysis(fact: DealFact, rules: Rules, a: DealAnalysis, *, time_limit: 
                 unit = 2.0 if a.game.score == "points" else 1.0
                 g = glyph(p, a.game, rules, dealer)
                 decision = Decision(t.number, place, p.seat, p.card, len(legal), float(p.loss), 0.0, 1, True, g,
-                                    tuple(p.best), float(p.value), float(p.best_value), unit, *shape)
+                                    tuple(p.best), float(p.value), float(p.best_value), unit, *shape, False)
                 if g:
                     if dd_solver is None:
                         dd_solver = Solver(PlayRules.of(rules))
@@ -274,22 +279,26 @@ def seen_at(fact: DealFact, rules: Rules, pos: Position, trick: int) -> Seen:
     seats = rules.seat_letters
     me = pos.turn
     trump: str | None = pos.trump
+    setter = ""
     if trump is None and pos.closed is not None:
-        suit, setter = pos.closed
-        if setter == me:
-            trump, note = suit, f"closed trump: {_SUIT_NAMES.get(suit, suit)}, set by you, not yet revealed"
-        elif setter < 0:
-            note = "closed trump, its setter not yet known"
+        suit, who = pos.closed
+        if who == me:
+            trump, how = suit, "closed-own"
+            note = f"closed trump: {_SUIT_NAMES.get(suit, suit)}, set by you, not yet revealed"
+        elif who < 0:
+            how, note = "closed-unchosen", "closed trump, its setter not yet known"
         else:
-            note = f"closed trump set by {seats[setter]}, not yet revealed"
+            setter = seats[who]
+            how, note = "closed-hidden", f"closed trump set by {setter}, not yet revealed"
     elif trump is None:
+        how = "first-void" if pos.first_void else "none"
         note = "no trump yet: the first player who cannot follow suit sets it" if pos.first_void else "no trump"
     else:
-        note = f"trump: {_SUIT_NAMES.get(trump, trump)}"
+        how, note = "set", f"trump: {_SUIT_NAMES.get(trump, trump)}"
     here = tuple((seats[(pos.leader + k) % len(seats)], c) for k, c in enumerate(pos.trick))
     earlier = tuple((t.leader, tuple(p.card for p in t.plays)) for t in fact.tricks[:trick - 1])
     sides = pos.game.sides
-    return Seen(tuple(sorted(pos.hands[me], key=_card_order)), pos.legal(), here, earlier, trump, note,
+    return Seen(tuple(sorted(pos.hands[me], key=_card_order)), pos.legal(), here, earlier, trump, note, how, setter,
                 pos.centre_tricks * pos.game.seats, pos.centre_tens, {sides[0]: pos.tens[0], sides[1]: pos.tens[1]},
                 pos.done)
 

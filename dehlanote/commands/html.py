@@ -143,7 +143,7 @@ def html_command(
     if analyser is not None and extend is not None:
         # an analysed site gets each player's mistake review and drill pages
         from ..output.html.review import SiteReview
-        reviewer = SiteReview(analyser, per_page=per_page, opener=open_checked, shown=display_name)
+        reviewer = SiteReview(analyser, per_page=per_page, opener=open_checked, shown=display_name, lang=lang)
         extend = _reviewed(extend, reviewer)
         opener, review = reviewer.opener, reviewer.write
     try:

@@ -65,14 +65,16 @@ def _why(reason: str) -> str:
 
 def _value(d: Decision, v: float) -> str:
     a, b = d.sides
-    if d.worlds == 1 and d.exact and float(v).is_integer():
+    if d.exact and float(v).is_integer():
         return f"{a} {v:.0f}\u2013{d.total - v:.0f} {b}"
     return f"{a} {v:.1f}\u2013{d.total - v:.1f} {b} expected"
 
 
 def _how(d: Decision) -> str:
-    if d.worlds == 1:
+    if not d.single:
         return "double dummy"
+    if d.worlds == 1:
+        return "the only deal the player could not tell apart: every hand known to them"
     if d.exact:
         return f"over all {d.worlds} deals the player could not tell apart"
     return f"\u00b1{d.stderr:.2f} over {d.worlds} sampled deals"

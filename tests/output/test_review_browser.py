@@ -200,3 +200,19 @@ def test_a_single_dummy_site_drills_the_judgement_analyse_gives(tmp_path: Path) 
     review = (tmp_path / "site" / "players" / "omar.html").read_text()
     assert "Mistake review" in review and "omar-drill.html" in review
     assert checked >= 1
+
+
+def test_the_drill_speaks_the_site_language(browser: Any, tmp_path: Path) -> None:
+    res = build(tmp_path / "site", "--analyse-from", "9", "--dd", "--lang", "hi")
+    assert res.returncode == 0, res.stderr
+    browser.get((tmp_path / "site" / "players" / "ravi-drill.html").as_uri())
+    ready(browser)
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "hi"
+    assert browser.find_element(By.ID, "d-ask").text == "यहाँ आप क्या चलते?"
+    assert "हुकुम: पान" in browser.find_element(By.ID, "d-facts").text       # trump: hearts
+    browser.find_element(By.CSS_SELECTOR, '#d-hand button[data-card="AH"]').click()
+    answer = browser.find_element(By.ID, "d-answer")
+    assert answer.get_attribute("data-verdict") == "lost" and answer.text.startswith("नहीं बचा")
+    review = (tmp_path / "site" / "players" / "ravi-review.html").read_text()
+    assert "सबसे महँगे फ़ैसले" in review
+    assert not severe(browser)

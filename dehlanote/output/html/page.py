@@ -152,16 +152,17 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     return page
 
 
-def render_index(title: str, body: str, script: Optional[str] = None) -> str:
+def render_index(title: str, body: str, script: Optional[str] = None, lang: str = "en") -> str:
     """The site's index page (and the player pages): ``body`` is already-escaped HTML (tables
     and SVG charts).
 
     ``script``: the page's one script (the index's game filter), allowed by its hash; none
-    by default. The four-colour switch is a checkbox the stylesheet reads.
+    by default. The four-colour switch is a checkbox the stylesheet reads. ``lang``: the
+    page's language (its ``lang`` attribute).
     """
     css = template("index.css")
     return fill(template("index.html"), {
         "CSP": html.escape(csp(css, script), quote=False), "VERSION": html.escape(__version__),
-        "TITLE": html.escape(title),
+        "TITLE": html.escape(title), "LANG": html.escape(lang),
         "CSS": css, "BODY": body, "SCRIPT": f"<script>{script}</script>" if script is not None else "",
     })

@@ -29,6 +29,7 @@ from ...files import Folder
 from ...replay import DealFact
 from ...rules.profile import Rules
 from ...syntax import iter_games
+from ...i18n import N_, catalog, translator
 from .page import render_index, script_json, template
 from .site import PER_PAGE, GamePages, PageNames
 
@@ -37,17 +38,19 @@ __all__ = ["SiteReview", "TOP"]
 #: the costliest decisions of each player on the review and drill pages
 TOP = 10
 
+Tr = Callable[[str], str]
+
 
 class SiteReview:
     """Collects the decisions of each deal the site analyses, then writes the pages."""
 
     def __init__(self, analyser: Any, *, top: int = TOP, per_page: int = PER_PAGE,
                  opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
-                 shown: Callable[[str], str] = str) -> None:
+                 shown: Callable[[str], str] = str, lang: str = "en") -> None:
         self.options = Options(dd=analyser.dd, worlds=analyser.worlds, seed=analyser.seed,
                                from_trick=analyser.from_trick, time_limit=analyser.time_limit)
         analyser.on_solved = self._solved
-        self.top, self.per_page, self._open, self.shown = top, per_page, opener, shown
+        self.top, self.per_page, self._open, self.shown, self.lang = top, per_page, opener, shown, lang
         self.paths: list[str] = []                   # the inputs read, in order
         self._memo: dict[str, DealReview] = {}       # a deal met again (copied) is not judged again
         self._last: Optional[tuple[DealFact, DealReview]] = None
@@ -84,6 +87,8 @@ class SiteReview:
         extra: dict[str, str] = {}
         if not people:
             return extra
+        _ = translator(self.lang)
+        words = catalog(self.lang)
         with Folder(out, create=True) as site, site.folder("players") as folder:
             for name, p in people.items():
                 slug = slugs.get(name)
@@ -91,10 +96,12 @@ class SiteReview:
                     continue
                 worst = p.costliest(self.top)
                 with folder.write(f"{slug}-review.html") as stream:
-                    stream.write(render_index(f"{name}: mistake review", review_body(p, worst, links, slug)))
+                    stream.write(render_index(_("{name}: mistake review").format(name=name),
+                                              review_body(p, worst, links, slug, _), lang=self.lang))
                 with folder.write(f"{slug}-drill.html") as stream:
-                    stream.write(render_index(f"{name}: what would you play here?", drill_body(p, worst, links, slug),
-                                              script=template("drill.js")))
+                    stream.write(render_index(_("{name}: what would you play here?").format(name=name),
+                                              drill_body(p, worst, links, slug, _, words), script=template("drill.js"),
+                                              lang=self.lang))
                 extra[name] = player_section(p, slug, self.options)
         return extra
 
@@ -129,6 +136,10 @@ class SiteReview:
 
 _SUIT = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
+#: the units of the score, one and several
+_UNITS = {"tens": (N_("{n} ten"), N_("{n} tens")), "points": (N_("{n} point"), N_("{n} points")),
+          "tricks": (N_("{n} trick"), N_("{n} tricks"))}
+
 
 def card_text(card: str) -> str:
     return card[:-1] + _SUIT.get(card[-1], card[-1])
@@ -139,102 +150,127 @@ def _link(links: dict[tuple[str, int, int], str], d: Decision) -> str:
     return f"{base}&trick={d.trick}&card={d.place}" if base else ""
 
 
-def _value(d: Decision, v: float) -> str:
+def _value(_: Tr, d: Decision, v: float) -> str:
     a, b = d.sides
-    if d.worlds == 1 and float(v).is_integer():
+    if d.exact and float(v).is_integer():
         return f"{a} {v:.0f}\u2013{d.total - v:.0f} {b}"
-    return f"{a} {v:.1f}\u2013{d.total - v:.1f} {b} expected"
+    return _("{split} expected").format(split=f"{a} {v:.1f}\u2013{d.total - v:.1f} {b}")
 
 
-def _loss(d: Decision) -> str:
-    unit = d.score[:-1] if d.loss == 1 else d.score
-    if d.worlds == 1:
-        return f"{d.loss:.2f} {unit} (double dummy)"
-    return f"{d.loss:.2f} {unit} \u00b1{d.stderr:.2f} over {d.worlds} deals"
+def _amount(_: Tr, n: float, unit: str) -> str:
+    one, many = _UNITS.get(unit, _UNITS["tens"])
+    return _(one if abs(n - 1) < 1e-9 else many).format(n=f"{n:.2f}")
 
 
-def _figures(p: PlayerReview) -> str:
-    items = [("decisions", p.decisions, "decisions judged"), ("dubious", p.dubious, "marked ?"),
-             ("blunders", p.blunders, "marked ??"), ("deals", p.deals, "deals"),
-             ("per_deal", f"{p.per_deal:.2f}", "tens lost a deal (expected)")]
+def _loss(_: Tr, d: Decision) -> str:
+    amount = _amount(_, d.loss, d.score)
+    if not d.single:
+        return _("{loss} (double dummy)").format(loss=amount)
+    if d.exact:
+        return _("{loss} over all {n} deals the player could not tell apart").format(loss=amount, n=d.worlds)
+    return _("{loss} \u00b1{error} over {n} deals").format(loss=amount, error=f"{d.stderr:.2f}", n=d.worlds)
+
+
+def _figures(_: Tr, p: PlayerReview) -> str:
+    items = [("decisions", p.decisions, _("decisions judged")), ("dubious", p.dubious, _("marked ?")),
+             ("blunders", p.blunders, _("marked ??")), ("deals", p.deals, _("deals")),
+             ("per_deal", f"{p.per_deal:.2f}", _("tens lost a deal (expected)"))]
     return '<ul class="figures">' + "".join(
         f'<li><span data-stat="{k}" data-value="{escape(str(v))}">{escape(str(v))}</span> {escape(label)}</li>'
         for k, v, label in items) + "</ul>"
 
 
 def player_section(p: PlayerReview, slug: str, options: Options) -> str:
-    """The section a player's page gains: the review's figures and links to both pages."""
+    """The section a player's page (in English, as the player pages are) gains: the review's
+    figures and links to both pages."""
     how = "double dummy" if options.dd else f"single dummy, {options.worlds} worlds a decision"
-    return ('<section aria-labelledby="h-review"><h2 id="h-review">Mistake review</h2>' + _figures(p)
+    return ('<section aria-labelledby="h-review"><h2 id="h-review">Mistake review</h2>' + _figures(str, p)
             + f'<p>Judged {escape(how)}. <a href="{escape(slug)}-review.html">The costliest decisions</a> \u00b7 '
             f'<a href="{escape(slug)}-drill.html">Drill: what would you play here?</a></p></section>')
 
 
-def review_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, int, int], str], slug: str) -> str:
-    out = ['<header><h1>', escape(p.name), ': mistake review</h1><a class="back" href="', escape(slug),
-           '.html">\u2190 ', escape(p.name), '</a></header><main>',
-           '<section aria-labelledby="h-figures"><h2 id="h-figures">Figures</h2>', _figures(p), '</section>',
-           '<section aria-labelledby="h-costliest"><h2 id="h-costliest">The costliest decisions</h2>']
+def _where(_: Tr, d: Decision) -> str:
+    return _("{source} game {game}, deal {deal}, trick {trick}, card {card}").format(
+        source=d.source, game=d.game, deal=d.deal, trick=d.trick, card=d.place + 1)
+
+
+def review_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, int, int], str], slug: str,
+                _: Tr = str) -> str:
+    out = ['<header><h1>', escape(_("{name}: mistake review").format(name=p.name)), '</h1><a class="back" href="',
+           escape(slug), '.html">\u2190 ', escape(p.name), '</a></header><main>',
+           '<section aria-labelledby="h-figures"><h2 id="h-figures">', escape(_("Figures")), '</h2>',
+           _figures(_, p), '</section>',
+           '<section aria-labelledby="h-costliest"><h2 id="h-costliest">', escape(_("The costliest decisions")),
+           '</h2>']
     if not worst:
-        out.append("<p>No decision marked ? or ??.</p>")
+        out.append(f"<p>{escape(_('No decision marked ? or ??.'))}</p>")
     else:
-        out.append(f'<p><a href="{escape(slug)}-drill.html">Drill these positions: what would you play '
-                   'here?</a></p>')
+        out.append(f'<p><a href="{escape(slug)}-drill.html">'
+                   f'{escape(_("Drill these positions: what would you play here?"))}</a></p>')
+        heads = ("#", _("position"), _("played"), _("would have kept the value"), _("expected loss"))
         out.append("<div class='scroll'><table id='costliest'><thead><tr>" + "".join(
-            f"<th scope='col'>{h}</th>" for h in ("#", "position", "played", "would have kept the value",
-                                                 "expected loss")) + "</tr></thead><tbody>")
+            f"<th scope='col'>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>")
         for i, d in enumerate(worst, 1):
-            where = f"{d.source} game {d.game}, deal {d.deal}, trick {d.trick}, card {d.place + 1}"
+            where = _where(_, d)
             link = _link(links, d)
             cell = f'<a href="{escape(link)}">{escape(where)}</a>' if link else escape(where)
-            better = [c for c in d.best if c != d.card]
-            kept = f"{' or '.join(card_text(c) for c in better)}: {_value(d, d.best_value)}"
+            better = [card_text(c) for c in d.best if c != d.card]
+            kept = f"{_(' or ').join(better)}: {_value(_, d, d.best_value)}"
             out.append(f"<tr><td>{i}</td><td>{cell}</td><td>{escape(d.seat)} {escape(card_text(d.card))}"
-                       f"{escape(d.mark)} ({escape(_value(d, d.value))})</td><td>{escape(kept)}</td>"
-                       f"<td>{escape(_loss(d))}</td></tr>")
+                       f"{escape(d.mark)} ({escape(_value(_, d, d.value))})</td><td>{escape(kept)}</td>"
+                       f"<td>{escape(_loss(_, d))}</td></tr>")
         out.append("</tbody></table></div>")
     out.append("</section></main>")
     return "".join(out)
 
 
-def drill_positions(worst: list[Decision], links: dict[tuple[str, int, int], str]) -> list[dict[str, Any]]:
+def drill_positions(worst: list[Decision], links: dict[tuple[str, int, int], str],
+                    _: Tr = str) -> list[dict[str, Any]]:
     """The drill's data: each costly position as its player saw it, and every legal card's judgement."""
     out = []
     for d in worst:
         if d.seen is None or not d.cards:
             continue
-        out.append({"where": f"{d.source} game {d.game}, deal {d.deal}, trick {d.trick}", "seat": d.seat,
-                    "player": d.player, "played": d.card, "mark": d.mark, "unit": d.score, "sides": list(d.sides),
-                    "worlds": d.worlds, "exact": d.exact, "link": _link(links, d), "trick": d.trick,
-                    "seen": d.seen.to_json(),
+        out.append({"where": _("{source} game {game}, deal {deal}, trick {trick}").format(
+                        source=d.source, game=d.game, deal=d.deal, trick=d.trick),
+                    "seat": d.seat, "player": d.player, "played": d.card, "mark": d.mark, "unit": d.score,
+                    "sides": list(d.sides), "worlds": d.worlds, "exact": d.exact, "single": d.single,
+                    "link": _link(links, d),
+                    "trick": d.trick, "seen": d.seen.to_json(),
                     "cards": [{"card": c.card, "loss": c.loss, "stderr": c.stderr, "mark": c.mark} for c in d.cards]})
     return out
 
 
-def drill_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, int, int], str], slug: str) -> str:
-    data = {"player": p.name, "positions": drill_positions(worst, links)}
+def drill_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, int, int], str], slug: str,
+               _: Tr = str, words: Optional[dict[str, str]] = None) -> str:
+    data = {"player": p.name, "words": words or {}, "positions": drill_positions(worst, links, _)}
     return "".join([
-        '<header><h1>', escape(p.name), ': what would you play here?</h1><a class="back" href="', escape(slug),
-        '-review.html">\u2190 the mistake review</a></header><main id="drill">',
-        '<p class="drill-intro">Each position is one where ', escape(p.name), ' lost value. You see what they '
-        'saw: their hand, the cards played, trump as far as they knew it. Choose the card you would play.</p>',
-        '<noscript><p>The drill needs JavaScript; <a href="', escape(slug), '-review.html">the review</a> lists '
-        'the same positions with their answers.</p></noscript>',
+        '<header><h1>', escape(_("{name}: what would you play here?").format(name=p.name)),
+        '</h1><a class="back" href="', escape(slug), '-review.html">\u2190 ', escape(_("the mistake review")),
+        '</a></header><main id="drill">',
+        '<p class="drill-intro">', escape(_("Each position is one where {name} lost value. You see what they saw: "
+                                            "their hand, the cards played, trump as far as they knew it. Choose "
+                                            "the card you would play.").format(name=p.name)), '</p>',
+        '<noscript><p>', escape(_("The drill needs JavaScript.")), ' <a href="', escape(slug), '-review.html">',
+        escape(_("The review lists the same positions.")), '</a></p></noscript>',
         '<div id="drill-box" hidden>',
-        '<nav class="drill-nav" aria-label="positions"><button type="button" id="d-prev">\u2190 previous</button> '
-        '<span id="d-count" aria-live="polite"></span> <button type="button" id="d-next">next \u2192</button></nav>',
+        '<nav class="drill-nav" aria-label="', escape(_("positions")), '"><button type="button" id="d-prev">\u2190 ',
+        escape(_("previous")), '</button> <span id="d-count" aria-live="polite"></span> '
+        '<button type="button" id="d-next">', escape(_("next")), ' \u2192</button></nav>',
         '<section id="d-position" aria-labelledby="d-where"><h2 id="d-where"></h2>',
         '<p id="d-you"></p><ul id="d-facts" class="figures"></ul>',
-        '<div class="d-trick"><h3>This trick</h3><p id="d-trick"></p></div>',
-        '<details id="d-earlier-box"><summary>The tricks before</summary><ol id="d-earlier"></ol></details>',
-        '<h3 id="d-ask">What would you play here?</h3>',
+        '<div class="d-trick"><h3>', escape(_("This trick")), '</h3><p id="d-trick"></p></div>',
+        '<details id="d-earlier-box"><summary>', escape(_("The tricks before")),
+        '</summary><ol id="d-earlier"></ol></details>',
+        '<h3 id="d-ask">', escape(_("What would you play here?")), '</h3>',
         '<div id="d-hand" class="d-hand" role="group" aria-labelledby="d-ask"></div>',
         '<p id="d-answer" class="d-answer" role="status" aria-live="polite"></p>',
-        '<div id="d-after" hidden><div class="scroll"><table id="d-losses"><caption>Every legal card, judged'
-        '</caption><thead><tr><th scope="col">card</th><th scope="col">expected loss</th><th scope="col">mark'
-        '</th><th scope="col"></th></tr></thead><tbody></tbody></table></div>',
-        '<p><a id="d-replay" href="#">See this position in the replay</a></p></div>',
+        '<div id="d-after" hidden><div class="scroll"><table id="d-losses"><caption></caption><thead><tr>'
+        '<th scope="col">', escape(_("card")), '</th><th scope="col">', escape(_("expected loss")),
+        '</th><th scope="col">', escape(_("mark")), '</th><th scope="col"></th></tr></thead><tbody></tbody>'
+        '</table></div>',
+        '<p><a id="d-replay" href="#">', escape(_("See this position in the replay")), '</a></p></div>',
         '</section></div>',
-        '<p id="d-none" hidden>No costly position to drill.</p>',
+        '<p id="d-none" hidden>', escape(_("No costly position to drill.")), '</p>',
         '<script type="application/json" id="drill-data">', script_json(data), '</script>',
         '</main>'])

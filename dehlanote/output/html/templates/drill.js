@@ -1,12 +1,19 @@
 /* The drill page: each costly position as its player saw it; the card chosen is checked against
-   the judgement. Every string reaches the page through textContent. */
+   the judgement. Every string reaches the page through textContent; the words come from the
+   page's catalog (English when it has none). */
 (function () {
   "use strict";
   var DATA = JSON.parse(document.getElementById("drill-data").textContent);
   var LIST = DATA.positions || [];
+  var WORDS = DATA.words || {};
+  function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
+  function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return o[k] !== undefined ? String(o[k]) : m; }); }
   var SUIT = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
-  var SUITNAME = {S: "spades", H: "hearts", D: "diamonds", C: "clubs"};
-  var RANKNAME = {A: "ace", K: "king", Q: "queen", J: "jack"};
+  var SUITNAME = {S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs")};
+  var RANKNAME = {A: _("ace"), K: _("king"), Q: _("queen"), J: _("jack"), "10": _("ten"), "9": _("nine"),
+    "8": _("eight"), "7": _("seven"), "6": _("six"), "5": _("five"), "4": _("four"), "3": _("three"), "2": _("two")};
+  var UNITS = {tens: [_("{n} ten"), _("{n} tens")], points: [_("{n} point"), _("{n} points")],
+    tricks: [_("{n} trick"), _("{n} tricks")]};
   var at = 0;
 
   function $(id) { return document.getElementById(id); }
@@ -19,39 +26,53 @@
   function suit(c) { return c.charAt(c.length - 1); }
   function rank(c) { return c.slice(0, -1); }
   function show(c) { return rank(c) + (SUIT[suit(c)] || suit(c)); }
-  function spoken(c) { return (RANKNAME[rank(c)] || rank(c)) + " of " + (SUITNAME[suit(c)] || suit(c)); }
+  function spoken(c) { return fmt(_("{rank} of {suit}"), {rank: RANKNAME[rank(c)] || rank(c), suit: SUITNAME[suit(c)] || suit(c)}); }
   function cardSpan(c) {
     var s = el("span", "d-card suit-" + suit(c), show(c));
     s.setAttribute("aria-label", spoken(c));
     return s;
   }
   function units(n, unit) {
-    var one = unit.slice(0, -1);
-    return n.toFixed(2) + " " + (Math.abs(n - 1) < 1e-9 ? one : unit);
+    var forms = UNITS[unit] || UNITS.tens;
+    return fmt(Math.abs(n - 1) < 1e-9 ? forms[0] : forms[1], {n: n.toFixed(2)});
   }
   function judged(p, c) {
     for (var i = 0; i < p.cards.length; i++) { if (p.cards[i].card === c) { return p.cards[i]; } }
     return null;
   }
+  function trumpNote(s) {
+    var name = s.trump ? SUITNAME[s.trump] || s.trump : "";
+    switch (s.trump_how) {
+      case "set": return fmt(_("trump: {suit}"), {suit: name});
+      case "closed-own": return fmt(_("closed trump: {suit}, set by you, not yet revealed"), {suit: name});
+      case "closed-hidden": return fmt(_("closed trump set by {seat}, not yet revealed"), {seat: s.setter});
+      case "closed-unchosen": return _("closed trump, its setter not yet known");
+      case "first-void": return _("no trump yet: the first player who cannot follow suit sets it");
+      default: return _("no trump");
+    }
+  }
 
   function render() {
     var p = LIST[at];
-    $("d-count").textContent = "position " + (at + 1) + " of " + LIST.length;
+    $("d-count").textContent = fmt(_("position {n} of {all}"), {n: at + 1, all: LIST.length});
     $("d-prev").disabled = at === 0;
     $("d-next").disabled = at === LIST.length - 1;
     $("d-where").textContent = p.where;
     var s = p.seen;
-    $("d-you").textContent = "You are " + p.seat + (p.player ? " (" + p.player + ")" : "") + ", " +
-      (s.trick.length ? "card " + (s.trick.length + 1) + " of the trick" : "to lead") + ".";
+    var who = p.player ? fmt(_("{seat} ({name})"), {seat: p.seat, name: p.player}) : p.seat;
+    $("d-you").textContent = s.trick.length ? fmt(_("You are {seat}, card {n} of the trick."), {seat: who, n: s.trick.length + 1})
+      : fmt(_("You are {seat}, to lead."), {seat: who});
     var facts = $("d-facts");
     facts.textContent = "";
-    facts.appendChild(el("li", "", s.trump_note));
-    facts.appendChild(el("li", "", "centre: " + s.centre + " cards, " + s.centre_tens + " tens"));
-    Object.keys(s.tens).forEach(function (side) { facts.appendChild(el("li", "", side + " has won " + s.tens[side] + " tens")); });
-    facts.appendChild(el("li", "", s.tricks_done + " tricks played"));
+    facts.appendChild(el("li", "", trumpNote(s)));
+    facts.appendChild(el("li", "", fmt(_("centre: {n} cards, {tens} tens"), {n: s.centre, tens: s.centre_tens})));
+    Object.keys(s.tens).forEach(function (side) {
+      facts.appendChild(el("li", "", fmt(_("{side} has won {n} tens"), {side: side, n: s.tens[side]})));
+    });
+    facts.appendChild(el("li", "", fmt(_("{n} tricks played"), {n: s.tricks_done})));
     var trick = $("d-trick");
     trick.textContent = "";
-    if (!s.trick.length) { trick.appendChild(el("span", "none", "no card yet: you lead")); }
+    if (!s.trick.length) { trick.appendChild(el("span", "none", _("no card yet: you lead"))); }
     s.trick.forEach(function (pc) {
       var one = el("span", "d-played");
       one.appendChild(el("span", "seat", pc[0] + " "));
@@ -61,7 +82,7 @@
     var earlier = $("d-earlier");
     earlier.textContent = "";
     s.earlier.forEach(function (t) {
-      var li = el("li", "", t[0] + " led: ");
+      var li = el("li", "", fmt(_("{seat} led:"), {seat: t[0]}) + " ");
       t[1].forEach(function (c, k) { if (k) { li.appendChild(document.createTextNode(" ")); } li.appendChild(cardSpan(c)); });
       earlier.appendChild(li);
     });
@@ -74,13 +95,14 @@
       b.setAttribute("data-card", c);
       var legal = s.legal.indexOf(c) >= 0;
       b.disabled = !legal;
-      b.setAttribute("aria-label", spoken(c) + (legal ? "" : " (not allowed: follow suit)"));
+      b.setAttribute("aria-label", legal ? spoken(c) : fmt(_("{card} (not allowed: follow suit)"), {card: spoken(c)}));
       b.setAttribute("aria-pressed", "false");
       b.addEventListener("click", function () { answer(c); });
       hand.appendChild(b);
     });
     $("d-answer").textContent = "";
     $("d-answer").className = "d-answer";
+    $("d-answer").removeAttribute("data-verdict");
     $("d-after").hidden = true;
     $("d-replay").href = p.link || "#";
   }
@@ -95,17 +117,20 @@
     var verdict, cls;
     if (j.loss <= 1e-9) {
       var also = best.filter(function (x) { return x !== show(c); });
-      verdict = "Kept: " + show(c) + " is the best card here" + (also.length ? " (as good: " + also.join(", ") + ")" : "") + ".";
+      verdict = also.length ? fmt(_("Kept: {card} is a best card here (as good: {others})."), {card: show(c), others: also.join(", ")})
+        : fmt(_("Kept: {card} is the best card here."), {card: show(c)});
       cls = "best";
     } else if (!j.mark) {
-      verdict = "Kept: " + show(c) + " is expected to lose " + units(j.loss, p.unit) + ", within the judgement's error. The best: " + best.join(", ") + ".";
+      verdict = fmt(_("Kept: {card} is expected to lose {loss}, within the judgement's error. The best: {best}."),
+        {card: show(c), loss: units(j.loss, p.unit), best: best.join(", ")});
       cls = "kept";
     } else {
-      verdict = "Not kept: " + show(c) + " is expected to lose " + units(j.loss, p.unit) + " (" + j.mark + "). The best: " + best.join(", ") + ".";
+      verdict = fmt(_("Not kept: {card} is expected to lose {loss} ({mark}). The best: {best}."),
+        {card: show(c), loss: units(j.loss, p.unit), mark: j.mark, best: best.join(", ")});
       cls = "lost";
     }
-    if (c !== p.played) { verdict += " In the game " + p.seat + " played " + show(p.played) + "."; }
-    else { verdict += " This is what was played in the game."; }
+    verdict += " " + (c !== p.played ? fmt(_("In the game {seat} played {card}."), {seat: p.seat, card: show(p.played)})
+      : _("This is the card played in the game."));
     var a = $("d-answer");
     a.textContent = verdict;
     a.className = "d-answer " + cls;
@@ -118,19 +143,24 @@
       var td = el("td");
       td.appendChild(cardSpan(x.card));
       tr.appendChild(td);
-      tr.appendChild(el("td", "", units(x.loss, p.unit) + (p.worlds > 1 && x.loss > 1e-9 ? " \u00b1" + x.stderr.toFixed(2) : "")));
+      tr.appendChild(el("td", "", units(x.loss, p.unit) + (p.single && !p.exact && x.loss > 1e-9 ? " \u00b1" + x.stderr.toFixed(2) : "")));
       tr.appendChild(el("td", "", x.mark));
-      tr.appendChild(el("td", "", (x.card === c ? "your choice" : "") + (x.card === c && x.card === p.played ? ", " : "") + (x.card === p.played ? "played in the game" : "")));
+      var notes = [];
+      if (x.card === c) { notes.push(_("your choice")); }
+      if (x.card === p.played) { notes.push(_("played in the game")); }
+      tr.appendChild(el("td", "", notes.join(", ")));
       body.appendChild(tr);
     });
-    $("d-losses").querySelector("caption").textContent = "Every legal card, judged " +
-      (p.worlds > 1 ? (p.exact ? "over all " + p.worlds + " deals " : "over " + p.worlds + " sampled deals ") + p.seat + " could not tell apart" : "double dummy");
+    var how = !p.single ? _("Every legal card, judged double dummy")
+      : p.exact ? fmt(_("Every legal card, judged over all {n} deals {seat} could not tell apart"), {n: p.worlds, seat: p.seat})
+      : fmt(_("Every legal card, judged over {n} sampled deals {seat} could not tell apart"), {n: p.worlds, seat: p.seat});
+    $("d-losses").querySelector("caption").textContent = how;
     $("d-after").hidden = false;
   }
 
   function go(k) { if (k >= 0 && k < LIST.length && k !== at) { at = k; render(); $("d-where").focus(); } }
 
-  if (!LIST.length) { $("d-none").hidden = false; return; }
+  if (!LIST.length) { $("d-none").hidden = false; document.documentElement.setAttribute("data-ready", "1"); return; }
   $("drill-box").hidden = false;
   $("d-where").tabIndex = -1;
   $("d-prev").addEventListener("click", function () { go(at - 1); });
