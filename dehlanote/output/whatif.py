@@ -316,7 +316,9 @@ class WhatIf:
         solver = len(upto) - hand
         note = "the line: " + ", ".join(part for part in (
             f"{hand} card{'s' if hand != 1 else ''} chosen by hand" if hand else "",
-            f"{solver} the double-dummy solver's" if solver else "") if part)
+            (f"{solver} played by the double-dummy solver" if hand else
+             f"{solver} card{'s' if solver != 1 else ''} played by the double-dummy solver") if solver else "")
+            if part)
         return whatif_record(self.facts, self.deal_fact, left.trick, left.card, left.recorded, left.chosen,
                              self.table, note=note, reg=self.reg)
 

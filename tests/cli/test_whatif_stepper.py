@@ -119,7 +119,7 @@ def test_i_play_every_seat_and_the_end_of_the_deal(tmp_path):
     _press(keys, "2")                                    # A's second legal card, by hand
     assert len(w.line) == 2 and all(s.by == "hand" for s in w.line)
     _press(keys, "e")
-    assert keys.busy
+    assert keys.busy and w.running
     while keys.busy:
         keys.tick()
     assert w.table.over and w.table.facts is not None
@@ -140,7 +140,7 @@ def test_s_saves_a_valid_record_beside_the_game_and_never_overwrites_without_ask
     again = dehlanote.replay_game(parse_string(text)[0])
     assert again.ok, again.errors
     assert "{what-if on deal 1: left the game at trick 12, card 1: D plays 6D where the game has AC}" in text
-    assert "{the line: 1 card chosen by hand, 3 the double-dummy solver's}" in text
+    assert "{the line: 1 card chosen by hand, 3 played by the double-dummy solver}" in text
     assert [t.winner for t in again.deals[0].tricks] == [t.winner for t in w.table.state.tricks]
     # a second save proposes a new name; typing the first one asks before overwriting it
     _press(keys, "s")
