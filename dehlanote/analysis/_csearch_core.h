@@ -251,8 +251,9 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             int into_partner = CNT(s->H[pbase + su], top_rank) != 0;
             for (int i = 0; i < nc; i++) {
                 int r = cls[i];
-                if (r == TEN && s->tens_score) tens[nt++] = MV(su, r);
-                else if (i == 0 && r == top_rank) tops[ntp++] = MV(su, r);
+                /* the highest card out first (a ten too: it wins), then the other tens last */
+                if (i == 0 && r == top_rank) tops[ntp++] = MV(su, r);
+                else if (r == TEN && s->tens_score) tens[nt++] = MV(su, r);
                 else if (into_partner) tp[np++] = MV(su, r);
                 else lows[nl++] = MV(su, r);
             }
@@ -261,6 +262,35 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         for (int i = np - 1; i >= 0; i--) moves[nm++] = tp[i];
         for (int i = nl - 1; i >= 0; i--) moves[nm++] = lows[i];
         for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
+        if (s->trump >= 0 && nm > 1) {
+            /* weighted: a lead an opponent can ruff (void in it, holding trump) goes after all the
+             * others, one only partner can ruff before them (the order kept otherwise) */
+            int w[MAXMOVES], tr = s->trump;
+            unsigned opp_ruff = 0, pa_ruff = 0;
+            for (int o = 0; o < NS; o++) {
+                if (o == seat || !s->H[o * 4 + tr]) continue;
+                for (int su = 0; su < 4; su++) {
+                    if (su == tr || s->H[o * 4 + su]) continue;
+                    if ((o ^ seat) & 1) opp_ruff |= 1u << su;
+                    else pa_ruff |= 1u << su;
+                }
+            }
+            if (opp_ruff | pa_ruff) {
+                for (int i = 0; i < nm; i++) {
+                    int su = moves[i] >> 4;
+                    w[i] = ((opp_ruff >> su & 1) ? -100 : (pa_ruff >> su & 1) ? 100 : 0) - i;
+                }
+                for (int a = 1; a < nm; a++) {
+                    int mv = moves[a], wv = w[a], b = a;
+                    for (; b > 0 && w[b - 1] < wv; b--) {
+                        moves[b] = moves[b - 1];
+                        w[b] = w[b - 1];
+                    }
+                    moves[b] = mv;
+                    w[b] = wv;
+                }
+            }
+        }
         if (hint) {
             int h = hint - 1;
             for (int i = 0; i < nm; i++) {
