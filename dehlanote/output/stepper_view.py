@@ -659,6 +659,12 @@ def whatif_keys_line(whatif: "WhatIf", width: int) -> Text:
     elif whatif.card_prompt is not None:
         status.append(f"card to play: {whatif.card_prompt}", style="bold yellow")
         status.append("▏  (Enter plays it, Esc cancels)", style="dim")
+    elif whatif.problem:
+        # the problem first (its code and the words that fit: the notes hold it whole), the keys after
+        hints = fit_parts(key_hints(WHATIF_KEYS)[-3:], max(0, width // 3), keep_last=2)
+        said = _words_fitting(whatif.problem, max(10, width - Text(hints).cell_len - 3))
+        status.append(said, style="bold red")
+        status.append(" · " + hints, style="dim")
     else:
         status.append(fit_parts(key_hints(WHATIF_KEYS), width, keep_last=2), style="dim")
     return status

@@ -12,6 +12,7 @@ draws: :mod:`.keys` applies the keys, :mod:`.stepper_view` draws.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple, Optional
 
@@ -36,6 +37,9 @@ __all__ = ["WhatIf", "LineView", "table_snapshot", "LABELS", "SOLVER_SECONDS"]
 LABELS = "1234567890abdfgijkortvxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: the CPU seconds the solver may take for one card
 SOLVER_SECONDS = 5.0
+
+
+_CODED = re.compile(r"^[a-z]+(-[a-z]+)+: |^[a-z]+: ")
 
 
 class Step(NamedTuple):
@@ -171,6 +175,11 @@ class WhatIf:
     def choices(self) -> list[tuple[str, str]]:
         """(key, card) for each legal card of the seat to play, as many as there are keys."""
         return list(zip(LABELS, (str(c) for c in self.table.legal_cards())))
+
+    @property
+    def problem(self) -> str:
+        """The last message when it is a problem (``code: sentence``, as ``save-refused: …``), else ""."""
+        return self.message if _CODED.match(self.message) else ""
 
     def left(self) -> Optional[Departure]:
         """Where the line on the table leaves the game (None: it is still the game's)."""

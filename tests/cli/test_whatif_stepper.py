@@ -225,6 +225,10 @@ def test_the_what_if_screen_fits(tmp_path, size):
     _press(keys, "1")
     lines = _render(keys, size)
     assert any("left the game at trick 12 card 1: D 6D for AC" in line for line in lines[:2])
+    _press(keys, "c", "KS", "\r")                         # played in trick 4: the key line says so
+    lines = _render(keys, size)
+    assert len(lines) == size.height and all(len(line) <= size.width for line in lines)
+    assert lines[-1].startswith("duplicate-card: KS has already been played") and "q quit" in lines[-1]
     _press(keys, "?")
     lines = _render(keys, size)
     assert len(lines) == size.height
