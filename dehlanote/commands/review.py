@@ -63,11 +63,13 @@ def _why(reason: str) -> str:
     return reason
 
 
-def _value(d: Decision, v: float) -> str:
+def _value(d: Decision, v: float, short: bool = False) -> str:
+    """``AC 2–2 BD``, or ``AC 2.4–1.6 BD expected`` over sampled worlds (``short``: the side
+    first only, the figures once said in full before)."""
     a, b = d.sides
     if d.exact and float(v).is_integer():
-        return f"{a} {v:.0f}\u2013{d.total - v:.0f} {b}"
-    return f"{a} {v:.1f}\u2013{d.total - v:.1f} {b} expected"
+        return f"{a} {v:.0f}\u2013{d.total - v:.0f}" + ("" if short else f" {b}")
+    return f"{a} {v:.1f}\u2013{d.total - v:.1f}" + ("" if short else f" {b} expected")
 
 
 def _how(d: Decision) -> str:
@@ -258,11 +260,12 @@ def _text(out: TextOut, order: list[PlayerReview], top: int, links: dict[tuple[s
             unit = d.score[:-1] if d.loss == 1 else d.score
             better = [c for c in d.best if c != d.card]
             cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")
-            out.print(f"  {i}. {d.source} game {d.game}, deal {d.deal}, trick {d.trick}, card {d.place + 1}: "
-                      f"{d.seat} played {d.card}{d.mark}, expected to lose {d.loss:.2f} {unit} ({_how(d)})",
+            out.print(f"  {i}. {d.source} game {d.game}, deal {d.deal}, trick {d.trick}, card {d.place + 1}",
+                      markup=False)
+            out.print(f"     {d.seat} played {d.card}{d.mark}: expected to lose {d.loss:.2f} {unit} ({_how(d)})",
                       markup=False)
             out.print(f"     {cards} would have kept {_value(d, d.best_value)} (after {d.card}: "
-                      f"{_value(d, d.value)})", markup=False)
+                      f"{_value(d, d.value, short=True)})", markup=False)
             link = _link(links, d)
             if link:
                 out.print(f"     {link}", markup=False)
