@@ -36,6 +36,7 @@
     var forms = UNITS[unit] || UNITS.tens;
     return fmt(Math.abs(n - 1) < 1e-9 ? forms[0] : forms[1], {n: n.toFixed(2)});
   }
+  function count(n, one, many) { return fmt(n === 1 ? one : many, {n: n}); }
   function judged(p, c) {
     for (var i = 0; i < p.cards.length; i++) { if (p.cards[i].card === c) { return p.cards[i]; } }
     return null;
@@ -65,9 +66,10 @@
     var facts = $("d-facts");
     facts.textContent = "";
     facts.appendChild(el("li", "", trumpNote(s)));
-    facts.appendChild(el("li", "", fmt(_("centre: {n} cards, {tens} tens"), {n: s.centre, tens: s.centre_tens})));
+    facts.appendChild(el("li", "", fmt(_("centre: {cards}, {tens}"), {cards: count(s.centre, _("{n} card"), _("{n} cards")),
+      tens: count(s.centre_tens, _("{n} ten"), _("{n} tens"))})));
     Object.keys(s.tens).forEach(function (side) {
-      facts.appendChild(el("li", "", fmt(_("{side} has won {n} tens"), {side: side, n: s.tens[side]})));
+      facts.appendChild(el("li", "", fmt(_("{side} has won {tens}"), {side: side, tens: count(s.tens[side], _("{n} ten"), _("{n} tens"))})));
     });
     facts.appendChild(el("li", "", fmt(_("{n} tricks played"), {n: s.tricks_done})));
     var trick = $("d-trick");
