@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 import dehlanote
@@ -238,12 +240,12 @@ def test_the_what_if_screen_fits(tmp_path, size):
 
 # ---- the real program in a pseudo-terminal ------------------------------------------------------
 
-pexpect = pytest.importorskip("pexpect")
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 @pytest.mark.skipif(os.name != "posix", reason="needs a POSIX pseudo-terminal")
 def test_replay_what_if_in_a_terminal_saves_a_record_that_validates(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
     source = tmp_path / "worked.dpn"
     shutil.copy(WORKED, source)
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8",
@@ -284,3 +286,39 @@ def subprocess_validate(path: Path, env: dict):
     import subprocess
     return subprocess.run([sys.executable, "-m", "dehlanote", "validate", str(path)], env=env,
                           capture_output=True, text=True, timeout=120, check=False)
+
+
+_FILES = sorted(str(p) for p in [*ROOT.glob("samples/*.dpn"), *ROOT.glob("tests/data/*.dpn"),
+                                 *ROOT.glob("tests/invalid/*.dpn")])
+_KEYS = [b"w", b"1", b"2", b"3", b"a", b"Z", RIGHT.encode(), LEFT.encode(), b"u", b"m", b"e", b"s", b"\r", b"y",
+         b"n", b"c", b"K", b"S", b"?", b"\x1b", b"\x7f", b"\x15", b"x", b"0", b"G", b"N", b"]", b"\xc3", b"\xa9"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_keys_in_any_record_never_raise_and_every_saved_record_validates(tmp_path_factory, monkeypatch, data):
+    """Random keys at a random position of any record (the broken ones too): nothing raises,
+    the screen draws at 80x24, and every file saved is a record that validates."""
+    import dehlanote.output.whatif as whatif_mode
+    monkeypatch.setattr(whatif_mode, "SOLVER_SECONDS", 0.2)
+    folder = tmp_path_factory.mktemp("keys")
+    path = data.draw(st.sampled_from(_FILES), label="file")
+    try:
+        facts = next(dehlanote.read_games(path))
+        stepper = Stepper.of(facts)
+    except (StopIteration, ValueError):
+        return                                            # no deal to step through: nothing to play on
+    stepper.deal = data.draw(st.integers(0, len(stepper.deals) - 1), label="deal")
+    stepper.played = data.draw(st.integers(max(0, stepper.last() - 8), stepper.last()), label="played")
+    keys = StepperKeys(stepper, facts=facts, source=str(folder / Path(path).name))
+    for key in data.draw(st.lists(st.sampled_from(_KEYS), max_size=30), label="keys"):
+        if keys.press(key):
+            break
+        for _ in range(6):
+            if keys.busy:
+                keys.tick()
+    lines = _render(keys, ScreenSize(80, 24))
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    for saved in folder.iterdir():
+        again = dehlanote.replay_game(parse_string(saved.read_text(encoding="utf-8"))[0])
+        assert again.ok, (saved.name, again.errors)
