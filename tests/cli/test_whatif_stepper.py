@@ -302,6 +302,7 @@ def test_any_keys_in_any_record_never_raise_and_every_saved_record_validates(tmp
     import dehlanote.output.whatif as whatif_mode
     monkeypatch.setattr(whatif_mode, "SOLVER_SECONDS", 0.2)
     folder = tmp_path_factory.mktemp("keys")
+    monkeypatch.chdir(folder)                             # a name typed is saved here, never in the checkout
     path = data.draw(st.sampled_from(_FILES), label="file")
     try:
         facts = next(dehlanote.read_games(path))
