@@ -155,8 +155,8 @@ def test_script_json_cannot_end_its_script_element() -> None:
 def test_hostile_record_is_only_ever_text() -> None:
     facts = replay_game(parse_string(HOSTILE)[0])
     page = render_replay([game_data(facts)], facts.game.tag("Event") or "")
-    # exactly the page's own two script elements, and no markup from the record
-    assert page.count("<script") == 2
+    # exactly the page's own three script elements (data, replay, what-if), and no markup from the record
+    assert page.count("<script") == 3
     assert "<img" not in page and "<svg onload" not in page and "<b>bold" not in page
     assert "&lt;/script&gt;&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in page   # the <title>
     data = page_data(page)

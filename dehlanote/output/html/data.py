@@ -27,6 +27,7 @@ from ..notes import Streamed, capture_text, deal_heading, deal_result_text, tric
 from ..stepper import deal_start_state
 from ...files import drain, spool as spool_file
 from .page import script_json
+from .whatif import whatif_deal, whatif_rules, whatif_tags, whatif_text
 
 __all__ = ["game_data", "game_summary", "write_game_data", "KEYS", "trump_changes"]
 
@@ -50,6 +51,9 @@ KEYS = {
              "d: {side: tens captured so far}, m: the trick's notes (its comments, and those written after "
              "its last card), e: [error]",
     "error": "[code, message, line, column, deal, trick]",
+    "what-if": "game wr: the rules as the page's engine takes them, wt: the tags of a what-if record; deal wi: its "
+               "start {dealer, hands, trump, hidden, setter, drawn} or why what-if is not offered, wh: the "
+               "pieces of its what-if record (dehlanote/output/html/whatif.py)",
 }
 
 _RANKS = {"A": "ace", "K": "king", "Q": "queen", "J": "jack", "10": "ten", "9": "nine", "8": "eight",
@@ -199,6 +203,10 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
         out["claim"] = [claim.by, claim.side, claim.trick, claim.cards, list(claim.tens), said]
     if points:
         out["points"] = dict(points)
+    start = whatif_deal(d)
+    out["wi"] = start
+    if isinstance(start, dict):
+        out["wh"] = whatif_text(d)
     if d.deal.comments:
         out["comments"] = list(d.deal.comments)
     return out
@@ -284,6 +292,8 @@ def _tail(facts: GameFacts) -> dict[str, Any]:
     out["result"] = lines
     # seats that are never named in a 6-seat game keep their letters; sides as written
     out["sideOf"] = {s: side_of(s, rules.seats) for s in seats}
+    out["wr"] = whatif_rules(rules)
+    out["wt"] = whatif_tags(facts)
     return out
 
 

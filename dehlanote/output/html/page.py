@@ -72,6 +72,12 @@ def csp(style: str, script: Optional[str], *more: str) -> str:
             "base-uri 'none'; form-action 'none'")
 
 
+def _with_worker(policy: str) -> str:
+    """The replay page's policy also lets its what-if solver run in a worker made from a Blob
+    by its own script (``blob:`` URLs are made only by a script the page already runs)."""
+    return policy + "; worker-src blob:"
+
+
 #: the words of the replay page's own markup (template slot -> English message)
 _PAGE_WORDS: dict[str, str] = {
     "T_SKIP": N_("Skip to the story of the deal"),
@@ -103,6 +109,8 @@ _PAGE_WORDS: dict[str, str] = {
     "T_WCARD": N_("card"),
     "T_STORYALL": N_("show the rest of the deal"),
     "T_KEYERR": N_("next / previous error"),
+    "T_KEYWI": N_("what-if: play on from here, or back to the game"),
+    "T_KEYWIU": N_("what-if: undo a card / the solver's card"),
 }
 
 _SLOT = re.compile(r"\{\{([A-Z_]+)\}\}")
@@ -115,7 +123,8 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 def replay_csp(live: Optional[str] = None) -> str:
     """The replay page's policy; a live page (``dehlanote serve``) may also fetch from its own server."""
-    base = csp(template("replay.css"), template("replay.js"), *((live,) if live is not None else ()))
+    base = _with_worker(csp(template("replay.css"), template("replay.js"), template("whatif.js"),
+                            *((live,) if live is not None else ())))
     return base + ("; connect-src 'self'" if live is not None else "")
 
 
@@ -144,7 +153,7 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     page = fill(template("replay.html"), {
         "CSP": html.escape(policy, quote=False), "VERSION": html.escape(__version__),
         "TITLE": html.escape(printable(title)), "LANG": html.escape(lang),
-        "CSS": css, "JS": js, "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
+        "CSS": css, "JS": js, "WHATIF": template("whatif.js"), "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
         "DATA": script_json(data),
         "LIVE": f"<script>{live}</script>" if live is not None else "",
         **{key: html.escape(_(text)) for key, text in _PAGE_WORDS.items()},

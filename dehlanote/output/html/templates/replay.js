@@ -29,6 +29,9 @@
   var view = "open";
   var timer = null;
   var lastStory = null;
+  /* what-if (whatif.js): hooks.deal is the line played on from the game, drawn in place of the
+     record's deal; after runs when the page is drawn, left when the page leaves the deal */
+  var hooks = {deal: null, version: 0, after: null, left: null};
 
   function $(id) { return document.getElementById(id); }
 
@@ -79,6 +82,7 @@
     cls += " suit-" + st + (isTen(c) ? " ten" : "");
     if (extra && extra.cls) { cls += " " + extra.cls; }
     s.setAttribute("class", cls);
+    s.setAttribute("data-card", c);
     s.setAttribute("aria-label", cardName(c) + (extra && extra.note ? ", " + extra.note : ""));
     s.appendChild(svg("rect", {x: 1, y: 1, width: 38, height: 54, rx: 4, "class": "face"}));
     /* a ten's "10" squeezed into the width a fanned hand leaves showing */
@@ -118,7 +122,7 @@
   }
 
   function game() { return GAMES[pos.g]; }
-  function deal() { return game().deals[pos.d]; }
+  function deal() { return hooks.deal || game().deals[pos.d]; }
 
   function ends(d) {
     var out = [0];
@@ -477,7 +481,7 @@
 
   /* the story of the deal: one entry per trick, from the engine's facts */
   function drawStory(g, d) {
-    var key = pos.g + ":" + pos.d;
+    var key = pos.g + ":" + pos.d + (hooks.deal ? ":" + hooks.version : "");
     if (lastStory === key) { return; }
     lastStory = key;
     var body = $("story-body");
@@ -743,7 +747,8 @@
       drawPrint(g, d);
       $("print").setAttribute("data-key", pos.g + ":" + pos.d);
     }
-    writeHash(st);
+    if (!hooks.deal) { writeHash(st); }
+    if (hooks.after) { hooks.after(st); }
   }
 
   function fragment(st) {
@@ -771,8 +776,15 @@
   }
 
   function move(g, d, p) {
+    if (hooks.deal && (g !== pos.g || d !== pos.d)) { leaveLine(); }
     pos.g = g; pos.d = d; pos.p = p;
     render();
+  }
+
+  function leaveLine() {
+    hooks.deal = null;
+    hooks.version++;
+    if (hooks.left) { hooks.left(); }
   }
 
   function total(d) { var e = ends(d); return e[e.length - 1]; }
@@ -950,7 +962,7 @@
   });
   window.addEventListener("hashchange", function () {
     if (writing) { return; }
-    if (readHash()) { stop(); lastStory = null; render(); }
+    if (readHash()) { stop(); lastStory = null; if (hooks.deal) { leaveLine(); } render(); }
   });
 
   function toggleHelp() {
@@ -1005,6 +1017,10 @@
 
   if (DATA.four) { $("four").checked = true; document.body.classList.add("four-colour"); }
   readHash();
+  /* what-if: whatif.js plays on from a position with the page's own means of drawing it */
+  var api = {pos: pos, hooks: hooks, game: game, recorded: function () { return game().deals[pos.d]; }, move: move,
+    render: render, _: _, fmt: fmt, el: el, cardText: cardText, view: function () { return view; }};
+  if (window.DPN_WHATIF) { window.DPN_WHATIF.attach(api); } else { window.DPN_REPLAY = api; }
   render();
   document.documentElement.setAttribute("data-ready", "1");
 }());
