@@ -30,8 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
 WORKED = ROOT / "samples" / "worked-example.dpn"
 MATCH = ROOT / "samples" / "match.dpn"
-#: one match on one page stays under this many bytes
-PAGE_BUDGET = 200_000
+#: one match on one page stays under this many bytes (200 kB before what-if, whose engine and
+#: solver add 31 kB to every replay page: docs/DECISIONS.md)
+PAGE_BUDGET = 240_000
 
 HOSTILE = """[Event "</script><script>window.__pwned = 1</script>"]
 [A "<img src=x onerror=window.__pwned=2>"]
@@ -280,7 +281,7 @@ def test_hostile_record_in_a_site_index_is_only_text(tmp_path: Path) -> None:
         text = player.read_text(encoding="utf-8")
         assert "<script" not in text and "<img" not in text and "<svg onload" not in text
     page = Path(report.files[0].pages[0]).read_text(encoding="utf-8")
-    assert page.count("<script") == 2
+    assert page.count("<script") == 3          # the data, the replay's and the what-if's
 
 
 # ---- --analyse: the solver's marks and values on the page ---------------------------------------------

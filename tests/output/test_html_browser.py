@@ -348,7 +348,7 @@ def test_a_record_with_script_in_tags_and_comments_renders_as_text(browser: Any,
     story = text(browser, "story-body")
     assert "<svg onload=window.__pwned=4>" in story
     assert "<script>window.__pwned = 5</script>" in story
-    assert browser.execute_script("return document.querySelectorAll('script').length") == 2
+    assert browser.execute_script("return document.querySelectorAll('script').length") == 3   # data, replay, what-if
     assert errors_logged(browser) == []
 
 

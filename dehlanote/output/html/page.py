@@ -61,6 +61,30 @@ def template(name: str) -> str:
     return resources.files("dehlanote.output.html").joinpath("templates").joinpath(name).read_text(encoding="utf-8")
 
 
+def compact_script(text: str) -> str:
+    """A script as a page carries it: without its comment blocks (those that start a line and
+    end one) and its indentation, which are for the people who read the package's template.
+    Nothing inside a line is touched, so a string or a regular expression stays as written."""
+    out: list[str] = []
+    inside = False
+    for line in text.splitlines():
+        bare = line.strip()
+        if not inside and bare.startswith("/*"):
+            inside = True
+        if inside:
+            inside = not bare.endswith("*/")
+            continue
+        if bare:
+            out.append(bare)
+    return "\n".join(out) + "\n"
+
+
+@lru_cache(maxsize=None)
+def whatif_script() -> str:
+    """The what-if script (templates/whatif.js) as the replay page carries it."""
+    return compact_script(template("whatif.js"))
+
+
 def _sha256(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
@@ -123,7 +147,7 @@ def fill(text: str, values: dict[str, str]) -> str:
 
 def replay_csp(live: Optional[str] = None) -> str:
     """The replay page's policy; a live page (``dehlanote serve``) may also fetch from its own server."""
-    base = _with_worker(csp(template("replay.css"), template("replay.js"), template("whatif.js"),
+    base = _with_worker(csp(template("replay.css"), template("replay.js"), whatif_script(),
                             *((live,) if live is not None else ())))
     return base + ("; connect-src 'self'" if live is not None else "")
 
@@ -153,7 +177,7 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     page = fill(template("replay.html"), {
         "CSP": html.escape(policy, quote=False), "VERSION": html.escape(__version__),
         "TITLE": html.escape(printable(title)), "LANG": html.escape(lang),
-        "CSS": css, "JS": js, "WHATIF": template("whatif.js"), "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
+        "CSS": css, "JS": js, "WHATIF": whatif_script(), "SYMBOLS": SUIT_SYMBOLS, "BACK": back_html,
         "DATA": script_json(data),
         "LIVE": f"<script>{live}</script>" if live is not None else "",
         **{key: html.escape(_(text)) for key, text in _PAGE_WORDS.items()},

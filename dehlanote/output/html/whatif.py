@@ -96,27 +96,43 @@ def _trump_key(suit: Optional[str], by: Optional[str], at: Optional[str], closed
 
 
 def whatif_text(deal: DealFact) -> dict[str, Any]:
-    """The pieces of the what-if record the page writes (docs/analysis.md, "What-if"): the
-    lines between the deal line and the trump line (misdeals, hands) as the record writer
-    gives them, each recorded trick as ``[its head "NN X:" with its comments, [each play as
-    written]]``, the written trump line as ``[key, comments]`` (kept when the line states
-    the same trump), the revoke rulings as ``[trick, card of the seat in it, line]``."""
+    """What the page cannot tell from the deal's data when it writes the what-if record
+    (docs/analysis.md, "What-if"), only where there is something: ``mis``, the misdeal lines;
+    ``split``, each seat's cards before the ``|`` of its hand (null: no ``|``); ``tricks``,
+    ``{index: [the head "NN X:" with the trick's comments, {card index: the play as
+    written}]}`` for the tricks and plays that are more than their bare cards; ``tw``, the
+    written trump line as ``[key, comments]`` (kept when the line states the same trump);
+    ``rv``, the revoke rulings as ``[trick, card of the seat in it, line]``."""
     model = deal.table().to_game().deals[0]
-    lines = write_deal(model._replace(comments=(), trump=None, tricks=(), revokes=(), claim=None, tens=None))[1:]
-    tricks = [[f"{t.number:>2} {t.leader}:" + _comments(t.trick.comments), [write_play(p) for p in t.trick.plays]]
-              for t in deal.tricks]
-    tw = None
+    out: dict[str, Any] = {}
+    if model.misdeals:
+        out["mis"] = "\n".join(write_deal(model._replace(hands=None, trump=None, tricks=(), revokes=(), claim=None,
+                                                        tens=None, comments=()))[1:])
+    if model.hands and any(h.split is not None for h in model.hands):
+        by_seat = {h.seat: h for h in model.hands}
+        out["split"] = [[c.card for c in by_seat[s].cards[:by_seat[s].split]]
+                        if s in by_seat and by_seat[s].split is not None else None for s in seats_for(len(by_seat))]
+    tricks: dict[str, Any] = {}
+    for i, t in enumerate(deal.tricks):
+        head = f"{t.number:>2} {t.leader}:" + _comments(t.trick.comments)
+        plays = {str(k): write_play(p) for k, p in enumerate(t.trick.plays) if write_play(p) != p.card}
+        if t.trick.comments or plays:
+            tricks[str(i)] = [head if t.trick.comments else None, plays]
+    if tricks:
+        out["tricks"] = tricks
     t = deal.deal.trump
-    if t is not None:
-        tw = [_trump_key(str(t.suit.value) if t.suit else None, str(t.by.value) if t.by else None,
-                         str(t.at.value) if t.at else None, t.closed, t.drawn.card if t.drawn else None),
-              _comments(t.comments)]
+    if t is not None and t.comments:
+        out["tw"] = [_trump_key(str(t.suit.value) if t.suit else None, str(t.by.value) if t.by else None,
+                                str(t.at.value) if t.at else None, t.closed, t.drawn.card if t.drawn else None),
+                     _comments(t.comments)]
     revokes = []
     for r in deal.deal.revokes:
         order = deal.tricks[r.trick - 1].order if r.trick <= len(deal.tricks) else ""
         at = order.index(r.seat) + 1 if r.seat in order else 99
         revokes.append([r.trick, at, f"revoke {r.seat} at {r.trick} {r.ruling}" + _comments(r.comments)])
-    return {"pre": "\n".join(lines), "tricks": tricks, "tw": tw, "rv": revokes}
+    if revokes:
+        out["rv"] = revokes
+    return out
 
 
 def whatif_tags(facts: GameFacts) -> str:

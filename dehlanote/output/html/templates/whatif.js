@@ -409,7 +409,7 @@ var DPN_WHATIF = (function () {
   function escapeTag(v) { return v.replace(/\\/g, "\\\\").replace(/"/g, "\\\"").replace(/\n/g, " "); }
 
   function record(g, d, states, line, note) {
-    var R = g.wr, n = R.n, seats = g.seats, W = d.wh, rec = [], out = [];
+    var R = g.wr, n = R.n, seats = g.seats, W = d.wh || {}, rec = [], out = [];
     d.tricks.forEach(function (t) { if (!t.u) { t.p.forEach(function (p) { rec.push(p[0]); }); } });
     var from = 0;
     while (from < line.length && from < rec.length && line[from] === rec[from]) { from++; }
@@ -424,7 +424,7 @@ var DPN_WHATIF = (function () {
       if (fin === null && R.kots === 0) { fin = r.kot ? st.sides[r.kot[0]] : "="; }
       if (fin !== null) { result = fin; }
     }
-    out.push(g.wt.replace('\n[Result "*"]', "\n[Result \"" + result + "\"]").replace(/^\[Result "\*"\]/, "[Result \"" + result + "\"]"));
+    out.push(g.wt.replace(/(^|\n)\[Result "\*"\]/, "$1[Result \"" + result + "\"]"));
     out.push("[WhatIf \"" + escapeTag("deal " + d.n + ", trick " + K + ", card " + J) + "\"]");
     out.push("");
     var said = ["what-if on deal " + d.n + ": left the game at trick " + K + ", card " + J + ": " + who + " plays " +
@@ -435,16 +435,22 @@ var DPN_WHATIF = (function () {
         return seats.charAt((st.leader + k) % n) + " " + c; }).join(" "));
     }
     out.push("deal 1 dealer " + seats.charAt(st.dealer) + comments(said));
-    if (W.pre) { out.push(W.pre); }
+    if (W.mis) { out.push(W.mis); }
+    seats.split("").forEach(function (s, i) {        /* by suit S H D C, high to low; the | kept */
+      var hand = d.hands[s], first = W.split && W.split[i];
+      var text = first ? first.slice().sort(byDeck).join(" ") + " | " + hand.filter(function (c) {
+        return first.indexOf(c) < 0; }).sort(byDeck).join(" ") : hand.slice().sort(byDeck).join(" ");
+      out.push((i ? "      " : "hands ") + s + ": " + text);
+    });
     var tl = trumpLine(R, st.tf, seats, st.hidden);
     if (tl !== null) { out.push(tl[0] + (W.tw && W.tw[0] === tl[1] ? W.tw[1] : "")); }
+    var written = W.tricks || {};
     st.tricks.forEach(function (t, i) {
-      var start = i * n;
-      if (start + n <= from) { out.push(W.tricks[i][0] + " " + W.tricks[i][1].join(" ")); return; }
-      var head = (t.n < 10 ? " " : "") + t.n + " " + seats.charAt(t.leader) + ":";
-      out.push(head + " " + t.cards.map(function (c, k) { return start + k < from ? W.tricks[i][1][k] : c; }).join(" "));
+      var start = i * n, w = written[String(i)] || [null, {}], whole = start + n <= from;
+      var head = whole && w[0] ? w[0] : (t.n < 10 ? " " : "") + t.n + " " + seats.charAt(t.leader) + ":";
+      out.push(head + " " + t.cards.map(function (c, k) { return start + k < from && w[1][String(k)] ? w[1][String(k)] : c; }).join(" "));
     });
-    W.rv.forEach(function (v) { if (v[0] < K || (v[0] === K && v[1] < J)) { out.push(v[2]); } });
+    (W.rv || []).forEach(function (v) { if (v[0] < K || (v[0] === K && v[1] < J)) { out.push(v[2]); } });
     return out.join("\n") + "\n";
   }
 
