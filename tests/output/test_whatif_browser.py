@@ -12,7 +12,9 @@ Then the page as a user works it: start a what-if, play a card, the solver answe
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -27,7 +29,9 @@ from dehlanote.replay import replay_games
 from dehlanote.replay.whatif import departure, play_on, whatif_record
 
 import test_html_browser as pages
-from test_html_browser import ROOT, open_page, page_of
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from test_html_browser import ROOT, WORKED, assert_not_blank, errors_logged, open_page, page_of, press, viewport, wait
 
 browser = pages.browser          # the fixture: one headless Chromium for the module (skips without one)
 
@@ -198,10 +202,8 @@ def test_the_solver_values_every_card_as_the_python_solver(browser: Any, tmp_pat
                 table.play(rng.choice(table.legal_cards()))
             state = table.state
             trick_cards = [p.card for p in state.current]
-            base = state._replace(current=()) if state.current else state
-            pos = position_from_state(base)
-            if pos is None:
-                continue
+            pos = position_from_state(table.history[-1 - len(trick_cards)])     # at the trick's start
+            assert pos is not None
             for c in trick_cards:
                 pos = pos.play(c)
             expected = Solver(PlayRules.of(rules), compiled=False).card_values(pos)
@@ -216,3 +218,151 @@ def test_the_solver_values_every_card_as_the_python_solver(browser: Any, tmp_pat
             assert got == expected, (name, deal.number, line)
             compared += 1
     assert compared >= 8
+
+
+# ---- the page as a user works it ---------------------------------------------------------------
+
+def panel(driver: Any) -> str:
+    return driver.execute_script("return document.getElementById('whatif').innerText")
+
+
+def line_of(driver: Any) -> list[str]:
+    return driver.execute_script("return DPN_WHATIF.state.line.slice()")
+
+
+def over(driver: Any) -> bool:
+    return driver.execute_script("var W = DPN_WHATIF; return W.state.st !== null && !W.state.busy "
+                                 "&& W.rules.toPlay(W.state.st) === null")
+
+
+def worked_hostile() -> str:
+    """The worked example with script in a tag and in comments."""
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace('[Event "Worked example"]', '[Event "<img src=x onerror=window.__pwned=1>"]')
+    return text.replace("{A wins: the four cards", "{<script>window.__pwned = 2</script> A wins: the four cards")
+
+
+def test_play_on_from_a_position_the_solver_answers_and_the_record_saves(browser: Any, tmp_path: Path) -> None:
+    """Trick 12 of the worked example: D plays 6D instead of AC; the solver plays every seat's
+    best to the end (each card checked against the Python solver); the saved file validates,
+    says where it left the game and is the Python record of the same line."""
+    text = worked_hostile()
+    open_page(browser, page_of(tmp_path, text), "#game=1&deal=1&trick=11")
+    browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(tmp_path)})
+    start = browser.find_element(By.CSS_SELECTOR, "#whatif .wi-start")
+    assert start.is_enabled()
+    start.click()
+    facts = next(iter(replay_games(parse_string(text))))
+    deal = facts.deals[0]
+    offered = [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")]
+    assert offered == [str(c) for c in deal.table(trick=12, card=1).legal_cards()]
+    browser.find_element(By.CSS_SELECTOR, '#whatif .wi-card[data-card="6D"]').click()
+    wait(browser, lambda d: len(line_of(d)) >= 46, timeout=20)       # the solver's reply to 6D
+    assert "what if" in panel(browser).lower()
+    wait(browser, over, timeout=30)
+    line = line_of(browser)
+    assert line[44] == "6D" and len(line) == 52
+    # every card after the user's is the solver's best (the Python solver says it keeps the value)
+    table = play_on(deal, 12, 1, [])
+    solver = Solver(PlayRules.of(deal.rules), compiled=False)
+    pos = position_from_state(table.state)
+    for k, c in enumerate(line[44:]):
+        if not table.state.current:
+            pos = position_from_state(table.state)
+        assert pos is not None
+        if k:
+            after, best, _cards = solver.judge(pos, c)
+            assert after == best, (c, line)
+        pos = pos.play(c)
+        table.play(c)
+    tens = {side: len(t) for side, t in table.tens.items()}
+    assert f"what-if: tens AC {tens['AC']} \u00b7 BD {tens['BD']}" in text_of(browser, "result")
+    browser.find_element(By.CSS_SELECTOR, "#whatif .wi-save").click()
+    saved = tmp_path / "what-if-deal-1.dpn"
+    wait(browser, lambda d: saved.exists() and saved.stat().st_size > 0, timeout=10)
+    record = saved.read_text(encoding="utf-8")
+    assert "{what-if on deal 1: left the game at trick 12, card 1: D plays 6D where the game has AC}" in record
+    again = list(replay_games(parse_string(record)))
+    assert len(again) == 1 and not again[0].errors
+    assert again[0].deals[0].tens == tens
+    note = "played on in the html replay: 7 of 8 cards the solver's best"
+    assert note in record
+    assert record == whatif_record(facts, deal, 12, 1, "AC", "6D", table, note=note)
+    assert "<img src=x onerror=window.__pwned=1>" in record and "<script>window.__pwned = 2</script>" in record
+    assert browser.execute_script("return window.__pwned === undefined")
+    assert errors_logged(browser) == []
+
+
+def text_of(driver: Any, element_id: str) -> str:
+    return driver.find_element(By.ID, element_id).text
+
+
+def test_by_hand_with_the_keyboard_undo_and_back_to_the_game(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, WORKED), "#game=1&deal=1&trick=3")
+    press(browser, "w")
+    assert browser.switch_to.active_element.get_attribute("data-card")      # focus on the first card
+    browser.find_element(By.CSS_SELECTOR, "#whatif .wi-auto input").click()   # the solver plays no seat
+    assert not browser.execute_script("return DPN_WHATIF.state.auto")
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")
+    game = [b for b in buttons if b.get_attribute("title") == "the card played in the game"]
+    assert len(game) == 1                                  # the game's card is marked
+    other = next(b for b in buttons if b not in game)
+    chosen = other.get_attribute("data-card")
+    other.send_keys(Keys.ENTER)
+    assert line_of(browser)[-1] == chosen and len(line_of(browser)) == 13
+    assert browser.execute_script("return DPN_WHATIF.state.busy") is False   # nobody plays the others
+    second = browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")[0].get_attribute("data-card")
+    browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")[0].send_keys(Keys.ENTER)
+    assert line_of(browser)[-2:] == [chosen, second]
+    shown = browser.execute_script("return Array.prototype.map.call(document.querySelectorAll('#trick .card'), "
+                                   "function (c) { return c.getAttribute('data-card'); })")
+    assert shown[-2:] == [chosen, second] or set(shown) >= {chosen, second}
+    press(browser, "u")
+    assert len(line_of(browser)) == 13
+    press(browser, "w")                                   # back to the game, where the line left it
+    assert browser.execute_script("return DPN_WHATIF.state.on") is False
+    assert browser.execute_script("return location.hash") == "#game=1&deal=1&trick=3"
+    assert "play on from here" in panel(browser)
+    assert errors_logged(browser) == []
+
+
+def test_not_offered_without_every_hand_and_says_why(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, ROOT / "samples" / "match.dpn"), "#game=1&deal=1&trick=2")
+    start = browser.find_element(By.CSS_SELECTOR, "#whatif .wi-start")
+    assert not start.is_enabled()
+    assert "what-if needs every hand, and the record does not write them all" in panel(browser)
+    press(browser, "w")
+    assert browser.execute_script("return DPN_WHATIF.state.on") is False
+
+
+def test_when_the_solver_cannot_finish_in_its_budget_it_says_so(browser: Any, tmp_path: Path) -> None:
+    """A six-player deal from its first card: 26 tricks are beyond the 3 s budget."""
+    open_page(browser, page_of(tmp_path, ROOT / "samples" / "standard-six-player.dpn"), "#game=1&deal=1&trick=0")
+    press(browser, "w")
+    press(browser, "b")
+    wait(browser, lambda d: "could not finish within 3 s" in panel(d), timeout=15)
+    six = ROOT / "samples" / "standard-six-player.dpn"
+    leader = next(iter(replay_games(parse_string(six.read_text(encoding="utf-8"))))).deals[0].tricks[0].leader
+    assert f"choose the card for {leader}" in panel(browser)
+    cards = browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")
+    assert cards and all(c.is_enabled() for c in cards)                    # the user chooses instead
+    assert errors_logged(browser) == []
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_screenshots_of_a_what_if(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    open_page(browser, page_of(tmp_path, WORKED), "#game=1&deal=1&trick=9")
+    viewport(browser, *size)
+    press(browser, "w")
+    browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")[0].click()
+    wait(browser, lambda d: len(line_of(d)) >= 38, timeout=20)
+    browser.execute_script("document.getElementById('whatif').scrollIntoView({block: 'center'})")
+    shot = tmp_path / f"whatif-{size[0]}x{size[1]}.png"
+    browser.save_screenshot(str(shot))
+    assert_not_blank(shot, *size)
+    box = browser.execute_script("var r = document.getElementById('whatif').getBoundingClientRect();"
+                                 "return [r.left, r.right, r.width];")
+    assert box[0] >= 0 and box[1] <= size[0] and box[2] > 150           # on the screen, not squeezed
+    out = os.environ.get("DEHLANOTE_SHOTS")
+    if out:
+        shutil.copy(shot, out)

@@ -286,9 +286,10 @@
     var e = st.ends;
     var t = st.ti >= 0 ? d.tricks[st.ti] : null;
     var where = fmt(_("Deal {n} of {all}"), {n: d.n, all: game().deals[game().deals.length - 1].n});
-    if (!t) { where += " \u00b7 " + fmt(_("dealt, before trick 1 of {all}"), {all: d.tricks.length}); }
+    var all = d.all || d.tricks.length;   /* d.all: a what-if line's tricks to come */
+    if (!t) { where += " \u00b7 " + fmt(_("dealt, before trick 1 of {all}"), {all: all}); }
     else {
-      where += " \u00b7 " + fmt(_("trick {n} of {all}"), {n: t.n, all: d.tricks.length}) + " \u00b7 " +
+      where += " \u00b7 " + fmt(_("trick {n} of {all}"), {n: t.n, all: all}) + " \u00b7 " +
         fmt(_("card {n} of {all}"), {n: st.shown, all: t.u || t.p.length});
     }
     $("where").textContent = where;
@@ -349,7 +350,7 @@
     });
     var res = $("result");
     res.textContent = "";
-    var atEnd = st.done === d.tricks.length && (st.ti < 0 || st.complete) && pos.p === e[e.length - 1];
+    var atEnd = st.done === all && (st.ti < 0 || st.complete) && pos.p === e[e.length - 1];
     if (atEnd && d.tricks.length) {
       res.appendChild(el("h3", "", fmt(_("Deal {n} result"), {n: d.n})));
       d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
@@ -505,6 +506,7 @@
       });
     });
     d.tricks.forEach(function (t, i) {
+      if (!t.p.length) { return; }        /* a what-if line's next trick, not begun */
       var li = el("li", "entry");
       li.id = "story-" + t.n;
       li.setAttribute("data-end", String(ends_[i + 1]));

@@ -553,6 +553,13 @@ var DPN_WHATIF = (function () {
         x: null, r: 0, t: st.trump, s: [], d: lastTens(tricks, g),
         p: st.cur.map(function (c, j) { return f0 + j < from && bt ? bt.p[j] : [c]; }), wi: true});
     }
+    if (!st.cur.length && toPlay(st) !== null) {     /* the next trick, not begun: who leads it */
+      var order3 = "";
+      for (var q = 0; q < n; q++) { order3 += seats.charAt((st.leader + q) % n); }
+      tricks.push({n: st.done + 1, l: seats.charAt(st.leader), o: order3, u: n, w: "", c: [st.centre, st.ctens], x: null,
+        r: 0, t: st.trump, s: [], d: lastTens(tricks, g), p: [], wi: true});
+    }
+    out.all = g.wr.tricks;
     out.tricks = tricks;
     out.tk = changes;
     out.ev = events;
@@ -604,7 +611,8 @@ var DPN_WHATIF = (function () {
     if (why) { W.note = why; api.render(); return; }
     W.on = true;
     W.note = "";
-    show(recordCards(d).slice(0, api.pos.p), []);
+    var prefix = recordCards(d).slice(0, api.pos.p);
+    show(prefix, prefix.map(function () { return false; }));
     focusFirst();
   }
 
@@ -626,7 +634,9 @@ var DPN_WHATIF = (function () {
     var line = W.line.slice(0, W.api.pos.p);
     var r = replayed(W.api.game(), W.api.recorded(), line);
     if (r.why || legal(r.st).indexOf(c) < 0) { return; }
-    show(line.concat([c]), W.by.slice(0, line.length).concat([false]));
+    var by = W.by.slice(0, line.length);
+    while (by.length < line.length) { by.push(false); }
+    show(line.concat([c]), by.concat([false]));
     if (W.auto) { think(true); }
   }
 
@@ -772,10 +782,10 @@ var DPN_WHATIF = (function () {
       cards.setAttribute("aria-label", fmt2("cards {seat} may play", {seat: who}));
       cards.appendChild(api.el("span", "wi-who", fmt2("{seat} plays:", {seat: who}) + " "));
       legal(st).forEach(function (c) {
-        var b = button("", "", function () { choose(c); }, "wi-card");
-        b.appendChild(api.cardText(c, common(W.line.slice(0, p0), rec) === p0 && rec[p0] === c ? "\u2022" : ""));
+        var games = common(W.line.slice(0, p0), rec) === p0 && rec[p0] === c;
+        var b = button("", games ? _("the card played in the game") : "", function () { choose(c); }, "wi-card");
+        b.appendChild(api.cardText(c, games ? "\u2022" : ""));
         b.setAttribute("data-card", c);
-        b.disabled = W.busy;
         cards.appendChild(b);
       });
       box.appendChild(cards);
