@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Optional, Union
 
 from ...deck import seats_for
+from ...i18n import N_
 from ...replay.engine import MatchState
 from ...replay.facts import DealFact, GameFacts
 from ...replay.methods import capture_mode, score_mode, trump_method
@@ -45,16 +46,16 @@ def whatif_deal(deal: DealFact) -> Union[dict[str, Any], str]:
     rules = deal.rules
     state = deal_start_state(deal) if rules is not None else None
     if rules is None or state is None or deal.dealer is None:
-        return "this deal cannot be set up again (its rules or dealer are unknown)"
+        return N_("this deal cannot be set up again (its rules or dealer are unknown)")
     seats = seats_for(rules.seats)
     if not all(deal.dealt.get(s) for s in seats):
-        return "what-if needs every hand, and the record does not write them all"
+        return N_("what-if needs every hand, and the record does not write them all")
     method = trump_method(rules)
     tf = deal.trump
     if state.trump_unknown or (method.open and state.trump is None):
-        return "what-if needs the trump suit, and the record does not give it"
+        return N_("what-if needs the trump suit, and the record does not give it")
     if method.secret and state.hidden is None:
-        return "what-if needs the closed trump's suit, and the record does not give it"
+        return N_("what-if needs the closed trump's suit, and the record does not give it")
     setter = None
     if method.secret and not method.secret_by_void and tf is not None and tf.by is not None:
         setter = seats.index(tf.by)

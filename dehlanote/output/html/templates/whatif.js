@@ -442,7 +442,8 @@ var DPN_WHATIF = (function () {
         return first.indexOf(c) < 0; }).sort(byDeck).join(" ") : hand.slice().sort(byDeck).join(" ");
       out.push((i ? "      " : "hands ") + s + ": " + text);
     });
-    var tl = trumpLine(R, st.tf, seats, st.hidden);
+    var whole = states[line.length - st.cur.length];   /* the trump line states what the whole tricks did */
+    var tl = trumpLine(R, whole.tf, seats, whole.hidden);
     if (tl !== null) { out.push(tl[0] + (W.tw && W.tw[0] === tl[1] ? W.tw[1] : "")); }
     var written = W.tricks || {};
     st.tricks.forEach(function (t, i) {
@@ -488,15 +489,15 @@ var DPN_WHATIF = (function () {
   /* the engine's state after the first p cards of the record's deal d, or a sentence why none */
   function replayed(g, d, cards) {
     var R = g.wr, wi = d.wi;
-    if (!R || !wi) { return {why: "what-if is not offered on this page"}; }
-    if (typeof wi === "string") { return {why: wi}; }
+    if (!R || !wi) { return {why: _("what-if is not offered on this page")}; }
+    if (typeof wi === "string") { return {why: _(wi)}; }
     var st = start(R, {dealer: wi.dealer, hands: g.seats.split("").map(function (s) { return d.hands[s]; }),
       trump: wi.trump, hidden: wi.hidden, setter: wi.setter, drawn: wi.drawn, five: wi.five, sk: wi.sk,
       tf: wi.tf ? {suit: wi.tf[0], by: wi.tf[1] ? g.seats.indexOf(wi.tf[1]) : null, at: wi.tf[2], drawn: wi.tf[3]} : null});
     var states = [st];
     for (var i = 0; i < cards.length; i++) {
       var r = play(st, cards[i]);
-      if (r === null) { return {why: "the record plays a card its player does not hold: what-if stops there", states: states}; }
+      if (r === null) { return {why: _("the record plays a card its player does not hold: what-if stops there"), states: states}; }
       st = r.st;
       states.push(st);
     }
@@ -504,11 +505,11 @@ var DPN_WHATIF = (function () {
   }
 
   function whyNot(g, d, p) {
-    if (d.claim && p >= recordCards(d).length) { return "the deal ended with a claim here"; }
+    if (d.claim && p >= recordCards(d).length) { return _("the deal ended with a claim here"); }
     var r = replayed(g, d, recordCards(d).slice(0, p));
     if (r.why) { return r.why; }
-    if (toPlay(r.st) === null) { return "the deal is over: step back to play on from an earlier card"; }
-    if (r.st.phase) { return "what-if starts after the five-card phase (following suit there is judged on the first five cards)"; }
+    if (toPlay(r.st) === null) { return _("the deal is over: step back to play on from an earlier card"); }
+    if (r.st.phase) { return _("what-if starts after the five-card phase (following suit there is judged on the first five cards)"); }
     return null;
   }
 
@@ -692,7 +693,7 @@ var DPN_WHATIF = (function () {
       W.busy = false;
       if (!W.on || W.line.length !== at) { return; }
       if (r.stopped) {
-        W.note = fmt2("the solver could not finish within {s} s here: choose the card for {seat}",
+        W.note = say(_("the solver could not finish within {s} s here: choose the card for {seat}"),
           {s: BUDGET / 1000, seat: api.game().seats.charAt(toPlay(W.st))});
         draw();
         return;
@@ -713,7 +714,9 @@ var DPN_WHATIF = (function () {
     var R = st.R;
     return R.score === "points" ? 56 * R.decks : R.score === "tricks" ? R.tricks : 4 * R.decks;
   }
-  function fmt2(s, o) { return W.api.fmt(W.api._(s), o); }
+  /* the page's words (the catalog of its language): _ marks them for the catalog tool */
+  function _(s) { return W.api._(s); }
+  function say(s, o) { return W.api.fmt(s, o); }
 
   /* ---- the record of the line ----------------------------------------------------------- */
 
@@ -772,15 +775,15 @@ var DPN_WHATIF = (function () {
       if (note) { var p = api.el("p", "wi-note", note); p.id = "wi-why"; box.appendChild(p); }
       return;
     }
-    var head = api.el("p", "wi-head", fmt2("What if: the line leaves the game after {n} cards", {n: api.hooks.deal.wiFrom}));
+    var head = api.el("p", "wi-head", say(_("What if: the line leaves the game after {n} cards"), {n: api.hooks.deal.wiFrom}));
     box.appendChild(head);
     var r = replayed(g, d, W.line.slice(0, api.pos.p)), st = r.st, seat = toPlay(st);
     if (seat !== null) {
       var cards = api.el("div", "wi-cards");
       cards.setAttribute("role", "group");
       var who = g.seats.charAt(seat), rec = recordCards(d), p0 = api.pos.p;
-      cards.setAttribute("aria-label", fmt2("cards {seat} may play", {seat: who}));
-      cards.appendChild(api.el("span", "wi-who", fmt2("{seat} plays:", {seat: who}) + " "));
+      cards.setAttribute("aria-label", say(_("cards {seat} may play"), {seat: who}));
+      cards.appendChild(api.el("span", "wi-who", say(_("{seat} plays:"), {seat: who}) + " "));
       legal(st).forEach(function (c) {
         var games = common(W.line.slice(0, p0), rec) === p0 && rec[p0] === c;
         var b = button("", games ? _("the card played in the game") : "", function () { choose(c); }, "wi-card");
@@ -810,7 +813,7 @@ var DPN_WHATIF = (function () {
     box.appendChild(row);
     var status = W.busy ? _("the solver is thinking\u2026") : W.note;
     if (!status && W.value && api.pos.p === W.line.length) {
-      status = fmt2("with best play from here: {a} {x}, {b} {y}", {a: g.sides[0], x: W.value[0], b: g.sides[1], y: W.value[1] - W.value[0]});
+      status = say(_("with best play from here: {a} {x}, {b} {y}"), {a: g.sides[0], x: W.value[0], b: g.sides[1], y: W.value[1] - W.value[0]});
     }
     var s = api.el("p", "wi-status", status || "");
     s.setAttribute("role", "status");
