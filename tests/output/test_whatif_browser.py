@@ -165,7 +165,7 @@ def test_the_saved_record_is_the_python_record_byte_for_byte(browser: Any, tmp_p
             start, line, _expected = python_line(rng, deal, rng.choice((3, 40, 200)))
             table = play_on(deal, 1, 1, line)
             left = departure(deal, table)
-            note = rng.choice(("", "played on in the html replay: by hand", "a } brace"))
+            note = rng.choice(("", "the line: 3 cards chosen by hand", "a } brace"))
             js = browser.execute_script(
                 "var g = JSON.parse(document.getElementById('dpn-data').textContent).games[arguments[0]];"
                 "var number = arguments[1], d = g.deals.filter(function (x) { return x.n === number; })[0];"
@@ -285,7 +285,7 @@ def test_play_on_from_a_position_the_solver_answers_and_the_record_saves(browser
     again = list(replay_games(parse_string(record)))
     assert len(again) == 1 and not again[0].errors
     assert again[0].deals[0].tens == tens
-    note = "played on in the html replay: 7 of 8 cards the solver's best"
+    note = "the line: 1 card chosen by hand, 7 played by the double-dummy solver"     # the stepper's words
     assert note in record
     assert record == whatif_record(facts, deal, 12, 1, "AC", "6D", table, note=note)
     assert "<img src=x onerror=window.__pwned=1>" in record and "<script>window.__pwned = 2</script>" in record

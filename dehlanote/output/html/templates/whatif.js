@@ -452,6 +452,7 @@ var DPN_WHATIF = (function () {
       out.push(head + " " + t.cards.map(function (c, k) { return start + k < from && w[1][String(k)] ? w[1][String(k)] : c; }).join(" "));
     });
     (W.rv || []).forEach(function (v) { if (v[0] < K || (v[0] === K && v[1] < J)) { out.push(v[2]); } });
+    if (st.done === R.tricks) { out.push("tens " + st.sides[0] + " " + st.tens[0].length + " " + st.sides[1] + " " + st.tens[1].length); }
     return out.join("\n") + "\n";
   }
 
@@ -476,7 +477,7 @@ var DPN_WHATIF = (function () {
      render(), words _ and fmt, el, cardText, view(). hooks.deal is the what-if line as a deal of
      the page data (the record's tricks before it leaves the game, then the line's). */
   var BUDGET = 3000;
-  var W = {api: null, on: false, line: [], by: [], st: null, states: [], auto: true, token: 0, busy: false, note: "",
+  var W = {api: null, on: false, line: [], by: [], begun: 0, st: null, states: [], auto: true, token: 0, busy: false, note: "",
     worker: null, waiting: null, value: null};
 
   function seatsOf(g) { return g.seats; }
@@ -613,6 +614,7 @@ var DPN_WHATIF = (function () {
     W.on = true;
     W.note = "";
     var prefix = recordCards(d).slice(0, api.pos.p);
+    W.begun = prefix.length;
     show(prefix, prefix.map(function () { return false; }));
     focusFirst();
   }
@@ -633,6 +635,7 @@ var DPN_WHATIF = (function () {
     if (!W.on) { return; }
     stopThinking();
     var line = W.line.slice(0, W.api.pos.p);
+    W.begun = Math.min(W.begun, line.length);
     var r = replayed(W.api.game(), W.api.recorded(), line);
     if (r.why || legal(r.st).indexOf(c) < 0) { return; }
     var by = W.by.slice(0, line.length);
@@ -645,6 +648,7 @@ var DPN_WHATIF = (function () {
     if (!W.on || W.api.pos.p === 0) { return; }
     stopThinking();
     show(W.line.slice(0, W.api.pos.p - 1), W.by.slice(0, W.api.pos.p - 1));
+    W.begun = Math.min(W.begun, W.line.length);
   }
 
   /* ---- the solver, in a worker ---------------------------------------------------------- */
@@ -725,11 +729,15 @@ var DPN_WHATIF = (function () {
     var line = W.line.slice(0, api.pos.p), r = replayed(g, d, line);
     return record(g, d, r.states, line, note(line.length));
   }
-  /* who played the line from where it left the game: the note on the record's deal line */
+  /* who played the line since the what-if began: the note on the record's deal line, in the
+     stepper's words ("the line: 1 card chosen by hand, 3 played by the double-dummy solver") */
   function note(upTo) {
-    var from = common(W.line, recordCards(W.api.recorded())), solved = 0;
-    for (var i = from; i < upTo; i++) { if (W.by[i]) { solved++; } }
-    return "played on in the html replay: " + (solved ? solved + " of " + (upTo - from) + " cards the solver's best" : "by hand");
+    var hand = 0, solver = 0;
+    for (var i = W.begun; i < upTo; i++) { if (W.by[i]) { solver++; } else { hand++; } }
+    var parts = [];
+    if (hand) { parts.push(hand + " card" + (hand !== 1 ? "s" : "") + " chosen by hand"); }
+    if (solver) { parts.push(solver + (hand ? "" : " card" + (solver !== 1 ? "s" : "")) + " played by the double-dummy solver"); }
+    return "the line: " + parts.join(", ");
   }
 
   function save() {
