@@ -121,11 +121,12 @@ def whatif_text(deal: DealFact) -> dict[str, Any]:
             tricks[str(i)] = [head if t.trick.comments else None, plays]
     if tricks:
         out["tricks"] = tricks
-    t = deal.deal.trump
-    if t is not None and t.comments:
-        out["tw"] = [_trump_key(str(t.suit.value) if t.suit else None, str(t.by.value) if t.by else None,
-                                str(t.at.value) if t.at else None, t.closed, t.drawn.card if t.drawn else None),
-                     _comments(t.comments)]
+    line = deal.deal.trump
+    if line is not None and line.comments:
+        out["tw"] = [_trump_key(str(line.suit.value) if line.suit else None, str(line.by.value) if line.by else None,
+                                str(line.at.value) if line.at else None, line.closed,
+                                line.drawn.card if line.drawn else None),
+                     _comments(line.comments)]
     revokes = []
     for r in deal.deal.revokes:
         order = deal.tricks[r.trick - 1].order if r.trick <= len(deal.tricks) else ""
