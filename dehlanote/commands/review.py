@@ -20,6 +20,7 @@ from ..rules.profile import Rules
 from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from .common import (
     RULES_OPTION,
+    STDIN,
     Exit,
     OutputFormat,
     TextOut,
@@ -116,7 +117,8 @@ def review_command(
                                         help="The links go to the replays of the site in DIR (built with "
                                              "dehlanote html --site -o DIR from the same files, in the same order)."),
     link_base: Optional[str] = typer.Option(None, "--link-base", metavar="URL",
-                                            help="The links go to the site published at URL (its index's address)."),
+                                            help="The links go to the site published at URL (its folder, "
+                                                 "where its index.html is)."),
     per_page: int = typer.Option(100, "--games-per-page", min=1, metavar="N",
                                  help="As the site was built with (html --games-per-page)."),
     from_trick: int = typer.Option(1, "--from-trick", min=1, metavar="K",
@@ -164,7 +166,8 @@ def review_command(
     if site is not None:
         prefix = quote(str(site).rstrip("/") + "/games/")
     elif link_base is not None:
-        prefix = link_base + ("" if link_base.endswith("/") else "/") + "games/"
+        base = link_base[:-len("index.html")] if link_base.endswith("/index.html") else link_base
+        prefix = base + ("" if base.endswith("/") else "/") + "games/"
     else:
         prefix = "games/"
     errors: list[str] = []
@@ -187,8 +190,8 @@ def review_command(
                 if not fact.tricks:
                     skipped["no trick was played"] += 1
                     continue
-                tasks.append(Task(path, index, fact, facts.rules, names,
-                                  f"{prefix}{quote(page)}#game={index}&deal={fact.number}"))
+                link = "" if spec == STDIN else f"{prefix}{quote(page)}#game={index}&deal={fact.number}"
+                tasks.append(Task(path, index, fact, facts.rules, names, link))   # (no site of standard input)
     err = err_console()
     for line in errors:
         err.print(line, markup=False)
