@@ -127,6 +127,9 @@ def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
                "-f", "json", cache=tmp_path)
     assert json.loads(base.stdout)["players"][0]["costliest"][0]["link"].startswith(
         "https://example.org/dpn/games/match.html#game=1&deal=3&trick=10")
+    index = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--link-base",
+                "https://example.org/dpn/index.html", "-f", "json", cache=tmp_path)
+    assert json.loads(index.stdout)["players"] == json.loads(base.stdout)["players"]
     bad = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Zed", cache=tmp_path)
     assert bad.returncode == 2
     assert "unknown-player" in bad.stderr and "Esha, Nandini, Omar, Ravi" in bad.stderr
