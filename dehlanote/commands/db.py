@@ -62,7 +62,8 @@ def build_command(
     output: Path = typer.Option(..., "--output", "-o", metavar="DB", help="The database file (made or brought "
                                                                               "up to date)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
-    memory: str = typer.Option("300MB", "--memory", metavar="SIZE", help="DuckDB's memory limit, e.g. 300MB."),
+    memory: str = typer.Option("96MB", "--memory", metavar="SIZE", help="DuckDB's memory limit while building, "
+                                                                       "e.g. 300MB."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Every game, deal, trick, card, capture, ten and error of FILE... in a DuckDB database.

@@ -5,24 +5,32 @@
 value is read off the replayer's facts (``GameFacts``, ``DealFact``, ``TrickFact`` and its
 ``Capture``): who won each trick, what each capture took, who won the deal and how.
 
-The cards themselves go one list a trick (``tricks.cards``); the database turns them into
-the ``plays`` table (one row a card) with one ``unnest`` (many times quicker than a Python
-row a card). Games are numbered from 0 within a batch (``g``); the builder adds the
-database's next game id.
+The cards go to :attr:`Rows.plays`, one flat list a column (one ``extend`` a deal and a
+column, never a Python row a card): measured on 20,000 deals against one list of cards a
+trick that the database unnested, the rows and their Arrow tables took 25 % less time and
+the database's insert of the plays 3 times less. Games are numbered from 0 within a batch
+(``g``); the builder adds the database's next game id.
 """
 
 from __future__ import annotations
 
-from itertools import repeat
-from typing import Any, Optional
+from bisect import bisect_right
+from itertools import accumulate, chain, repeat
+from typing import Any, NamedTuple, Optional, Sequence
 
+from ..analysis.judge import claim_judge
+from ..batch import pool
 from ..deck import seats_for, side_of
 from ..errors import DpnError
 from ..replay.facts import DealFact, GameFacts
+from ..replay.game import replay_game
+from ..rules.profile import Registry
 from ..stats import date_parts
 from ..syntax.model import Game
+from ..syntax.parser import parse_chunk
+from ..syntax.reader import Chunk
 
-__all__ = ["COLUMNS", "Rows", "date_parts"]
+__all__ = ["COLUMNS", "Batch", "Rows", "batch_of_chunks", "date_parts", "worker_batch"]
 
 #: the columns each staging table gets from Python (``g`` is the game's index in the batch)
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -33,35 +41,48 @@ COLUMNS: dict[str, tuple[str, ...]] = {
               "trump_closed", "complete", "winner", "kot_side", "kot_reason", "streak_side", "streak_length",
               "next_dealer", "tricks", "claim_by", "ends_match"),
     "deal_sides": ("g", "deal", "side", "tens", "points"),
-    "tricks": ("g", "deal", "trick", "leader", "winner", "trump", "centre_cards", "centre_tens", "run", "seats",
-               "cards", "lines", "cols", "withdrawn"),
+    "tricks": ("g", "deal", "trick", "leader", "winner", "trump", "centre_cards", "centre_tens", "run"),
+    "plays": ("g", "deal", "trick", "position", "seat", "card", "line", "col", "withdrawn"),
     "captures": ("g", "deal", "trick", "by_seat", "side", "cards", "tens", "ten_cards", "reason"),
     "tens": ("g", "deal", "ten", "played_by", "trick", "won_by", "taken_by", "taken_side", "taken_trick", "reason"),
     "errors": ("g", "code", "message", "line", "col", "deal", "trick"),
 }
 
+#: the positions of the cards of a trick of four, of six
+_POSITIONS = {4: (0, 1, 2, 3), 6: (0, 1, 2, 3, 4, 5)}
 
 
 class Rows:
-    """The rows of every staging table (name -> a list of row tuples, columns as :data:`COLUMNS`).
+    """The rows of every staging table, columns as :data:`COLUMNS`: ``plays`` one list a column
+    (:attr:`plays`), every other table a list of row tuples (:attr:`tables`).
 
-    Rows are tuples (one ``append`` a row; the tricks of a deal in one ``extend`` of a ``zip``),
-    turned into columns once a batch by :meth:`columns`: measured, a third of the time of
-    appending to one list a column.
+    Rows are tuples (one ``append`` a row; the tricks of a deal in one ``extend``), turned into
+    columns once a batch by :meth:`columns`: measured, a third of the time of appending to one
+    list a column a row. The plays, 52 a deal, are columns from the start (see the module).
     """
 
     def __init__(self) -> None:
-        self.tables: dict[str, list[tuple[Any, ...]]] = {t: [] for t in COLUMNS}
+        self.tables: dict[str, list[tuple[Any, ...]]] = {t: [] for t in COLUMNS if t != "plays"}
+        self.plays: dict[str, list[Any]] = {c: [] for c in COLUMNS["plays"]}
         self.games = 0
         self.deals = 0
         self.errors = 0
 
+    def __len__(self) -> int:
+        return len(self.plays["g"]) + sum(len(rows) for rows in self.tables.values())
+
     def columns(self, name: str) -> dict[str, list[Any]]:
         """The table ``name`` as columns (name -> values)."""
+        if name == "plays":
+            return self.plays
         rows = self.tables[name]
         if not rows:
             return {c: [] for c in COLUMNS[name]}
         return {c: list(v) for c, v in zip(COLUMNS[name], zip(*rows))}
+
+    def names(self) -> list[str]:
+        """The tables that hold rows."""
+        return [name for name in COLUMNS if (self.plays["g"] if name == "plays" else self.tables[name])]
 
     def add(self, facts: GameFacts, number: int, errors: tuple[DpnError, ...] = ()) -> None:
         """The rows of one replayed game, ``number`` its place in its file (1-based);
@@ -114,29 +135,48 @@ class Rows:
         tricks = deal.tricks
         if not tricks and claim is None:
             return
-        count = len(tricks)
-        # comprehensions, not map(attrgetter(...)): ten times quicker on these tuples (measured)
+        t["tricks"].extend([(g, number, tk.number, tk.leader, tk.winner, tk.trump, tk.centre_cards,
+                             len(tk.centre_tens), tk.run) for tk in tricks])
+        # the plays, one extend a column (comprehensions, not map(attrgetter(...)): ten times
+        # quicker on these tuples, measured)
         plays = [tk.trick.plays for tk in tricks]
-        cards = [[p.card for p in ps] for ps in plays]
-        withdrawn = [[[w.card for w in p.withdrawn] for p in ps] if any([p.withdrawn for p in ps]) else None
-                     for ps in plays]
-        t["tricks"].extend(zip(
-            repeat(g, count), repeat(number, count), [tk.number for tk in tricks], [tk.leader for tk in tricks],
-            [tk.winner for tk in tricks], [tk.trump for tk in tricks], [tk.centre_cards for tk in tricks],
-            [len(tk.centre_tens) for tk in tricks], [tk.run for tk in tricks], [tk.order for tk in tricks], cards,
-            [[p.line for p in ps] for ps in plays], [[p.column for p in ps] for ps in plays], withdrawn))
+        every = [p for ps in plays for p in ps]
+        cards = [p.card for p in every]
+        k = len(cards)
+        pc = self.plays
+        pc["g"].extend(repeat(g, k))
+        pc["deal"].extend(repeat(number, k))
+        pc["trick"].extend(chain.from_iterable([repeat(tk.number, len(ps)) for tk, ps in zip(tricks, plays)]))
+        pc["position"].extend(chain.from_iterable([_POSITIONS.get(len(ps)) or range(len(ps)) for ps in plays]))
+        pc["seat"].extend(chain.from_iterable([tk.order if len(tk.order) == len(ps) else _fit(tk.order, len(ps))
+                                               for tk, ps in zip(tricks, plays)]))
+        pc["card"].extend(cards)
+        pc["line"].extend([p.line for p in every])
+        pc["col"].extend([p.column for p in every])
+        if any([p.withdrawn for p in every]):
+            pc["withdrawn"].extend([[w.card for w in p.withdrawn] if p.withdrawn else None for p in every])
+        else:
+            pc["withdrawn"].extend(repeat(None, k))
+        # each ten played waits for the capture that takes it (the only rank that starts with 1 is 10)
         ca = t["captures"]
+        ten_at = [i for i, card in enumerate(cards) if card[0] == "1"]
+        ends = list(accumulate([len(ps) for ps in plays]))
+        where = [bisect_right(ends, i) for i in ten_at]      # the trick (its index) of each
+        seat_of = pc["seat"]
         waiting: list[list[Any]] = []     # tens played and not yet taken: [ten, seat, trick, won_by]
-        for tk, cs in zip(tricks, cards):
-            for seat, card in zip(tk.order, cs):
-                if card[0] == "1":        # the only rank that starts with 1 is 10
-                    waiting.append([card, seat, tk.number, tk.winner])
-            cap = tk.capture
-            if cap is not None:
-                ca.append((g, number, tk.number, cap.by, cap.side, cap.cards, len(cap.tens), list(cap.tens),
-                           cap.reason))
-                if cap.tens:
-                    waiting = self._taken(g, number, waiting, cap.tens, cap.by, cap.side, tk.number, cap.reason)
+        next_ten = 0
+        for j, tk, cap in [(j, tk, tk.capture) for j, tk in enumerate(tricks) if tk.capture is not None]:
+            assert cap is not None
+            while next_ten < len(ten_at) and where[next_ten] <= j:
+                i, w = ten_at[next_ten], tricks[where[next_ten]]
+                waiting.append([cards[i], seat_of[i - k], w.number, w.winner])
+                next_ten += 1
+            ca.append((g, number, tk.number, cap.by, cap.side, cap.cards, len(cap.tens), list(cap.tens),
+                       cap.reason))
+            if cap.tens:
+                waiting = self._taken(g, number, waiting, cap.tens, cap.by, cap.side, tk.number, cap.reason)
+        for i, j in zip(ten_at[next_ten:], where[next_ten:]):
+            waiting.append([cards[i], seat_of[i - k], tricks[j].number, tricks[j].winner])
         if claim is not None:
             ca.append((g, number, claim.trick, claim.by, claim.side, claim.cards, len(claim.tens), list(claim.tens),
                        "claim"))
@@ -162,7 +202,40 @@ class Rows:
         return waiting
 
 
+def _fit(order: str, count: int) -> list[Optional[str]]:
+    """The seats of ``count`` cards played in ``order`` (none for a card past the seats)."""
+    return [order[i] if i < len(order) else None for i in range(count)]
+
+
 def _name(game: Game, seat: str) -> Optional[str]:
     name = game.tag(seat)
     name = name.strip() if name else None
     return name or None
+
+
+class Batch(NamedTuple):
+    """The rows of a batch of games as columns (table -> column -> values), and its counts."""
+
+    tables: dict[str, dict[str, list[Any]]]
+    games: int
+    deals: int
+    errors: int
+
+
+def batch_of_chunks(chunks: Sequence[Chunk], reg: Registry) -> Batch:
+    """Parse and replay ``chunks``: their rows, as columns of plain values (what a worker sends
+    back: no Arrow in the workers, whose memory stays that of the reader and replayer)."""
+    rows = Rows()
+    for chunk in chunks:
+        for game in parse_chunk(chunk):
+            # claims judged as validate judges them; the hands as dealt are not stored
+            facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)
+            rows.add(facts, rows.games + 1)
+    return Batch({name: rows.columns(name) for name in rows.names()}, rows.games, rows.deals, rows.errors)
+
+
+def worker_batch(chunks: list[Chunk]) -> Batch:
+    """:func:`batch_of_chunks` in a worker of the validate pool (its registry loaded once)."""
+    reg = pool._worker_registry
+    assert reg is not None
+    return batch_of_chunks(chunks, reg)
