@@ -31,6 +31,7 @@ from dehlanote.replay.whatif import departure, play_on, whatif_record
 import test_html_browser as pages
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 from test_html_browser import ROOT, WORKED, assert_not_blank, errors_logged, open_page, page_of, press, viewport, wait
 
 browser = pages.browser          # the fixture: one headless Chromium for the module (skips without one)
@@ -301,6 +302,8 @@ def test_by_hand_with_the_keyboard_undo_and_back_to_the_game(browser: Any, tmp_p
     open_page(browser, page_of(tmp_path, WORKED), "#game=1&deal=1&trick=3")
     press(browser, "w")
     assert browser.switch_to.active_element.get_attribute("data-card")      # focus on the first card
+    assert not browser.find_element(By.CSS_SELECTOR, "#whatif .wi-save").is_enabled()   # still the game's line
+    assert "choose another card than the game's" in panel(browser)
     browser.find_element(By.CSS_SELECTOR, "#whatif .wi-auto input").click()   # the solver plays no seat
     assert not browser.execute_script("return DPN_WHATIF.state.auto")
     buttons = browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")
@@ -319,6 +322,11 @@ def test_by_hand_with_the_keyboard_undo_and_back_to_the_game(browser: Any, tmp_p
     assert shown[-2:] == [chosen, second] or set(shown) >= {chosen, second}
     press(browser, "u")
     assert len(line_of(browser)) == 13
+    assert browser.find_element(By.CSS_SELECTOR, "#whatif .wi-save").is_enabled()
+    Select(browser.find_element(By.ID, "view")).select_by_value("B")     # a seat view: every hand stays hidden
+    assert "offered in the open table view" in panel(browser)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")
+    Select(browser.find_element(By.ID, "view")).select_by_value("open")
     press(browser, "w")                                   # back to the game, where the line left it
     assert browser.execute_script("return DPN_WHATIF.state.on") is False
     assert browser.execute_script("return location.hash") == "#game=1&deal=1&trick=3"
@@ -366,3 +374,18 @@ def test_screenshots_of_a_what_if(browser: Any, tmp_path: Path, size: tuple[int,
     out = os.environ.get("DEHLANOTE_SHOTS")
     if out:
         shutil.copy(shot, out)
+
+
+def test_the_panel_speaks_the_pages_language(browser: Any, tmp_path: Path) -> None:
+    pytest.importorskip("babel", reason="pages in Hindi need Babel")
+    from dehlanote.i18n import translator
+
+    _ = translator("hi")
+    open_page(browser, page_of(tmp_path, WORKED, lang="hi"), "#game=1&deal=1&trick=3")
+    assert browser.find_element(By.CSS_SELECTOR, "#whatif .wi-start").text == _("play on from here") != \
+        "play on from here"
+    press(browser, "w")
+    assert _("the solver plays every seat") in panel(browser)
+    open_page(browser, page_of(tmp_path, ROOT / "samples" / "match.dpn", "m.html", lang="hi"), "#game=1&deal=1")
+    assert _("what-if needs every hand, and the record does not write them all") in panel(browser)
+    assert errors_logged(browser) == []

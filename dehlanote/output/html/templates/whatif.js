@@ -506,6 +506,7 @@ var DPN_WHATIF = (function () {
   }
 
   function whyNot(g, d, p) {
+    if (W.api.view() !== "open") { return _("what-if sees every hand: it is offered in the open table view"); }
     if (d.claim && p >= recordCards(d).length) { return _("the deal ended with a claim here"); }
     var r = replayed(g, d, recordCards(d).slice(0, p));
     if (r.why) { return r.why; }
@@ -741,8 +742,9 @@ var DPN_WHATIF = (function () {
   }
 
   function save() {
-    if (!W.on) { return; }
-    var blob = new Blob([text()], {type: "text/plain"}), a = document.createElement("a");
+    var saved = W.on ? text() : null;
+    if (saved === null) { return; }
+    var blob = new Blob([saved], {type: "text/plain"}), a = document.createElement("a");
     a.href = URL.createObjectURL(blob);
     a.download = "what-if-deal-" + W.api.recorded().n + ".dpn";
     document.body.appendChild(a);
@@ -783,7 +785,14 @@ var DPN_WHATIF = (function () {
       if (note) { var p = api.el("p", "wi-note", note); p.id = "wi-why"; box.appendChild(p); }
       return;
     }
-    var head = api.el("p", "wi-head", say(_("What if: the line leaves the game after {n} cards"), {n: api.hooks.deal.wiFrom}));
+    if (api.view() !== "open") {
+      box.appendChild(api.el("p", "wi-note", _("what-if sees every hand: it is offered in the open table view")));
+      box.appendChild(button(_("back to the game"), "(w)", leave, "wi-leave"));
+      return;
+    }
+    var left = common(W.line.slice(0, api.pos.p), recordCards(d)) < api.pos.p;
+    var head = api.el("p", "wi-head", left ? say(_("What if: the line leaves the game after {n} cards"),
+      {n: api.hooks.deal.wiFrom}) : _("What if: choose another card than the game's (marked \u2022)"));
     box.appendChild(head);
     var r = replayed(g, d, W.line.slice(0, api.pos.p)), st = r.st, seat = toPlay(st);
     if (seat !== null) {
@@ -816,7 +825,9 @@ var DPN_WHATIF = (function () {
     var un = button(_("undo"), "(u)", undo);
     un.disabled = api.pos.p === 0;
     row.appendChild(un);
-    row.appendChild(button(_("save as DPN"), "", save, "wi-save"));
+    var sv = button(_("save as DPN"), "", save, "wi-save");
+    sv.disabled = !left;                    /* nothing to save while the line is the game's */
+    row.appendChild(sv);
     row.appendChild(button(_("back to the game"), "(w)", leave, "wi-leave"));
     box.appendChild(row);
     var status = W.busy ? _("the solver is thinking\u2026") : W.note;
