@@ -5,6 +5,7 @@
     python benchmarks/bench.py --deals 2000 --scale 3 --repeat 1   # a quick look
     python benchmarks/bench.py --styles-only        # every writing style, python-chess, start-up
     python benchmarks/bench.py --scaling            # validate --jobs 1 against --jobs 2 (wall time)
+    python benchmarks/bench.py --dask               # Dask on 2 workers against --jobs 1 and --jobs 2
 
 The corpus is made by ``benchmarks/make_corpus.py`` (seeded random legal matches in the
 writer's layout, so the same arguments give the same file) and kept in
@@ -48,6 +49,14 @@ repeated ``--scaling-times`` times, run in turn (1 2 1 2 ...), the median wall t
 each; the load average before and after is printed, as the figure means something only
 on an otherwise idle machine (``uptime``: run it when the load is near 0).
 
+Dask (``--dask``): the same file checked by :func:`dehlanote.batch.distributed.validate_files`
+on a ``LocalCluster`` of ``--dask-workers`` worker processes of one thread each (pieces
+sized from the file and the workers, :func:`~dehlanote.batch.distributed.piece_size`),
+interleaved with ``validate --jobs 1`` and ``--jobs 2``: wall time, and CPU time of the
+client and scheduler (this process) plus the workers and their nannies (``psutil``). The
+cluster is started, and its workers have imported the package, before the clock starts
+(as on a cluster that is already running).
+
 Child processes run this checkout's package (``PYTHONPATH``), not an installed one, with
 their bytecode cached in the temporary directory (``PYTHONPYCACHEPREFIX``) as an installed
 package has it.
@@ -61,6 +70,7 @@ import os
 import re
 import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -88,6 +98,8 @@ def _measure(kind: str, path: str, jobs: int) -> dict:
     t0, c0 = time.perf_counter(), time.process_time()
     if kind == "chess":
         return _measure_chess(path)
+    if kind == "dask":
+        return _measure_dask(path, jobs)
     if kind in ("parse", "parse-fine"):
         whole = kind == "parse"
         with open(path, "rb") as stream:
@@ -115,6 +127,31 @@ def _measure(kind: str, path: str, jobs: int) -> dict:
     return {"games": games, "deals": deals, "errors": errors, "wall": wall,
             "cpu": cpu + kids.ru_utime + kids.ru_stime,
             "rss_mb": max(own.ru_maxrss, kids.ru_maxrss) / 1024}
+
+
+def _measure_dask(path: str, workers: int) -> dict:
+    """``validate_files`` on a local cluster of ``workers`` one-thread worker processes."""
+    import psutil
+    from dask.distributed import Client, LocalCluster
+
+    from dehlanote.batch.distributed import piece_size, plan_pieces, validate_files
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.run(lambda: __import__("dehlanote.batch.distributed"))     # imports before the clock
+        nannies = [psutil.Process(pid) for pid in client.run(os.getppid).values()]
+        procs = nannies + [child for nanny in nannies for child in nanny.children(recursive=True)]
+
+        def cpu() -> float:
+            return sum(t.user + t.system for t in (p.cpu_times() for p in procs))
+        c0, p0, t0 = cpu(), time.process_time(), time.perf_counter()
+        results = validate_files([path], client)
+        wall = time.perf_counter() - t0
+        used = cpu() - c0 + time.process_time() - p0
+        pieces = len(plan_pieces(path, piece_size([path], workers)))
+    r = results[0]
+    return {"games": r.games, "deals": r.deals, "errors": len(r.errors), "wall": wall, "cpu": used,
+            "pieces": pieces, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def _measure_chess(path: str) -> dict:
@@ -375,6 +412,42 @@ def run_scaling(args: argparse.Namespace) -> dict:
             "speed_up": ratio}
 
 
+def run_dask(args: argparse.Namespace) -> dict:
+    """Dask on ``--dask-workers`` workers against ``validate --jobs 1`` and ``--jobs 2`` on the
+    scaling file, interleaved, ``--repeat`` rounds: wall and CPU time, median of each."""
+    base = base_corpus(args.deals, args.seed)
+    path = repeated(base, Path(args.tmp) / f"dehlanote-bench-x{args.scaling_times}.dpn", times=args.scaling_times)
+    deals = args.deals * args.scaling_times
+    workers = args.dask_workers
+    before = os.getloadavg()
+    runs: dict[str, list[dict]] = {"jobs 1": [], "jobs 2": [], "dask": []}
+    for _ in range(args.repeat):
+        runs["jobs 1"].append(_child("validate", str(path), 1, ["--jobs", "1"]))
+        runs["dask"].append(_child("dask", str(path), workers, []))
+        runs["jobs 2"].append(_child("validate", str(path), 1, ["--jobs", "2"]))
+    after = os.getloadavg()
+    skipped = [r["skipped"] for rs in runs.values() for r in rs if "skipped" in r]
+    if skipped:
+        print(f"dask skipped: {skipped[0]}\n")
+        return {}
+    med = {k: {m: statistics.median(r[m] for r in rs) for m in ("wall", "cpu")} for k, rs in runs.items()}
+    print(f"### Dask on {workers} workers against `validate --jobs 1` and `--jobs 2`: "
+          f"{path.stat().st_size / 1e6:.0f} MB, {deals:,} deals, {runs['dask'][0]['pieces']} pieces, median of "
+          f"{args.repeat} interleaved rounds; load average {before[0]:.2f} before, {after[0]:.2f} after\n")
+    print("| | wall s | CPU s |")
+    print("|---|---:|---:|")
+    for label, key in (("`validate --jobs 1`", "jobs 1"), ("`validate --jobs 2`", "jobs 2"),
+                       (f"Dask, {workers} workers (`validate_files`)", "dask")):
+        print(f"| {label} | {med[key]['wall']:.1f} | {med[key]['cpu']:.1f} |")
+    speed = med["jobs 1"]["wall"] / med["dask"]["wall"]
+    cpu = med["dask"]["cpu"] / med["jobs 2"]["cpu"]
+    print(f"\nDask is {speed:.2f} times as fast as `--jobs 1` (wall; every round: "
+          + ", ".join(f"{a['wall'] / b['wall']:.2f}" for a, b in zip(runs["jobs 1"], runs["dask"]))
+          + f"), with {cpu:.2f} times the CPU time of `--jobs 2`\n")
+    return {"path": str(path), "deals": deals, "workers": workers, "load_before": before, "load_after": after,
+            "runs": runs, "speed_up": speed, "cpu_vs_jobs2": cpu}
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--deals", type=int, default=20000, help="deals in the base corpus")
@@ -393,6 +466,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scaling", action="store_true", help="only validate --jobs 1 against --jobs 2")
     ap.add_argument("--scaling-times", type=int, default=5,
                     help="the scaling file is the base corpus this many times (default 5: 100,000 deals)")
+    ap.add_argument("--dask", action="store_true",
+                    help="only Dask (validate_files on a local cluster) against --jobs 1 and --jobs 2")
+    ap.add_argument("--dask-workers", type=int, default=2, help="worker processes of the Dask cluster")
     ap.add_argument("--json", help="write the figures to this JSON file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
@@ -412,6 +488,11 @@ def main(argv: list[str] | None = None) -> int:
     # one run first, so that the bytecode cache is written before anything is measured
     _child("startup", str(SAMPLE), 1, ["validate", "--format", "json", str(SAMPLE)])
     _child("startup", str(SAMPLE), 1, ["json", "--compact", str(SAMPLE)])
+    if args.dask:
+        figures["dask"] = run_dask(args)
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        return 0
     if args.scaling:
         figures["scaling"] = run_scaling(args)
         if args.json:
