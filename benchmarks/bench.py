@@ -149,9 +149,15 @@ def _measure_dask(path: str, workers: int) -> dict:
         wall = time.perf_counter() - t0
         used = cpu() - c0 + time.process_time() - p0
         pieces = len(plan_pieces(path, piece_size([path], workers)))
+        # what the cluster burns doing nothing (heartbeats, event loops), a second: on a busy
+        # machine a long run's wall time adds that much CPU to the work
+        c1, p1, t1 = cpu(), time.process_time(), time.perf_counter()
+        time.sleep(5)
+        idle = (cpu() - c1 + time.process_time() - p1) / (time.perf_counter() - t1)
     r = results[0]
     return {"games": r.games, "deals": r.deals, "errors": len(r.errors), "wall": wall, "cpu": used,
-            "pieces": pieces, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
+            "pieces": pieces, "idle_cpu_per_s": idle,
+            "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
 
 
 def _measure_chess(path: str) -> dict:
@@ -443,7 +449,8 @@ def run_dask(args: argparse.Namespace) -> dict:
     cpu = med["dask"]["cpu"] / med["jobs 2"]["cpu"]
     print(f"\nDask is {speed:.2f} times as fast as `--jobs 1` (wall; every round: "
           + ", ".join(f"{a['wall'] / b['wall']:.2f}" for a, b in zip(runs["jobs 1"], runs["dask"]))
-          + f"), with {cpu:.2f} times the CPU time of `--jobs 2`\n")
+          + f"), with {cpu:.2f} times the CPU time of `--jobs 2`; the idle cluster burns "
+          f"{statistics.median(r['idle_cpu_per_s'] for r in runs['dask']):.3f} CPU s a second\n")
     return {"path": str(path), "deals": deals, "workers": workers, "load_before": before, "load_after": after,
             "runs": runs, "speed_up": speed, "cpu_vs_jobs2": cpu}
 
