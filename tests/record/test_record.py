@@ -411,7 +411,19 @@ def _interrupt(path: Path, moves: list[str], sig: int, after: int, pause: float)
     return proc.returncode
 
 
-@pytest.mark.parametrize("sig, runs", [(signal.SIGKILL, 20), (signal.SIGHUP, 2), (signal.SIGINT, 2)])
+def _phases(moves: list[str]) -> list[int]:
+    """Lines sent before a SIGKILL, one in every phase of a recording: in the tags, after a
+    deal's first line, after its trump line, inside a trick, at a trick's end, after a deal's
+    tens line, inside a trick of a later deal, before the last card, after the last line."""
+    deal = next(i for i, m in enumerate(moves) if m.startswith("deal "))
+    tens = next(i for i, m in enumerate(moves) if m.startswith("tens "))
+    later = [i for i, m in enumerate(moves) if m.startswith("trump ")][len(moves) // 120]
+    return [3, deal + 1, deal + 2, deal + 4, deal + 6, tens + 1, later + 7, len(moves) - 1, len(moves)]
+
+
+# SIGKILL once in every phase (it was 20 random points, 134 s of the suite: the phases are what
+# the random points covered); SIGHUP and SIGINT at two random points each
+@pytest.mark.parametrize("sig, runs", [(signal.SIGKILL, 0), (signal.SIGHUP, 2), (signal.SIGINT, 2)])
 def test_interrupted_anywhere_the_file_is_valid_unfinished_and_resumes_to_the_same_record(tmp_path, sig, runs):
     text, tricks = _match()
     moves = one_card_a_line(tricks)          # a card a line: interrupted inside tricks too
@@ -419,9 +431,9 @@ def test_interrupted_anywhere_the_file_is_valid_unfinished_and_resumes_to_the_sa
     whole = texts[-1]
     assert '[Result "*"]' not in whole
     rng = random.Random(int(sig) * 1000 + 7)
-    for run in range(runs):
+    points = _phases(moves) if sig == signal.SIGKILL else [rng.randrange(len(moves)) for _ in range(runs)]
+    for run, after in enumerate(points):
         path = tmp_path / f"match-{int(sig)}-{run}.dpn"
-        after = rng.randrange(len(moves))
         code = _interrupt(path, moves, sig, after, rng.uniform(0.0, 0.4))
         if sig == signal.SIGKILL:
             assert code == -signal.SIGKILL
