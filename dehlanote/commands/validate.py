@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -15,6 +15,7 @@ from .common import (
     RULES_OPTION,
     STDIN,
     FileReport,
+    LazyConsole,
     OutputFormat,
     check_file,
     display_name,
@@ -84,8 +85,10 @@ def validate(
     specs = expand(files)
     if specs.count(STDIN) > 1:
         raise fail("standard input (-) can be read only once")
-    out = stdout_console = out_console(soft_wrap=True)
-    errors_to = err_console()
+    # (made on first use: a piped run whose files have no errors writes its summary without Rich)
+    out: Any = LazyConsole(lambda: out_console(soft_wrap=True))
+    stdout_console = out
+    errors_to: Any = LazyConsole(err_console)
     as_json = format is OutputFormat.json
     show = progress if progress is not None else (sys.stderr.isatty() and len(specs) >= PROGRESS_MIN_FILES)
     reports: list[FileReport] = []
