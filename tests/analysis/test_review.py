@@ -154,3 +154,26 @@ def test_bad_records_give_their_codes_and_the_good_deals_are_still_judged(tmp_pa
     assert doc["deals"]["skipped_why"].get("hands unknown", 0) >= 1
     text_out = run(str(unfinished), "--dd", cache=tmp_path / "c")
     assert "skipped (hands unknown: 1)" in text_out.stdout
+
+
+def test_a_closed_trump_stays_hidden_from_those_who_did_not_set_it() -> None:
+    """What the drill shows of a decision: the setter knows the closed trump's suit, the
+    others see only who set it until it is revealed (deal 2 of the sample: B sets spades,
+    revealed at trick 12)."""
+    from dehlanote.analysis.review import Options, review_deal
+
+    facts = next(dehlanote.read_games(str(ROOT / "samples" / "standard-closed-trump.dpn")))
+    for fact in facts.deals[:2]:
+        setter, revealed = fact.trump.by, fact.trump.trick or 99
+        marked = [d for d in review_deal(fact, facts.rules, Options(dd=True, from_trick=8)).decisions if d.seen]
+        assert marked
+        for d in marked:
+            hand = fact.table(trick=d.trick, card=d.place + 1).hand(d.seat)
+            assert sorted(d.seen.hand) == sorted(hand)
+            if d.trick >= revealed:
+                assert (d.seen.trump_how, d.seen.trump) == ("set", fact.trump.suit)
+            elif d.seat == setter:
+                assert (d.seen.trump_how, d.seen.trump) == ("closed-own", fact.trump.suit)
+            else:
+                assert (d.seen.trump_how, d.seen.trump, d.seen.setter) == ("closed-hidden", None, setter)
+                assert "spades" not in d.seen.to_json()["trump_note"]
