@@ -334,6 +334,22 @@ def test_by_hand_with_the_keyboard_undo_and_back_to_the_game(browser: Any, tmp_p
     assert errors_logged(browser) == []
 
 
+def test_a_click_on_a_card_in_the_hand_plays_on_from_there(browser: Any, tmp_path: Path) -> None:
+    open_page(browser, page_of(tmp_path, WORKED), "#game=1&deal=1&trick=12")     # D to lead trick 13
+    browser.execute_script("DPN_WHATIF.state.auto = false")
+    browser.find_element(By.CSS_SELECTOR, '#seats .seat.to-play svg.card[data-card="6D"]').click()
+    assert browser.execute_script("return DPN_WHATIF.state.on") is True
+    assert line_of(browser)[-1] == "6D" and len(line_of(browser)) == 49
+    assert browser.find_elements(By.CSS_SELECTOR, '#trick svg.card[data-card="6D"]')
+    # only the legal cards of the seat to play take a click
+    playable = browser.execute_script(
+        "return Array.prototype.map.call(document.querySelectorAll('#seats svg.card.wi-playable'), "
+        "function (e) { return e.getAttribute('data-card'); })")
+    table = play_on(next(iter(replay_games(parse_string(WORKED.read_text(encoding="utf-8"))))).deals[0], 13, 1, ["6D"])
+    assert sorted(playable) == sorted(str(c) for c in table.legal_cards())
+    assert errors_logged(browser) == []
+
+
 def test_not_offered_without_every_hand_and_says_why(browser: Any, tmp_path: Path) -> None:
     open_page(browser, page_of(tmp_path, ROOT / "samples" / "match.dpn"), "#game=1&deal=1&trick=2")
     start = browser.find_element(By.CSS_SELECTOR, "#whatif .wi-start")

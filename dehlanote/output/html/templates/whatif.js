@@ -839,9 +839,29 @@ var DPN_WHATIF = (function () {
     box.appendChild(s);
   }
 
+  /* the cards of the seat to play in its hand on the table: a click plays one (starting the
+     what-if there when none is on); the panel's buttons are the keyboard's way */
+  function handCards() {
+    var api = W.api, g = api.game();
+    if (!g.deals.length || (!W.on && whyNot(g, api.recorded(), api.pos.p))) { return; }
+    var st = W.on ? replayed(g, api.recorded(), W.line.slice(0, api.pos.p)).st
+      : replayed(g, api.recorded(), recordCards(api.recorded()).slice(0, api.pos.p)).st;
+    if (!st || toPlay(st) === null) { return; }
+    var ok = legal(st), cards = document.querySelectorAll("#seats .seat.to-play svg.card[data-card]");
+    Array.prototype.forEach.call(cards, function (e) {
+      var c = e.getAttribute("data-card");
+      if (ok.indexOf(c) < 0) { return; }
+      e.classList.add("wi-playable");
+      e.addEventListener("click", function () {
+        if (!W.on) { begin(); }
+        choose(c);
+      });
+    });
+  }
+
   function attach(api) {
     W.api = api;
-    api.hooks.after = function () { draw(); };
+    api.hooks.after = function () { draw(); handCards(); };
     api.hooks.left = function () { stopThinking(); W.on = false; W.line = []; W.note = ""; };
     document.addEventListener("keydown", function (ev) {
       if (ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
@@ -852,6 +872,7 @@ var DPN_WHATIF = (function () {
       else if (ev.key === "b" && W.on) { think(false); ev.preventDefault(); }
     });
     draw();
+    handCards();
   }
 
   var out = {rules: rules, solver: solver, solverCode: solverCode, position: position, toInt: toInt, toCard: toCard,
