@@ -278,6 +278,10 @@ def test_play_on_from_a_position_the_solver_answers_and_the_record_saves(browser
         table.play(c)
     tens = {side: len(t) for side, t in table.tens.items()}
     assert f"what-if: tens AC {tens['AC']} \u00b7 BD {tens['BD']}" in text_of(browser, "result")
+    told = browser.execute_script("return Array.prototype.map.call(document.querySelectorAll("
+                                  "'#story-body li.fact-tens'), function (e) { return e.textContent; })")
+    assert told[-1] == f"tens AC {tens['AC']} BD {tens['BD']}"          # the story's count, trick by trick
+    assert told[-2] == f"tens AC {len(table.history[-5].pile_tens[0])} BD {len(table.history[-5].pile_tens[1])}"
     browser.find_element(By.CSS_SELECTOR, "#whatif .wi-save").click()
     saved = tmp_path / "what-if-deal-1.dpn"
     wait(browser, lambda d: saved.exists() and saved.stat().st_size > 0, timeout=10)

@@ -530,7 +530,7 @@ var DPN_WHATIF = (function () {
     st.tricks.forEach(function (t, ti) {
       var first = played;
       played += n;
-      if (played <= from && d.tricks[ti]) { tricks.push(d.tricks[ti]); return; }
+      if (played <= from && d.tricks[ti]) { tricks.push(d.tricks[ti]); tens = copyTens(d.tricks[ti].d); return; }
       var order = "";
       for (var j = 0; j < n; j++) { order += seats.charAt((t.leader + j) % n); }
       var cap = t.capture, story = [["win", fmt(_("{seat} wins"), {seat: seats.charAt(t.winner)})]];
