@@ -409,3 +409,25 @@ def test_the_panel_speaks_the_pages_language(browser: Any, tmp_path: Path) -> No
     open_page(browser, page_of(tmp_path, ROOT / "samples" / "match.dpn", "m.html", lang="hi"), "#game=1&deal=1")
     assert _("what-if needs every hand, and the record does not write them all") in panel(browser)
     assert errors_logged(browser) == []
+
+
+def test_a_trump_set_by_the_line_is_told(browser: Any, tmp_path: Path) -> None:
+    """hukum: played by hand from the first card, the lowest legal card each time; the first
+    void of the line sets trump, and the story and the status say so as the core has it."""
+    text = (ROOT / "samples" / "hukum-match.dpn").read_text(encoding="utf-8")
+    open_page(browser, page_of(tmp_path, text), "#game=1&deal=1&trick=0")
+    press(browser, "w")
+    browser.find_element(By.CSS_SELECTOR, "#whatif .wi-auto input").click()
+    deal = next(iter(replay_games(parse_string(text)))).deals[0]
+    table = deal.table()
+    while table.state.trump is None:
+        card = browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")[-1].get_attribute("data-card")
+        browser.find_element(By.CSS_SELECTOR, f'#whatif .wi-card[data-card="{card}"]').click()
+        table.play(card)
+    fact = table.state.trump_fact
+    suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[fact.suit]
+    said = f"{fact.by} cannot follow: trump set, {suit}"
+    assert said in text_of(browser, "event")
+    if not table.state.current:                         # the trick is over: the story tells it
+        assert said in text_of(browser, "story-body")
+    assert errors_logged(browser) == []

@@ -523,10 +523,22 @@ var DPN_WHATIF = (function () {
     var st = states[states.length - 1];
     var tricks = [], played = 0, tens = {};
     g.sides.forEach(function (s) { tens[s] = 0; });
-    var changes = [], events = [], trumpNow = states[0].trump;
+    var changes = [], events = [], told = {}, trumpNow = states[0].trump;
+    var SUIT = {S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs")};
     for (var i = 1; i < states.length; i++) {
-      if (states[i].trump !== trumpNow && states[i].trump !== null) { trumpNow = states[i].trump; changes.push([i, trumpNow]); }
+      var was = states[i - 1], now = states[i], who = seats.charAt(toPlay(was)), said = null;
+      if (now.trump !== trumpNow && now.trump !== null) {
+        trumpNow = now.trump;
+        changes.push([i, trumpNow]);
+        said = fmt(g.wr.secret ? _("{seat} cannot follow: trump revealed, {suit}") : _("{seat} cannot follow: trump set, {suit}"),
+          {seat: who, suit: SUIT[trumpNow]});
+      } else if (g.wr.svoid && was.setter === null && now.setter !== null) {
+        said = fmt(_("{seat} cannot follow: chooses trump in secret"), {seat: who});
+      }
+      /* the trump event of a card of the line (the game's own are in d.ev) */
+      if (said && i > from) { events.push([i, said]); told[Math.floor((i - 1) / n)] = said; }
     }
+    d.ev.forEach(function (e) { if (e[0] <= from) { events.unshift(e); } });
     st.tricks.forEach(function (t, ti) {
       var first = played;
       played += n;
@@ -534,6 +546,7 @@ var DPN_WHATIF = (function () {
       var order = "";
       for (var j = 0; j < n; j++) { order += seats.charAt((t.leader + j) % n); }
       var cap = t.capture, story = [["win", fmt(_("{seat} wins"), {seat: seats.charAt(t.winner)})]];
+      if (told[ti]) { story.push(["trump", told[ti]]); }
       if (cap) {
         g.sides.forEach(function (s, si) { if (si === cap[1]) { tens[s] += cap[3].length; } });
         var by = seats.charAt(cap[0]), said = cap[4] === "trick" ? fmt(_("{seat} takes the trick"), {seat: by})
