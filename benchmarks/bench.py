@@ -39,6 +39,9 @@ in ``benchmarks/out/``, each measured on its own (parse, parse + replay, ``valid
   glyphs       withdrawn cards (``-X``, half the chances) and a glyph on two cards a deal
   loose        the hand-written look of samples/loose-style.dpn: lowercase, ``T``, suit
                symbols, several tricks to a line, no leader seats, comments and glyphs
+  emoji        DPN 1.1 as a phone writes it: ``1. A: A\u2665\ufe0f, 10\u2665\ufe0f, ...`` (a dot after the
+               trick number, emoji suits with the U+FE0F selector, commas between the cards;
+               the trump line's suit too)
 and, in the same run, python-chess (``pip install chess``) reading and replaying random PGN
 games (``chess.pgn.read_game``, then every move pushed on a board), for scale per megabyte.
 Then the start-up: ``dehlanote --help`` (from the copy kept by the run before, see
@@ -247,8 +250,17 @@ def repeated(base: Path, dest: Path, *, times: int = 0, megabytes: int = 0) -> P
     return dest
 
 
-STYLES = ("plain", "hands", "comments", "glyphs", "loose")
+STYLES = ("plain", "hands", "comments", "glyphs", "loose", "emoji")
 _TRUMP_LINE = re.compile(r"^(trump .*)$", re.MULTILINE)
+#: DPN 1.1 as a phone writes it: a dot after the trick number, emoji suits, commas between cards
+_PLAIN_TRICK = re.compile(r"^( ?\d+) ([A-F]): (.*)$", re.MULTILINE)
+_TRUMP_SUIT = re.compile(r"^trump ([SHDC])", re.MULTILINE)
+_EMOJI = {"S": "\u2660\ufe0f", "H": "\u2665\ufe0f", "D": "\u2666\ufe0f", "C": "\u2663\ufe0f"}
+
+
+def _emoji_trick(m: re.Match[str]) -> str:
+    cards = ", ".join(card[:-1] + _EMOJI[card[-1]] for card in m.group(3).split(" "))
+    return f"{m.group(1)}. {m.group(2)}: {cards}"
 _TENS_LINE = re.compile(r"^(tens .*)$", re.MULTILINE)
 _TRICK_LINE = re.compile(r"^( ?[37] [A-F]: )([^\s-]\S*)(.*?)(\S+)$", re.MULTILINE)
 
@@ -260,7 +272,7 @@ def style_corpus(style: str, deals: int, seed: int) -> Path:
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
     args = {"plain": [], "hands": ["--hands"], "comments": [], "glyphs": ["--withdrawn", "0.5"],
-            "loose": ["--loose", "--no-leaders"]}[style]
+            "loose": ["--loose", "--no-leaders"], "emoji": []}[style]
     tmp = out.with_suffix(".part")
     subprocess.run([sys.executable, str(HERE / "make_corpus.py"), "--deals", str(deals), "--seed", str(seed),
                     "-o", str(tmp), *args], check=True, stderr=subprocess.DEVNULL)
@@ -270,6 +282,9 @@ def style_corpus(style: str, deals: int, seed: int) -> Path:
         text = _TENS_LINE.sub(r"\1 {a good deal for the dealer's side}", text)
     elif style == "glyphs":
         text = _TRICK_LINE.sub(r"\1\2!\3\4?", text)
+    elif style == "emoji":
+        text = _PLAIN_TRICK.sub(_emoji_trick, text)
+        text = _TRUMP_SUIT.sub(lambda m: "trump " + _EMOJI[m.group(1)], text)
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(out)
     return out

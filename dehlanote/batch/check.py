@@ -18,11 +18,15 @@ from typing import IO, Any, Callable, Iterator, Optional, cast
 from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..replay import replay_game
+from ..replay.quick import quick_chunk
 from ..rules.profile import Registry
-from ..syntax import Game, iter_games, iter_path
+from ..syntax import Game
+from ..syntax.parser import parse_chunk
+from ..syntax.reader import Chunk, split_games
 from .locate import located
 
-__all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText", "check_file", "display_name",
+__all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText", "check_file", "chunks_of",
+           "display_name",
            "games_of", "located", "not_text", "open_checked", "parallel_reports", "printable", "sniff",
            "why"]
 
@@ -110,9 +114,19 @@ class _Counting(io.BufferedIOBase):
         super().close()
 
 
-def _counted(path: str, on_bytes: Callable[[int], None]) -> Iterator[Game]:
+def _counted(path: str, on_bytes: Callable[[int], None]) -> Iterator[Chunk]:
     with _Counting(open(path, "rb"), on_bytes) as stream:
-        yield from iter_games(cast(IO[bytes], stream), keep_source=True)
+        yield from split_games(cast(IO[bytes], stream))
+
+
+def _path_chunks(path: str) -> Iterator[Chunk]:
+    with open(path, "rb") as stream:
+        yield from split_games(stream)
+
+
+def _games(chunks: Iterator[Chunk]) -> Iterator[Game]:
+    for chunk in chunks:
+        yield from parse_chunk(chunk, keep_source=True)
 
 
 def games_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[Game]:
@@ -121,24 +135,30 @@ def games_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Ite
     Raises NotText (an OSError) when the file is binary data (a program, an image,
     /dev/zero): said in one line, rather than thousands of errors.
     """
+    return _games(chunks_of(spec, on_bytes))
+
+
+def chunks_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[Chunk]:
+    """The text of each game of a file, or of standard input for ``-``, one at a time (the
+    reader's chunks: :func:`games_of` parses them). Raises NotText as :func:`games_of` does."""
     if spec == STDIN:
         stream = sys.stdin.buffer
         peek = getattr(stream, "peek", None)
         reason = not_text(peek(SNIFF_BYTES)[:SNIFF_BYTES]) if peek is not None else None
         if reason:
             raise NotText(0, reason)
-        return iter_games(stream, keep_source=True)
+        return split_games(stream)
     if os.path.isdir(spec):
         raise IsADirectoryError(21, "Is a directory", spec)
     if not _regular(spec):
         # a FIFO, a pipe (<(command)), a device: it can be read once, so it is opened once
         # and its first bytes looked at without consuming them (opening it twice to sniff
         # lost them, and the writer of a FIFO saw a broken pipe and stopped)
-        return _stream_games(spec, on_bytes)
+        return _stream_chunks(spec, on_bytes)
     sniff(spec)
     if on_bytes is not None:
         return _counted(spec, on_bytes)
-    return iter_path(spec, keep_source=True)
+    return _path_chunks(spec)
 
 
 def _regular(path: str) -> bool:
@@ -148,7 +168,7 @@ def _regular(path: str) -> bool:
         return True     # (opening it tells why it cannot be read)
 
 
-def _stream_games(path: str, on_bytes: Optional[Callable[[int], None]]) -> Iterator[Game]:
+def _stream_chunks(path: str, on_bytes: Optional[Callable[[int], None]]) -> Iterator[Chunk]:
     """The games of a file that can be read only once, looked at first as ``sniff`` does."""
     with open(path, "rb") as raw:
         stream: Any = _Counting(raw, on_bytes) if on_bytes is not None else raw
@@ -156,7 +176,7 @@ def _stream_games(path: str, on_bytes: Optional[Callable[[int], None]]) -> Itera
         reason = not_text(head)
         if reason:
             raise NotText(0, reason)
-        yield from iter_games(cast(IO[bytes], stream), keep_source=True)
+        yield from split_games(cast(IO[bytes], stream))
 
 
 def open_checked(spec: str) -> IO[bytes]:
@@ -267,18 +287,26 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
     try:
         if parallel_reports(spec, jobs, rules_file, report, on_error, keep, on_bytes):
             return report
-        for game in games_of(spec, on_bytes):
-            facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are read)
-            report.games += 1
-            report.deals += len(game.deals)
-            report.ruled += [located(r, game, report.path) for r in facts.ruled]
-            for err in facts.errors:
-                err = located(err, game, report.path)
-                report.count += 1
-                if keep:
-                    report.errors.append(err)
-                if on_error is not None:
-                    on_error(err)
+        for chunk in chunks_of(spec, on_bytes):
+            # a whole game that is certainly valid is counted without its model (the quick
+            # check); any other game is read and replayed in full, which words its errors
+            quick = quick_chunk(chunk, reg)
+            if quick is not None:
+                report.games += 1
+                report.deals += quick[0]
+                continue
+            for game in parse_chunk(chunk, keep_source=True):
+                facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are read)
+                report.games += 1
+                report.deals += len(game.deals)
+                report.ruled += [located(r, game, report.path) for r in facts.ruled]
+                for err in facts.errors:
+                    err = located(err, game, report.path)
+                    report.count += 1
+                    if keep:
+                        report.errors.append(err)
+                    if on_error is not None:
+                        on_error(err)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             raise

@@ -31,6 +31,7 @@ from typing import IO, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..replay.game import replay_game
+from ..replay.quick import quick_chunk
 from ..rules.profile import Registry, registry
 from ..syntax.model import Game
 from ..syntax.parser import parse_chunk, warm_up
@@ -104,6 +105,11 @@ def check_chunks(chunks: Iterable[Chunk], reg: Optional[Registry] = None, *, nam
     out: list[GameReport] = []
     index = first_index
     for chunk in chunks:
+        quick = quick_chunk(chunk, reg)     # a whole game certainly valid: counted without its model
+        if quick is not None:
+            out.append(GameReport(index, quick[1], quick[2], quick[0], ()))
+            index += 1
+            continue
         for game in parse_chunk(chunk, keep_source=True):
             out.append(_report(index, game, reg, name))
             index += 1

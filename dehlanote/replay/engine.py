@@ -50,6 +50,8 @@ def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str
     return {seat: written[seat] for seat, taken in zip(seats, explicit) if taken}
 
 
+#: builds a NamedTuple from a tuple of its fields in order, without the class's __new__
+_new = tuple.__new__
 #: a written card's name (CardRef.card)
 _CARD_OF = itemgetter(0)
 #: the high bit of every card's count: set when a card is counted twice
@@ -520,16 +522,17 @@ def unsound_message(seat: str, side: str) -> str:
 
 # ---- end of deal ---------------------------------------------------------------------
 
-def _score(rules: Rules, state: DealState, dealing: int) -> tuple[Optional[int], Optional[Kot], dict]:
-    """The deal's winning side (index), its kot, and the side totals the profile counts."""
+def _score(rules: Rules, tens: tuple[int, int], pile_cards: tuple[int, int], pile_tricks: tuple[int, int],
+           dealing: int) -> tuple[Optional[int], Optional[Kot], dict]:
+    """The deal's winning side (index), its kot, and the side totals the profile counts
+    (from the tens, cards and tricks each side took)."""
     sides = _SIDES[rules.seats]
-    tens = (len(state.pile_tens[0]), len(state.pile_tens[1]))
     if rules.score == "points":
-        a = 2 * tens[0] + state.pile_cards[0] - tens[0]
-        b = 2 * tens[1] + state.pile_cards[1] - tens[1]
+        a = 2 * tens[0] + pile_cards[0] - tens[0]
+        b = 2 * tens[1] + pile_cards[1] - tens[1]
         extra = {sides[0]: a, sides[1]: b}
     elif rules.score == "tricks":
-        a, b = state.pile_tricks
+        a, b = pile_tricks
         extra = {sides[0]: a, sides[1]: b}
     else:
         a, b = tens
@@ -544,7 +547,7 @@ def _score(rules: Rules, state: DealState, dealing: int) -> tuple[Optional[int],
     kot = None
     if rules.score == "tricks":
         for s in (0, 1):
-            if state.pile_tricks[s] == rules.tricks_per_deal:
+            if pile_tricks[s] == rules.tricks_per_deal:
                 kot, winner = Kot(sides[s], "all-tricks"), s
     else:
         for s in (0, 1):
@@ -599,7 +602,6 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     # the written hands; DealFact.hands adds the played ones of a complete deal on demand
     hands = _dealt_hands(deal, state.explicit, seats) if state.any_explicit and dealt_hands else {}
 
-    dealing = state.dealer % 2
     tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
     tens_cards = {sides[0]: state.pile_tens[0], sides[1]: state.pile_tens[1]}
     if not complete:
@@ -627,7 +629,31 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
                                    f"{sides[1]} {tens_count[sides[1]]}, not " + " ".join(
                                        f"{k} {v}" for k, v in claimed.items()), deal.tens, number))
 
-    winner, kot, extra = _score(rules, state, dealing)
+    new, winner, kot, extra, streak, next_dealer, reason, finished, next_streak, streak_known = settle(
+        match, number, state.dealer, (len(state.pile_tens[0]), len(state.pile_tens[1])), state.pile_cards,
+        state.pile_tricks)
+    fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
+                    tens_count, tens_cards, extra, sides[winner] if winner is not None else None, kot, streak,
+                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes, finished,
+                    state.claim, rules, next_streak,
+                    streak_known, reason.strip().removeprefix("(").removesuffix(")"), match)
+    return new, fact
+
+
+def settle(match: MatchState, number: int, dealer: int, tens: tuple[int, int], pile_cards: tuple[int, int],
+           pile_tricks: tuple[int, int]) -> tuple[MatchState, Optional[int], Optional[Kot], dict, Optional[Streak],
+                                                  Optional[int], str, bool, Optional[Streak], bool]:
+    """A complete deal scored and the match moved on: from the deal's number, its dealer and
+    what each side took (tens, cards, tricks). Returns the match after it, the winning side
+    (index), the kot, the side totals the profile counts, the streak, the next dealer and
+    why, whether the match is over, the run the next deal continues and whether it is known.
+    The one scoring of a deal: :func:`finish_deal` and the quick check of whole games
+    (:mod:`.quick`) both call it."""
+    rules = match.rules
+    n = rules.seats
+    sides = _SIDES[n]
+    dealing = dealer % 2
+    winner, kot, extra = _score(rules, tens, pile_cards, pile_tricks, dealing)
     streak_side, streak_len, exact = match.streak_side, match.streak_len, match.run_exact
     if winner is not None:
         if streak_side == winner:
@@ -657,10 +683,10 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         sweep = kot.reason != "streak"
         if (sweep and rules.all_tens == "match") or (rules.kots and kots[s] >= rules.kots):
             finished, match_winner = True, s
-    streak = Streak(sides[streak_side], streak_len) if streak_side is not None else None
+    streak = _new(Streak, (sides[streak_side], streak_len)) if streak_side is not None else None
 
     # the next dealer
-    right = (state.dealer + 1) % n
+    right = (dealer + 1) % n
     if finished:
         next_dealer = None
         reason = ""
@@ -670,7 +696,7 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
             next_dealer, reason = right, (f" (the dealing side took all the {what} in deal {number}, so the "
                                           "deal passes right)")
         else:
-            next_dealer = (state.dealer + 2) % n
+            next_dealer = (dealer + 2) % n
             reason = f" (the other side took all the {what} in deal {number}, so the dealer's partner deals)"
     elif winner is None and rules.level_dealer == "previous" and not match.prev_known:
         next_dealer = None
@@ -678,31 +704,25 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     elif winner is None:
         dealer_lost = match.prev_winner is not None and match.prev_winner != dealing
         if rules.level_dealer == "same" or (rules.level_dealer == "previous" and dealer_lost):
-            next_dealer, reason = state.dealer, (f" (deal {number} was level and the dealing side lost the deal "
-                                                 "before, so the same dealer deals again)")
+            next_dealer, reason = dealer, (f" (deal {number} was level and the dealing side lost the deal "
+                                           "before, so the same dealer deals again)")
         else:
             next_dealer, reason = right, f" (deal {number} was level, so the deal passes right)"
     elif winner == dealing:
         next_dealer, reason = right, f" (the dealing side won deal {number}, so the deal passes right)"
     else:
-        next_dealer, reason = state.dealer, f" (the non-dealing side won deal {number}, so the same dealer deals again)"
+        next_dealer, reason = dealer, f" (the non-dealing side won deal {number}, so the same dealer deals again)"
 
     if kot is not None and rules.streak_reset_after_kot and not finished:
         streak_side, streak_len, exact = None, 0, True
     # the run the next deal continues: unknown after an unknown deal until a side wins one
     streak_known = match.streak_known or winner is not None or (kot is not None and rules.streak_reset_after_kot)
-    fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
-                    tens_count, tens_cards, extra, sides[winner] if winner is not None else None, kot, streak,
-                    seats[next_dealer] if next_dealer is not None else None, True, deal, state.notes, finished,
-                    state.claim, rules, Streak(sides[streak_side], streak_len) if streak_side is not None else None,
-                    streak_known, reason.strip().removeprefix("(").removesuffix(")"), match)
-    new = match._replace(
-        deals_seen=number, dealer=next_dealer, dealer_reason=reason, streak_side=streak_side,
-        streak_len=streak_len, kots=(kots[0], kots[1]), points=(points[0], points[1]), finished=finished,
-        winner=match_winner, prev_winner=winner, ended_at=number if finished else match.ended_at,
-        prev_known=True, run_exact=exact, streak_known=streak_known,
-    )
-    return new, fact
+    # (the fields in MatchState's order, built positionally: bulk checking runs this once a deal)
+    new = _new(MatchState, (rules, number, next_dealer, reason, streak_side, streak_len, (kots[0], kots[1]),
+                            (points[0], points[1]), finished, match_winner, winner, match.known,
+                            number if finished else match.ended_at, True, exact, streak_known))
+    next_streak = _new(Streak, (sides[streak_side], streak_len)) if streak_side is not None else None
+    return new, winner, kot, extra, streak, next_dealer, reason, finished, next_streak, streak_known
 
 
 def _unknown_outcome(match: MatchState, number: int) -> MatchState:

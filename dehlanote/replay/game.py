@@ -146,7 +146,7 @@ def _end(game: Game, rules: Rules, match: MatchState, last: Optional[DealFact], 
          errors: list[DpnError], notes: list[str], deals: tuple[DealFact, ...],
          ruled: Optional[list[DpnError]] = None) -> GameFacts:
     """The game's facts once its last deal is replayed: the result, checked against its tag."""
-    result = _result(match, rules, last)
+    result = _result(match, rules, last is not None and last.complete)
     if result_tag is not None and result.finished is not None:
         problem = _check_result(result_tag, result, rules, match)
         if problem is not None:
@@ -219,7 +219,8 @@ def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     return errors
 
 
-def _result(match: MatchState, rules: Rules, last: Optional[DealFact]) -> ResultFact:
+def _result(match: MatchState, rules: Rules, last_complete: bool) -> ResultFact:
+    """The match's result after its last deal (``last_complete``: that deal was played out or claimed)."""
     sides = sides_for(rules.seats)
     kots = {sides[0]: match.kots[0], sides[1]: match.kots[1]}
     points: Optional[dict[str, int]] = \
@@ -231,7 +232,7 @@ def _result(match: MatchState, rules: Rules, last: Optional[DealFact]) -> Result
     if not match.known:
         # no certain end, and an unknown deal may have ended the match or changed the tally
         return ResultFact(None, kots, None, points)
-    if rules.kots == 0 and last is not None and last.complete:
+    if rules.kots == 0 and last_complete:
         a, b = match.kots
         winner = sides[0] if a > b else sides[1] if b > a else None
         return ResultFact(winner, kots, True, points)

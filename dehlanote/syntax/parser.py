@@ -67,7 +67,7 @@ from .reader import GAME_WHOLE_AT, TAG, Chunk, Source, split_games, stray_tags
 from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS
 
 __all__ = ["MAX_CARDS", "MAX_ERRORS", "MAX_HANDS", "MAX_TRICKS", "iter_games", "iter_path", "parse_chunk",
-           "parse_path", "parse_string", "paused_gc", "read_whole", "warm_up"]
+           "parse_path", "parse_string", "paused_gc", "read_whole", "warm_up", "whole_span"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
 _COMMENT_TOKENS = re.compile(terms.pattern("COMMENT")).finditer
@@ -78,7 +78,7 @@ _IGNORED = re.compile("(?:{ws})?(?:{comment}(?:{ws})?)*".format(ws=terms.pattern
                                                               comment=terms.pattern("COMMENT")))
 
 
-def _whole_span(text: str) -> tuple[int, int] | None:
+def whole_span(text: str) -> tuple[int, int] | None:
     """Where the one GAME_WHOLE token of a chunk stands, when the chunk is that token
     between white space and comments (else None). The game's regular expression is the
     reader's (compiled once: it is the largest of all)."""
@@ -146,7 +146,7 @@ class _Parser:
             if chunk.whole is not None:     # the reader matched GAME_WHOLE already
                 span = chunk.whole
             else:
-                span = _whole_span(text)
+                span = whole_span(text)
         if span is not None:
             # the game is one GAME_WHOLE token: read as Lark would reduce it to a tagged game
             at, end = span

@@ -141,7 +141,7 @@ def _first_word(text: str) -> str:
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-_WORD_KINDS = _word_table()
+_WORD_KINDS = WORD_KINDS = _word_table()     # (WORD_KINDS: the quick check of whole games reads it too)
 #: a seat and its colon, as a hand line starts ("B:")
 _HAND_SEATS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "seat" and word.endswith(":")}
 #: hand line shapes whose columns are kept (a few hundred occur: the table is emptied past this)

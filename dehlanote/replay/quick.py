@@ -1,0 +1,451 @@
+"""The quick check of a whole game: is a plain game certainly valid, and how many deals has it?
+
+``validate`` reads most games of an archive only to find them valid. For a game that the
+reader matched as one ``GAME_WHOLE`` token (:attr:`dehlanote.syntax.reader.Chunk.whole`:
+the grammar has already accepted its syntax), :func:`quick_deals` checks it without
+building the model: the text is cut into words, each word looked up once in a table of
+the common spellings (:data:`_TRICK_WORDS`) that gives a small integer (a card is its suit
+times 16 plus its strength), the integers of a deal's tricks are strung into ``bytes``,
+and the checks run on those with ``bytes`` methods (the trick structure and numbering by
+one regular expression, a card played twice by a set, the winner of each trick by a
+translation table and ``max``, a revoke by ``find`` in each seat's string of suits).
+Positions are never worked out: the answer is only "valid, with N deals" or "not certain".
+
+It answers None (not certain) at the first thing it does not handle or that is wrong:
+any error, any rule it does not follow (trump set in play, several decks, a partial
+``hands`` block, a ``|`` in a hand, a misdeal, a deal that stops early, a leader written
+for some tricks only, an uncommon spelling), so that the caller reads and replays that
+game the full way, which words every error at its line and column. Errors are therefore
+those of the full path by construction; what this module must get right is that it
+answers a count only for a game the full path finds valid with that count
+(``tests/replay/test_quick.py`` compares the two on every sample, the fuzz corpus,
+mutated records and random matches of several profiles). The match is moved on by the
+engine's own :func:`~dehlanote.replay.engine.settle`, and the result checked by the
+game replayer's own functions.
+"""
+
+# mypy: strict-equality
+from __future__ import annotations
+
+import re
+from itertools import accumulate
+from typing import Optional, cast
+
+from ..deck import SUITS, sides_for
+from ..errors import DpnError
+from ..rules.profile import Registry, Rules
+from ..syntax import terms
+from ..syntax.cards import SELECTORS, STRING_BODY, SUIT_SPELLINGS, suit_of
+from ..syntax.model import make_tag
+from ..syntax.parser import whole_span
+from ..syntax.reader import Chunk
+from ..syntax.whole import WORD_KINDS
+from .engine import MatchState, settle, start_match
+from .game import _DATE, _check_result, _result
+from .methods import trump_method
+
+__all__ = ["quick_chunk", "quick_deals"]
+
+# ---- the words: each common spelling to a small integer (one byte) ----------------------
+#: cards 0x00-0x3f (suit * 16 + strength, 0 for the two to 12 for the ace), withdrawn
+#: cards 0x40-0x7f (0x40 + the card), numbers 0x80-0xe3 (0x80 + the number, 0 to 99),
+#: seats 0xe4-0xe9, then the keywords and the separators
+_W, _NUM, _SEAT = 0x40, 0x80, 0xE4
+_TENS, _HANDS, _TRUMP, _DEAL, _SKIP = 0xF0, 0xF1, 0xF2, 0xF3, 0xF5
+_SUIT_NO = {s: i for i, s in enumerate(SUITS)}
+_STRENGTH = {r: 12 - i for i, r in enumerate(("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"))}
+
+
+def _code(card: str) -> int:
+    return _SUIT_NO[card[-1]] * 16 + _STRENGTH[card[:-1]]
+
+
+def _tables() -> tuple[dict[str, int], dict[str, int]]:
+    """The words of trick lines and those of hand lines (no glyph there: a glyph in a hand is
+    an error): the whole reader's table of common words (each checked with the grammar's own
+    terminal), their codes here, and the suit symbols with an emoji selector (DPN 1.1)."""
+    tricks: dict[str, int] = {}
+    hands: dict[str, int] = {}
+    for word, kind in WORD_KINDS.items():
+        what = kind[0]
+        if what == "card":
+            tricks[word] = _code(kind[1])
+            if kind[2] is None:
+                hands[word] = tricks[word]
+        elif what == "withdrawn":
+            tricks[word] = _W + _code(kind[1])
+        elif what == "number":
+            tricks[word] = _NUM + kind[1]
+        elif what == "seat":
+            tricks[word] = hands[word] = _SEAT + "ABCDEF".index(kind[1])
+        else:   # a lone colon or comma
+            tricks[word] = hands[word] = _SKIP
+    card = re.compile(terms.pattern("CARD")).fullmatch
+    symbols = [s for s in SUIT_SPELLINGS if not s.isascii()]
+    for symbol in symbols:
+        for selector in SELECTORS:
+            if not card("A" + symbol + selector):     # (the grammar takes a selector after any symbol)
+                raise AssertionError(f"the grammar refuses A{symbol}{selector}")  # pragma: no cover
+    for table in (tricks, hands):
+        for word, code in list(table.items()):
+            for symbol in symbols:
+                if symbol in word:
+                    for selector in SELECTORS:
+                        table[word.replace(symbol, symbol + selector)] = code
+    for word, code in (("tens", _TENS), ("hands", _HANDS), ("trump", _TRUMP), ("deal", _DEAL)):
+        for spelt in (word, word.title(), word.upper()):
+            tricks[spelt] = code
+    return tricks, hands
+
+
+_TRICK_WORDS, _HAND_WORDS = _tables()
+_ALL = bytes(range(256))
+_NOT_CARD = bytes(range(0x40, 0x100))
+_NOT_PLAY = bytes(range(0x80, 0x100))
+_NOT_NUMBER = bytes(range(0, _NUM)) + bytes(range(_SEAT, 0x100))
+_NOT_SEAT = bytes(range(0, _SEAT)) + bytes(range(_SEAT + 6, 0x100))
+_SKIPS = bytes((_SKIP,))
+#: a card's suit (0-3)
+_SUIT_OF = bytes((c >> 4) & 3 for c in range(256))
+#: the four tens
+_TEN_CODES = tuple(_code("10" + s) for s in SUITS)
+#: a withdrawn card anywhere, and a run of more than a few (the reader's limit is 64: never near it)
+_WITHDRAWN = re.compile(rb"[\x40-\x7f]+")
+_MANY_WITHDRAWN = re.compile(rb"[\x40-\x7f]{9}")
+#: a seat index to its word's code
+_AS_SEAT = bytes((_SEAT + i) & 0xFF for i in range(256))
+#: a pair (suit led * 4 + suit played) to the suit led + 1 where the card did not follow, else 0
+_SHOWN = bytes((p >> 2) + 1 if p < 16 and p >> 2 != p & 3 else 0 for p in range(256))
+#: the bytes a show-out may have (the suit led + 1)
+_SHOWN_AT = re.compile(b"[\x01-\x04]").finditer
+
+
+def _keys(trump: int) -> tuple[bytes, ...]:
+    """For each suit led, each card's key in the trick: trumps above the suit led above the
+    rest, each by strength (so the trick's highest key is its winner)."""
+    out = []
+    for led in range(4):
+        table = bytearray(256)
+        for c in range(0x40):
+            suit, strength = c >> 4, c & 15
+            table[c] = strength + (32 if suit == trump else 16 if suit == led else 0)
+        out.append(bytes(table))
+    return tuple(out)
+
+
+_KEYS = {s: _keys(i) for i, s in enumerate(SUITS)}
+#: the tag lines of a whole game: name and value
+_TAG = re.compile(r'\[[ \t]*({})[ \t]*"({})"'.format(terms.pattern("NAME"), STRING_BODY))
+_UNESCAPE = re.compile(r'\\(["\\])')
+#: comments, and tag values (which may hold a {: kept as they are)
+_COMMENTS = re.compile("({})|{}".format(terms.pattern("COMMENT"), terms.possessive(terms.pattern("STRING"))))
+#: where the first deal starts (the deal keyword opening a line, after the tags)
+_FIRST_DEAL = re.compile(r"\n[^\S\n]*" + terms.pattern("DEAL"))
+
+
+def _blank(m: re.Match[str]) -> str:
+    return " " if m.group(1) is not None else m.group()
+
+
+class _Plan:
+    """What the quick check reads of one resolved rule set (None when it does not follow them)."""
+
+    def __init__(self, rules: Rules) -> None:
+        method = trump_method(rules)
+        self.rules = rules
+        self.ok = (rules.decks == 1 and method.announcer is not None and method.open and not method.five_phase
+                   and not method.secret and rules.seats in (4, 6))
+        self.n = n = rules.seats
+        self.tricks = t = rules.tricks_per_deal
+        self.hand_size = hs = rules.hand_size
+        self.announcer = method.announcer or 0
+        self.immediate = rules.capture == "immediate"
+        self.sides = sides_for(n)
+        self.seats = "ABCDEF"[:n]
+        self.seat_index = {s: i for i, s in enumerate(self.seats)}
+        self.numbers = bytes(range(_NUM + 1, _NUM + 1 + t))
+        self.trick_shape = re.compile(rb"(?:[\x80-\xe3][\xe4-\xe9]?(?:[\x40-\x7f]{0,8}[\x00-\x3f]){%d})+" % n)
+        self.hand_shape = re.compile(rb"(?:[\xe4-\xe9][\x00-\x3f]{%d})+" % hs)
+        self.all_seats = bytes(range(_SEAT, _SEAT + n))
+        self.result_values = (*self.sides, "=", "*")
+        self.repeat = [bytes((suit,)) * n for suit in range(4)]
+        self.zeros = bytes(n * t)
+        self.hands_words = n * (hs + 1)
+
+
+_plans: dict[int, tuple[Rules, _Plan]] = {}
+
+
+def _plan(rules: Rules) -> _Plan:
+    got = _plans.get(id(rules))
+    if got is not None and got[0] is rules:
+        return got[1]
+    plan = _Plan(rules)
+    if len(_plans) > 256:
+        _plans.clear()
+    _plans[id(rules)] = (rules, plan)
+    return plan
+
+
+def quick_chunk(chunk: Chunk, reg: Registry) -> Optional[tuple[int, int, int]]:
+    """A chunk of the reader (one game's text) that is one whole game and certainly valid:
+    its number of deals and the file line and column where the game starts (its first
+    tag, as the model has them); None when that is not certain (read it the full way)."""
+    if chunk.encoding_errors:
+        return None
+    text = chunk.text
+    span = chunk.whole if chunk.whole is not None else whole_span(text)
+    if span is None:
+        return None
+    at, end = span
+    deals = quick_deals(text[at:end], reg)
+    if deals is None:
+        return None
+    nl = text.rfind("\n", 0, at)
+    if nl < 0:
+        return deals, chunk.line, chunk.column + at
+    return deals, chunk.line + text.count("\n", 0, at), at - nl
+
+
+def quick_deals(text: str, reg: Registry) -> Optional[int]:
+    """The number of deals of a game that is one ``GAME_WHOLE`` token (its ``text``), when
+    the game is certainly valid under the rules its ``Rules`` tag names (read and replayed
+    the full way it gives no error and nothing ruled); None when that is not certain."""
+    try:
+        return _check(text, reg)
+    except (IndexError, ValueError, TypeError, KeyError, DpnError):
+        # an unusual shape (a word missing where one is looked for, a word not in the tables
+        # where bytes are made of them, an unknown profile): not certain, read in full
+        return None
+
+
+def _check(text: str, reg: Registry) -> Optional[int]:
+    if "{" in text:
+        text = _COMMENTS.sub(_blank, text)
+    first = _FIRST_DEAL.search(text)
+    if first is None or len(text) > 100_000 and max(map(len, text.split("\n"))) > 100_000:
+        return None     # (a line the whole reader leaves to the fine one)
+    head = text[: first.start()]
+    if "\\" in head:
+        return None
+    seen: set[str] = set()
+    rules_value = result_value = date_value = None
+    for name, value in _TAG.findall(head):
+        key = name.lower()
+        if key in seen:
+            return None         # a tag given twice
+        seen.add(key)
+        if key == "rules":
+            rules_value = value
+        elif key == "result":
+            result_value = value
+        elif key == "date":
+            date_value = value
+    if date_value is not None and not _DATE.fullmatch(date_value.strip()):
+        return None
+    rules = reg.resolve(rules_value if rules_value is not None else "standard")
+    plan = _plan(rules)
+    if not plan.ok or result_value is not None and result_value.strip() not in plan.result_values:
+        return None
+    words = text[first.start():].split()
+    codes = list(map(_TRICK_WORDS.get, words))
+    match = start_match(rules)
+    deals = 0
+    pos = 0
+    end = len(words)
+    while pos < end:
+        after = _deal(plan, match, words, codes, pos)
+        if after is None:
+            return None
+        match, pos = after
+        deals = match.deals_seen
+    if result_value is not None:
+        result = _result(match, rules, True)
+        if result.finished is not None and \
+                _check_result(make_tag("Result", result_value, 0, 0), result, rules, match) is not None:
+            return None
+    return deals
+
+
+def _deal(plan: _Plan, match: MatchState, words: list[str], codes: list[Optional[int]],
+          pos: int) -> Optional[tuple[MatchState, int]]:
+    """One deal from the word at ``pos`` (its deal keyword): the match after it and the word
+    after the deal, or None."""
+    if codes[pos] != _DEAL or match.finished:
+        return None
+    n = plan.n
+    number = match.deals_seen + 1
+    pos += 1
+    word = words[pos]
+    if word.isdigit():
+        if len(word) > 9 or int(word) != number:
+            return None
+        pos += 1
+    dealer = match.dealer
+    if words[pos].lower() == "dealer":
+        stated = plan.seat_index.get(words[pos + 1])
+        if stated is None or dealer is not None and stated != dealer:
+            return None
+        dealer = stated
+        pos += 2
+    if dealer is None or number > 1 and match.dealer is None:
+        return None
+    hands: Optional[bytes] = None
+    trump: Optional[str] = None
+    while True:
+        code = codes[pos]
+        if code == _TRUMP and trump is None:
+            if words[pos + 1].lower() == "drawn":
+                return None
+            trump = suit_of(words[pos + 1])
+            pos += 2
+            if words[pos].lower() == "by":
+                if words[pos + 1] != plan.seats[(dealer + plan.announcer) % n]:
+                    return None
+                pos += 2
+            if words[pos].lower() in ("at", "closed"):
+                return None
+        elif code == _HANDS and hands is None:
+            start = pos = pos + 1
+            guess = start + plan.hands_words         # (each hand "X:" and its cards, nothing else)
+            code = codes[guess]
+            if code == _TRUMP or code is not None and _NUM <= code < _SEAT:
+                pos = guess
+            else:
+                while True:
+                    code = codes[pos]
+                    if code == _TRUMP or code is not None and _NUM <= code < _SEAT:
+                        break
+                    pos += 1
+            hands = bytes(map(_HAND_WORDS.__getitem__, words[start:pos])).translate(None, _SKIPS)
+        elif code is not None and _NUM <= code < _SEAT:
+            break
+        else:
+            return None         # a misdeal, or a word out of place
+    if trump is None:
+        return None
+    tens_at = codes.index(_TENS, pos)
+    # (a word not in the table is None there, which bytes() refuses: TypeError, not certain)
+    section = bytes(cast(list[int], codes[pos:tens_at])).translate(None, _SKIPS)
+    if not plan.trick_shape.fullmatch(section) or section.translate(None, _NOT_NUMBER) != plan.numbers:
+        return None
+    cards = section.translate(None, _NOT_CARD)
+    if len(set(cards)) != len(cards):
+        return None             # a card played twice
+    written = section.translate(None, _NOT_SEAT)
+    withdrawn = _WITHDRAWN.search(section) is not None
+    if withdrawn and _MANY_WITHDRAWN.search(section):
+        return None
+    settled = _play(plan, cards, dealer, _KEYS[trump], written, section if withdrawn else None, hands)
+    if settled is None:
+        return None
+    tens, pile_cards, pile_tricks = settled
+    sides = plan.sides
+    s1, c1, s2, c2 = words[tens_at + 1: tens_at + 5]
+    if s1 == s2 or len(c1) > 9 or len(c2) > 9 or \
+            {s1: int(c1), s2: int(c2)} != {sides[0]: tens[0], sides[1]: tens[1]}:
+        return None
+    return settle(match, number, dealer, tens, pile_cards, pile_tricks)[0], tens_at + 5
+
+
+def _play(plan: _Plan, cards: bytes, dealer: int, keys: tuple[bytes, ...], written: bytes,
+          section: Optional[bytes], hands: Optional[bytes]
+          ) -> Optional[tuple[tuple[int, int], tuple[int, int], tuple[int, int]]]:
+    """A deal's tricks (``cards``: every card in playing order, a trick after the other):
+    the tens, cards and tricks each side took, or None at anything wrong (a revoke, a
+    leader written wrong, a withdrawn card that was not illegal or not held, a card not in
+    the written hand)."""
+    n, total = plan.n, plan.tricks
+    size = n * total
+    suits = cards.translate(_SUIT_OF)
+    led = suits[::n]
+    # each trick's winner, counted from its leader: the card of the highest key (the keys
+    # for the suit led); the leaders follow, each trick's winner leading the next
+    by_led = [cards.translate(k) for k in keys]
+    ahead = [ranked.index(max(ranked[a:a + n]), a) - a
+             for a, ranked in zip(range(0, size, n), map(by_led.__getitem__, led))]
+    leaders = [x % n for x in accumulate(ahead, initial=(dealer + 1) % n)]
+    if written and written != bytes(leaders[:-1]).translate(_AS_SEAT):
+        return None             # a leader written wrong, or for some tricks only
+    # each trick in seat order (seat s's card of trick t at t * n + s)
+    turned = [(n - lead) % n + a for a, lead in zip(range(0, size, n), leaders)]
+    by_seat = b"".join([cards[r:a + n] + cards[a:r] for a, r in zip(range(0, size, n), turned)])
+    seat_suits = by_seat.translate(_SUIT_OF)
+    # where a seat did not follow suit (the suit led + 1 there, else 0): a revoke when the
+    # seat plays that suit later
+    pairs = (int.from_bytes(b"".join(map(plan.repeat.__getitem__, led)), "big") * 4
+             + int.from_bytes(seat_suits, "big")).to_bytes(size, "big").translate(_SHOWN)
+    mine = [seat_suits[s::n] for s in range(n)]     # each seat's suits, trick by trick
+    if pairs != plan.zeros:
+        for m in _SHOWN_AT(pairs):
+            t, seat = divmod(m.start(), n)
+            if mine[seat].find(pairs[m.start()] - 1, t + 1) >= 0:
+                return None
+    if section is not None or hands is not None:
+        cards_of = [by_seat[s::n] for s in range(n)]    # each seat's cards, trick by trick
+        if section is not None and not _withdrawn_ok(section, n, leaders, led, cards_of, mine):
+            return None
+        if hands is not None and not _hands_ok(plan, hands, cards_of):
+            return None
+    # the captures: the tricks won since the last capture, taken by two wins of one seat in
+    # a row or the last trick (immediate capture: each trick by its winner)
+    winners = leaders[1:]
+    took = [0, 0]
+    if plan.immediate:
+        for w in winners:
+            took[w & 1] += 1
+        side_of_trick = [w & 1 for w in winners]
+    else:
+        side_of_trick = []
+        last = -1
+        run = start = 0
+        for t, w in enumerate(winners):
+            run = run + 1 if w == last else 1
+            if run == 2 or t == total - 1:
+                took[w & 1] += t + 1 - start
+                side_of_trick += [w & 1] * (t + 1 - start)
+                start = t + 1
+                if run == 2:
+                    run = 0
+            last = w
+    tens = [0, 0]
+    for ten in _TEN_CODES:
+        at = cards.find(ten)
+        if at >= 0:
+            tens[side_of_trick[at // n]] += 1
+    return (tens[0], tens[1]), (took[0] * n, took[1] * n), (took[0], took[1])
+
+
+def _withdrawn_ok(section: bytes, n: int, leaders: list[int], led: bytes, cards_of: list[bytes],
+                  suits_of: list[bytes]) -> bool:
+    """Every card withdrawn (``-X``) was a revoke put right: not a lead, not of the suit led,
+    held then (the player plays it later), while the player held the suit led (plays it in
+    this trick or later), as the replay decides it at the end of a deal."""
+    plays = section.translate(None, _NOT_PLAY)      # the cards and the cards withdrawn before them
+    before = 0      # cards withdrawn before the run
+    for m in _WITHDRAWN.finditer(plays):
+        t, k = divmod(m.start() - before, n)     # the trick and place of the card they stand before
+        before += m.end() - m.start()
+        if not k:
+            return False
+        seat = (leaders[t] + k) % n
+        suit = led[t]
+        for w in m.group():
+            card = w - _W
+            if card >> 4 == suit or cards_of[seat].find(card, t + 1) < 0 or suits_of[seat].find(suit, t) < 0:
+                return False
+    return True
+
+
+def _hands_ok(plan: _Plan, hands: bytes, mine: list[bytes]) -> bool:
+    """A ``hands`` block of every seat, each dealt ``hand_size`` cards, no card twice, and
+    each seat playing exactly the cards of its hand."""
+    size = plan.hand_size + 1
+    if not plan.hand_shape.fullmatch(hands) or len(hands) != plan.n * size or len(set(hands)) != len(hands):
+        return False
+    if bytes(sorted(hands[::size])) != plan.all_seats:
+        return False
+    for at in range(0, len(hands), size):
+        if set(hands[at + 1:at + size]) != set(mine[hands[at] - _SEAT]):
+            return False
+    return True

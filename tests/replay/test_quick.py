@@ -1,0 +1,265 @@
+"""The quick check of whole games (``dehlanote.replay.quick``) against the full reading and replay.
+
+``validate`` counts a game that the quick check finds certainly valid without reading it
+in full. So whenever it answers (N deals), the full path must find the game valid: one
+game, N deals, no error, nothing ruled, starting where it says; and ``validate``'s report
+must be that of the full path, byte for byte. Checked on every sample and invalid sample,
+on the fuzz harness's seeds with random mutations, on records with one mistake put in
+(each kind of mistake the quick check must see), on random matches of several profiles in
+every writing style, and ``validate``'s own output on files of all of them. On legal
+matches of the rules it follows it must answer (else it would only be slow).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dehlanote.analysis.judge import claim_judge
+from dehlanote.batch import check
+from dehlanote.batch.pool import check_chunks
+from dehlanote.deck import DECK
+from dehlanote.oracle.playout import Style, generate_match
+from dehlanote.replay import replay_game
+from dehlanote.replay.quick import _plan, quick_chunk
+from dehlanote.rules.profile import registry
+from dehlanote.syntax.parser import parse_chunk
+from dehlanote.syntax.reader import split_games
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fuzz"))
+
+import dpnfuzz as F  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+REG = registry()
+
+PROFILES = [("standard", None), ("standard", {"trump": "partner"}), ("standard", {"six-player": True}),
+            ("standard", {"court-piece": True}), ("standard", {"coat": True}), ("standard", {"streak": 3}),
+            ("standard", {"double-sar": True}), ("standard", {"trump": "closed"}), ("pagat", {"kots": 3}),
+            ("pagat", {"kots": 0}), ("pagat", {"kots": 2, "trump": "first-void-five"}), ("hukum", None)]
+STYLES = [Style(), Style(hands=True), Style(leaders=False, withdrawn=0.5), Style(hands=True, withdrawn=0.5),
+          Style(loose=True), Style(loose=True, leaders=False, withdrawn=0.3), Style(result=False),
+          Style(claims=0.5)]
+
+_SUIT_EMOJI = {"S": "♠️", "H": "♥️", "D": "♦️", "C": "♣️"}
+_CARD = re.compile(r"(?<![-\w])(10|[2-9AKQJ])([SHDC])(?=[\s!?]|$)")
+
+
+def emoji_commas(text: str) -> str:
+    """A record in the canonical layout rewritten as DPN 1.1 lets a phone write it: emoji
+    suits, commas between the cards of a trick, dotted trick numbers (the benchmark's emoji
+    style)."""
+    out = []
+    for line in text.split("\n"):
+        m = re.match(r"^( ?\d+) ([A-F]: )?(.*)$", line)
+        if m and not line.startswith(("deal", "tens", "hands", "trump")):
+            words = [_CARD.sub(lambda c: c.group(1) + _SUIT_EMOJI[c.group(2)], w) for w in m.group(3).split(" ")]
+            # (a comma after each card played; a withdrawn card is followed by its replacement)
+            body = "".join(w + (" " if w.startswith("-") or k == len(words) - 1 else ", ")
+                           for k, w in enumerate(words)).rstrip()
+            line = f"{m.group(1)}. {m.group(2) or ''}{body}"
+        elif line.startswith("trump "):
+            line = re.sub(r"^trump ([SHDC])", lambda s: "trump " + _SUIT_EMOJI[s.group(1)], line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def full(chunk):
+    """The full path on a chunk: each game with its facts."""
+    return [(game, replay_game(game, REG, dealt_hands=False, judge=claim_judge))
+            for game in parse_chunk(chunk, keep_source=True)]
+
+
+def agree(text: str) -> list:
+    """Check the quick answer on every game of ``text`` against the full path; the answers."""
+    answers = []
+    for chunk in split_games(text):
+        quick = quick_chunk(chunk, REG)
+        answers.append(quick)
+        if quick is None:
+            continue
+        games = full(chunk)
+        assert len(games) == 1, chunk.text[:300]
+        game, facts = games[0]
+        assert facts.errors == () and facts.ruled == (), (facts.errors, chunk.text[:2000])
+        assert quick == (len(game.deals), game.line, game.column), chunk.text[:300]
+    return answers
+
+
+def supported(profile: str, options) -> bool:
+    label = " ".join([profile, *(k if v is True else f"{k}={v}" for k, v in (options or {}).items())])
+    return _plan(REG.resolve(label)).ok
+
+
+def match(seed: int, profile: str, options, style: Style, deals: int = 4) -> str:
+    return generate_match(random.Random(seed), profile, options, style=style, max_deals=deals)[0]
+
+
+# ---- the samples and the fuzz harness ----------------------------------------------------------
+
+@pytest.mark.parametrize("path", sorted((ROOT / "samples").glob("*.dpn")) + sorted((ROOT / "tests" / "invalid").glob(
+    "*.dpn")), ids=lambda p: p.name)
+def test_every_sample(path: Path) -> None:
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    agree(text)
+
+
+def test_the_quick_check_reads_the_plain_samples() -> None:
+    """It is not always None: the samples in a layout it reads are answered."""
+    for name in ("match.dpn", "match-all-tens.dpn", "standard-coat.dpn", "standard-court-piece.dpn",
+                 "standard-partner-trump.dpn", "pagat-session.dpn", "worked-example.dpn"):
+        text = (ROOT / "samples" / name).read_text(encoding="utf-8")
+        assert all(a is not None for a in agree(text)), name
+
+
+@given(st.integers(0, 10**9), st.sampled_from([name for name, _ in F.seeds()]))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_fuzz_seeds_mutated(seed: int, name: str) -> None:
+    rng = random.Random(seed)
+    text = F.apply(F.seed_text(name), F.random_mutations(rng))
+    agree(text)
+
+
+def test_fuzz_seeds_as_they_are() -> None:
+    for _name, text in F.seeds():
+        agree(text)
+
+
+# ---- one mistake of each kind ----------------------------------------------------------------
+
+def _mistakes(text: str, rng: random.Random) -> list[tuple[str, str]]:
+    """``text`` (one valid game) with one mistake, each kind the quick check must see."""
+    lines = text.split("\n")
+    tricks = [i for i, line in enumerate(lines) if re.match(r"^ ?\d+[ .]", line)]
+    out = []
+
+    def edit(kind: str, i: int, new: str) -> None:
+        out.append((kind, "\n".join(lines[:i] + [new] + lines[i + 1:])))
+
+    def cards_at(i: int) -> list[tuple[int, int]]:
+        return [m.span() for m in _CARD.finditer(lines[i])]
+
+    i = rng.choice(tricks)
+    spans = cards_at(i)
+    if spans:
+        a, b = rng.choice(spans)
+        edit("card changed", i, lines[i][:a] + rng.choice(DECK) + lines[i][b:])
+        a, b = spans[0]
+        c, d = spans[-1]
+        edit("cards reordered", i, lines[i][:a] + lines[i][c:d] + lines[i][b:c] + lines[i][a:b] + lines[i][d:])
+        edit("card withdrawn first", i, lines[i][:a] + "-" + rng.choice(DECK) + " " + lines[i][a:])
+        if len(spans) > 1:
+            a, b = spans[1]
+            edit("card withdrawn", i, lines[i][:a] + "-" + rng.choice(DECK) + " " + lines[i][a:])
+            edit("card left out", i, lines[i][:a] + lines[i][b:])
+    j = rng.choice(tricks)
+    if j != i and cards_at(i) and cards_at(j):
+        (a, b), (c, d) = rng.choice(cards_at(i)), rng.choice(cards_at(j))
+        first, second = lines[i][a:b], lines[j][c:d]
+        swapped = list(lines)
+        swapped[i] = lines[i][:a] + second + lines[i][b:]
+        swapped[j] = lines[j][:c] + first + lines[j][d:]
+        out.append(("cards swapped", "\n".join(swapped)))
+    out.append(("trick left out", "\n".join(lines[:i] + lines[i + 1:])))
+    out.append(("trick twice", "\n".join(lines[:i + 1] + lines[i:])))
+    edit("trick number", i, re.sub(r"\d+", lambda m: str(int(m.group()) + rng.choice((1, 2, 13))), lines[i], 1))
+    edit("leader", i, re.sub(r"([A-F]):", lambda m: rng.choice([s for s in "ABCD" if s != m.group(1)]) + ":",
+                             lines[i], 1))
+    for k, line in enumerate(lines):
+        if line.startswith("tens "):
+            edit("tens", k, re.sub(r"(\d+)$", lambda m: str(int(m.group()) + 1), line))
+            edit("tens sides", k, line.replace("BD", "AC"))
+        elif line.startswith("deal "):
+            edit("dealer", k, re.sub(r"dealer ([A-F])", lambda m: "dealer " + ("B" if m.group(1) != "B" else "C"),
+                                     line))
+            edit("deal number", k, re.sub(r"deal (\d+)", lambda m: f"deal {int(m.group(1)) + 1}", line))
+            edit("deal keyword", k, line.replace("deal", "DeAl"))
+        elif line.startswith("trump "):
+            edit("trump by", k, re.sub(r"by ([A-F])", lambda m: "by " + ("B" if m.group(1) != "B" else "C"), line))
+            edit("trump suit", k, re.sub(r"^trump \S+", "trump " + rng.choice("SHDC"), line))
+            edit("trump at", k, line + " at 3")
+            edit("trump closed", k, line + " closed")
+            edit("trump drawn", k, "trump drawn " + rng.choice(DECK))
+            out.append(("no trump line", "\n".join(lines[:k] + lines[k + 1:])))
+        elif line.startswith("hands "):
+            edit("glyph in a hand", k, re.sub(r"(\s\S+)$", r"\1!", line))
+            edit("bar in a hand", k, re.sub(r"^(hands [A-F]: (?:\S+ ){5})", r"\1| ", line))
+            edit("a hand card changed", k, line[:-2] + rng.choice(DECK))
+            out.append(("a hand left out", "\n".join(lines[:k] + lines[k + 1:])))
+        elif line.startswith("[Result"):
+            edit("result", k, '[Result "' + rng.choice(("AC", "BD", "*", "=", "XY")) + '"]')
+            out.append(("tag twice", "\n".join(lines[:k + 1] + [line] + lines[k + 1:])))
+        elif line.startswith("[Rules"):
+            edit("rules", k, '[Rules "' + rng.choice(("pagat", "hukum", "nonsense", "standard kots=2")) + '"]')
+        elif line.startswith("[Event"):
+            edit("date", k, line + "\n" + rng.choice(('[Date "2026.13"]', '[Date "2026.01.02"]')))
+    out.append(("misdeal", text.replace("\ntrump", "\nmisdeal\ntrump", 1)))
+    out.append(("a deal more", text.rstrip("\n") + "\n\n" + text[text.index("deal "):]))
+    return out
+
+
+@pytest.mark.parametrize("profile,options", PROFILES[:7])
+def test_one_mistake_of_each_kind(profile: str, options) -> None:
+    rng = random.Random(7)
+    kinds: dict[str, int] = {}
+    for seed in range(6):
+        for style in (Style(), Style(hands=True), Style(leaders=False, withdrawn=0.5)):
+            text = match(seed, profile, options, style, deals=3)
+            for kind, wrong in _mistakes(text, rng) + [("emoji", emoji_commas(text))]:
+                answers = agree(wrong)
+                kinds[kind] = kinds.get(kind, 0) + sum(a is None for a in answers)
+    # every kind of mistake was put in and (where it was one) sent to the full path
+    assert kinds["card changed"] and kinds["trick left out"] and kinds["tens"] and kinds["dealer"]
+
+
+# ---- random matches ---------------------------------------------------------------------------
+
+@given(st.integers(0, 10**9), st.sampled_from(PROFILES), st.sampled_from(STYLES))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_matches(seed: int, rules, style: Style) -> None:
+    profile, options = rules
+    text = match(seed, profile, options, style, deals=5)
+    for written in (text,) if style.loose else (text, emoji_commas(text)):     # (one trick a line to rewrite)
+        answers = agree(written)
+        if supported(profile, options) and not style.claims:
+            # a legal match of rules the quick check follows: answered (not left to the slow path)
+            assert answers == [a for a in answers if a is not None], written[:3000]
+
+
+# ---- validate's report, with and without the quick check --------------------------------------------
+
+def _reports(path: Path, monkeypatch: pytest.MonkeyPatch, quick: bool) -> tuple[str, list]:
+    if not quick:
+        monkeypatch.setattr(check, "quick_chunk", lambda chunk, reg: None)
+    try:
+        report = check.check_file(str(path), REG)
+        from dehlanote.batch import pool
+        if not quick:
+            monkeypatch.setattr(pool, "quick_chunk", lambda chunk, reg: None)
+        with open(path, "rb") as stream:
+            games = check_chunks(split_games(stream), REG, name=str(path))
+    finally:
+        monkeypatch.undo()
+    return repr(report.json()), [(g.index, g.line, g.column, g.deals, [e.to_json() for e in g.errors])
+                                 for g in games]
+
+
+def test_validate_reports_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(3)
+    parts = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "samples").glob("*.dpn"))]
+    for seed, (profile, options) in enumerate(PROFILES):
+        text = match(seed, profile, options, STYLES[seed % len(STYLES)], deals=3)
+        parts.append(text)
+        parts += [wrong for _kind, wrong in _mistakes(text, rng)[:6]]
+        parts.append(emoji_commas(text))
+    path = tmp_path / "all.dpn"
+    path.write_text("\n\n".join(p.strip("\n") for p in parts) + "\n", encoding="utf-8")
+    fast, slow = _reports(path, monkeypatch, True), _reports(path, monkeypatch, False)
+    assert fast == slow
+    assert "'code'" in fast[0]      # (the file holds errors: both reports list them)
