@@ -208,7 +208,9 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
           memory: str = MEMORY, on_file: Optional[Callable[[str, str], None]] = None) -> BuildSummary:
     """Bring the database ``dest`` up to date with the files ``specs`` (see the module's text).
 
-    ``on_file(path, what)`` is told of each file: ``read``, ``unchanged``, ``removed``.
+    ``on_file(path, what)`` is told of each file: ``read``, ``unchanged``, ``removed``. With
+    ``jobs`` over 1 the workers are spawned (:data:`START_METHOD`): a script that calls this
+    runs its own code under ``if __name__ == "__main__":``, as Python's spawn requires.
 
     Raises:
         FileProblem: a file cannot be read (the database is left as it was).

@@ -111,6 +111,29 @@ def test_every_card_trick_and_ten_is_the_replayers(tmp_path: Path) -> None:
     assert text[column - 1:].upper().startswith(card[:-1].upper()) or card in text.upper()
 
 
+def test_every_play_row_is_the_replayers(tmp_path: Path) -> None:
+    """Each card played, one row: its deal, trick, place in the trick, seat, line and column in
+    the file, and the cards withdrawn before it (none: null), as the replayer has them."""
+    files = SAMPLES + [str(ROOT / "tests" / "invalid" / "bad-card-withdrawn.dpn")]
+    db = tmp_path / "club.duckdb"
+    assert run("db", "build", *files, "-o", str(db)).returncode == 0
+    con = duckdb.connect(str(db), read_only=True)
+    got = con.execute("select f.path, g.number, p.deal, p.trick, p.position, p.seat, p.card, p.line, p.\"column\", "
+                      "p.withdrawn from plays p join games g using (game_id) join files f using (file_id)").fetchall()
+    expected = []
+    for path in files:
+        for number, facts in enumerate(replay_games(parse_path(path)), 1):
+            for deal in facts.deals:
+                for t in deal.tricks:
+                    for position, p in enumerate(t.plays):
+                        expected.append((os.path.normpath(path), number, deal.number, t.number, position, p.seat,
+                                         p.card, p.play.line, p.play.column,
+                                         [w.card for w in p.play.withdrawn] or None))
+    key = repr
+    assert sorted(got, key=key) == sorted(expected, key=key)
+    assert any(row[-1] for row in got)          # withdrawn cards are there
+
+
 def _match(seed: int, date: str | None = None) -> str:
     text, _ = generate_match(random.Random(seed), "standard", None, Style(), max_deals=6)
     if date:
