@@ -33,6 +33,15 @@ from .common import (
 )
 
 
+
+def site_name(spec: str) -> str:
+    """How a site names an input on its pages, which are made to be published: the path as
+    given when it is relative and stays inside the working folder, else only the file's name
+    (an absolute path such as /home/NAME/... tells the world the machine's folders)."""
+    if spec == STDIN or os.path.isabs(spec) or os.path.normpath(spec).startswith(os.pardir):
+        return display_name(spec if spec == STDIN else os.path.basename(spec))
+    return display_name(spec)
+
 def _sizes(specs: list[str]) -> int:
     total = 0
     for spec in specs:
@@ -118,7 +127,7 @@ def html_command(
             raise fail(f"cannot write {_shown(target)}: the folder {_shown(target.parent)} does not exist")
         try:
             with open_checked(spec) as stream:
-                report = write_page(stream, display_name(spec), target, reg, four_colour=four_colour,
+                report = write_page(stream, site_name(spec), target, reg, four_colour=four_colour,
                                     extend=extend, lang=lang, force=force)
         except OutputRefused as exc:
             raise fail(f"will not write {_shown(exc.path or target)}: {exc}")
@@ -143,14 +152,14 @@ def html_command(
     if analyser is not None and extend is not None:
         # an analysed site gets each player's mistake review and drill pages
         from ..output.html.review import SiteReview
-        reviewer = SiteReview(analyser, per_page=per_page, opener=open_checked, shown=display_name, lang=lang)
+        reviewer = SiteReview(analyser, per_page=per_page, opener=open_checked, shown=site_name, lang=lang)
         extend = _reviewed(extend, reviewer)
         opener, review = reviewer.opener, reviewer.write
     try:
         with _bar(total, show) as advance:
             result = build_site(specs, output, reg, title=printable(title), four_colour=four_colour,
                                 per_page=per_page, progress=advance, extend=extend, opener=opener,
-                                lang=lang, force=force, shown=display_name, review=review)
+                                lang=lang, force=force, shown=site_name, review=review)
     except OutputRefused as exc:
         raise fail(f"will not write {_shown(exc.path or output)}: {exc} (the site is not complete)")
     except WriteError as exc:

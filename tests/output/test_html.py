@@ -348,3 +348,15 @@ def test_html_analyse_judges_single_dummy_by_default(tmp_path: Path) -> None:
             assert got == want, (fact.number, t.number)
             checked += 1
     assert checked >= 10
+
+
+def test_a_site_names_an_input_given_by_an_absolute_path_by_its_file_name_only(tmp_path):
+    # a site is made to be published: the machine's folders must not show on its pages
+    from dehlanote.commands.html import site_name
+    out = tmp_path / "site"
+    res = CliRunner().invoke(app, ["html", "--site", str(WORKED), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    pages = [p.read_text(encoding="utf-8") for p in out.rglob("*.html")]
+    assert any("worked-example.dpn" in page for page in pages)
+    assert not any(str(ROOT) in page for page in pages)
+    assert site_name("samples/x.dpn") == "samples/x.dpn" and site_name("../x/y.dpn") == "y.dpn"
