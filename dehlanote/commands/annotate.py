@@ -11,6 +11,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..analysis.judge import claim_judge
+from ..output.annotext import DealWriter
 from ..output.notes import Streamed, match_end, write_annotated
 from ..output.render import (
     deal_table,
@@ -86,6 +87,7 @@ def annotate(
         raise fail("standard input (-) can be read only once")
     reports: list[FileReport] = []
     out = TextOut()
+    out.fast = DIRECT
     dpn = DpnOut()              # --format dpn: in colour on a terminal
     err = err_console()
     first = True
@@ -111,6 +113,11 @@ def annotate(
                       style="red" if sys.stderr.isatty() else None)
         dpn.close()
     raise typer.Exit(exit_status(reports))
+
+
+#: the deal tables written by :class:`~dehlanote.output.annotext.DealWriter` (False: every
+#: table laid out by Rich, as the differential tests compare)
+DIRECT = True
 
 
 class _Judge:
@@ -158,7 +165,7 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
     """A game as tables, one per deal, then its result and errors."""
     symbols = symbols and (out.encoding or "").lower().startswith("utf")
     if not first:
-        out.print()
+        out.blank()
     replay = iter_replay(game, reg, claim_judge)
     rules = replay.rules
     head = GameFacts(game, rules, (), None, ())
@@ -168,6 +175,7 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
     out.rule(heading, characters="═")
     stream = Streamed(replay)
     analysis: list[str] = []
+    direct = DealWriter(out.console, out.piped) if DIRECT else None
     for deal, final in stream:
         assert rules is not None
         marks: dict[tuple[int, int], str] = {}
@@ -176,18 +184,20 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
             solved = analyse.solve(deal, rules)
             marks = {at: mark for at, (mark, _) in deal_marks(deal, rules, solved).items()}
             analysis.append(analysed_deal(deal.deal, deal, rules, solved)[1])
-        out.print()
-        out.print(deal_table(deal, rules, final or match_end(head, deal), symbols=symbols, lost_value=marks))
+        ending = final or match_end(head, deal)
+        if direct is None or not direct.deal(deal, rules, ending, symbols=symbols, lost_value=marks, blank=True):
+            out.print()
+            out.print(deal_table(deal, rules, ending, symbols=symbols, lost_value=marks))
     facts = stream.facts
     assert facts is not None
     if facts.rules is not None:
-        out.print()
-        out.print(game_result_text(facts))
+        out.blank()
+        out.text(game_result_text(facts))
     for note in facts.notes + tuple(analysis):
         out.print(f"note: {note}", style="dim", markup=False)
     if facts.errors:
-        out.print()
+        out.blank()
         out.print(f"{plural(len(facts.errors), 'error')}:", style="bold red")
         for e in facts.errors:
-            out.print(error_text(located(e, facts.game, path), path))
+            out.text(error_text(located(e, facts.game, path), path))
     return facts

@@ -155,6 +155,9 @@ class TextOut:
         self.piped = not sys.stdout.isatty()
         width = None if not self.piped or os.environ.get("COLUMNS") else pipe_width
         self.console = safe_console(highlight=False, width=width, file=_Guarded(sys.stdout))
+        self._width: Optional[int] = None
+        #: :meth:`text` writes a Text that fits at once (False: every Text through Rich)
+        self.fast = True
 
     @property
     def encoding(self) -> str:
@@ -169,6 +172,28 @@ class TextOut:
         text = "\n".join(line.rstrip() for line in capture.get().split("\n"))
         self.console.file.write(text)
 
+    def text(self, text: Any) -> None:
+        """``print(text)`` of a Rich Text; piped, when each of its lines fits the width, its
+        lines written at once (what Rich writes then, without a Rich print's cost)."""
+        if self.piped and self.fast:
+            plain = text.plain
+            if "\t" not in plain and "\r" not in plain:
+                from rich.cells import cell_len
+                if self._width is None:
+                    self._width = self.console.width     # (a pipe's width does not change)
+                lines = plain.split("\n")
+                if all(cell_len(line) <= self._width for line in lines):
+                    self.console.file.write("".join(line.rstrip() + "\n" for line in lines))
+                    return
+        self.print(text)
+
+    def blank(self) -> None:
+        """``print()``: an empty line."""
+        if self.piped:
+            self.console.file.write("\n")
+        else:
+            self.console.print()
+
     def rule(self, title: Any, characters: str = "─") -> None:
         """A heading with a line: across the terminal, or as long as the heading when piped."""
         if not self.piped:
@@ -176,8 +201,8 @@ class TextOut:
             return
         from rich.text import Text
         text = title if isinstance(title, Text) else Text(str(title))
-        self.print(text)
-        self.print(characters * min(text.cell_len, self.console.width))
+        self.text(text)
+        self.text(Text(characters * min(text.cell_len, self.console.width)))
 
 
 def err_console() -> Console:
