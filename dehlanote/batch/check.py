@@ -296,7 +296,8 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
                 report.deals += quick[0]
                 continue
             for game in parse_chunk(chunk, keep_source=True):
-                facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are read)
+                # (only the errors are read: each deal let go once replayed)
+                facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge, keep_deals=False)
                 report.games += 1
                 report.deals += len(game.deals)
                 report.ruled += [located(r, game, report.path) for r in facts.ruled]

@@ -91,7 +91,8 @@ class GameReport(NamedTuple):
 
 
 def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameReport:
-    facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)     # (only the errors are sent back)
+    # (only the errors are sent back: each deal let go once replayed)
+    facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge, keep_deals=False)
     errors = facts.errors
     if errors:
         errors = tuple(located(e, game, name) for e in errors)

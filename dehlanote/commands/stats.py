@@ -13,7 +13,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..analysis.judge import claim_judge
-from ..replay import replay_game
+from ..deck import side_of
+from ..replay import GameFacts, iter_replay
 from ..stats import ArchiveStats, date_range
 from .common import (
     RULES_OPTION,
@@ -81,10 +82,24 @@ def stats_command(
                 seat = record.seat_of(game)
                 if wanted is not None and seat is None:
                     continue
-                facts = replay_game(game, reg, judge=claim_judge)
-                stats.add(facts, name, number)
+                # deal by deal: a game of thousands of deals is counted in the memory of one
+                replay = iter_replay(game, reg, claim_judge)
+                count = stats.game(game, replay.rules, name, number)
+                side = side_of(seat, replay.rules.seats if replay.rules is not None else 4) if seat else None
+                complete = won = 0
+                facts: Optional[GameFacts] = None
+                for item in replay:
+                    if isinstance(item, GameFacts):
+                        facts = item
+                        continue
+                    count.deal(item)
+                    if item.complete:
+                        complete += 1
+                        won += item.winner == side
+                assert facts is not None       # (a replay ends with the game's facts)
+                count.end(facts)
                 if seat is not None:
-                    record.add(facts, seat, name, number)
+                    record.add(facts, seat, name, number, (complete, won))
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
@@ -128,8 +143,8 @@ class PlayerRecord:
                 return tag.name
         return None
 
-    def add(self, facts: Any, seat: str, source: str, number: int) -> None:
-        from ..deck import side_of
+    def add(self, facts: Any, seat: str, source: str, number: int, deals: tuple[int, int]) -> None:
+        """One game of the player's: ``deals`` its complete deals and how many the player's side won."""
         game = facts.game
         self.name = self.name or (game.tag(seat) or "").strip()
         self.seats[seat] = self.seats.get(seat, 0) + 1
@@ -139,10 +154,9 @@ class PlayerRecord:
         outcome = "unfinished"
         if result is not None and result.finished:
             outcome = "level" if result.winner is None else ("won" if result.winner == side else "lost")
-        deals = [d for d in facts.deals if d.complete]
         self.games.append({"source": source, "game": number, "date": game.tag("Date"), "event": game.tag("Event"),
-                           "seat": seat, "side": side, "result": outcome, "deals": len(deals),
-                           "deals_won": sum(d.winner == side for d in deals)})
+                           "seat": seat, "side": side, "result": outcome, "deals": deals[0],
+                           "deals_won": deals[1]})
 
     def json(self, players: dict[str, Any]) -> dict[str, Any]:
         row = players.get(self.name or "", None)

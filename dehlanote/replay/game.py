@@ -22,7 +22,7 @@ def _sorted(errors: Iterable[DpnError]) -> tuple[DpnError, ...]:
 
 
 def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = False,
-                dealt_hands: bool = True, judge: Optional[ClaimJudge] = None) -> GameFacts:
+                dealt_hands: bool = True, judge: Optional[ClaimJudge] = None, keep_deals: bool = True) -> GameFacts:
     """Replay a game under the rules its ``Rules`` tag names, collecting every error.
 
     In strict mode the first error (in file order) is raised instead. With ``dealt_hands``
@@ -30,18 +30,21 @@ def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = Fa
     order, a quarter of the replay of a deal with hands): for a check that wants only the
     errors, which are the same. ``judge`` judges claims (see
     :func:`~dehlanote.replay.engine.claim_deal`; the command line hands it the analysis
-    layer's double-dummy check, :func:`dehlanote.analysis.claim.claim_judge`).
+    layer's double-dummy check, :func:`dehlanote.analysis.claim.claim_judge`). With
+    ``keep_deals`` False each deal's facts are let go once replayed (``deals`` is empty):
+    a check of a game of thousands of deals in the memory of one.
 
     Raises:
         DpnError: in strict mode only.
     """
-    facts = _replay(game, reg or default_registry(), dealt_hands, judge)
+    facts = _replay(game, reg or default_registry(), dealt_hands, judge, keep_deals)
     if strict and facts.errors:
         raise facts.errors[0]
     return facts
 
 
-def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional[ClaimJudge] = None) -> GameFacts:
+def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional[ClaimJudge] = None,
+            keep_deals: bool = True) -> GameFacts:
     # the loop of GameReplay without its generator (about 8,700 instructions a deal less,
     # by callgrind): bulk checking runs here
     rules, errors, notes = _begin(game, reg)
@@ -62,7 +65,8 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional
             deal_errors = ruled_revokes(deal, last, deal_errors, ruled, unfinished=unfinished_ok and i == count - 1)
         errors.extend(deal_errors)
         notes.extend(last.notes)
-        deals.append(last)
+        if keep_deals:
+            deals.append(last)
     return _end(game, rules, match, last, result_tag, errors, notes, tuple(deals), ruled)
 
 

@@ -18,6 +18,7 @@ file; :class:`.build.Builder` adds the rules Lark reduces.
 from __future__ import annotations
 
 import re
+from array import array
 from itertools import accumulate
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, cast
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 from ..errors import DpnError
 from . import terms
 from .attach import CRLF
+from .lazy import LAZY_DEALS, LazyDeals
 from .cards import CARD_SPELLINGS, GLYPHS, TAG_NAMES, card_of, suit_of
 from .diagnose import RANK_NUMBERS, clip, no_suit
 from .model import (
@@ -645,6 +647,10 @@ class WholeReader:
     def _game_whole(self, text: str, ln: int, col: int) -> tuple[list[Tag], list[Deal]]:
         """A GAME_WHOLE token (its text, file line and column): the tags, then whole deals,
         each beginning with its deal line."""
+        if len(text) > 50_000 and "{" not in text:
+            lazy = self._lazy_game(text, ln, col)
+            if lazy is not None:
+                return lazy
         lines, ln, col = self._text_lines(text, ln, col)
         text = "\n".join(lines)
         starts = []
@@ -659,6 +665,28 @@ class WholeReader:
             b = starts[k + 1] if k + 1 < len(starts) else len(lines)
             deals.append(self._deal_lines(lines[a:b], ln + a, col if a == 0 else 1, True))
         return tags, deals
+
+    def _lazy_game(self, text: str, ln: int, col: int) -> tuple[list[Tag], Any] | None:
+        """:meth:`_game_whole` of a long game without comments: its tags, and its deals as a
+        :class:`.lazy.LazyDeals` (each deal built here once, which checks it, and let go);
+        None for a game of no more than LAZY_DEALS deals."""
+        from .lazy import LazyDeals
+        self.joined = False
+        starts = array("l")
+        lines = array("l")
+        i = at = 0
+        for m in _DEAL_STARTS(text):
+            i += text.count("\n", at, m.start() + 1)
+            at = m.start() + 1
+            starts.append(at)
+            lines.append(i)
+        if len(starts) <= LAZY_DEALS:
+            return None
+        tags = self._tag_lines(text[:starts[0] - 1].split("\n"), ln, col)
+        for k, a in enumerate(starts):
+            end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
+            self._deal_lines(text[a:end].split("\n"), ln + lines[k], col if lines[k] == 0 else 1, True)
+        return tags, LazyDeals(text, starts, lines, ln, col)
 
     def _deal(self, line: int, column: int, number: Word | None, dealer: Word | None, misdeals: list[Misdeal],
               hands: tuple[Hand, ...] | None, trump: Trump | None, tricks: list[Trick], tens: Tens | None,
@@ -681,4 +709,6 @@ class WholeReader:
                     "bad-tag", f'the tag "{tag.name}" is given twice in this game; keep one',
                     tag.line, tag.column))
             seen.add(key)
-        return Game(tuple(tags), tuple(deals), tags[0].line, tags[0].column)
+        # (a long game's LazyDeals stands for the tuple: see .lazy)
+        return Game(tuple(tags), deals if isinstance(deals, LazyDeals) else tuple(deals), tags[0].line,
+                    tags[0].column)
