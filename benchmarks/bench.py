@@ -6,6 +6,8 @@
     python benchmarks/bench.py --styles-only        # every writing style, python-chess, start-up
     python benchmarks/bench.py --scaling            # validate --jobs 1 against --jobs 2 (wall time)
     python benchmarks/bench.py --dask               # Dask on 2 workers against --jobs 1 and --jobs 2
+    python benchmarks/bench.py --annotate           # annotate piped and on a terminal, deals/s
+    python benchmarks/bench.py --memory             # peak RSS of each command on one 10,000-deal game
 
 The corpus is made by ``benchmarks/make_corpus.py`` (seeded random legal matches in the
 writer's layout, so the same arguments give the same file) and kept in
@@ -492,6 +494,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dask", action="store_true",
                     help="only Dask (validate_files on a local cluster) against --jobs 1 and --jobs 2")
     ap.add_argument("--dask-workers", type=int, default=2, help="worker processes of the Dask cluster")
+    ap.add_argument("--annotate", action="store_true", help="only annotate's speed (see bench_memory.py)")
+    ap.add_argument("--memory", action="store_true", help="only the peak memory on one long game")
     ap.add_argument("--json", help="write the figures to this JSON file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
@@ -514,6 +518,16 @@ def main(argv: list[str] | None = None) -> int:
     _child("startup", str(SAMPLE), 1, ["json", "--compact", str(SAMPLE)])
     if args.dask:
         figures["dask"] = run_dask(args)
+        if args.json:
+            Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        return 0
+    if args.annotate or args.memory:
+        import bench_memory
+        if args.annotate:
+            figures["annotate"] = bench_memory.run_annotate(style_corpus("plain", args.style_deals, args.seed),
+                                                            args.style_deals, args.repeat)
+        if args.memory:
+            figures["memory"] = bench_memory.run_memory(Path(args.tmp))
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         return 0
