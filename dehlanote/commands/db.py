@@ -3,7 +3,8 @@
 A group of commands (cli.py adds it with ``app.add_typer``). DuckDB and pyarrow come with
 the ``db`` extra; without them each command says how to install them (``missing-duckdb``,
 exit 2). Errors are one line, ``dehlanote: CODE: sentence``, exit 2: ``missing-duckdb``,
-``no-database``, ``not-a-database``, ``sql-error``, ``unreadable``.
+``no-database``, ``not-a-database``, ``out-of-memory`` (DuckDB's limit while building, ``--memory``),
+``sql-error``, ``unreadable``.
 """
 
 from __future__ import annotations
@@ -51,6 +52,13 @@ def _duckdb() -> Any:
     return duckdb
 
 
+def _out_of_memory(duckdb: Any, exc: BaseException) -> bool:
+    """DuckDB ran out of its memory limit (it says so as an out-of-memory error, or as a
+    commit that could not allocate a block)."""
+    text = str(exc)
+    return isinstance(exc, duckdb.OutOfMemoryException) or "Out of Memory" in text or "could not allocate" in text
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
@@ -62,7 +70,7 @@ def build_command(
     output: Path = typer.Option(..., "--output", "-o", metavar="DB", help="The database file (made or brought "
                                                                               "up to date)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
-    memory: str = typer.Option("96MB", "--memory", metavar="SIZE", help="DuckDB's memory limit while building, "
+    memory: str = typer.Option("256MB", "--memory", metavar="SIZE", help="DuckDB's memory limit while building, "
                                                                        "e.g. 300MB."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
@@ -97,6 +105,9 @@ def build_command(
     except SchemaMismatch as exc:
         raise fail(f"not-a-database: {target}: {exc}")
     except duckdb.Error as exc:
+        if _out_of_memory(duckdb, exc):
+            raise fail(f"out-of-memory: {target}: DuckDB needed more than --memory {memory}: build again with a "
+                       f"larger --memory (the database is unchanged)")
         raise fail(f"not-a-database: {target}: {_first_line(exc)}")
     err_console().print(
         f"{target}: {summary.files} files ({summary.read} read, {summary.unchanged} unchanged, "

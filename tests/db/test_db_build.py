@@ -134,6 +134,14 @@ def test_every_play_row_is_the_replayers(tmp_path: Path) -> None:
     assert any(row[-1] for row in got)          # withdrawn cards are there
 
 
+def test_a_build_out_of_memory_says_so_and_leaves_the_database(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    proc = run("db", "build", *SAMPLES, "-o", str(db), "--memory", "1MB")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"dehlanote: out-of-memory: {db}: DuckDB needed more than --memory 1MB"), proc.stderr
+    assert "Traceback" not in proc.stderr and not db.exists()
+
+
 def _match(seed: int, date: str | None = None) -> str:
     text, _ = generate_match(random.Random(seed), "standard", None, Style(), max_deals=6)
     if date:
