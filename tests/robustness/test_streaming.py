@@ -194,3 +194,26 @@ def test_16_9_annotate_and_html_on_a_trick_of_700_000_cards(tmp_path):
         # was 700 MB (the lexer kept a backtracking state for every card of the line)
         assert peak < 250, peak
     assert "trick-size" in (tmp_path / "trick.html").read_text(encoding="utf-8")
+
+
+# ---- issue 27 item 3: flat memory inside a game, in every command ----------------------------------
+
+@pytest.fixture(scope="module")
+def session_file(tmp_path_factory) -> Path:
+    """One pagat session of 5,000 deals with tens lines (a plain game the whole reading takes at once)."""
+    from dehlanote.oracle.playout import generate_match
+
+    text, _ = generate_match(random.Random(5), "pagat", {"kots": 0}, max_deals=DEALS)
+    path = tmp_path_factory.mktemp("session") / "session.dpn"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", [["stats"], ["json", "--compact"], ["annotate"]], ids=lambda c: c[0])
+def test_27_3_a_long_game_is_checked_in_flat_memory(session_file, command):
+    # was 90-120 MB for these 5,000 deals (the game's model, 9 KB a deal, and every deal's facts);
+    # now the model is read a deal at a time (syntax/lazy.py) and the facts let go: about 30 MB
+    status, peak = peak_of(*command, str(session_file))
+    print(f"\n{' '.join(command)} of one game of {DEALS} deals: peak {peak} MB")
+    assert status == 0
+    assert peak < 50, peak
