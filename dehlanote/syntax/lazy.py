@@ -33,9 +33,12 @@ class LazyDeals(Sequence["Deal"]):
     ``starts[i]`` to the line end before ``starts[i + 1]``, at file line ``ln +
     lines[i]`` (column ``col`` on the token's first line, else 1)."""
 
-    __slots__ = ("_text", "_starts", "_lines", "_ln", "_col", "_reader", "_last")
+    __slots__ = ("_text", "_starts", "_lines", "_ln", "_col", "_make", "_reader", "_last")
 
-    def __init__(self, text: str, starts: array, lines: array, ln: int, col: int) -> None:
+    def __init__(self, text: str, starts: array, lines: array, ln: int, col: int, make: Any) -> None:
+        """``make()``: a reader of its own (a :class:`.whole.WholeReader`: nothing shared with a
+        parse under way), made when the first deal is read."""
+        self._make = make
         self._text = text
         self._starts = starts
         self._lines = lines
@@ -52,8 +55,7 @@ class LazyDeals(Sequence["Deal"]):
         if last is not None and last[0] == i:
             return last[1]
         if self._reader is None:
-            from .whole import WholeReader
-            self._reader = WholeReader()     # its own: nothing shared with a parse under way
+            self._reader = self._make()
         starts = self._starts
         end = starts[i + 1] - 1 if i + 1 < len(starts) else len(self._text)
         at = self._lines[i]

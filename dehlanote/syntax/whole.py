@@ -686,7 +686,7 @@ class WholeReader:
         for k, a in enumerate(starts):
             end = starts[k + 1] - 1 if k + 1 < len(starts) else len(text)
             self._deal_lines(text[a:end].split("\n"), ln + lines[k], col if lines[k] == 0 else 1, True)
-        return tags, LazyDeals(text, starts, lines, ln, col)
+        return tags, LazyDeals(text, starts, lines, ln, col, WholeReader)
 
     def _deal(self, line: int, column: int, number: Word | None, dealer: Word | None, misdeals: list[Misdeal],
               hands: tuple[Hand, ...] | None, trump: Trump | None, tricks: list[Trick], tens: Tens | None,
