@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from itertools import accumulate
-from typing import Optional, cast
+from typing import Iterator, Optional, cast
 
 from ..deck import SUITS, sides_for
 from ..errors import DpnError
@@ -247,24 +247,47 @@ def _check(text: str, reg: Registry) -> Optional[int]:
     plan = _plan(rules)
     if not plan.ok or result_value is not None and result_value.strip() not in plan.result_values:
         return None
-    words = text[first.start():].split()
-    codes = list(map(_TRICK_WORDS.get, words))
     match = start_match(rules)
     deals = 0
-    pos = 0
-    end = len(words)
-    while pos < end:
-        after = _deal(plan, match, words, codes, pos)
-        if after is None:
-            return None
-        match, pos = after
-        deals = match.deals_seen
+    for block in _blocks(text, first.start()):
+        words = block.split()
+        codes = list(map(_TRICK_WORDS.get, words))
+        pos = 0
+        end = len(words)
+        while pos < end:
+            after = _deal(plan, match, words, codes, pos)
+            if after is None:
+                return None
+            match, pos = after
+            deals = match.deals_seen
     if result_value is not None:
         result = _result(match, rules, True)
         if result.finished is not None and \
                 _check_result(make_tag("Result", result_value, 0, 0), result, rules, match) is not None:
             return None
     return deals
+
+
+#: the text of a long game is split into words a block of about this many characters at a time
+#: (each block from a deal's first line): the words of the whole game at once took 60 MB for
+#: 10,000 deals
+BLOCK = 1 << 16
+
+
+def _blocks(text: str, start: int) -> Iterator[str]:
+    """The game's deals from ``start`` in blocks of whole deals: each block ends where a later
+    deal's line begins (a cut that is not a deal's start makes that deal fail its check, which
+    only sends the game the full way)."""
+    end = len(text)
+    while start < end:
+        cut = start + BLOCK
+        if cut < end:
+            found = _FIRST_DEAL.search(text, cut)
+            cut = found.start() if found is not None else end
+        else:
+            cut = end
+        yield text[start:cut]
+        start = cut
 
 
 def _deal(plan: _Plan, match: MatchState, words: list[str], codes: list[Optional[int]],

@@ -263,3 +263,20 @@ def test_validate_reports_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     fast, slow = _reports(path, monkeypatch, True), _reports(path, monkeypatch, False)
     assert fast == slow
     assert "'code'" in fast[0]      # (the file holds errors: both reports list them)
+
+
+def test_a_long_game_is_checked_a_block_at_a_time_and_a_mistake_in_a_late_block_is_seen():
+    # the words of a long game are made a block of deals at a time (the whole game's words at
+    # once peaked at 96 MB in validate for 10,000 deals); every deal is still checked once
+    from dehlanote.replay import quick
+    from dehlanote.rules.profile import registry
+
+    text, _ = generate_match(random.Random(7), "pagat", {"kots": 0}, max_deals=1000)
+    assert len(text) > 3 * quick.BLOCK
+    reg = registry()
+    assert quick.quick_deals(text, reg) == text.count("\ndeal ") == 1000
+    # a revoke-free swap that breaks the tens line of the last deal: the quick check must not say valid
+    last = text.rindex("\ntens ")
+    line_end = text.index("\n", last + 1) if "\n" in text[last + 1:] else len(text)
+    wrong = text[:last] + "\ntens AC 0 BD 0" + text[line_end:]
+    assert quick.quick_deals(wrong, reg) is None

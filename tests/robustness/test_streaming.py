@@ -209,7 +209,8 @@ def session_file(tmp_path_factory) -> Path:
     return path
 
 
-@pytest.mark.parametrize("command", [["stats"], ["json", "--compact"], ["annotate"]], ids=lambda c: c[0])
+@pytest.mark.parametrize("command", [["stats"], ["json", "--compact"], ["annotate"], ["validate", "--jobs", "1"]],
+                         ids=lambda c: c[0])
 def test_27_3_a_long_game_is_checked_in_flat_memory(session_file, command):
     # was 90-120 MB for these 5,000 deals (the game's model, 9 KB a deal, and every deal's facts);
     # now the model is read a deal at a time (syntax/lazy.py) and the facts let go: about 30 MB
