@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +15,7 @@ from ..analysis.review import Decision, DealReview, Options, PlayerReview, cache
     players, review_deal
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
+from .dealpool import Step, run_deals
 from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from .common import (
     RULES_OPTION,
@@ -49,13 +48,14 @@ class Task:
     link: str
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def _work(args: tuple[DealFact, Rules, Options]) -> DealReview:
     fact, rules, options = args
     return review_deal(fact, rules, options)
+
+
+def _one(args: tuple[DealFact, Rules, Options], step: Step) -> DealReview:
+    fact, rules, options = args
+    return review_deal(fact, rules, options, progress=step)
 
 
 def _why(reason: str) -> str:
@@ -293,44 +293,17 @@ def _judge(tasks: list[Task], options: Options, jobs: int, no_cache: bool) -> Op
             results[i] = got
         else:
             todo.append(i)
-    show = sys.stderr.isatty()
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn("judging"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.description}"), console=Console(stderr=True, highlight=False),
-                        transient=True, disable=not show)
-    with progress:
-        bar = progress.add_task("", total=len(todo))
-        if jobs > 1 and len(todo) > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            from concurrent.futures.process import BrokenProcessPool
-            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_quiet_worker)
-            try:
-                args = [(tasks[i].fact, tasks[i].rules, options) for i in todo]
-                for i, r in zip(todo, pool.map(_work, args)):
-                    results[i] = r
-                    keep(keys[i], r)
-                    progress.advance(bar)
-            except BrokenProcessPool:
-                return None
-            except KeyboardInterrupt:
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.terminate()
-                raise
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-        else:
-            for n, i in enumerate(todo):
-                t = tasks[i]
-                progress.update(bar, description=f"{t.source} game {t.game} deal {t.fact.number}")
+    def done(n: int, r: DealReview) -> None:
+        results[todo[n]] = r
+        keep(keys[todo[n]], r)
 
-                def step(done: int, total: int, n: int = n) -> None:
-                    progress.update(bar, completed=n + (done / total if total else 0))
-                r = review_deal(t.fact, t.rules, options, progress=step)
-                results[i] = r
-                keep(keys[i], r)
-                progress.update(bar, completed=n + 1)
+    args = [(tasks[i].fact, tasks[i].rules, options) for i in todo]
+
+    def label(n: int) -> str:
+        t = tasks[todo[n]]
+        return f"{t.source} game {t.game} deal {t.fact.number}"
+
+    if run_deals("judging", args, _work, _one, label, jobs, done=done).lost:
+        return None
     return [r if r is not None else DealReview(skipped="not judged") for r in results]

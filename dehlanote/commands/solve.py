@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ from ..analysis.deal import TIMEOUT, DealAnalysis, advice, glyph, split
 from ..analysis.single import analyse, play_advice, play_mark
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
+from .dealpool import run_deals
 from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from .common import (
     RULES_OPTION,
@@ -47,10 +46,6 @@ def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str]) -> I
                     yield path, index, fact, facts.rules
 
 
-def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 Args = tuple[Task, int, int | None, float | None, int | None, int]
 
 
@@ -63,6 +58,11 @@ def _analyse(args: Args, progress: Any = None) -> DealAnalysis:
 
 def _work(args: Args) -> DealAnalysis:
     return _analyse(args)
+
+
+def _label(args: Args) -> str:
+    path, index, fact, _ = args[0]
+    return f"{path} game {index} deal {fact.number}"
 
 
 def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: DealAnalysis) -> None:
@@ -139,44 +139,8 @@ def solve(
     tasks = list(_tasks(specs, reg, deal, errors))
     seconds = time_limit or None
     args: list[Args] = [(t, from_trick, node_limit, seconds, None if dd else worlds, seed) for t in tasks]
-    results: list[DealAnalysis] = []
-    lost = False        # a worker process was killed (the deals solved before it are shown)
-    show = sys.stderr.isatty()
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(TextColumn("solving"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.description}"), console=Console(stderr=True, highlight=False),
-                        transient=True, disable=not show)
-    with progress:
-        bar = progress.add_task("", total=len(args))
-        if jobs > 1 and len(args) > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-            from concurrent.futures.process import BrokenProcessPool
-            # (a pool that notices a killed worker: multiprocessing.Pool waited for it forever)
-            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=_quiet_worker)
-            try:
-                for result in pool.map(_work, args):
-                    results.append(result)
-                    progress.advance(bar)
-            except BrokenProcessPool:
-                lost = True
-            except KeyboardInterrupt:
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.terminate()
-                raise
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
-        else:
-            for a in args:
-                path, index, fact, _ = a[0]
-                progress.update(bar, description=f"{path} game {index} deal {fact.number}")
-                def step(done: int, total: int) -> None:
-                    progress.update(bar, completed=len(results) + (done / total if total else 0))
-                results.append(_analyse(a, progress=step))
-                progress.update(bar, completed=len(results))
+    run = run_deals("solving", args, _work, _analyse, lambda n: _label(args[n]), jobs)
+    results, lost = run.results, run.lost   # (after a lost worker, the deals solved before it are shown)
 
     unsolved = any(r.reason == TIMEOUT or r.reason.startswith("single dummy") for r in results)
     if format is OutputFormat.json:

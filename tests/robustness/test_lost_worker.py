@@ -41,7 +41,10 @@ def kill_a_worker(process: subprocess.Popen, is_worker, wait: float = 120) -> in
         for child in children(process.pid):
             if is_worker(cmdline(child)):
                 time.sleep(0.3)     # let the pool hand it work
-                os.kill(child, signal.SIGKILL)
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except ProcessLookupError:      # it was a passing process (or is gone): look again
+                    continue
                 return child
         if process.poll() is not None:
             pytest.fail(f"the command ended before a worker was seen: {process.communicate()}")

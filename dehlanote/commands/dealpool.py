@@ -1,0 +1,96 @@
+"""Deals solved one after another or on worker processes, with a progress bar: what ``solve``
+and ``review`` share.
+
+A full deal can take a minute, so on a terminal a bar on standard error counts the deals done
+(and, in one process, the tricks of the deal being solved); Ctrl-C stops the workers cleanly;
+a worker process that is killed (out of memory, ``kill -9``) ends the run with the results
+obtained before it, not with a pool waiting forever (``multiprocessing.Pool`` waited; a
+``ProcessPoolExecutor`` notices).
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from dataclasses import dataclass
+from typing import Callable, Generic, Optional, Sequence, TypeVar
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+
+#: a progress callback: tricks (or worlds) done of a total, within one deal
+Step = Callable[[int, int], None]
+
+
+def quiet_worker() -> None:
+    """A worker process ignores Ctrl-C: the parent stops it (else every worker prints a traceback)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@dataclass
+class Run(Generic[Result]):
+    """The results in the order of the items given (all of them, or those obtained before a
+    worker process was lost), and whether one was lost."""
+
+    results: list[Result]
+    lost: bool
+
+
+def run_deals(
+    verb: str,
+    items: Sequence[Item],
+    work: Callable[[Item], Result],
+    one: Callable[[Item, Step], Result],
+    label: Callable[[int], str],
+    jobs: int,
+    done: Optional[Callable[[int, Result], None]] = None,
+) -> Run[Result]:
+    """Each item's result: ``work(item)`` on ``jobs`` spawned processes (``work`` must be a
+    module-level function, its items picklable), or ``one(item, step)`` in this process, which
+    reports its tricks through ``step``; ``label(i)`` names item i on the bar. ``done(i,
+    result)`` is called as each result arrives (e.g. to keep it in the cache before a later
+    worker is lost). ``verb`` heads the bar ("solving", "judging")."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn(verb), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        TextColumn("{task.description}"), console=Console(stderr=True, highlight=False),
+                        transient=True, disable=not sys.stderr.isatty())
+    results: list[Result] = []
+    lost = False
+    with progress:
+        bar = progress.add_task("", total=len(items))
+        if jobs > 1 and len(items) > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+            from concurrent.futures.process import BrokenProcessPool
+
+            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                       initializer=quiet_worker)
+            try:
+                for result in pool.map(work, items):
+                    if done is not None:
+                        done(len(results), result)
+                    results.append(result)
+                    progress.advance(bar)
+            except BrokenProcessPool:
+                lost = True
+            except KeyboardInterrupt:
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+        else:
+            for n, item in enumerate(items):
+                progress.update(bar, description=escape(label(n)))
+
+                def step(part: int, total: int, n: int = n) -> None:
+                    progress.update(bar, completed=n + (part / total if total else 0))
+                result = one(item, step)
+                if done is not None:
+                    done(n, result)
+                results.append(result)
+                progress.update(bar, completed=n + 1)
+    return Run(results, lost)
