@@ -26,36 +26,13 @@ def _deals():
     return out
 
 
-def _brute(table) -> tuple[set[str], int]:
-    side = table.sides[table.seats.index(table.to_play) % 2]
-
-    def value(t) -> int:
-        if t.over:
-            return t.score[side]
-        mine = t.sides[t.seats.index(t.to_play) % 2] == side
-        results = []
-        for c in t.legal_cards():
-            t.play(c)
-            results.append(value(t))
-            t.undo()
-        return max(results) if mine else min(results)
-
-    scores = {}
-    for c in table.legal_cards():
-        table.play(c)
-        scores[str(c)] = value(table)
-        table.undo()
-    top = max(scores.values())
-    return {c for c, v in scores.items() if v == top}, top
-
-
 @pytest.mark.parametrize("deal", _deals())
-def test_the_solvers_card_is_a_best_card_by_brute_force(deal):
+def test_the_solvers_card_is_a_best_card_by_brute_force(deal, brute_best):
     last = len(deal.tricks)
     for trick, card in ((last - 1, 1), (last - 1, 2), (last, 3)):
         table = deal.table(trick=trick, card=card)
         best = best_card(table, seconds=30)
-        cards, top = _brute(table)
+        cards, top = brute_best(table)
         assert best.card in cards, (trick, card, best, cards)
         assert best.value == top
         # among equals, the first in the table's order of legal cards

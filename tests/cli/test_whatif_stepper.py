@@ -49,30 +49,6 @@ def _press(keys: StepperKeys, *presses: str) -> None:
             keys.press(p.encode())
 
 
-def _best_by_brute_force(table) -> set[str]:
-    """The cards that keep the most for the mover's side, by trying every line to the end."""
-    side = table.sides[table.seats.index(table.to_play) % 2]
-
-    def value(t) -> int:
-        if t.over:
-            return t.score[side]
-        mine = t.sides[t.seats.index(t.to_play) % 2] == side
-        outcomes = []
-        for c in t.legal_cards():
-            t.play(c)
-            outcomes.append(value(t))
-            t.undo()
-        return max(outcomes) if mine else min(outcomes)
-
-    scores = {}
-    for c in table.legal_cards():
-        table.play(c)
-        scores[str(c)] = value(table)
-        table.undo()
-    top = max(scores.values())
-    return {c for c, v in scores.items() if v == top}
-
-
 def test_w_enters_what_if_at_the_position_and_lists_the_legal_cards(tmp_path):
     keys = _keys(tmp_path)
     _press(keys, "w")
@@ -84,7 +60,7 @@ def test_w_enters_what_if_at_the_position_and_lists_the_legal_cards(tmp_path):
     assert keys.whatif is None and keys.stepper.played == 44   # back to the game, where it was
 
 
-def test_a_chosen_card_is_answered_by_the_solvers_best_cards(tmp_path):
+def test_a_chosen_card_is_answered_by_the_solvers_best_cards(tmp_path, brute_best):
     keys = _keys(tmp_path)
     _press(keys, "w")
     w = keys.whatif
@@ -94,7 +70,7 @@ def test_a_chosen_card_is_answered_by_the_solvers_best_cards(tmp_path):
     # each of the solver's cards is a best card by brute force at that point
     for step in w.line:
         if step.by == "solver":
-            assert step.card in _best_by_brute_force(probe)
+            assert step.card in brute_best(probe)[0]
         probe.play(step.card)
     answers = ", ".join(f"{seat} {card}" for seat, card in zip("ABC", [s.card for s in w.line[1:]]))
     assert w.message.startswith(f"D plays 6D; the solver answers {answers}")
