@@ -199,3 +199,24 @@ def render_index(title: str, body: str, script: Optional[str] = None, lang: str 
         "TITLE": html.escape(title), "LANG": html.escape(lang),
         "CSS": css, "BODY": body, "SCRIPT": f"<script>{script}</script>" if script is not None else "",
     })
+
+
+def html_table(head: list[str], rows: list[list[Any]], table_id: str = "") -> str:
+    """A table of the site's pages (in a scrolling box on a phone): a cell is a text or a number, a
+    (text, link), or a list of those (shown with commas)."""
+    ident = f" id='{table_id}'" if table_id else ""
+    out = [f"<div class='scroll'><table{ident}><thead><tr>", *(f"<th scope='col'>{html.escape(h)}</th>" for h in head),
+           "</tr></thead><tbody>"]
+    for row in rows:
+        out.append("<tr>")
+        for cell in row:
+            if isinstance(cell, tuple):
+                out.append(f"<td><a href=\"{html.escape(cell[1])}\">{html.escape(cell[0])}</a></td>")
+            elif isinstance(cell, list):      # several entries, each a text or a (text, link)
+                out.append("<td>" + ", ".join(f"<a href=\"{html.escape(c[1])}\">{html.escape(c[0])}</a>"
+                                              if isinstance(c, tuple) else html.escape(str(c)) for c in cell) + "</td>")
+            else:
+                out.append(f"<td>{html.escape(str(cell))}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)

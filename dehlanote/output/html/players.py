@@ -24,7 +24,7 @@ from ...rules.profile import Rules
 from ...stats import date_parts
 from ...syntax.model import Game
 from ...files import Folder
-from .page import render_index
+from .page import html_table as _table, render_index
 
 __all__ = ["PlayerBook", "rating_chart", "write_player_pages", "player_slugs"]
 
@@ -160,21 +160,6 @@ def rating_chart(points: list[tuple[int, Optional[str], float]], *, width: int =
              f'{escape(last or "latest result")}</text>',
              "</svg></figure>"]
     return "".join(parts)
-
-
-def _table(head: list[str], rows: list[list[Any]]) -> str:
-    out = ["<div class='scroll'><table><thead><tr>", *(f"<th scope='col'>{escape(h)}</th>" for h in head),
-           "</tr></thead><tbody>"]
-    for row in rows:
-        out.append("<tr>")
-        for cell in row:
-            if isinstance(cell, tuple):
-                out.append(f"<td><a href=\"{escape(cell[1])}\">{escape(cell[0])}</a></td>")
-            else:
-                out.append(f"<td>{escape(str(cell))}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table></div>")
-    return "".join(out)
 
 
 def player_body(name: str, figures: dict[str, Any], games: list[dict[str, Any]],

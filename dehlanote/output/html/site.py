@@ -27,7 +27,7 @@ from ...stats import ArchiveStats
 from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
-from .page import render_index, render_replay, script_json, template
+from .page import html_table as _table, render_index, render_replay, script_json, template
 from .players import PlayerBook, player_slugs, write_player_pages
 
 __all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE",
@@ -469,20 +469,3 @@ def _games(rows: list[dict[str, Any]], files: list[PageReport], pages: dict[str,
     return "".join(out)
 
 
-def _table(head: list[str], rows: list[list[Any]], table_id: str = "") -> str:
-    ident = f" id='{table_id}'" if table_id else ""
-    out = [f"<div class='scroll'><table{ident}><thead><tr>", *(f"<th scope='col'>{escape(h)}</th>" for h in head),
-           "</tr></thead><tbody>"]
-    for row in rows:
-        out.append("<tr>")
-        for cell in row:
-            if isinstance(cell, tuple):
-                out.append(f"<td><a href=\"{escape(cell[1])}\">{escape(cell[0])}</a></td>")
-            elif isinstance(cell, list):      # several entries, each a text or a (text, link)
-                out.append("<td>" + ", ".join(f"<a href=\"{escape(c[1])}\">{escape(c[0])}</a>"
-                                              if isinstance(c, tuple) else escape(c) for c in cell) + "</td>")
-            else:
-                out.append(f"<td>{escape(cell)}</td>")
-        out.append("</tr>")
-    out.append("</tbody></table></div>")
-    return "".join(out)
