@@ -139,3 +139,17 @@ class DpnError(Exception):
             "deal": self.deal,
             "trick": self.trick,
         }
+
+
+def why(exc: OSError) -> str:
+    """Why a file could not be read, in a few words a user understands ("no such file"); a
+    sentence of ours (errno 0, e.g. binary data refused) as it is."""
+    if exc.errno == 0:
+        return exc.strerror or "it is not a text file"
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, IsADirectoryError):
+        return "is a directory (give the files in it, e.g. DIR/*.dpn)"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return (exc.strerror or str(exc)).lower()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional, cast
 
 from ..analysis.judge import claim_judge
-from ..errors import DpnError
+from ..errors import DpnError, why
 from ..replay import replay_game
 from ..replay.quick import quick_chunk
 from ..rules.profile import Registry
@@ -32,18 +32,6 @@ __all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText",
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-
-
-def why(exc: OSError) -> str:
-    if isinstance(exc, NotText) or (exc.errno == 0 and exc.strerror):
-        return exc.strerror or "it is not a text file"
-    if isinstance(exc, FileNotFoundError):
-        return "no such file"
-    if isinstance(exc, IsADirectoryError):
-        return "is a directory (give the files in it, e.g. DIR/*.dpn)"
-    if isinstance(exc, PermissionError):
-        return "permission denied"
-    return (exc.strerror or str(exc)).lower()
 
 
 def printable(text: str) -> str:

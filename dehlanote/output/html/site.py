@@ -19,7 +19,7 @@ from typing import IO, Any, Callable, Iterator, Optional
 
 from ...analysis.judge import claim_judge
 from ...deck import SUITS, sides_for
-from ...errors import DpnError
+from ...errors import DpnError, why
 from ...files import Folder, WriteError, drain, spool, write_target
 from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
@@ -307,7 +307,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
             except OSError as exc:
                 if isinstance(exc, BrokenPipeError):
                     raise
-                page.unreadable = _why(exc)
+                page.unreadable = why(exc)
             report.files.append(page)
         figures = stats.to_json()
         extra = review(out, player_slugs(list(book.played))) if review is not None and book.played else {}
@@ -317,18 +317,6 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
         site.write_file("index.html", text, force=force)
         report.index = site.join("index.html")
     return report
-
-
-def _why(exc: OSError) -> str:
-    if exc.errno == 0 and exc.strerror:
-        return exc.strerror     # a sentence of ours (binary data refused)
-    if isinstance(exc, FileNotFoundError):
-        return "no such file"
-    if isinstance(exc, IsADirectoryError):
-        return "is a directory"
-    if isinstance(exc, PermissionError):
-        return "permission denied"
-    return (exc.strerror or str(exc)).lower()
 
 
 # ---- the index ---------------------------------------------------------------------------------
