@@ -339,9 +339,12 @@ def test_readme_links_the_documentation() -> None:
 def test_readme_starts_with_the_two_set_up_commands() -> None:
     commands = [b.text.strip() for b in blocks(ROOT / "README.md")[:2]]
     assert commands[0].startswith("pip install . && dehlanote validate samples/*.dpn")
-    assert commands[1] == "pip install -e '.[test]' && python3 -m pytest"
+    assert commands[1] == "pip install -e '.[test]' && python3 -m pytest -n auto"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "pip install -q -e '.[test]'" in ci or "pip install -e '.[test]'" in ci
+    # CI runs exactly the README's test command (its last line)
+    last = [line for line in ci.splitlines() if line.strip() and not line.startswith("#")][-1]
+    assert last == commands[1].split(" && ", 1)[1]
 
 
 def test_what_is_where_names_real_paths() -> None:
