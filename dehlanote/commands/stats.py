@@ -110,10 +110,10 @@ def stats_command(
     if since is not None or until is not None:
         figures["dates"] = {"since": since, "until": until}
     if wanted is not None:
+        if record.name is None:      # a name mistyped: refused, as review does, with the names there are
+            raise fail(f"unknown-player: no game{' of those dates' if since or until else ''} has a player called "
+                       f"{player!r}; the players are: {record.known_names()}")
         figures["player"] = record.json(figures["players"])
-        if record.name is None:
-            err.print(f"dehlanote: no game has a player called {player} (names as the seat tags write them)",
-                      markup=False)
     if format is OutputFormat.json:
         emit(json.dumps(figures, ensure_ascii=False, indent=2) + "\n")
     else:
@@ -126,6 +126,10 @@ def stats_command(
     raise typer.Exit(Exit.INVALID if stats.games_with_errors else Exit.OK)
 
 
+#: how many names an unknown --player lists
+KNOWN_SHOWN = 30
+
+
 class PlayerRecord:
     """The games of the player ``--player`` names: which seat, and how each game went."""
 
@@ -134,14 +138,27 @@ class PlayerRecord:
         self.name: Optional[str] = None
         self.seats: dict[str, int] = {}
         self.games: list[dict[str, Any]] = []
+        self.known: set[str] = set()
 
     def seat_of(self, game: Any) -> Optional[str]:
         if self.wanted is None:
             return None
         for tag in game.tags:
-            if len(tag.name) == 1 and tag.name in "ABCDEF" and (tag.value or "").strip().casefold() == self.wanted:
-                return tag.name
+            if len(tag.name) == 1 and tag.name in "ABCDEF" and (tag.value or "").strip():
+                name = tag.value.strip()
+                if name.casefold() == self.wanted:
+                    return tag.name
+                if len(self.known) <= KNOWN_SHOWN:
+                    self.known.add(name)
         return None
+
+    def known_names(self) -> str:
+        """The names the seat tags gave (the first few, when there are many)."""
+        if not self.known:
+            return 'none (no game read names its seats with [A "name"] tags)'
+        names = sorted(self.known, key=str.casefold)
+        more = ", and more" if len(names) > KNOWN_SHOWN else ""
+        return ", ".join(names[:KNOWN_SHOWN]) + more
 
     def add(self, facts: Any, seat: str, source: str, number: int, deals: tuple[int, int]) -> None:
         """One game of the player's: ``deals`` its complete deals and how many the player's side won."""

@@ -111,8 +111,12 @@ def test_since_and_until_choose_games_by_their_date(archive: Path) -> None:
 def test_an_unknown_player_is_said(archive: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "dehlanote", "stats", str(archive), "--player", "Nobody"], cwd=ROOT,
                           capture_output=True, text=True)
-    assert proc.returncode == 0 and "no game has a player called Nobody" in proc.stderr
-    assert "0 games" in proc.stdout
+    # refused as review refuses it (exit 2, the code, the names there are), and nothing printed
+    assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+    assert proc.stderr.startswith("dehlanote: unknown-player: no game has a player called 'Nobody'; the players are: ")
+    named = {t.value.strip() for g in parse_path(archive) for t in g.tags if t.name in "ABCDEF" and t.value}
+    assert set(proc.stderr.split("the players are: ", 1)[1].strip().removesuffix(", and more").split(", ")) <= named
+    assert "Traceback" not in proc.stderr
 
 
 def test_six_player_sides_and_seats_are_counted_apart(archive: Path) -> None:
