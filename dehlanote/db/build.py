@@ -118,13 +118,14 @@ def _params(sql: str, values: dict[str, Any]) -> dict[str, Any]:
 def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int, first_game: int,
             first_number: int) -> None:
     values = {"game": first_game, "file": file_id, "number": first_number}
-    for name, table in tables.items():
-        con.register("staged", table)
-        try:
-            sql = schema.STAGED[name]
-            _run(con, f"INSERT INTO {name} {sql}", _params(sql, values))
-        finally:
-            con.unregister("staged")
+    for name, staged in tables.items():
+        # ``FROM staged`` reads the variable of that name (DuckDB's replacement scan). Not
+        # con.register: a view registered and dropped inside a transaction keeps its Arrow table
+        # alive until the commit (every batch's tables since the last one, measured in the ratings:
+        # 335 -> 760 MB over a million deals' results, flat without)
+        sql = schema.STAGED[name]
+        con.execute(f"INSERT INTO {name} {sql}", _params(sql, values)).fetchall()
+    tables.clear()
 
 
 def _delete_file(con: duckdb.DuckDBPyConnection, file_id: int, first: Optional[int], last: Optional[int]) -> None:
@@ -340,7 +341,9 @@ def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,
         games = deals = errors = 0
         try:
             for batch in _file_batches(path, reg, jobs, executor):
-                _insert(con, _tables(batch), file_id, next_game, games + 1)
+                tables = _tables(batch)
+                batch.tables.clear()        # (its values are in Arrow now)
+                _insert(con, tables, file_id, next_game, games + 1)
                 batches += 1
                 if batches % COMMIT_EVERY == 0:
                     _run(con, "COMMIT")
