@@ -542,7 +542,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     uint64_t ok0 = (uint64_t)in[0]->lt | (uint64_t)in[1]->lt << 19 | (uint64_t)in[2]->lt << 38;
     uint64_t ok1 = (uint64_t)in[3]->lt | small << 19;
     Outline *o = outline_get(e, ok0, ok1, 0, 0);
-    int hint = 0;
+    int hint = 0, near = 0;     /* the best lead of an entry that matches; of the newest that does not */
     if (o != NULL) {
         Rec *newest = o->r + (o->head ? o->head - 1 : o->cap - 1);
         int at = o->head;
@@ -552,8 +552,12 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             Rec *rc = o->r + at;
             unsigned cut = rc->cut;
             if (prefix(in[0], cut & 15) != rc->pre[0] || prefix(in[1], cut >> 4 & 15) != rc->pre[1]
-                || prefix(in[2], cut >> 8 & 15) != rc->pre[2] || prefix(in[3], cut >> 12) != rc->pre[3])
+                || prefix(in[2], cut >> 8 & 15) != rc->pre[2] || prefix(in[3], cut >> 12) != rc->pre[3]) {
+                /* another position of the same outline (the same lengths, ten owners, leader): its
+                 * best lead is a good first guess here too (only the order of the leads changes) */
+                if (!near && (rc->val >> 16)) near = (int)(rc->val >> 16);
                 continue;
+            }
             STAT(st_hits);
             int lo = rc->val & 255, hi = rc->val >> 8 & 255;
             if (lo >= target || hi < target) {
@@ -569,6 +573,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             if (rc->val >> 16) hint = (int)(rc->val >> 16);
         }
     }
+    if (!hint) hint = near;
     s->best_lead = 0;
     int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
     int best = s->best_lead;
