@@ -26,7 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
+from typing import IO, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
 from ..analysis.judge import claim_judge
 from ..errors import DpnError
@@ -38,6 +38,7 @@ from ..syntax.parser import parse_chunk, warm_up
 from ..syntax.reader import Chunk, split_games
 from .locate import located
 from .profiles import load_registry
+from .ranges import RangeResult, check_range, plan_ranges, range_count, rebuilt
 
 __all__ = ["GameReport", "batches", "check_chunks", "error_state", "load_registry", "rebuild_error",
            "validate_parallel", "validate_path", "validate_serial"]
@@ -202,6 +203,11 @@ def _forking() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+def _check_range(path: str, cuts: list, index: int, name: Optional[str]) -> RangeResult:
+    assert _worker_registry is not None
+    return check_range(path, cuts, index, _worker_registry, name)
+
+
 def _check_batch(batch: list[Chunk], name: Optional[str]) -> list[GameReport]:
     # no pause of the collector here: the games of a batch die one by one, and pausing it
     # measured no faster (it pays only where parsed games pile up, see parse_path)
@@ -235,7 +241,8 @@ def validate_serial(source: PathOrStream, registry_files: Sequence[Union[str, "o
 def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
                       registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
                       name: Optional[str] = None, batch_chars: int = BATCH_CHARS,
-                      mp_context: Optional[str] = None) -> Iterator[GameReport]:
+                      mp_context: Optional[str] = None, ranges: Optional[int] = None,
+                      on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[GameReport]:
     """Check every game of a file or stream on ``jobs`` processes; reports in input order.
 
     Args:
@@ -243,7 +250,11 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
         jobs: worker processes; ``None`` or ``0``: one per core; ``1``: no pool, this process.
         registry_files: YAML profile files loaded as ``--rules`` loads them (in every worker).
         name: the path to put in each error (``DpnError.path``), e.g. ``"<stdin>"``.
-        batch_chars: characters of text sent to a worker at a time.
+        batch_chars: characters of text sent to a worker at a time (a stream).
+        ranges: a path is cut into this many byte ranges, each read by a worker
+            (default: from the file's size and ``jobs``, :func:`~.ranges.range_count`).
+        on_bytes: told how many bytes of a path each range that was checked held (a
+            progress bar).
         mp_context: how workers start (``"fork"``, ``"forkserver"``, ``"spawn"``); default:
             the platform's (fork on Linux, the quickest to start).
 
@@ -264,12 +275,18 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
         return
     load_registry(files)    # fail here, once, on a bad profile file
     window = 2 * jobs + 2
+    if isinstance(source, (str, os.PathLike)):
+        path = os.fspath(source)
+        cuts = plan_ranges(path, ranges or range_count(os.path.getsize(path), jobs))
     context = multiprocessing.get_context(mp_context) if mp_context else None
     pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
                                initargs=(files, os.getpid()))
     pending: deque[Future] = deque()
     index = 0
     try:
+        if isinstance(source, (str, os.PathLike)):
+            yield from _by_ranges(pool, path, cuts, name, window, on_bytes)
+            return
         with _opened(source) as stream:
             for batch in batches(split_games(stream), batch_chars):
                 with _forking():    # (the pool starts its workers in submit)
@@ -286,6 +303,36 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
         raise _lost(index) from None
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _by_ranges(pool: ProcessPoolExecutor, path: str, cuts: list, name: Optional[str], window: int,
+               on_bytes: Optional[Callable[[int], None]]) -> Iterator[GameReport]:
+    """The reports of a file checked range by range (:mod:`.ranges`), in file order."""
+    futures: dict[int, Future] = {}
+    ranges = len(cuts) - 1
+    submitted = 0
+    at = 0          # the cut the next range to report starts at (a game start of one pass)
+    index = 0
+    while at < ranges:
+        while submitted < ranges and submitted < at + window:
+            with _forking():
+                futures[submitted] = pool.submit(_check_range, path, cuts, submitted, name)
+            submitted += 1
+        result: RangeResult = futures.pop(at).result()
+        for k in range(at + 1, result.stop):    # ranges that started inside a game: read by this one
+            futures.pop(k).cancel()
+        errors = rebuilt(result.errors)
+        e = 0
+        for n in range(len(result.lines)):
+            mine = []
+            while e < len(errors) and errors[e][0] == n:
+                mine.append(errors[e][1])
+                e += 1
+            yield GameReport(index, result.lines[n], result.columns[n], result.deals[n], tuple(mine))
+            index += 1
+        if on_bytes is not None:
+            on_bytes(cuts[result.stop].offset - cuts[at].offset)
+        at = result.stop
 
 
 def validate_path(path: Union[str, Path], jobs: Optional[int] = None, **kwargs) -> list[GameReport]:
