@@ -240,13 +240,8 @@ def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: F
     sniff(spec)
     from .pool import validate_parallel
     files = (rules_file,) if rules_file is not None else ()
-    source: Any = spec if on_bytes is None else _Counting(open(spec, "rb"), on_bytes)
-    try:
-        reports = validate_parallel(source, jobs, files, name=report.path)
-        _take(reports, report, on_error, keep)
-    finally:
-        if on_bytes is not None:
-            source.close()
+    # (the path itself: each worker reads its own byte range of the file)
+    _take(validate_parallel(spec, jobs, files, name=report.path, on_bytes=on_bytes), report, on_error, keep)
     return True
 
 
@@ -255,6 +250,7 @@ def _take(reports: Iterator[Any], report: FileReport, on_error: Optional[Callabl
     for game_report in reports:
         report.games += 1
         report.deals += game_report.deals
+        report.ruled += game_report.ruled
         for err in game_report.errors:
             report.count += 1
             if keep:

@@ -61,8 +61,10 @@ def error_state(e: DpnError) -> tuple:
             e.source_column, e.source_cut)
 
 
-def _rebuild_report(index: int, line: int, column: int, deals: int, errors: tuple) -> "GameReport":
-    return GameReport(index, line, column, deals, tuple(rebuild_error(*e) for e in errors))
+def _rebuild_report(index: int, line: int, column: int, deals: int, errors: tuple,
+                    ruled: tuple = ()) -> "GameReport":
+    return GameReport(index, line, column, deals, tuple(rebuild_error(*e) for e in errors),
+                      tuple(rebuild_error(*e) for e in ruled))
 
 
 class GameReport(NamedTuple):
@@ -71,7 +73,8 @@ class GameReport(NamedTuple):
     ``index`` is the game's place in the input (0-based), ``line`` and ``column`` where it
     starts, ``deals`` how many deals were read, ``errors`` every error (syntax and rules) in
     file order, each with its position in the file and ``source_line`` (the text of its line,
-    for a caret) filled in, and ``path`` when a name was given.
+    for a caret) filled in, and ``path`` when a name was given; ``ruled``, likewise, the
+    revokes the table ruled on (facts that validate says, not errors).
     """
 
     index: int  # type: ignore[assignment]  # (a field named as tuple.index: kept, it is the API)
@@ -79,6 +82,7 @@ class GameReport(NamedTuple):
     column: int
     deals: int
     errors: tuple[DpnError, ...]
+    ruled: tuple[DpnError, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -88,7 +92,8 @@ class GameReport(NamedTuple):
         # DpnError's constructor takes more than its message, so exceptions do not pickle
         # by themselves; a report travels as plain tuples
         return (_rebuild_report, (self.index, self.line, self.column, self.deals,
-                                  tuple(error_state(e) for e in self.errors)))
+                                  tuple(error_state(e) for e in self.errors),
+                                  tuple(error_state(e) for e in self.ruled)))
 
 
 def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameReport:
@@ -97,7 +102,8 @@ def _report(index: int, game: Game, reg: Registry, name: Optional[str]) -> GameR
     errors = facts.errors
     if errors:
         errors = tuple(located(e, game, name) for e in errors)
-    return GameReport(index, game.line, game.column, len(game.deals), errors)
+    ruled = tuple(located(e, game, name) for e in facts.ruled)
+    return GameReport(index, game.line, game.column, len(game.deals), errors, ruled)
 
 
 def check_chunks(chunks: Iterable[Chunk], reg: Optional[Registry] = None, *, name: Optional[str] = None,
@@ -321,18 +327,21 @@ def _by_ranges(pool: ProcessPoolExecutor, path: str, cuts: list, name: Optional[
         result: RangeResult = futures.pop(at).result()
         for k in range(at + 1, result.stop):    # ranges that started inside a game: read by this one
             futures.pop(k).cancel()
-        errors = rebuilt(result.errors)
-        e = 0
+        errors, ruled = _by_game(rebuilt(result.errors)), _by_game(rebuilt(result.ruled))
         for n in range(len(result.lines)):
-            mine = []
-            while e < len(errors) and errors[e][0] == n:
-                mine.append(errors[e][1])
-                e += 1
-            yield GameReport(index, result.lines[n], result.columns[n], result.deals[n], tuple(mine))
+            yield GameReport(index, result.lines[n], result.columns[n], result.deals[n], errors.get(n, ()),
+                             ruled.get(n, ()))
             index += 1
         if on_bytes is not None:
             on_bytes(cuts[result.stop].offset - cuts[at].offset)
         at = result.stop
+
+
+def _by_game(numbered: list[tuple[int, DpnError]]) -> dict[int, tuple[DpnError, ...]]:
+    out: dict[int, list[DpnError]] = {}
+    for n, e in numbered:
+        out.setdefault(n, []).append(e)
+    return {n: tuple(es) for n, es in out.items()}
 
 
 def validate_path(path: Union[str, Path], jobs: Optional[int] = None, **kwargs) -> list[GameReport]:

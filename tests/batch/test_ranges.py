@@ -178,3 +178,37 @@ def test_an_empty_file_and_a_file_of_one_game(tmp_path: Path) -> None:
     one = tmp_path / "one.dpn"
     one.write_bytes(_games(1, 2)[0].encode())
     assert shown(validate_parallel(one, 2, ranges=10)) == shown(validate_serial(one, name=str(one)))
+
+
+def _ruled_game() -> str:
+    """The worked example with a revoke the table ruled on (``revoke C at 2 stands``)."""
+    from dehlanote.record import Session
+
+    session = Session(path="friday.dpn")
+    plays = ["AH 10H 3H 7H", "AS QS 2C 10S", "4S 5S", "7S", "revoke C at 2 stands", "9S", "KC 5C 4C 9C",
+             "7D AD 5D 2H", "6H QH KH 8H", "8S 10D? KS JS", "8D 9D 3D 2S", "JH 5H 6C 4H", "JD 4D 3S 2D",
+             "QD 10C 7C KD", "AC QC 3C JC", "6D 9H 6S 8C"]
+    for line in ["dealer D", "trump D", *plays]:
+        assert session.feed(line).accepted or line == "7S", line   # (7S shows the revoke: refused once)
+    return session.text
+
+
+def test_check_file_on_two_jobs_says_what_one_says(tmp_path: Path, monkeypatch) -> None:
+    """validate's own path (check_file): the errors and the revokes ruled at the table."""
+    from dehlanote.batch import check
+
+    monkeypatch.setattr(check, "PARALLEL_MIN_BYTES", 0)
+    games = _games(60, 4)
+    assert len(games) >= 6
+    games[1] = _ruled_game()
+    games[3] = games[3].replace("deal 1", "deal 1 dealer Q", 1)
+    games[-1] = _ruled_game()
+    path = tmp_path / "ruled.dpn"
+    path.write_text("\n".join(games), encoding="utf-8")
+    one = check.check_file(str(path), registry(), jobs=1)
+    two = check.check_file(str(path), registry(), jobs=2)
+    seen = [lambda r: (r.games, r.deals, r.count, r.unreadable),
+            lambda r: [(e.code, e.message, e.line, e.column, e.source_line) for e in r.errors],
+            lambda r: [(e.code, e.message, e.line, e.column, e.source_line) for e in r.ruled]]
+    assert [f(two) for f in seen] == [f(one) for f in seen]
+    assert len(one.ruled) == 2 and one.errors
