@@ -10,18 +10,23 @@
         print(result.path, result.games, result.deals, len(result.errors))
     export_parquet_files(["2025.dpn", "2026.dpn"], "plays/", client)   # one part per piece
 
-How it scales: every file is cut into *pieces* of about ``piece_bytes`` at game boundaries
-(:func:`plan_pieces`, one task per file, a single pass at the splitter's speed, about
-30 MB/s), then every piece is parsed and replayed by its own task
-(:func:`validate_piece`, :func:`export_piece`): the work spreads over all the cluster's
-cores, so a file of any size takes about ``planning + pieces / cores × time per piece``.
-Workers read the files themselves (a path every worker can open: a shared file system),
-so only piece descriptions and results cross the network. Each task holds one game at a
-time, plus one row group when writing Parquet.
+How it scales: ``validate_files`` cuts every file into byte ranges, two a worker thread
+(:func:`dehlanote.batch.ranges.plan_ranges`, one small task per file: a search for lines
+that open with ``[`` after a blank line, and a count of line ends, not a parse), then every
+range is read, split into games, parsed and replayed by its own task (:func:`validate_range`),
+which sends back counts and its errors only. Workers read the files themselves (a path every
+worker can open: a shared file system), so only cut offsets and results cross the network.
+A range's task reads on past its end to the first later cut where a game starts (a cut
+inside a game is read through, and the task of the range from it dropped), so the games and
+their errors (positions, messages, order) are exactly those of ``dehlanote validate`` on the
+whole file. Call :func:`prepare_workers` once on a cluster that stays up: the first task of
+a worker otherwise pays for loading the package and building the parser.
 
-A piece starts at a game's first character, and its games carry their positions in the
-whole file, so the errors (positions, messages, the "next game's tags" wording) are exactly
-those of ``dehlanote validate`` on the whole file.
+``export_parquet_files`` cuts files with :func:`plan_pieces` (one pass of the splitter a
+file, about 30 MB/s) into *pieces* of about ``piece_bytes`` at game boundaries, each
+replayed by its own task (:func:`export_piece`); a piece starts at a game's first
+character, and its games carry their positions in the whole file. Each task holds one game
+at a time, plus one row group when writing Parquet.
 """
 
 from __future__ import annotations
@@ -39,8 +44,10 @@ from ..syntax.reader import Chunk, EncodingProblem, split_games
 from .check import open_checked, printable
 from .pool import check_chunks, error_state, rebuild_error
 from .profiles import load_registry
+from .ranges import Cut, check_range, plan_ranges, range_count, rebuilt
 
-__all__ = ["Piece", "PieceResult", "FileResult", "plan_pieces", "read_piece", "validate_piece",
+__all__ = ["Piece", "PieceResult", "FileResult", "plan_pieces", "read_piece", "validate_piece", "validate_range",
+           "prepare_workers",
            "validate_files", "export_piece", "export_parquet_files", "game_shifts", "shift_games", "piece_size"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -203,11 +210,40 @@ def export_piece(piece: Piece, dest: PathLike, registry_files: Sequence[PathLike
     return ExportSummary(os.fspath(dest), *counts)
 
 
-def _plan(path: str, piece_bytes: int) -> Any:
+def _plan(path: str, piece_bytes: Optional[int], threads: int) -> Any:
+    """The cuts of one file (:func:`dehlanote.batch.ranges.plan_ranges`): a search for line
+    starts, not a pass of the splitter; or why the file cannot be read."""
     try:
-        return plan_pieces(path, piece_bytes)
+        with open_checked(path) as stream:      # binary data refused up front, in one line
+            size = os.fstat(stream.fileno()).st_size
+        count = range_count(size, threads) if piece_bytes is None else max(1, -(-size // max(1, piece_bytes)))
+        return plan_ranges(path, count)
     except OSError as exc:
         return exc.strerror or str(exc)
+
+
+def validate_range(path: str, cuts: Sequence[Cut], index: int, registry_files: Sequence[PathLike] = ()) -> Any:
+    """Check the games of a file from cut ``index`` on (:func:`dehlanote.batch.ranges.check_range`):
+    a :class:`~dehlanote.batch.ranges.RangeResult` (counts and error states), or why the file
+    could not be read."""
+    reg = _registry(tuple(os.fspath(f) for f in registry_files))
+    try:
+        return check_range(path, cuts, index, reg, path)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+
+
+def _warm(files: tuple[str, ...]) -> None:
+    from ..syntax.parser import warm_up
+    _registry(files)
+    warm_up()
+
+
+def prepare_workers(client: Any, registry_files: Sequence[PathLike] = ()) -> None:
+    """Make every worker of ``client`` import the package, load the profiles and build the
+    parser now (a second or so each), rather than in its first task: on a cluster that stays
+    up, call it once after starting it."""
+    client.run(_warm, tuple(os.fspath(f) for f in registry_files))
 
 
 def _client(client: Any) -> Any:
@@ -227,38 +263,49 @@ def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_fi
         paths: DPN files every worker can read.
         client: a ``dask.distributed.Client`` (default: the current one).
         registry_files: YAML profile files (as ``--rules``), readable by every worker.
-        piece_bytes: the size of the pieces a file is cut into (one task each); default
-            from the files and the cluster's threads (:func:`piece_size`).
+        piece_bytes: about the size of the byte ranges a file is cut into (one task
+            each); default: two ranges a worker thread, of 16 MiB at most
+            (:func:`dehlanote.batch.ranges.range_count`).
 
     Raises:
         DpnError: ``unknown-rules`` when a registry file is not a valid profile file.
         ValueError: no client given and none current.
     """
     client = _client(client)
-    paths = [os.fspath(p) for p in paths]
-    if piece_bytes is None:
-        piece_bytes = piece_size(paths, _threads(client))
+    names: list[str] = [os.fspath(p) for p in paths]
     files = tuple(os.fspath(f) for f in registry_files)
     load_registry(files)    # a bad profile file fails here, once
-    plans = client.gather(client.map(_plan, paths, piece_bytes=piece_bytes, pure=False))
-    pieces = [p for plan in plans if not isinstance(plan, str) for p in plan]
-    results = iter(client.gather(client.map(validate_piece, pieces, registry_files=files, pure=False)))
+    plans = client.gather(client.map(_plan, names, piece_bytes=piece_bytes, threads=_threads(client), pure=False))
+    tasks = [(path, plan, k) for path, plan in zip(names, plans) if not isinstance(plan, str)
+             for k in range(len(plan) - 1)]
+    futures = client.map(validate_range, [t[0] for t in tasks], [t[1] for t in tasks], [t[2] for t in tasks],
+                         registry_files=files, pure=False)
+    results = iter(client.gather(futures))
     out: list[FileResult] = []
-    for path, plan in zip(paths, plans):
+    for path, plan in zip(names, plans):
         if isinstance(plan, str):
-            out.append(FileResult(os.fspath(path), 0, 0, (), plan))
+            out.append(FileResult(path, 0, 0, (), plan))
             continue
-        games = deals = 0
-        errors: list[DpnError] = []
-        unreadable = None
-        for _ in plan:
-            r = next(results)
-            games += r.games
-            deals += r.deals
-            errors.extend(r.errors)
-            unreadable = unreadable or r.unreadable
-        out.append(FileResult(os.fspath(path), games, deals, tuple(errors), unreadable))
+        mine = [next(results) for _ in range(len(plan) - 1)]
+        out.append(_file_result(path, mine))
     return out
+
+
+def _file_result(path: str, results: list) -> FileResult:
+    """One file's result from those of its ranges: from the first, each range's result then
+    that of the range starting where it stopped (the ranges it read through are dropped)."""
+    games = deals = 0
+    errors: list[DpnError] = []
+    at = 0
+    while at < len(results):
+        r = results[at]
+        if isinstance(r, str):
+            return FileResult(path, games, deals, tuple(errors), r)
+        games += len(r.lines)
+        deals += sum(r.deals)
+        errors.extend(e for _, e in rebuilt(r.errors))
+        at = r.stop
+    return FileResult(path, games, deals, tuple(errors))
 
 
 def export_parquet_files(paths: Sequence[PathLike], out_dir: PathLike, client: Any = None, *,

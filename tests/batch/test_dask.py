@@ -77,7 +77,7 @@ def test_a_piece_checks_as_the_whole_file_does(files: list[Path]) -> None:
 def client():
     distributed = pytest.importorskip("dask.distributed")   # the tests above run without dask
     # several threads a worker: parsing must not share per-parse state between threads
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=3, processes=True,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=3, processes=True, host="127.0.0.1",
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as c:
         yield c
 
@@ -94,6 +94,26 @@ def test_validate_files_on_a_cluster(client, files: list[Path], tmp_path: Path) 
         assert located(result.errors) == located(e for r in serial for e in r.errors)
     assert results[0].errors and results[1].errors and results[2].ok
     assert results[-1].unreadable and not results[-1].ok
+
+
+@pytest.mark.parametrize("piece_bytes", [None, 1, 3000])
+def test_validate_files_reads_through_cuts_inside_a_game(client, tmp_path: Path, piece_bytes) -> None:
+    """Byte ranges whose cut is no game start (a blank line inside a header, or a line of
+    tags after a game's deals) are read through by the range before: the same errors."""
+    from dehlanote.batch.distributed import prepare_workers, validate_files
+
+    games = [t for t, _ in iter_matches(6, 40, "standard", style=Style())]
+    games = [g.replace('\n[A "', '\n\n[A "', 1) if i % 2 else g for i, g in enumerate(games)]
+    games[1] = games[1].replace("tens AC 3 BD 1", "tens AC 1 BD 3", 1).replace("deal 1", "deal 1 dealer Q", 1)
+    games[-1] = games[-1].replace("deal 1", "deal 1 dealer Q", 1).rstrip("\n")
+    path = tmp_path / "headers.dpn"
+    path.write_bytes("\n".join(games).replace("\n", "\r\n").encode())
+    prepare_workers(client)
+    result = validate_files([path], client, piece_bytes=piece_bytes)[0]
+    serial = list(validate_serial(path, name=str(path)))
+    assert (result.games, result.deals) == (len(serial), sum(r.deals for r in serial))
+    assert located(result.errors) == located(e for r in serial for e in r.errors)
+    assert result.errors and serial[-1].errors and result.errors[-1].line == serial[-1].errors[-1].line
 
 
 def test_validate_files_with_registry_files(client, tmp_path: Path) -> None:
