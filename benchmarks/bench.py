@@ -56,12 +56,14 @@ each; the load average before and after is printed, as the figure means somethin
 on an otherwise idle machine (``uptime``: run it when the load is near 0).
 
 Dask (``--dask``): the same file checked by :func:`dehlanote.batch.distributed.validate_files`
-on a ``LocalCluster`` of ``--dask-workers`` worker processes of one thread each (pieces
-sized from the file and the workers, :func:`~dehlanote.batch.distributed.piece_size`),
+on a ``LocalCluster`` of ``--dask-workers`` worker processes of one thread each (byte ranges,
+two a worker, :func:`~dehlanote.batch.ranges.range_count`),
 interleaved with ``validate --jobs 1`` and ``--jobs 2``: wall time, and CPU time of the
 client and scheduler (this process) plus the workers and their nannies (``psutil``). The
-cluster is started, and its workers have imported the package, before the clock starts
-(as on a cluster that is already running).
+cluster is started, and its workers have imported the package and built the parser
+(:func:`~dehlanote.batch.distributed.prepare_workers`), before the clock starts (as on a
+cluster that is already running); the cluster has the workers' profiler off
+(:data:`~dehlanote.batch.distributed.QUIET`).
 
 Child processes run this checkout's package (``PYTHONPATH``), not an installed one, with
 their bytecode cached in the temporary directory (``PYTHONPYCACHEPREFIX``) as an installed
@@ -140,11 +142,17 @@ def _measure_dask(path: str, workers: int) -> dict:
     import psutil
     from dask.distributed import Client, LocalCluster
 
-    from dehlanote.batch.distributed import piece_size, plan_pieces, validate_files
+    from dehlanote.batch.distributed import QUIET, prepare_workers, validate_files
+    from dehlanote.batch.ranges import plan_ranges, range_count
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
-                      dashboard_address=None) as cluster, Client(cluster) as client:
-        client.run(lambda: __import__("dehlanote.batch.distributed"))     # imports before the clock
+    import dask
+
+    with dask.config.set(QUIET), \
+            LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1",
+                         dashboard_address=None) as cluster, Client(cluster) as client:
+        # the workers import the package, load the profiles and build the parser before the
+        # clock (as on a cluster that is already running: what prepare_workers does once)
+        prepare_workers(client)
         nannies = [psutil.Process(pid) for pid in client.run(os.getppid).values()]
         procs = nannies + [child for nanny in nannies for child in nanny.children(recursive=True)]
 
@@ -154,7 +162,7 @@ def _measure_dask(path: str, workers: int) -> dict:
         results = validate_files([path], client)
         wall = time.perf_counter() - t0
         used = cpu() - c0 + time.process_time() - p0
-        pieces = len(plan_pieces(path, piece_size([path], workers)))
+        pieces = len(plan_ranges(path, range_count(os.path.getsize(path), workers))) - 1
         # what the cluster burns doing nothing (heartbeats, event loops), a second: on a busy
         # machine a long run's wall time adds that much CPU to the work
         c1, p1, t1 = cpu(), time.process_time(), time.perf_counter()
