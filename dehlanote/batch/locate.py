@@ -1,6 +1,7 @@
 """Where an error stands in its file: the error with the file's name and a window of its
-source line, for the caret display. Shared by the file checks (:mod:`.check`) and the worker
-processes (:mod:`.pool`), which import it from here so that neither imports the other.
+source line, for the caret display; and an error as plain values to cross a process boundary.
+Shared by the file checks (:mod:`.check`), the worker processes (:mod:`.pool`) and the range
+checks (:mod:`.ranges`), which import it from here so that none imports the others.
 """
 
 from __future__ import annotations
@@ -10,6 +11,20 @@ from typing import Optional
 
 from ..errors import DpnError
 from ..syntax.model import Game
+
+
+def rebuild_error(code: str, message: str, line: int, column: int, deal: Optional[int],
+                  trick: Optional[int], source_line: Optional[str], path: Optional[str],
+                  offset: Optional[int], source_column: int = 1, source_cut: bool = False) -> DpnError:
+    """An error again from :func:`error_state` (DpnError does not pickle by itself)."""
+    return DpnError(code, message, line, column, deal=deal, trick=trick, source_line=source_line,
+                    path=path, offset=offset, source_column=source_column, source_cut=source_cut)
+
+
+def error_state(e: DpnError) -> tuple:
+    """An error as a tuple of plain values, to cross a process boundary."""
+    return (e.code, e.message, e.line, e.column, e.deal, e.trick, e.source_line, e.path, e.offset,
+            e.source_column, e.source_cut)
 
 
 def located(err: DpnError, game: Game, path: Optional[str]) -> DpnError:

@@ -36,7 +36,7 @@ from ..rules.profile import Registry, registry
 from ..syntax.model import Game
 from ..syntax.parser import parse_chunk, warm_up
 from ..syntax.reader import Chunk, split_games
-from .locate import located
+from .locate import error_state, located, rebuild_error
 from .profiles import load_registry
 from .ranges import RangeResult, check_range, plan_ranges, range_count, rebuilt
 
@@ -47,18 +47,6 @@ PathOrStream = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
 #: the text of about this many characters goes to a worker at a time (some 1,000 deals)
 BATCH_CHARS = 1 << 18
-
-
-def rebuild_error(code: str, message: str, line: int, column: int, deal: Optional[int],
-                  trick: Optional[int], source_line: Optional[str], path: Optional[str],
-                  offset: Optional[int], source_column: int = 1, source_cut: bool = False) -> DpnError:
-    return DpnError(code, message, line, column, deal=deal, trick=trick, source_line=source_line,
-                    path=path, offset=offset, source_column=source_column, source_cut=source_cut)
-
-
-def error_state(e: DpnError) -> tuple:
-    return (e.code, e.message, e.line, e.column, e.deal, e.trick, e.source_line, e.path, e.offset,
-            e.source_column, e.source_cut)
 
 
 def _rebuild_report(index: int, line: int, column: int, deals: int, errors: tuple,
@@ -320,11 +308,14 @@ def _by_ranges(pool: ProcessPoolExecutor, path: str, cuts: list, name: Optional[
     at = 0          # the cut the next range to report starts at (a game start of one pass)
     index = 0
     while at < ranges:
-        while submitted < ranges and submitted < at + window:
-            with _forking():
-                futures[submitted] = pool.submit(_check_range, path, cuts, submitted, name)
-            submitted += 1
-        result: RangeResult = futures.pop(at).result()
+        try:
+            while submitted < ranges and submitted < at + window:
+                with _forking():
+                    futures[submitted] = pool.submit(_check_range, path, cuts, submitted, name)
+                submitted += 1
+            result: RangeResult = futures.pop(at).result()
+        except BrokenProcessPool:
+            raise _lost(index) from None        # (the games reported so far were checked)
         for k in range(at + 1, result.stop):    # ranges that started inside a game: read by this one
             futures.pop(k).cancel()
         errors, ruled = _by_game(rebuilt(result.errors)), _by_game(rebuilt(result.ruled))

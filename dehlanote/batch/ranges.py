@@ -28,10 +28,14 @@ import re
 from array import array
 from typing import Any, NamedTuple, Optional, Sequence
 
+from ..analysis.judge import claim_judge
 from ..errors import DpnError
+from ..replay.game import replay_game
+from ..replay.quick import quick_chunk
 from ..rules.profile import Registry
+from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk, EncodingProblem, split_games
-from .locate import located
+from .locate import error_state, located, rebuild_error
 
 __all__ = ["Cut", "RangeResult", "check_range", "plan_ranges", "range_count", "read_range"]
 
@@ -56,7 +60,7 @@ class RangeResult(NamedTuple):
 
     ``lines``, ``columns``, ``deals``: each game's start and deal count (arrays, a few bytes a
     game); ``errors``: ``(game number in the range, error state)`` for every error, in file
-    order (:func:`dehlanote.batch.pool.error_state`); ``ruled``: the revokes the table ruled
+    order (:func:`dehlanote.batch.locate.error_state`); ``ruled``: the revokes the table ruled
     on, likewise.
     """
 
@@ -145,12 +149,6 @@ def _moved(chunk: Chunk, lines: int, offset: int) -> Chunk:
 def check_range(path: "str | os.PathLike[str]", cuts: Sequence[Cut], index: int, reg: Registry,
                 name: Optional[str]) -> RangeResult:
     """Check the games from cut ``index`` (see :func:`read_range`): a small summary."""
-    from ..analysis.judge import claim_judge
-    from ..replay.game import replay_game
-    from ..replay.quick import quick_chunk
-    from ..syntax.parser import parse_chunk
-    from .pool import error_state
-
     lines, columns, deals = array("q"), array("q"), array("q")
     errors: list[tuple[int, tuple]] = []
     ruled: list[tuple[int, tuple]] = []
@@ -175,5 +173,4 @@ def check_range(path: "str | os.PathLike[str]", cuts: Sequence[Cut], index: int,
 
 def rebuilt(states: tuple) -> list[tuple[int, DpnError]]:
     """``RangeResult.errors`` (or ``.ruled``) as errors again."""
-    from .pool import rebuild_error
     return [(n, rebuild_error(*state)) for n, state in states]
