@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import os
@@ -11,14 +12,18 @@ import signal
 import subprocess
 import sys
 import textwrap
+import traceback
 from collections import Counter
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from typer.testing import CliRunner
 
 duckdb = pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
+from dehlanote.cli import app  # noqa: E402
 from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
 from dehlanote.replay import replay_games  # noqa: E402
 from dehlanote.syntax import parse_path  # noqa: E402
@@ -28,13 +33,30 @@ SAMPLES = sorted(glob.glob(str(ROOT / "samples" / "*.dpn")))
 INVALID = sorted(glob.glob(str(ROOT / "tests" / "invalid" / "*.dpn")))
 
 
-def run(*args: str, cwd: Path = ROOT, env: dict | None = None) -> subprocess.CompletedProcess[str]:
+class Ran(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, cwd: Path = ROOT, env: dict | None = None) -> Ran:
+    """The command run in this process (the command function through Typer, its exit status and
+    both streams; an exception it lets out is its traceback on standard error, as a user would see
+    it); in a process of its own only for ``env`` (a ``PREPEND`` folder put first on the path)."""
+    if env is None:
+        with contextlib.chdir(cwd):
+            res = CliRunner(env={"NO_COLOR": "1", "FORCE_COLOR": None}).invoke(app, list(args))
+        err = res.stderr
+        if res.exception is not None and not isinstance(res.exception, SystemExit):
+            err += "".join(traceback.format_exception(res.exception))
+        return Ran(res.exit_code, res.stdout, err)
     e = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR")}
-    first = [(env or {})["PREPEND"]] if env and "PREPEND" in env else []
+    first = [env["PREPEND"]] if "PREPEND" in env else []
     e["PYTHONPATH"] = os.pathsep.join([*first, str(ROOT), os.environ.get("PYTHONPATH", "")]).strip(os.pathsep)
     e["NO_COLOR"] = "1"
-    return subprocess.run([sys.executable, "-m", "dehlanote", *args], cwd=cwd, env=e, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", *args], cwd=cwd, env=e, capture_output=True,
                           text=True, timeout=300)
+    return Ran(proc.returncode, proc.stdout, proc.stderr)
 
 
 def query(db: Path, sql: str) -> list[dict]:
