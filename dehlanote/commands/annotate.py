@@ -88,6 +88,7 @@ def annotate(
     reports: list[FileReport] = []
     out = TextOut()
     out.fast = DIRECT
+    direct = DealWriter(out.console, out.piped)
     dpn = DpnOut()              # --format dpn: in colour on a terminal
     err = err_console()
     first = True
@@ -101,7 +102,7 @@ def annotate(
                     facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=judge)
                 else:
                     facts = _annotate_text(out, game, reg, index, report.path, first, several=len(specs) > 1,
-                                           symbols=symbols, analyse=judge)
+                                           symbols=symbols, analyse=judge, direct=direct)
                 report.games += 1
                 report.count += len(facts.errors)
                 first = False
@@ -160,22 +161,38 @@ def _drained(replay: GameReplay) -> GameFacts:
     raise AssertionError("a replay ends with the game's facts")
 
 
+def _rich(direct: Optional[DealWriter]) -> None:
+    """Before Rich writes: what the direct writer holds, written first."""
+    if direct is not None:
+        direct.flush()
+
+
 def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: str, first: bool, *,
-                   several: bool, symbols: bool, analyse: Optional[_Judge]) -> GameFacts:
-    """A game as tables, one per deal, then its result and errors."""
+                   several: bool, symbols: bool, analyse: Optional[_Judge],
+                   direct: Optional[DealWriter] = None) -> GameFacts:
+    """A game as tables, one per deal, then its result and errors (``direct``: the writer of
+    the command's earlier games, made here when None)."""
     symbols = symbols and (out.encoding or "").lower().startswith("utf")
+    if not DIRECT:
+        direct = None
+    elif direct is None:
+        direct = DealWriter(out.console, out.piped)
     if not first:
-        out.blank()
+        if direct is None:
+            out.blank()
+        else:
+            direct.blank()
     replay = iter_replay(game, reg, claim_judge)
     rules = replay.rules
     head = GameFacts(game, rules, (), None, ())
     heading = game_heading(head, index)
     if several:
         heading = Text(f"{path} · ", style="bold").append_text(heading)
-    out.rule(heading, characters="═")
+    if direct is None or not direct.rule(heading, "═"):
+        _rich(direct)
+        out.rule(heading, characters="═")
     stream = Streamed(replay)
     analysis: list[str] = []
-    direct = DealWriter(out.console, out.piped) if DIRECT else None
     for deal, final in stream:
         assert rules is not None
         marks: dict[tuple[int, int], str] = {}
@@ -186,13 +203,22 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
             analysis.append(analysed_deal(deal.deal, deal, rules, solved)[1])
         ending = final or match_end(head, deal)
         if direct is None or not direct.deal(deal, rules, ending, symbols=symbols, lost_value=marks, blank=True):
+            _rich(direct)
             out.print()
             out.print(deal_table(deal, rules, ending, symbols=symbols, lost_value=marks))
     facts = stream.facts
     assert facts is not None
     if facts.rules is not None:
-        out.blank()
-        out.text(game_result_text(facts))
+        result = game_result_text(facts)
+        if direct is None:
+            out.blank()
+            out.text(result)
+        else:
+            direct.blank()
+            if not direct.text(result):
+                _rich(direct)
+                out.text(result)
+    _rich(direct)
     for note in facts.notes + tuple(analysis):
         out.print(f"note: {note}", style="dim", markup=False)
     if facts.errors:

@@ -32,11 +32,13 @@ from ..deck import side_of
 from ..replay.facts import DealFact, GameFacts, TrickFact
 from ..replay.methods import capture_mode
 from ..rules.profile import Rules
+from ..text import printable_block
 from .notes import deal_heading, deal_result_text, trump_event
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.style import Style
+    from rich.text import Text
 
 __all__ = ["DealWriter"]
 
@@ -250,6 +252,135 @@ def deal_content(deal: DealFact, rules: Rules, facts: Optional[GameFacts], symbo
     return _Content([(deal_heading(deal), ("bold",))], columns, rows, after)
 
 
+class _Shown(dict[str, str]):
+    """Each card's text as :func:`.render.card_text` writes it (``--symbols`` or ``--letters``)."""
+
+    def __init__(self, symbols: bool) -> None:
+        super().__init__()
+        self.symbols = symbols
+
+    def __missing__(self, card: str) -> str:
+        shown = self[card] = _card(card, self.symbols)[0]
+        return shown
+
+
+_SHOWN_BY = {True: _Shown(True), False: _Shown(False)}
+
+
+def _shown(symbols: bool) -> _Shown:
+    return _SHOWN_BY[symbols]
+
+
+def _plain_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts], symbols: bool,
+                 lost_value: Optional[dict[tuple[int, int], str]], width: int) -> Optional[str]:
+    """The deal's piped text (:meth:`DealWriter._piped` of :func:`deal_content`) built as
+    strings at once, for a table at its natural width whose lines all fit ``width``; None
+    otherwise."""
+    sides = rules.sides
+    side_a, side_b = sides
+    centre_rule = not capture_mode(rules).immediate
+    cross = "†" if symbols else "!"
+    shown = _shown(symbols)
+    by_trick: dict[int, dict[int, str]] = {}
+    for (n, k), mark in (lost_value or {}).items():
+        by_trick.setdefault(n, {})[k] = mark
+    crossed_by, lost_by = _tens(deal, rules.seats)
+    tens_a = tens_b = 0
+    numbers, leads, cards, wons, centres, caps, as_, bs = [], [], [], [], [], [], [], []
+    footnotes: list[str] = []
+    tf = deal.trump
+    for t in deal.tricks:
+        number = t.number
+        c = t.capture
+        if c is not None:
+            if c.side == side_a:
+                tens_a += len(c.tens)
+            elif c.side == side_b:
+                tens_b += len(c.tens)
+        crossed = crossed_by.get(number)
+        marks = lost_by.get(number)
+        analysis = by_trick.get(number)
+        numbers.append(str(number))
+        leads.append(t.leader)
+        if marks is None and analysis is None:
+            parts = [shown[p.card] for p in t.trick.plays]
+            at = t.order.find(t.winner) if t.winner else -1
+            if 0 <= at < len(parts):
+                parts[at] += "*"
+            cards.append(" ".join(parts))
+        else:
+            cards.append(_cards_plain(t, symbols, marks or set(), cross, analysis or {}))
+        wons.append(t.winner)
+        if centre_rule:
+            if t.centre_tens:
+                centres.append(f"{t.centre_cards} ({' '.join([shown[ten] for ten in t.centre_tens])})")
+            else:
+                centres.append(str(t.centre_cards))
+        if c is None:
+            caps.append("")
+        else:
+            if c.reason == "trick":
+                cap = f"{c.by} → {c.side}"
+            elif c.reason == "last-trick":
+                cap = f"{c.by} takes last {c.cards} → {c.side}"
+            else:
+                cap = f"{c.by} sweeps {c.cards} → {c.side}"
+            if c.tens:
+                marked = {story[0] for story in crossed} if crossed else ()
+                cap += "".join([" " + shown[ten] + (cross if ten in marked else "") for ten in c.tens])
+            caps.append(cap)
+        as_.append(str(tens_a))
+        bs.append(str(tens_b))
+        if tf is not None and (tf.trick is not None or tf.set_at is not None):
+            event = trump_event(t, tf)
+            if event:
+                footnotes.append(f"  trick {number}: {_short_event(t.trump, event, symbols)}")
+        if crossed:
+            for card, won_in, won_by, won_side, taken_by, taken_side in crossed:
+                footnotes.append(f"  trick {number}: {shown[card]}{cross} won by {won_by} ({won_side}) in trick "
+                                 f"{won_in}, swept by {taken_by} to {taken_side}")
+    if centre_rule:
+        data = [numbers, leads, cards, wons, centres, caps, as_, bs]
+        heads = [("", "#"), ("", "lead"), ("", "cards (winner *)"), ("", "won"), ("centre", "after"),
+                 ("", "capture"), ("tens", side_a), ("tens", side_b)]
+        rights = (True, False, False, False, True, False, True, True)
+        mins = (0, 4, 0, 3, 6, 9, 4, 4)
+    else:
+        data = [numbers, leads, cards, wons, caps, as_, bs]
+        heads = [("", "#"), ("", "lead"), ("", "cards (winner *)"), ("", "won"), ("", "taken"),
+                 ("tens", side_a), ("tens", side_b)]
+        rights = (True, False, False, False, False, True, True)
+        mins = (0, 4, 0, 3, 9, 4, 4)
+    inner = [max(m, len(h[0]), len(h[1]), max(map(len, col), default=0))
+             for col, h, m in zip(data, heads, mins)]
+    table_width = sum(inner) + 3 * len(inner) - 3
+    if table_width > width - 2:
+        return None
+    result = deal_result_text(deal, rules, facts)
+    after = ["  " + " · ".join(result), *footnotes]
+    if lost_value:
+        after.append("  ? and ??: the analysis's marks, cards that lost value (how it judged them and "
+                     "what would have kept it is under the game)")
+    if centre_rule and deal.complete and not crossed_by:
+        after.append("  every ten ended with the side that won its trick")
+    heading = deal_heading(deal)
+    for line in (heading, *after):
+        if len(line) > width and (not line.isascii() or _cell_len(line) > width) or "\n" in line or "\t" in line:
+            return None
+    padded = [[s.rjust(w) for s in col] if right else [s.ljust(w) for s in col]
+              for col, w, right in zip(data, inner, rights)]
+    top = "  " + "   ".join([(h[0].rjust(w) if right else h[0].ljust(w))
+                             for h, w, right in zip(heads, inner, rights)])
+    bottom = "  " + "   ".join([(h[1].rjust(w) if right else h[1].ljust(w))
+                                for h, w, right in zip(heads, inner, rights)])
+    out = [heading.rstrip(), top.rstrip(), bottom.rstrip(), "  " + "─" * table_width]
+    out += ["  " + "   ".join(row) for row in zip(*padded)]
+    if not rights[-1]:
+        out[4:] = [line.rstrip() for line in out[4:]]
+    out += [line.rstrip() for line in after]
+    return "\n".join(out) + "\n"
+
+
 def _short_event(suit: Optional[str], event: str, symbols: bool) -> str:
     """:func:`.render._short_event`."""
     if "drawn" in event:
@@ -288,30 +419,98 @@ class DealWriter:
             and _one_cell_wide("♠♥♦♣†→")
         self._styles: dict[Stack, Optional[Style]] = {}
         self._width: Optional[int] = None
+        self._held: list[str] = []
+        self._size = 0
+        self._ansi: dict[Run, str] = {}      # a styled run as written to the terminal
 
     def deal(self, deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, *, symbols: bool = True,
              lost_value: Optional[dict[tuple[int, int], str]] = None, blank: bool = False) -> bool:
         """Write the deal's table (with a newline at its end, as ``console.print`` does; after a
-        blank line with ``blank``); False, with nothing written, when Rich must lay it out."""
+        blank line with ``blank``); False, with nothing written, when Rich must lay it out.
+        The text is held until :meth:`flush` (or until some is gathered)."""
         if not self.usable:
             return False
-        content = deal_content(deal, rules, facts, symbols, lost_value, styled=not self.piped)
         if self.piped:
             if self._width is None:
                 self._width = self.console.width     # (a pipe's width does not change)
             width = self._width
-            text = self._piped(content, width)
+            text = _plain_table(deal, rules, facts, symbols, lost_value, width)
+            if text is None:        # narrowed or wrapped: the general layout
+                text = self._piped(deal_content(deal, rules, facts, symbols, lost_value, styled=False), width)
+                if text is None:
+                    return False
+        else:
+            text = self._terminal(deal_content(deal, rules, facts, symbols, lost_value), self.console.width)
             if text is None:
                 return False
-            self.console.file.write("\n" + text if blank else text)
-            return True
-        text = self._terminal(content, self.console.width)
-        if text is None:
-            return False
-        file = self.console.file
-        file.write("\n" + text if blank else text)
-        file.flush()
+        self.write("\n" + text if blank else text)
         return True
+
+    def write(self, text: str) -> None:
+        """Write ``text`` after what is held (in pieces of about 16 KB: a write to a terminal costs)."""
+        self._held.append(text)
+        self._size += len(text)
+        if self._size > 16384:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write what is held (before anything else writes to the console)."""
+        if self._held:
+            file = self.console.file
+            file.write("".join(self._held))
+            self._held.clear()
+            self._size = 0
+            if not self.piped:
+                file.flush()
+
+    def _console_width(self) -> int:
+        if not self.piped:
+            return self.console.width
+        if self._width is None:
+            self._width = self.console.width     # (a pipe's width does not change)
+        return self._width
+
+    def blank(self) -> None:
+        """``console.print()``: an empty line."""
+        self.write("\n")
+
+    def text(self, text: Text) -> bool:
+        """``console.print(text)`` of a Rich Text that fits on one line (False, with nothing
+        written, when it does not: Rich wraps it)."""
+        plain = text.plain
+        if "\n" in plain or "\t" in plain or "\r" in plain or _cell_len(plain) > self._console_width():
+            return False
+        if self.piped:
+            self.write(plain.rstrip() + "\n")
+            return True
+        if self.console.legacy_windows or self.console.color_system is None:
+            return False
+        from rich.text import Text
+        # (as Text.__rich_console__ does: its lines joined, each line's own style a span)
+        self.write(self._render([self._from_text(Text("\n").join([text]))], printable=True))
+        return True
+
+    def rule(self, title: Text, characters: str) -> bool:
+        """``console.rule(title, align="left", characters=characters)`` on a terminal (Rich's
+        :class:`rich.rule.Rule`: the title, a space and the line to the edge), or False."""
+        plain = title.plain
+        if "\n" in plain or "\t" in plain or "\r" in plain or _cell_len(characters) != 1:
+            return False
+        width = self._console_width()
+        if self.piped:              # (TextOut.rule: the title, a line as long)
+            n = _cell_len(plain)
+            if n > width:
+                return False
+            self.write(plain.rstrip() + "\n" + (characters * min(n, width)).rstrip() + "\n")
+            return True
+        if _cell_len(plain) > width - 2:
+            return False            # (Rich truncates it)
+        from rich.text import Text
+        line = Text(end="\n")
+        line.append(title)
+        line.append(" ")
+        line.append(characters * (width - line.cell_len), "rule.line")
+        return self.text(line)
 
     # ---- on a terminal: the text with Rich's styles ----
 
@@ -322,31 +521,47 @@ class DealWriter:
             return None         # (Rich writes styles through the console API there, or none at all)
         plains = [[cell[0][0] if len(cell) == 1 else "".join([t for t, _ in cell]) if cell else ""
                    for cell in row] for row in content.rows]
-        widths = self._widths(content.columns, plains, width - 2)
-        if widths is None:
-            return None
-        if widths[1]:
+        lines = self._grid(content, plains, width)
+        if lines is None:
             lines = self.lines(content, width)
-        else:
-            lines = self._fitted(content, plains, widths[0], width)
         if lines is None:
             return None
-        from rich.console import COLOR_SYSTEMS
-        system = COLOR_SYSTEMS[console.color_system]
-        style = self._style
+        return self._render(lines)
+
+    def _render(self, lines: list[Line], printable: bool = False) -> str:
+        """The lines with Rich's escape sequences (each run's text made printable first with
+        ``printable``, as Rich's safe console does with text that is not the table's own)."""
+        cache = self._ansi
         out = []
         for line in lines:
-            for text, stack in line:
-                st = style(stack) if stack else None
-                out.append(st.render(text, color_system=system) if st is not None and text else text)
+            for run in line:
+                text, stack = run
+                if not stack or not text:
+                    out.append(printable_block(text) if printable else text)
+                    continue
+                got = cache.get(run)
+                if got is None:
+                    from rich.console import COLOR_SYSTEMS
+                    style = self._style(stack)
+                    shown = printable_block(text) if printable else text
+                    got = shown if style is None else style.render(
+                        shown, color_system=COLOR_SYSTEMS[self.console.color_system])
+                    if len(text) <= 24:
+                        cache[run] = got
+                out.append(got)
             out.append("\n")
         return "".join(out)
 
-    def _fitted(self, content: _Content, plains: list[list[str]], inner: list[int], width: int) -> list[Line]:
-        """:meth:`lines` of a table at its natural width."""
+    def _grid(self, content: _Content, plains: list[list[str]], width: int) -> Optional[list[Line]]:
+        """:meth:`lines` where every header fits its column and every cell fits or wraps at
+        spaces (Rich's own places): the table at its natural width, or narrowed as Rich
+        narrows it; None otherwise (the general layout)."""
+        columns = content.columns
+        inner = self._inner(columns, plains, width - 2)
+        if inner is None:
+            return None
         out: list[Line] = []
         out += self._text(content.heading, width)
-        columns = content.columns
         count = len(columns)
         table_width = sum(inner) + 3 * count - 3
         fill = [(" " * (width - 2 - table_width), NONE)] if table_width + 2 < width else []
@@ -362,20 +577,58 @@ class DealWriter:
             out.append(line + fill)
         out.append([("  " + "─" * table_width, NONE), *fill])
         for row, texts in zip(content.rows, plains):
+            tall: Optional[list[list[Line]]] = None
             line = [("  ", NONE)]
             for i, (cell, text, col, w) in enumerate(zip(row, texts, columns, inner)):
+                gap = w - len(text)
+                if gap < 0:
+                    if col.no_wrap or max(map(len, text.split())) > w:
+                        return None
+                    if tall is None:
+                        tall = [[] for _ in columns]
+                    tall[i] = _wrapped(cell, text, w, col.right, NONE)
                 if i:
                     line.append(("   ", NONE))
-                gap = w - len(text)
-                if gap and col.right:
+                if gap > 0 and col.right:
                     line.append((" " * gap, NONE))
                 line += cell
-                if gap and not col.right:
+                if gap > 0 and not col.right:
                     line.append((" " * gap, NONE))
-            out.append(line + fill)
+            if tall is None:
+                out.append(line + fill)
+                continue
+            out += _tall_row(row, texts, tall, columns, inner, fill)
         for runs in content.after:
             out += self._text(runs, width)
         return out
+
+    @staticmethod
+    def _inner(columns: list[_Column], plains: list[list[str]], max_width: int) -> Optional[list[int]]:
+        """Each column's width inside its padding as Rich's ``Table`` sets it (its natural
+        width, or narrowed by Rich's own collapse), or None where Rich would crop the table or
+        wrap a header."""
+        count = len(columns)
+        natural = []
+        for i, col in enumerate(columns):
+            natural.append(max(max(map(len, col.header)), max((len(row[i]) for row in plains), default=0)))
+        inner = [max(n, c.min_width) for n, c in zip(natural, columns)]
+        if sum(inner) + 3 * count - 3 <= max_width:
+            return inner
+        pads = [(0 if i == 0 else 1) + (0 if i == count - 1 else 1) for i in range(count)]
+        widths = [w + p for w, p in zip(inner, pads)]
+        room = max_width - (count - 1)          # the dividers
+        if room < count:
+            return None
+        from rich.table import Table
+        widths = Table._collapse_widths(widths, [not c.no_wrap for c in columns], room)
+        if sum(widths) > room:
+            return None                         # every column narrowed (Rich's last resort)
+        inner = [max(min(n + p, w), c.min_width + p) - p for n, w, c, p in zip(natural, widths, columns, pads)]
+        if sum(inner) + 3 * count - 3 > max_width or min(inner) < 1:
+            return None
+        if any(len(h) > w for c, w in zip(columns, inner) for h in c.header):
+            return None
+        return inner
 
     def _style(self, stack: Stack) -> Optional[Style]:
         try:
@@ -393,55 +646,14 @@ class DealWriter:
 
     def _piped(self, content: _Content, width: int) -> Optional[str]:
         """The deal's text as TextOut writes Rich's when piped (no trailing spaces), or None."""
-        columns, rows = content.columns, content.rows
         plains = [[cell[0][0] if len(cell) == 1 else "".join([t for t, _ in cell]) if cell else ""
-                   for cell in row] for row in rows]
-        widths = self._widths(columns, plains, width - 2)
-        if widths is None:
-            return None
-        if widths[1]:                   # narrowed: the general layout
+                   for cell in row] for row in content.rows]
+        lines = self._grid(content, plains, width)
+        if lines is None:
             lines = self.lines(content, width)
-            if lines is None:
-                return None
-            return "".join("".join([t for t, _ in line]).rstrip() + "\n" for line in lines)
-        inner = widths[0]
-        out = [t for line in (content.heading,) for t in self._plain_text(line, width)]
-        height = max(len(c.header) for c in columns)
-        for k in range(height):
-            cells = []
-            for col, w in zip(columns, inner):
-                j = k - (height - len(col.header))
-                h = col.header[j] if j >= 0 else ""
-                cells.append(h.rjust(w) if col.right else h.ljust(w))
-            out.append(("  " + "   ".join(cells)).rstrip())
-        out.append("  " + "─" * (sum(inner) + 3 * len(inner) - 3))
-        rights = [c.right for c in columns]
-        for row in plains:
-            out.append(("  " + "   ".join([p.rjust(w) if r else p.ljust(w)
-                                            for p, w, r in zip(row, inner, rights)])).rstrip())
-        for line in content.after:
-            out += self._plain_text(line, width)
-        return "\n".join(out) + "\n"
-
-    def _plain_text(self, runs: list[Run], width: int) -> list[str]:
-        plain = runs[0][0] if len(runs) == 1 else "".join([t for t, _ in runs])
-        if len(plain) <= width and plain.isascii() or _cell_len(plain) <= width and "\n" not in plain \
-                and "\t" not in plain:
-            return [plain.rstrip()]
-        return ["".join([t for t, _ in line]).rstrip() for line in self._text(runs, width)]
-
-    def _widths(self, columns: list[_Column], plains: list[list[str]],
-                max_width: int) -> Optional[tuple[list[int], bool]]:
-        """The width inside each column's padding, and whether Rich narrowed any (None: too narrow
-        for this writer)."""
-        count = len(columns)
-        natural = []
-        for i, col in enumerate(columns):
-            natural.append(max(max(map(len, col.header)), max((len(row[i]) for row in plains), default=0)))
-        inner = [max(n, c.min_width) for n, c in zip(natural, columns)]
-        if sum(inner) + 3 * count - 3 <= max_width:
-            return inner, False
-        return inner, True
+        if lines is None:
+            return None
+        return "".join("".join([t for t, _ in line]).rstrip() + "\n" for line in lines)
 
     # ---- the general layout, with styles ----
 
@@ -575,6 +787,37 @@ class DealWriter:
                     line.append((" " * w, base))
             lines.append(line)
         return lines
+
+
+def _tall_row(row: list[list[Run]], texts: list[str], tall: list[list[Line]], columns: list[_Column],
+              inner: list[int], fill: Line) -> list[Line]:
+    """A row of which some cells are wrapped (``tall``: their lines), as Rich's table writes it:
+    each cell's lines from the top, the blank below a shorter cell filled with spaces."""
+    cells: list[list[Line]] = []
+    for cell, text, col, w, lines in zip(row, texts, columns, inner, tall):
+        if lines:
+            cells.append(lines)
+            continue
+        gap = w - len(text)
+        if not gap:
+            cells.append([list(cell)])
+        elif col.right:
+            cells.append([[(" " * gap, NONE), *cell]])
+        else:
+            cells.append([[*cell, (" " * gap, NONE)]])
+    height = max(len(c) for c in cells)
+    out: list[Line] = []
+    for k in range(height):
+        line: Line = [("  ", NONE)]
+        for i, (cell_lines, w) in enumerate(zip(cells, inner)):
+            if i:
+                line.append(("   ", NONE))
+            if k < len(cell_lines):
+                line += cell_lines[k]
+            else:
+                line.append((" " * w, NONE))
+        out.append(line + fill)
+    return out
 
 
 def _wrapped(runs: list[Run], plain: str, width: int, right: bool, base: Stack) -> list[Line]:
