@@ -92,27 +92,29 @@ def annotate(
     dpn = DpnOut()              # --format dpn: in colour on a terminal
     err = err_console()
     first = True
-    for spec in specs:
-        report = FileReport(display_name(spec))
-        reports.append(report)
-        try:
-            for index, game in enumerate(games_of(spec), 1):
-                # deal by deal: a game of thousands of deals needs the memory of one
-                if format is AnnotateFormat.dpn:
-                    facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=judge)
-                else:
-                    facts = _annotate_text(out, game, reg, index, report.path, first, several=len(specs) > 1,
-                                           symbols=symbols, analyse=judge, direct=direct)
-                report.games += 1
-                report.count += len(facts.errors)
-                first = False
-        except OSError as exc:
-            if isinstance(exc, BrokenPipeError):
-                raise
-            report.unreadable = why(exc)
-            err.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
-                      style="red" if sys.stderr.isatty() else None)
-        dpn.close()
+    with direct.watching():
+        for spec in specs:
+            report = FileReport(display_name(spec))
+            reports.append(report)
+            try:
+                for index, game in enumerate(games_of(spec), 1):
+                    # deal by deal: a game of thousands of deals needs the memory of one
+                    if format is AnnotateFormat.dpn:
+                        facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=judge)
+                    else:
+                        facts = _annotate_text(out, game, reg, index, report.path, first, several=len(specs) > 1,
+                                               symbols=symbols, analyse=judge, direct=direct)
+                    report.games += 1
+                    report.count += len(facts.errors)
+                    first = False
+            except OSError as exc:
+                if isinstance(exc, BrokenPipeError):
+                    raise
+                direct.flush()
+                report.unreadable = why(exc)
+                err.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
+                          style="red" if sys.stderr.isatty() else None)
+            dpn.close()
     raise typer.Exit(exit_status(reports))
 
 

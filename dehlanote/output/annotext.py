@@ -25,7 +25,8 @@ facts, independently of ``deal_table``: the differential test is what keeps the 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Optional
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Optional
 
 from ..deck import SUIT_SYMBOLS
 from ..deck import side_of
@@ -71,11 +72,40 @@ def _card(card: str, symbols: bool, style: str = "") -> Run:
     return run
 
 
+class _Runs(dict[str, "tuple[Run, ...]"]):
+    """Each card's runs in a trick: as played (``style`` ""), or the winner's with its ``*``."""
+
+    def __init__(self, symbols: bool, won: bool) -> None:
+        super().__init__()
+        self.symbols, self.won = symbols, won
+
+    def __missing__(self, card: str) -> tuple[Run, ...]:
+        runs = ((_card(card, self.symbols, "bold underline"), ("*", ("bold",))) if self.won
+                else _card(card, self.symbols))
+        self[card] = runs               # type: ignore[assignment]
+        return runs
+
+
+_PLAIN_RUNS: dict[bool, Any] = {True: _Runs(True, False), False: _Runs(False, False)}
+_WON_RUNS: dict[bool, Any] = {True: _Runs(True, True), False: _Runs(False, True)}
+_SPACE: Run = (" ", NONE)
+
+
 def _cards(trick: TrickFact, symbols: bool, marks: set[str], cross: str,
            analysis: dict[int, str]) -> list[Run]:
     """:func:`.render._trick_cards` as runs."""
     out: list[Run] = []
     winner = trick.winner
+    if not marks and not analysis:      # (the common case, from two tables of runs)
+        plain, won = _PLAIN_RUNS[symbols], _WON_RUNS[symbols]
+        for seat, p in zip(trick.order, trick.trick.plays):
+            if out:
+                out.append(_SPACE)
+            if seat == winner:
+                out += won[p.card]
+            else:
+                out.append(plain[p.card])
+        return out
     for i, (seat, p) in enumerate(zip(trick.order, trick.trick.plays)):
         card = p.card
         if i:
@@ -153,8 +183,13 @@ def _tens(deal: DealFact, seats: int) -> tuple[dict[int, list[_Crossed]], dict[i
     return crossed, lost
 
 
+#: characters of the tables' own text that are one cell wide (so that a line of them and
+#: of ASCII is as wide as it is long without asking Rich: checked by DealWriter.usable)
+_NARROW = dict.fromkeys(map(ord, "·♠♥♦♣†→─═"))
+
+
 def _cell_len(text: str) -> int:
-    if text.isascii():
+    if text.isascii() or text.translate(_NARROW).isascii():
         return len(text)
     from rich.cells import cell_len
     return cell_len(text)
@@ -416,12 +451,14 @@ class DealWriter:
         # every character of a table cell (digits, seats, cards, marks, arrows) is one cell
         # wide in Rich's reckoning, so a cell's width is its length
         self.usable = (console.encoding or "").lower().replace("-", "").startswith("utf") \
-            and _one_cell_wide("♠♥♦♣†→")
+            and _one_cell_wide("·♠♥♦♣†→─═")
         self._styles: dict[Stack, Optional[Style]] = {}
         self._width: Optional[int] = None
         self._held: list[str] = []
+        self._watched = False
         self._size = 0
         self._ansi: dict[Run, str] = {}      # a styled run as written to the terminal
+        self._tops: dict[object, str] = {}   # a table's header and rule on the terminal, by its widths
 
     def deal(self, deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, *, symbols: bool = True,
              lost_value: Optional[dict[tuple[int, int], str]] = None, blank: bool = False) -> bool:
@@ -440,7 +477,7 @@ class DealWriter:
                 if text is None:
                     return False
         else:
-            text = self._terminal(deal_content(deal, rules, facts, symbols, lost_value), self.console.width)
+            text = self._terminal(deal_content(deal, rules, facts, symbols, lost_value), self._console_width())
             if text is None:
                 return False
         self.write("\n" + text if blank else text)
@@ -464,11 +501,38 @@ class DealWriter:
                 file.flush()
 
     def _console_width(self) -> int:
-        if not self.piped:
-            return self.console.width
+        """The console's width: a pipe's read once, a terminal's each time (once, and again
+        after each resize, while :meth:`watching`)."""
         if self._width is None:
-            self._width = self.console.width     # (a pipe's width does not change)
+            if not self.piped and not self._watched:
+                return self.console.width
+            self._width = self.console.width
         return self._width
+
+    @contextmanager
+    def watching(self) -> Iterator[None]:
+        """On a terminal, while in the block: its width read once and again after a resize
+        (``SIGWINCH``) instead of for every table (Rich asks the terminal each time)."""
+        import signal
+        import threading
+        winch = getattr(signal, "SIGWINCH", None)
+        if self.piped or winch is None or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        before = signal.getsignal(winch)
+
+        def resized(signum: int, frame: object) -> None:
+            self._width = None
+            if callable(before):
+                before(signum, frame)
+
+        signal.signal(winch, resized)
+        self._watched, self._width = True, None
+        try:
+            yield
+        finally:
+            signal.signal(winch, before)
+            self._watched, self._width = False, None
 
     def blank(self) -> None:
         """``console.print()``: an empty line."""
@@ -485,9 +549,7 @@ class DealWriter:
             return True
         if self.console.legacy_windows or self.console.color_system is None:
             return False
-        from rich.text import Text
-        # (as Text.__rich_console__ does: its lines joined, each line's own style a span)
-        self.write(self._render([self._from_text(Text("\n").join([text]))], printable=True))
+        self.write(self._render([_runs_of(text)], printable=True))
         return True
 
     def rule(self, title: Text, characters: str) -> bool:
@@ -521,12 +583,78 @@ class DealWriter:
             return None         # (Rich writes styles through the console API there, or none at all)
         plains = [[cell[0][0] if len(cell) == 1 else "".join([t for t, _ in cell]) if cell else ""
                    for cell in row] for row in content.rows]
-        lines = self._grid(content, plains, width)
-        if lines is None:
-            lines = self.lines(content, width)
+        text = self._grid_ansi(content, plains, width)
+        if text is not None:
+            return text
+        lines = self.lines(content, width)
         if lines is None:
             return None
         return self._render(lines)
+
+    def _ansi_run(self, run: Run) -> str:
+        """A styled run as Rich writes it to the terminal."""
+        got = self._ansi.get(run)
+        if got is None:
+            got = self._render([[run]])[:-1]
+        return got
+
+    def _grid_ansi(self, content: _Content, plains: list[list[str]], width: int) -> Optional[str]:
+        """:meth:`_render` of :meth:`_grid`, each cell rendered as it is laid out."""
+        columns = content.columns
+        inner = self._inner(columns, plains, width - 2)
+        if inner is None:
+            return None
+        count = len(columns)
+        table_width = sum(inner) + 3 * count - 3
+        fill = " " * (width - 2 - table_width) if table_width + 2 < width else ""
+        key = (tuple(columns), tuple(inner), fill)
+        top = self._tops.get(key)
+        if top is None:
+            height = max(len(c.header) for c in columns)
+            lines: list[Line] = []
+            for k in range(height):
+                line: Line = [("  ", NONE)]
+                for i, (col, w) in enumerate(zip(columns, inner)):
+                    if i:
+                        line += [(" ", HEADER), (" ", NONE), (" ", HEADER)]
+                    j = k - (height - len(col.header))
+                    h = col.header[j] if j >= 0 else ""
+                    line.append((h.rjust(w) if col.right else h.ljust(w), HEADER))
+                lines.append(line + [(fill, NONE)])
+            lines.append([("  " + "─" * table_width + fill, NONE)])
+            top = self._tops[key] = self._render(lines)
+        out = [self._render(self._text(content.heading, width)), top]
+        ansi = self._ansi
+        tail = fill + "\n"
+        rights = [c.right for c in columns]
+        for row, texts in zip(content.rows, plains):
+            cells = []
+            for cell, text, right, w in zip(row, texts, rights, inner):
+                gap = w - len(text)
+                if gap < 0:
+                    break
+                if len(cell) == 1:
+                    run = cell[0]
+                    shown = run[0] if not run[1] else ansi.get(run) or self._ansi_run(run)
+                else:
+                    shown = "".join([run[0] if not run[1] else ansi.get(run) or self._ansi_run(run)
+                                     for run in cell])
+                if gap:
+                    shown = " " * gap + shown if right else shown + " " * gap
+                cells.append(shown)
+            else:
+                out.append("  " + "   ".join(cells) + tail)
+                continue
+            tall: list[list[Line]] = [[] for _ in columns]
+            for i, (cell, text, col, w) in enumerate(zip(row, texts, columns, inner)):
+                if len(text) > w:
+                    if col.no_wrap or max(map(len, text.split())) > w:
+                        return None
+                    tall[i] = _wrapped(cell, text, w, col.right, NONE)
+            out.append(self._render(_tall_row(row, texts, tall, columns, inner, [(fill, NONE)] if fill else [])))
+        for runs in content.after:
+            out.append(self._render(self._text(runs, width)))
+        return "".join(out)
 
     def _render(self, lines: list[Line], printable: bool = False) -> str:
         """The lines with Rich's escape sequences (each run's text made printable first with
@@ -608,9 +736,11 @@ class DealWriter:
         width, or narrowed by Rich's own collapse), or None where Rich would crop the table or
         wrap a header."""
         count = len(columns)
-        natural = []
-        for i, col in enumerate(columns):
-            natural.append(max(max(map(len, col.header)), max((len(row[i]) for row in plains), default=0)))
+        if plains:
+            natural = [max(max(map(len, col.header)), max(map(len, cells)))
+                       for col, cells in zip(columns, zip(*plains))]
+        else:
+            natural = [max(map(len, col.header)) for col in columns]
         inner = [max(n, c.min_width) for n, c in zip(natural, columns)]
         if sum(inner) + 3 * count - 3 <= max_width:
             return inner
@@ -864,6 +994,20 @@ def _crop(line: Line, width: int) -> Line:
         out.append((text, stack))
         left -= len(text)
     return out
+
+
+def _runs_of(text: Text) -> Line:
+    """The runs of a Rich Text as ``console.print`` renders it: its own style a span under
+    the others (as Text.__rich_console__ joins its lines), cut at every span's ends, each
+    piece with the styles of the spans over it in their order (Rich's ``Text.render``)."""
+    plain = text.plain
+    spans = [(0, len(plain), text.style)] if text.style else []
+    spans += [(s.start, s.end, s.style) for s in text.spans]
+    if not spans:
+        return [(plain, NONE)]
+    cuts = sorted({0, len(plain), *[a for a, _, _ in spans], *[b for _, b, _ in spans]})
+    return [(plain[a:b], tuple([st for s, e, st in spans if s <= a and e >= b and st]))
+            for a, b in zip(cuts, cuts[1:]) if b <= len(plain)]
 
 
 class _StyleName(str):
