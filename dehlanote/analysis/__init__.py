@@ -14,7 +14,11 @@ from typing import Any
 _EXPORTS = {"PlayRules": "position", "Position": "position", "describe": "position", "position_for": "position",
             "OutOfTime": "search", "Solver": "search"}
 
-__all__ = sorted(_EXPORTS)
+#: worlds a single-dummy decision samples, by default (here, not in .single: the command line's
+#: options name it without loading the solver)
+WORLDS = 32
+
+__all__ = sorted([*_EXPORTS, "WORLDS"])
 
 
 def __getattr__(name: str) -> Any:

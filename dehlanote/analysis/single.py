@@ -50,8 +50,8 @@ from ..rules.profile import Rules
 from .deal import DealAnalysis, NotAnalysable, PlayAnalysis, advice, analyse_deal, glyph, start_position
 from .position import PlayRules, Position
 from .search import OutOfTime, Solver
+from . import WORLDS  # worlds a decision, by default (defined where the options read it)
 
-WORLDS = 32          # worlds a decision, by default
 ENUMERATE = 20000    # enumerate the deals consistent with what is seen when there are at most this many raw deals
 REJECTIONS = 200     # shuffles tried before the constrained dealing takes over
 MARK = 0.25          # units above twice the error for ``?``

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.markup import escape
@@ -19,16 +19,15 @@ from ..output.render import (
     game_heading,
     game_result_text,
 )
-from ..analysis import commentary
-from ..analysis.commentary import analysed_deal, deal_marks
-from ..analysis.deal import DealAnalysis
-from ..analysis.single import analyse as analyse_single
 from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from ..errors import READING_CODES
 from ..replay import DealFact, GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry, Rules
 from ..syntax import Game
 from ..syntax.model import Deal
+if TYPE_CHECKING:
+    from ..analysis.deal import DealAnalysis
+
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -130,10 +129,14 @@ class _Judge:
         self.dd, self.worlds, self.seed = dd, worlds, seed
 
     def solve(self, fact: DealFact, rules: Rules) -> DealAnalysis:
+        # (the solver imported only for --analyse: a quicker start for the rest)
+        from ..analysis import commentary
+        from ..analysis.single import analyse as analyse_single
         return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
                               time_limit=commentary.DEAL_SECONDS)
 
     def __call__(self, deal: Deal, fact: DealFact, rules: Rules) -> tuple[Deal, Optional[str]]:
+        from ..analysis.commentary import analysed_deal
         return analysed_deal(deal, fact, rules, self.solve(fact, rules))
 
 
@@ -201,6 +204,7 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
         if analyse is not None:
             # solved before its table is drawn: the cards that lost value are marked in it
             solved = analyse.solve(deal, rules)
+            from ..analysis.commentary import analysed_deal, deal_marks
             marks = {at: mark for at, (mark, _) in deal_marks(deal, rules, solved).items()}
             analysis.append(analysed_deal(deal.deal, deal, rules, solved)[1])
         ending = final or match_end(head, deal)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from ..analysis.single import WORLDS
+from ..analysis import WORLDS
 
 DD_OPTION = typer.Option(False, "--dd", help="Judge each card double dummy only (as if its player saw every hand): "
                                              "no sampling, much faster.")

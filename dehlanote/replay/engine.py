@@ -40,6 +40,11 @@ _SEAT_INDEX: dict[int, dict[object, int]] = {
     n: {seat: i for i, seat in enumerate(seats)} for n, seats in _SEATS.items()}
 
 
+#: the tens in the deck's order (TENS is a set: its order changes with the hash seed, and a
+#: claim's tens are written in this order)
+_TEN_ORDER = tuple(card for card in DECK if card in TENS)
+
+
 def _dealt_hands(deal: Deal, explicit: tuple[bool, ...], seats: str) -> dict[str, tuple[str, ...]]:
     """The hands written in the record that were taken (``explicit``), in seat order, each in
     deck order (a seat's first ``hands`` entry is the one taken, and a hand is taken only whole)."""
@@ -492,7 +497,7 @@ def claim_deal(state: DealState, claim: Claim, judge: Optional[ClaimJudge] = Non
         return state._replace(errors=state.errors + (error,))
     side = seats.index(claim.seat) % 2
     left = (tricks_per_deal - state.tricks_done) * n
-    unplayed = tuple(ten for ten in TENS for _ in range(decks - ((state.played >> SHIFT[ten]) & 3)))
+    unplayed = tuple(ten for ten in _TEN_ORDER for _ in range(decks - ((state.played >> SHIFT[ten]) & 3)))
     tens = state.centre_tens + unplayed
     cards = state.centre + left
     fact = ClaimFact(claim.seat, _SIDES[n][side], claim.line, claim.column, state.tricks_done + 1, cards, tens)

@@ -10,17 +10,29 @@ console forced to be one) character for character with the same style on each.
 
 from __future__ import annotations
 
+import fcntl
 import io
+import os
+import pty
 import random
 import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from dehlanote.cli import app
 from dehlanote.commands import annotate as annotate_cmd
 from dehlanote.oracle.playout import Style, generate_match
+from dehlanote.output.annotext import DealWriter
 from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string
 from dehlanote.text import safe_console
@@ -115,16 +127,19 @@ def _styled_chars(text: str) -> list[tuple[str, str]]:
     return out
 
 
-def _terminal(text: str, width: int, *, direct: bool, system: str) -> str:
+def _terminal(text: str, width: int, *, direct: bool, system: str, no_color: bool = False) -> str:
+    """The games of ``text`` annotated to a console that is a terminal, as the command writes
+    them (one direct writer for every game), with every table laid out by Rich unless ``direct``."""
     annotate_cmd.DIRECT = direct
     try:
         out = annotate_cmd.TextOut()
         out.piped = False
         out.console = safe_console(highlight=False, width=width, file=io.StringIO(), force_terminal=True,
-                                   color_system=system)
+                                   color_system=system, no_color=no_color)
+        writer = DealWriter(out.console, False)
         for index, game in enumerate(parse_string(text), 1):
             annotate_cmd._annotate_text(out, game, registry(), index, "x.dpn", index == 1, several=False,
-                                        symbols=True, analyse=None)
+                                        symbols=True, analyse=None, direct=writer)
         return out.console.file.getvalue()
     finally:
         annotate_cmd.DIRECT = True
@@ -137,3 +152,125 @@ def test_terminal_tables_look_as_rich_s(width, system):
     direct = _terminal(text, width, direct=True, system=system)
     assert "\x1b[" in direct and "A" in direct
     assert _styled_chars(direct) == _styled_chars(rich)
+
+
+ALL = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in SAMPLES + INVALID)
+
+
+@pytest.mark.parametrize("width,system,no_color,seed", [(80, "truecolor", False, 0), (100, "256", False, 1),
+                                                        (120, "standard", False, 2), (80, "truecolor", True, 3),
+                                                        (104, "256", True, 4)])
+def test_every_sample_on_a_terminal_looks_as_rich_s(width, system, no_color, seed):
+    # every sample and invalid record, and random matches; colour on and NO_COLOR (bold stays)
+    text = ALL + "\n" + _matches(seed, 10)
+    rich = _terminal(text, width, direct=False, system=system, no_color=no_color)
+    direct = _terminal(text, width, direct=True, system=system, no_color=no_color)
+    assert _styled_chars(direct) == _styled_chars(rich)
+    styles = {style for _, style in _styled_chars(direct)}
+    assert "1" in styles                             # bold
+    assert any("3" in s.split(";")[0] or ";3" in s for s in styles) != no_color   # a colour, unless NO_COLOR
+    assert max(map(cell_len, re.sub(r"\x1b\[[0-9;]*m", "", direct).splitlines())) <= width
+
+
+def test_a_resize_is_seen_at_the_next_table():
+    # the terminal's width is read once and again after SIGWINCH (not for every table)
+    if not hasattr(signal, "SIGWINCH"):
+        pytest.skip("no SIGWINCH here")
+    before = signal.getsignal(signal.SIGWINCH)
+    console = safe_console(highlight=False, width=100, file=io.StringIO(), force_terminal=True)
+    writer = DealWriter(console, False)
+    game = parse_string((ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8"))[0]
+    reg = registry()
+    deal = next(iter(annotate_cmd.Streamed(annotate_cmd.iter_replay(game, reg, annotate_cmd.claim_judge))))[0]
+    rules = deal.rules
+    assert rules is not None
+
+    def widths() -> set[int]:
+        writer.flush()
+        text = re.sub(r"\x1b\[[0-9;]*m", "", console.file.getvalue())
+        console.file.seek(0)
+        console.file.truncate()
+        return {len(line) for line in text.splitlines() if line.startswith("   ")}
+
+    with writer.watching():
+        assert writer.deal(deal, rules)
+        assert widths() == {100}            # a table's lines are as wide as the terminal
+        console.width = 70
+        assert writer.deal(deal, rules)
+        assert widths() == {100}            # no resize signalled: the width read before
+        os.kill(os.getpid(), signal.SIGWINCH)
+        assert writer.deal(deal, rules)
+        assert widths() == {70}
+    assert signal.getsignal(signal.SIGWINCH) == before
+    console.width = 90
+    assert writer.deal(deal, rules)
+    assert widths() == {90}                 # not watching: read for each table
+
+
+# ---- in a pseudo-terminal: the command itself ------------------------------------------------------
+
+_RUN = ("import sys\n"
+        "from dehlanote.commands import annotate\n"
+        "annotate.DIRECT = sys.argv[1] == 'direct'\n"
+        "sys.argv = ['dehlanote', 'annotate', *sys.argv[2:]]\n"
+        "from dehlanote._entry import main\n"
+        "main()\n")
+
+
+def _on_pty(mode: str, args: list[str], columns: int, rows: int, **env: str) -> bytes:
+    """What a terminal of ``columns`` x ``rows`` receives from ``dehlanote annotate ARGS``
+    (``mode`` direct, or rich: every table laid out by Rich)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    environ = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", PYTHONPATH=str(ROOT), **env)
+    for name in ("COLUMNS", "LINES", *(() if "NO_COLOR" in env else ("NO_COLOR",))):
+        environ.pop(name, None)
+    proc = subprocess.Popen([sys.executable, "-c", _RUN, mode, *args], stdin=slave, stdout=slave, stderr=slave,
+                            env=environ, close_fds=True)
+    os.close(slave)
+    out = b""
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        ready, _, _ = select.select([master], [], [], 0.5)
+        if ready:
+            try:
+                data = os.read(master, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            out += data
+        elif proc.poll() is not None:
+            break
+    os.close(master)
+    proc.wait(timeout=60)
+    return out
+
+
+@pytest.mark.parametrize("columns,rows,env", [(80, 24, {}), (120, 40, {"COLORTERM": "truecolor"}),
+                                              (100, 50, {"NO_COLOR": "1"})])
+def test_on_a_pseudo_terminal_the_command_looks_as_with_rich(tmp_path, columns, rows, env):
+    path = tmp_path / "games.dpn"
+    path.write_text(ALL + "\n" + _matches(columns, 6), encoding="utf-8")
+    args = [str(path), str(ROOT / "samples" / "worked-example.dpn")]
+    rich = _on_pty("rich", args, columns, rows, **env).decode("utf-8")
+    direct = _on_pty("direct", args, columns, rows, **env).decode("utf-8")
+    assert "Deal 1" in direct and "x.dpn" not in direct
+    assert _styled_chars(direct) == _styled_chars(rich)
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", direct)
+    assert max(map(cell_len, shown.splitlines())) <= columns
+    assert ("\x1b[32m" in direct or "\x1b[92m" in direct or "\x1b[38;" in direct) != ("NO_COLOR" in env)
+
+
+def test_the_same_text_whatever_the_hash_seed(tmp_path):
+    # a claim's tens were listed in the order of a set, so two runs could differ (found by
+    # comparing two runs in a pseudo-terminal): now in the deck's order
+    path = tmp_path / "claims.dpn"
+    path.write_text(_matches(100, 6) + "\n" + _matches(3, 14), encoding="utf-8")
+    outs = []
+    for seed in ("1", "3", "7"):
+        env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(ROOT), LANG="C.UTF-8")
+        outs.append(subprocess.run([sys.executable, "-m", "dehlanote", "annotate", str(path)], env=env,
+                                   capture_output=True, timeout=120).stdout)
+    assert re.search(rb"claims the rest .* cards with 10\S+ 10", outs[0])
+    assert outs[0] == outs[1] == outs[2]
