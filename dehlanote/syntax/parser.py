@@ -57,6 +57,7 @@ if TYPE_CHECKING:
 
 from ..errors import DpnError
 from . import terms
+from . import regexcache
 from .attach import attach_comments, comment_text, inside, within
 from .build import Builder
 from .cards import STRING_BODY, TAG_NAMES
@@ -306,7 +307,7 @@ def _sourced(games: list[Game], chunk: Chunk, keep_source: bool) -> list[Game]:
 
 
 _DEAL_WORD = re.compile(r"(?<![0-9A-Za-z_])" + terms.pattern("DEAL"))
-_DEAL_LINE = re.compile(r"(?:^|(?<=\n))[ \t\r\ufeff]*" + terms.pattern("DEAL"))
+_DEAL_LINE = regexcache.compile(r"(?:^|(?<=\n))[ \t\r\ufeff]*" + terms.pattern("DEAL"))
 _NAME = terms.pattern("NAME")
 #: a blank line, then a line that opens with a whole tag (comments may come first): where
 #: a new game may start

@@ -15,6 +15,7 @@ from typing import IO, Any, Iterator, NamedTuple, Optional, Union
 
 from ..errors import DpnError
 from . import terms
+from . import regexcache
 from .cards import STRING_BODY
 from .model import Game
 
@@ -45,7 +46,7 @@ _DEAL_ONE = re.compile(_DEAL[:4] + f"(?<![{_WORD_CHAR}]{_DEAL[:4]})" + _DEAL[4:]
 #: the same in a plain game with no comment, where the deal keyword only ever opens a line
 #: (the grammar's GAME_WHOLE: a line end and white space before each deal): found from the
 #: line end, which the regex engine looks for alone, 2-3 times faster than _DEAL_ONE
-_DEAL_ONE_LINE = re.compile(r"\n\s*" + _DEAL + _NUMBER_ONE)
+_DEAL_ONE_LINE = regexcache.compile(r"\n\s*" + _DEAL + _NUMBER_ONE)
 _TAG_TEXT = TAG
 _TAG_AT = re.compile(_TAG_TEXT).match
 # a blank line (a line end, then a line of white space only, and its end)
@@ -62,7 +63,7 @@ _SURROGATE = re.compile("[\udc80-\udcff]")
 #: largest of all, is compiled once and shared with the parser, :data:`GAME_WHOLE_AT`)
 _SPACE = re.compile("[ \t\r\n]*").match
 #: the grammar's GAME_WHOLE terminal, as the whole parser has it, matched at a position
-GAME_WHOLE_AT = re.compile(terms.whole_pattern("GAME_WHOLE")).match
+GAME_WHOLE_AT = regexcache.compile(terms.whole_pattern("GAME_WHOLE")).match
 _AFTER_GAME = re.compile(r"[ \t]*+(?:\{[^}\[\n]*\}[ \t]*)*+\r?\n(?:[ \t\r]*\n)+[ \t]*(?=\[)").match
 #: the first "deal" of a plain game starts a line (else a tag holds the word, and the scan decides)
 _FIRST_DEAL = re.compile(_DEAL)

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 from ..errors import DpnError
 from . import terms
+from . import regexcache
 from .attach import CRLF
 from .lazy import LAZY_DEALS, LazyDeals
 from .cards import CARD_SPELLINGS, GLYPHS, TAG_NAMES, card_of, suit_of
@@ -84,7 +85,7 @@ def _scanner(*names: str) -> re.Pattern[str]:
 _TRICK_PARTS = _scanner("CARD", "WITHDRAWN", "DOTTED_INT", "INT", "SEAT").finditer
 _HAND_PARTS = _scanner("CARD", "SEAT", "PIPE").finditer
 _WORDS = re.compile(r"\S+").finditer
-_TAG_PARTS = re.compile(r"\[[ \t]*({})[ \t]*({})".format(
+_TAG_PARTS = regexcache.compile(r"\[[ \t]*({})[ \t]*({})".format(
     terms.pattern("NAME"), terms.possessive(terms.pattern("STRING")))).finditer
 #: comments to take out of a whole token (tag values may hold a {, so they are skipped)
 _COMMENTS = re.compile("({})|{}".format(terms.pattern("COMMENT"), terms.possessive(terms.pattern("STRING"))))
