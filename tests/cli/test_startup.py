@@ -9,6 +9,7 @@ heavy modules alone, and that values and error messages are typer's own.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -64,6 +65,24 @@ def test_validate_loads_neither_other_commands_nor_pydantic():
                   "dehlanote.analysis.search",
                   "dehlanote.analysis.position", "dehlanote.analysis.claim", "pydantic"):
         assert heavy not in loaded, heavy
+
+
+def test_version_is_answered_without_loading_the_command_line():
+    # (the same line as the Typer option's, which the full command line still prints)
+    for flag in ("--version", "-V"):
+        loaded = _modules_after(flag)
+        assert "dehlanote.version" in loaded
+        for heavy in ("typer", "dehlanote.cli", "dehlanote.syntax", "dehlanote.replay"):
+            assert heavy not in loaded, heavy
+        fast = subprocess.run([sys.executable, "-m", "dehlanote", flag], capture_output=True, text=True, cwd=ROOT)
+        full = runner.invoke(app, [flag])
+        assert (fast.returncode, fast.stdout, fast.stderr) == (0, full.stdout, "") and full.exit_code == 0
+    to_full = subprocess.run([sys.executable, "-m", "dehlanote", "--version"], stdout=open("/dev/full", "w"),
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert (to_full.returncode, to_full.stderr) == (2, "dehlanote: cannot write the output: no space left on device\n")
+    closed = subprocess.run([sys.executable, "-m", "dehlanote", "--version"], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, preexec_fn=lambda: os.close(1))
+    assert closed.returncode == 2 and "standard output is closed" in closed.stderr
 
 
 def test_help_still_lists_every_command():
