@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import NamedTuple, Optional
 
 from ..deck import SUIT_SYMBOLS
-from ..deck import side_of
+from ..deck import TENS, side_of
 from ..replay.facts import DealFact, GameFacts, TrickFact
 from ..replay.methods import capture_mode
 from ..rules.profile import Rules
@@ -145,7 +145,7 @@ def _tens(deal: DealFact, seats: int) -> tuple[dict[int, list[_Crossed]], dict[i
     lost: dict[int, set[str]] = {}
     for t in deal.tricks:
         for p in t.trick.plays:
-            if p.card.startswith("10"):
+            if p.card in TENS:
                 pending.append((p.card, t.number, t.winner))
         cap = t.capture
         if cap is None or not cap.tens:
