@@ -71,6 +71,7 @@ typedef struct {
     uint64_t stored;    /* outlines in use */
     uint64_t room;      /* entries the outlines have room for */
     uint64_t room_limit;    /* past it, outlines no longer grow */
+    uint16_t nearh[1 << 16];    /* the last best lead found per hash of the lengths, leader, centre */
     int busy;           /* a test is running (in another thread: the search runs without the GIL) */
 } Engine;
 

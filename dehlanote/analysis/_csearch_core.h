@@ -501,6 +501,12 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     uint64_t key[XKEY];
     for (int i = 0; i < 4; i++) memcpy(key + 3 * i, desc[order[i]], sizeof desc[0]);
     key[12] = small;
+    /* a first guess at the lead when the table has none: the last best lead found at a trick
+     * start with the same lengths of every hand's suits, leader and centre (a slot per hash;
+     * only the order of the leads depends on it, never a value) */
+    uint64_t nh = small;
+    for (int i = 0; i < 4 * NS; i++) nh = nh * 31 + (uint64_t)LEN(s->H[i]);
+    unsigned nslot = (unsigned)(mix(nh) & 0xFFFF);
     XEnt *x = xfind(e, key, 0, 0);
     int hint = 0;
     if (x != NULL) {
@@ -510,9 +516,11 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         if (hi < target) return hi;
         hint = (int)(x->val >> 16);
     }
+    if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
     int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
     int best = s->best_lead;
+    if (best) e->nearh[nslot] = (uint16_t)best;
     x = xfind(e, key, 1, left);
     if (x == NULL) longjmp(s->out, STOP_MEMORY);
     int lo, hi, h;
