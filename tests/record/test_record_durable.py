@@ -195,6 +195,12 @@ OPENING = ["dealer D", *HANDS, "trump D", "AH 10H 3H 7H", "AS", "QS", "undo", "Q
 
 
 def test_every_line_of_a_deals_opening_is_on_disk_when_killed_and_resumes_to_the_same_record(tmp_path):
+    # the recorder killed is a process of its own, fed from a pipe; validate and the resumed
+    # recorder are the command functions run in this process (no interpreter start-up each)
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    runner = CliRunner()
     whole = session_text(OPENING)
     for stop in range(1, len(OPENING) + 1):
         path = tmp_path / f"stop-{stop}.dpn"
@@ -205,9 +211,10 @@ def test_every_line_of_a_deals_opening_is_on_disk_when_killed_and_resumes_to_the
         on_disk = path.read_text(encoding="utf-8")
         assert on_disk == session_text(OPENING[:stop]), stop      # the line typed is saved, undo too
         rec.kill()
-        assert validate(path).returncode == 0, (stop, on_disk)
-        done = run_record(path, OPENING[stop:])
-        assert done.returncode == 0, (stop, done.stderr)
+        checked = runner.invoke(app, ["validate", str(path)])
+        assert checked.exit_code == 0, (stop, on_disk, checked.output)
+        done = runner.invoke(app, ["record", str(path)], input="\n".join(OPENING[stop:]) + "\n")
+        assert done.exit_code == 0, (stop, done.output, done.exception)
         assert "resuming" in done.stderr
         assert path.read_text(encoding="utf-8") == whole, stop
 
