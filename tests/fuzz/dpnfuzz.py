@@ -300,6 +300,13 @@ def block_size(n: int) -> Iterator[None]:
 def check_library(text: str, *, block: Optional[int] = None, deep: bool = True) -> int:
     """Every library entry point on ``text``; raises Violation. Returns the number of games.
 
+    (The checks are :func:`library_games`'s.)"""
+    return len(library_games(text, block=block, deep=deep)[0])
+
+
+def library_games(text: str, *, block: Optional[int] = None, deep: bool = True) -> tuple[list, list]:
+    """The checks of :func:`check_library`; returns the games read and their replayed facts.
+
     ``block`` also reads the text as a byte stream that many bytes at a time, and checks
     that it gives the same games as the string. ``deep`` also checks that a game found
     valid is written canonically into a text that reads back valid, the same, and stable.
@@ -335,7 +342,7 @@ def check_library(text: str, *, block: Optional[int] = None, deep: bool = True) 
             if streamed != [_strip(g) for g in games]:
                 raise Violation(f"{where}: the byte stream gives other games than the string "
                                 f"({len(streamed)} against {len(games)})")
-        return len(games)
+        return games, all_facts
     except Violation:
         raise
     except Exception as exc:  # noqa: BLE001 - that is the point
@@ -536,13 +543,12 @@ def check_between(first: str, payload: str, second: str, *, block: Optional[int]
     """``payload`` between two valid games (a blank line on each side): the second game is
     read exactly as it is alone, and valid."""
     text = first.rstrip("\n") + "\n" + payload + "\n\n" + second
-    check_library(text, block=block)
+    games, facts = library_games(text, block=block)      # read and replayed once, for the checks here too
     alone = [normal_form(g) for g in parse_string(second)]
-    games = parse_string(text)
     if len(games) < len(alone) or [normal_form(g) for g in games[-len(alone):]] != alone:
         raise Violation(f"a mutation between two games changed the game after it: {payload!r}")
-    for game in games[-len(alone):]:
-        if replay_game(game).errors:
+    for fact in facts[-len(alone):]:
+        if fact.errors:
             raise Violation(f"the game after {payload!r} is no longer valid")
 
 
