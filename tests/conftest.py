@@ -52,3 +52,41 @@ def best_by_brute_force(table) -> tuple[set[str], int]:
 def brute_best():
     """:func:`best_by_brute_force`, for the tests that check a solver's card against it."""
     return best_by_brute_force
+
+
+# The longest tests (from ``--durations``) start first: pytest-xdist hands tests to the workers in
+# collection order, so a long one collected last would leave the other core idle at the end of
+# the run. Only the order changes (every test still runs; the rest keep their order).
+LONG_FIRST = (
+    "tests/analysis/test_solve_cli.py::test_every_sample_solves_its_last_six_tricks_without_a_traceback",
+    "tests/analysis/test_analysis_annotate.py::test_by_default_the_cards_are_judged_single_dummy",
+    "tests/record/test_record.py::"
+    "test_interrupted_anywhere_the_file_is_valid_unfinished_and_resumes_to_the_same_record",
+    "tests/record/test_record_durable.py::"
+    "test_every_line_of_a_deals_opening_is_on_disk_when_killed_and_resumes_to_the_same_record",
+    "tests/robustness/test_streaming.py::test_16_10_annotate_text_streams_a_long_game",
+    "tests/robustness/test_hostile.py::test_a_game_of_ten_thousand_deals",
+    "tests/replay/test_properties.py::test_playouts",
+    "tests/analysis/test_analysis_claim.py::test_claims_agree_with_brute_force_and_give_everything",
+    "tests/robustness/test_fuzz.py::test_a_mutated_game_between_two_valid_ones_leaves_the_last_whole",
+    "tests/robustness/test_hostile.py::test_16_9_a_long_line_of_comments_in_linear_time",
+    "tests/analysis/test_single.py::test_sampling_agrees_with_the_exact_average_within_its_error",
+    "tests/analysis/test_single.py::test_all_worlds_give_the_exact_average",
+    "tests/robustness/test_hostile.py::test_12_6_errors_shown_per_file_are_capped",
+    "tests/project/test_docs.py::test_help_texts_and_rules_output_name_no_internal_source",
+    "tests/analysis/test_review.py::test_bad_records_give_their_codes_and_the_good_deals_are_still_judged",
+    "tests/analysis/test_solve_reference.py::test_solver_equals_brute_force_on_random_endings",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+
+    def place(item: pytest.Item) -> int:
+        name = item.nodeid.split("[")[0]
+        for prefix, i in rank.items():
+            if name == prefix or name.startswith(prefix + "_"):     # test_playouts_<profile> too
+                return i
+        return len(rank)
+
+    items.sort(key=place)       # stable: the order of the rest is kept
