@@ -3,13 +3,14 @@ from :func:`dehlanote.analysis.single.analyse` and the per-card core's legal car
 
 from __future__ import annotations
 
+import contextlib
 import json
-import os
-import subprocess
-import sys
+import traceback
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
+from typer.testing import CliRunner
 
 import dehlanote
 from dehlanote.analysis.single import analyse, play_mark
@@ -18,12 +19,28 @@ ROOT = Path(__file__).resolve().parents[2]
 MATCH = ROOT / "samples" / "match.dpn"
 
 
-def run(*args: str, cache: Path) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["XDG_CACHE_HOME"] = str(cache)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    return subprocess.run([sys.executable, "-m", "dehlanote", "review", *args], capture_output=True, text=True,
-                          cwd=ROOT, env=env, timeout=600)
+class Ran(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str, cache: Path) -> Ran:
+    """``dehlanote review`` in this process (the command function through Typer) with its cache
+    under ``cache``; an exception it lets out is its traceback on standard error."""
+    from dehlanote import cache as caching
+    from dehlanote.cli import app
+
+    caching.folder.cache_clear()                   # the folder is found once a process: found again here
+    try:
+        with contextlib.chdir(ROOT):
+            res = CliRunner(env={"XDG_CACHE_HOME": str(cache)}).invoke(app, ["review", *args])
+    finally:
+        caching.folder.cache_clear()
+    err = res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        err += "".join(traceback.format_exception(res.exception))
+    return Ran(res.exit_code, res.stdout, err)
 
 
 def expected(path: Path, *, dd: bool, from_trick: int, worlds: int = 1) -> dict[str, dict]:
