@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
+import traceback
 from importlib import resources
 from pathlib import Path
+from typing import NamedTuple
 
 import jsonschema
 from typer.testing import CliRunner
@@ -19,9 +22,26 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "dehlanote", "solve", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=600)
+class Ran(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str) -> Ran:
+    """``dehlanote solve`` in this process (the command function through Typer; an exception it
+    lets out is its traceback on standard error), in a process of its own with ``--jobs`` (whose
+    workers are processes started by the command)."""
+    if "--jobs" in args:
+        proc = subprocess.run([sys.executable, "-m", "dehlanote", "solve", *args], capture_output=True, text=True,
+                              cwd=ROOT, timeout=600)
+        return Ran(proc.returncode, proc.stdout, proc.stderr)
+    with contextlib.chdir(ROOT):
+        res = CliRunner().invoke(app, ["solve", *args])
+    err = res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        err += "".join(traceback.format_exception(res.exception))
+    return Ran(res.exit_code, res.stdout, err)
 
 
 def _schema() -> dict:
