@@ -504,6 +504,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dask-workers", type=int, default=2, help="worker processes of the Dask cluster")
     ap.add_argument("--annotate", action="store_true", help="only annotate's speed (see bench_memory.py)")
     ap.add_argument("--memory", action="store_true", help="only the peak memory on one long game")
+    ap.add_argument("--shapes", default="tens,no-tens,comments,hands,six-player",
+                    help="the shapes of game --memory measures (bench_memory.SHAPES)")
     ap.add_argument("--json", help="write the figures to this JSON file")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--file", help=argparse.SUPPRESS)
@@ -535,7 +537,7 @@ def main(argv: list[str] | None = None) -> int:
             figures["annotate"] = bench_memory.run_annotate(style_corpus("plain", args.style_deals, args.seed),
                                                             args.style_deals, args.repeat)
         if args.memory:
-            figures["memory"] = bench_memory.run_memory(Path(args.tmp))
+            figures["memory"] = bench_memory.run_memory(Path(args.tmp), tuple(args.shapes.split(",")))
         if args.json:
             Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         return 0

@@ -9,12 +9,15 @@ beside them for scale.
 ``--memory``: the peak resident memory of each command on one game of 10,000 deals (a pagat
 session without end, seeded; written once in ``--tmp``): ``validate --jobs 1``, ``json
 --compact``, ``annotate``, ``annotate --format dpn``, ``html`` and ``stats``, each a fresh
-process (``getrusage`` of the child).
+process (``getrusage`` of the child), on each shape of game in :data:`SHAPES`: with tens
+lines, without them, with a comment on plays of every deal, with hands lines, six players.
+``--shapes tens,comments`` picks some.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import shutil
 import statistics
@@ -56,24 +59,63 @@ def run_annotate(corpus: Path, deals: int, repeat: int) -> dict:
     return figures
 
 
-def long_game(tmp: Path, deals: int = 10_000, seed: int = 5) -> Path:
-    path = tmp / f"dehlanote-one-game-{deals}-{seed}.dpn"
+#: the shapes of one long game the memory is measured on: name -> (options of the pagat profile,
+#: Style keywords, comments on the plays)
+SHAPES: dict[str, tuple[dict, dict, bool]] = {
+    "tens": ({"kots": 0}, {}, False),
+    "no-tens": ({"kots": 0}, {"tens": False}, False),
+    "comments": ({"kots": 0}, {}, True),
+    "hands": ({"kots": 0}, {"hands": True}, False),
+    "six-player": ({"kots": 0, "six-player": True}, {}, False),
+}
+_TRICK_LINE = re.compile(r"^( ?\d+ [A-F]: )(\S+)( .*)$", re.MULTILINE)
+
+
+def _comment_plays(text: str) -> str:
+    """A comment on the lead of every trick and after every third trick line (as a scorer
+    notes the play): ``3 B: AS {a bold lead} 4S 5S 2S``."""
+    count = 0
+
+    def note(m: re.Match) -> str:
+        nonlocal count
+        count += 1
+        tail = " {ruffed high}" if count % 3 == 0 else ""
+        return f"{m.group(1)}{m.group(2)} {{lead {count % 7}}}{m.group(3)}{tail}"
+
+    return _TRICK_LINE.sub(note, text)
+
+
+def long_game(tmp: Path, deals: int = 10_000, seed: int = 5, shape: str = "tens") -> Path:
+    """One seeded pagat session of ``deals`` deals in ``shape`` (see :data:`SHAPES`), written once."""
+    suffix = "" if shape == "tens" else f"-{shape}"
+    path = tmp / f"dehlanote-one-game-{deals}-{seed}{suffix}.dpn"
     if not path.exists():
-        from dehlanote.oracle.playout import generate_match
-        text, _ = generate_match(random.Random(seed), "pagat", {"kots": 0}, max_deals=deals)
+        from dehlanote.oracle.playout import Style, generate_match
+        options, style, comments = SHAPES[shape]
+        text, _ = generate_match(random.Random(seed), "pagat", options, style=Style(**style), max_deals=deals)
+        if comments:
+            text = _comment_plays(text)
         path.write_text(text, encoding="utf-8")
     return path
 
 
-def run_memory(tmp: Path) -> dict:
-    game = long_game(tmp)
-    page = tmp / "dehlanote-one-game.html"
-    figures: dict = {"file": str(game), "deals": 10_000}
+def run_memory(tmp: Path, shapes: tuple[str, ...] = tuple(SHAPES)) -> dict:
+    figures: dict = {}
+    for shape in shapes:
+        figures[shape] = run_memory_shape(tmp, shape)
+    return figures
+
+
+def run_memory_shape(tmp: Path, shape: str) -> dict:
+    game = long_game(tmp, shape=shape)
+    page = tmp / f"dehlanote-one-game-{shape}.html"
+    figures: dict = {"file": str(game), "deals": 10_000, "shape": shape}
     for label, args in [("validate --jobs 1", ["validate", "--jobs", "1"]), ("json --compact", ["json", "--compact"]),
                         ("annotate", ["annotate"]), ("annotate --format dpn", ["annotate", "--format", "dpn"]),
                         ("html", ["html", "-o", str(page), "--force"]), ("stats", ["stats"])]:
         cpu, peak = _cpu([*args, str(game)])
         figures[label] = {"peak_mb": round(peak / 1024), "cpu_s": round(cpu, 2)}
-        print(f"{label:24} one game of 10,000 deals: peak {peak / 1024:5.0f} MB, {cpu:5.2f} s CPU", flush=True)
+        print(f"{shape:10} {label:22} one game of 10,000 deals: peak {peak / 1024:5.0f} MB, {cpu:5.2f} s CPU",
+              flush=True)
     page.unlink(missing_ok=True)
     return figures

@@ -36,8 +36,10 @@ class LazyDeals(Sequence["Deal"]):
     __slots__ = ("_text", "_starts", "_lines", "_ln", "_col", "_make", "_reader", "_last")
 
     def __init__(self, text: str, starts: array, lines: array, ln: int, col: int, make: Any) -> None:
-        """``make()``: a reader of its own (a :class:`.whole.WholeReader`: nothing shared with a
-        parse under way), made when the first deal is read."""
+        """``make()``: a reader of its own (nothing shared with a parse under way), made when the
+        first deal is read: its ``lazy_deal(text, line, column)`` reads the deal of one piece
+        (a :class:`.whole.WholeReader` for a game of whole deals, a :class:`.parser.PieceReader`
+        for one read piece by piece)."""
         self._make = make
         self._text = text
         self._starts = starts
@@ -59,8 +61,7 @@ class LazyDeals(Sequence["Deal"]):
         starts = self._starts
         end = starts[i + 1] - 1 if i + 1 < len(starts) else len(self._text)
         at = self._lines[i]
-        deal = self._reader._deal_lines(self._text[starts[i]:end].split("\n"), self._ln + at,
-                                        self._col if at == 0 else 1, True)
+        deal = self._reader.lazy_deal(self._text[starts[i]:end], self._ln + at, self._col if at == 0 else 1)
         self._last = (i, deal)
         return deal
 

@@ -47,6 +47,7 @@ from __future__ import annotations
 import gc
 import re
 import threading
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -62,10 +63,11 @@ from .attach import attach_comments, comment_text, inside, within
 from .build import Builder
 from .cards import STRING_BODY, TAG_NAMES
 from .diagnose import Diagnosis, diagnose
-from .model import Game, Tag, make_game
+from .lazy import LAZY_DEALS, LazyDeals
+from .model import Deal, Game, Tag, make_game
 from .recover import MAX_ERRORS, recover
 from .reader import GAME_WHOLE_AT, TAG, Chunk, Source, split_games, stray_tags
-from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS
+from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS, OverLimit
 
 __all__ = ["MAX_CARDS", "MAX_ERRORS", "MAX_HANDS", "MAX_TRICKS", "iter_games", "iter_path", "parse_chunk",
            "parse_path", "parse_string", "paused_gc", "read_whole", "warm_up", "whole_span"]
@@ -77,6 +79,35 @@ _COMMENT_TOKENS = re.compile(terms.pattern("COMMENT")).finditer
 #: way ((?:WS|COMMENT)* with WS a + loop backtracked exponentially in it)
 _IGNORED = re.compile("(?:{ws})?(?:{comment}(?:{ws})?)*".format(ws=terms.pattern("WS"),
                                                               comment=terms.pattern("COMMENT")))
+
+
+#: the grammar's whole terminals of a run of tags and of a deal, as the whole parser has
+#: them, matched at a position (a deal with its tens line first: it is the higher priority)
+_TAGS_WHOLE_AT = re.compile(terms.whole_pattern("TAGS_WHOLE")).match
+_DEAL_TENS_WHOLE_AT = re.compile(terms.whole_pattern("DEAL_TENS_WHOLE")).match
+_DEAL_WHOLE_AT = re.compile(terms.whole_pattern("DEAL_WHOLE")).match
+
+
+def whole_deal_span(text: str) -> tuple[tuple[int, int] | None, int, int, bool] | None:
+    """Where the one whole deal of a chunk stands, after a run of plain tags or none, when
+    the chunk is those tokens between white space and comments as Lark's lexer finds them
+    (after GAME_WHOLE, which the caller tried: the run of tags, then the deal with its tens
+    line, of the higher priority, else the deal up to its tricks): (the tags' span or None,
+    the deal's start and end, whether it holds its tens line); else None. The pieces of a
+    long game (:func:`_read_pieces`) are such chunks."""
+    m = _IGNORED.match(text)
+    at = m.end() if m is not None else 0
+    tags = _TAGS_WHOLE_AT(text, at)
+    if tags is not None:
+        m = _IGNORED.match(text, tags.end())
+        at = m.end() if m is not None else tags.end()
+    deal = _DEAL_TENS_WHOLE_AT(text, at)
+    tens = deal is not None
+    if deal is None:
+        deal = _DEAL_WHOLE_AT(text, at)
+    if deal is None or _IGNORED.fullmatch(text, deal.end()) is None:
+        return None
+    return None if tags is None else tags.span(), deal.start(), deal.end(), tens
 
 
 def whole_span(text: str) -> tuple[int, int] | None:
@@ -132,6 +163,22 @@ class _Parser:
             return line + b.lo, i - nl + (b.co if line == 1 else 0)
         return at
 
+    def _whole_deal(self, text: str, found: tuple[tuple[int, int] | None, int, int, bool]) -> Game:
+        """The game of a chunk that is a run of plain tags (or none) and one whole deal
+        (:func:`whole_deal_span`), as Lark reduces it: the builder's ``tag`` of the
+        TAGS_WHOLE token, its ``deal`` of the DEAL_TENS_WHOLE or the DEAL_WHOLE token with
+        nothing after it, then ``tagged_game`` or ``untagged_game``."""
+        b = self.builder
+        tag_span, at, end, tens = found
+        lines, line, column = b._text_lines(text[at:end], *self._at(text, at))
+        deal = b._deal_lines(lines, line, column, tens)
+        if len(deal.tricks) > MAX_TRICKS:
+            raise OverLimit()
+        if tag_span is None:
+            return Game((), (deal,), deal.line, deal.column)
+        lines, line, column = b._text_lines(text[tag_span[0]:tag_span[1]], *self._at(text, tag_span[0]))
+        return b._game(b._tags_text("\n".join(lines), line, column), [deal])
+
     def parse(self, chunk: Chunk, source: str | None = None) -> tuple[list[Game], list[DpnError]]:
         """Parse one chunk of text: its games and the errors found on the way (raises
         DpnError, positions in the file, for an error that stops the chunk). ``source``:
@@ -139,25 +186,40 @@ class _Parser:
         b = self.builder
         b.reset(chunk.line - 1, chunk.column - 1)
         text = chunk.text
-        span = None
+        span = deal_span = None
         if self.whole:
             # A chunk that is one GAME_WHOLE token between white space is a plain game: Lark
             # would lex that one token and reduce it to a tagged game; the builder does just
             # that here, without Lark's per-parse set-up (a third of the time of a plain game).
+            # So for a chunk of one whole deal (a piece of a long game, see _read_pieces).
             if chunk.whole is not None:     # the reader matched GAME_WHOLE already
                 span = chunk.whole
             else:
                 span = whole_span(text)
-        if span is not None:
-            # the game is one GAME_WHOLE token: read as Lark would reduce it to a tagged game
-            at, end = span
-            if "{" in text[:at] or "{" in text[end:]:   # comments before or after: as Lark's lexer gives them
+                if span is None:
+                    deal_span = whole_deal_span(text)
+        if span is not None or deal_span is not None:
+            # the game is one GAME_WHOLE token (or a run of tags and a whole deal): read as Lark
+            # would reduce it to a tagged game
+            tokens: list[tuple[int, int]] = []
+            if deal_span is None:
+                assert span is not None
+                tokens.append(span)
+            else:
+                tokens.append((deal_span[1], deal_span[2]))
+                if deal_span[0] is not None:
+                    tokens.append(deal_span[0])
+            if "{" in text:     # comments outside the tokens: as Lark's lexer gives them
                 where = self._at_each(text)
                 for c in _COMMENT_TOKENS(text):
-                    if c.start() < at or c.start() >= end:
+                    if not any(at <= c.start() < end for at, end in tokens):
                         b.whole_comments.append((*where(c.start()), comment_text(c.group())))
-            tags, deals = b._game_whole(text[at:end], *self._at(text, at))
-            games = [b._game(tags, deals)]
+            if deal_span is None:
+                at, end = tokens[0]
+                tags, deals = b._game_whole(text[at:end], *self._at(text, at))
+                games = [b._game(tags, deals)]
+            else:
+                games = [self._whole_deal(text, deal_span)]
         else:
             from lark.exceptions import UnexpectedInput
             self.row = None
@@ -221,13 +283,14 @@ def warm_up() -> None:
 
 
 
-def read_whole(chunk: Chunk) -> list[Game] | None:
+def read_whole(chunk: Chunk, parsers: _Parsers | None = None) -> list[Game] | None:
     """The games of a chunk as the whole-element parser reads them, or None when that
     reading meets any error (then only the fine reading counts). For tests and benchmarks."""
     if chunk.encoding_errors:
         return None
-    p = _parsers()
-    assert p.whole is not None
+    p = _parsers() if parsers is None else parsers
+    if p.whole is None:
+        p.whole = _Parser(whole=True)
     try:
         games, found = p.whole.parse(chunk)
     except DpnError:
@@ -239,15 +302,114 @@ def read_whole(chunk: Chunk) -> list[Game] | None:
     return games
 
 
-def _read(chunk: Chunk, whole: bool = True) -> list[Game]:
+def _read(chunk: Chunk, whole: bool = True, parsers: _Parsers | None = None) -> list[Game]:
     """The games of a chunk (raises DpnError for an error that stops it): read with the
-    whole-element parser, and again with the fine one when that meets any error."""
+    whole-element parser, and again with the fine one when that meets any error; a long
+    game deal by deal (:func:`_read_pieces`) when it can be."""
     if whole:
-        games = read_whole(chunk)
+        if len(chunk.text) > PIECES_FROM and parsers is None and not chunk.encoding_errors:
+            # (a plain game in one GAME_WHOLE token without comments keeps its deals' text itself: .whole)
+            span = chunk.whole or whole_span(chunk.text)
+            if span is None or "{" in chunk.text:
+                pieces = _read_pieces(chunk)
+                if pieces is not None:
+                    return pieces
+            if span is not None:
+                chunk = chunk._replace(whole=span)      # (not matched again)
+        games = read_whole(chunk, parsers)
         if games is not None:
             return games
-    games, found = _fine().parse(chunk)
+    if parsers is None:
+        fine = _fine()
+    else:
+        if parsers.fine is None:
+            parsers.fine = _Parser(whole=False)
+        fine = parsers.fine
+    games, found = fine.parse(chunk)
     return _with_errors(games, found)
+
+
+# ---- a long game read deal by deal -----------------------------------------------------
+
+#: a game of more characters than this (and more than LAZY_DEALS deals) that is not one
+#: GAME_WHOLE token is read deal by deal (:func:`_read_pieces`)
+PIECES_FROM = 50_000
+#: where a deal's piece of a game starts: the line of each deal keyword, outside comments
+#: and tag values
+_PIECE_CUTS = re.compile("(?P<c>{comment})|(?P<s>{string})|\n(?=[ \t\r\ufeff]*{deal})".format(
+    comment=terms.pattern("COMMENT"), string=terms.possessive(terms.pattern("STRING")),
+    deal=terms.pattern("DEAL"))).finditer
+_DEAL_FIRST = re.compile("[ \t\r\ufeff]*" + terms.pattern("DEAL")).match
+
+
+def _read_pieces(chunk: Chunk) -> list[Game] | None:
+    """A long game that is not one GAME_WHOLE token (a deal without its tens line, a comment,
+    a hands line written over lines...), read one deal at a time: its pieces are the text
+    from each deal's line to the next one's (the first with the game's tags and whatever
+    comes before them; a comment after a deal's last element stays in its piece, where it
+    is attached to that element as in the whole game). Each piece is read as a game of its
+    own and let go; when every piece reads as one deal without any error (the first one
+    with the game's tags), the game is its first piece's with the deals a
+    :class:`.lazy.LazyDeals` that reads each piece again when it is asked for (with a
+    :class:`PieceReader`). None when the game has no more than LAZY_DEALS deals or a
+    piece does not read so: then the game is read whole, and its errors are that reading's.
+
+    The game's grammar is its tags then its deals (``tag* deal+``), each deal from its
+    keyword to the next, so reading each piece alone is reading the game: the same nodes
+    at the same file positions, the same comments on the same elements.
+    """
+    text = chunk.text
+    starts = array("l", [0])
+    lines = array("l", [0])
+    line = at = 0
+    skip = _DEAL_FIRST(text) is None      # (the first cut is the first deal's own: in piece 0)
+    for m in _PIECE_CUTS(text):
+        if m.lastgroup is not None:
+            continue
+        if skip:
+            skip = False
+            continue
+        cut = m.end()
+        line += text.count("\n", at, cut)
+        at = cut
+        starts.append(cut)
+        lines.append(line)
+    if len(starts) <= LAZY_DEALS:
+        return None
+    head: Game | None = None
+    try:
+        for k, a in enumerate(starts):
+            end = starts[k + 1] if k + 1 < len(starts) else len(text)
+            games = _read(Chunk(text[a:end], chunk.line + lines[k], chunk.column if k == 0 else 1))
+            if len(games) != 1:
+                return None
+            game = games[0]
+            if game.errors or len(game.deals) != 1:
+                return None
+            if k == 0:
+                head = game
+            elif game.tags or game.comments:
+                return None
+    except DpnError:
+        return None
+    assert head is not None
+    deals = LazyDeals(text, starts, lines, chunk.line, chunk.column, PieceReader)
+    return [make_game(head.tags, deals, head.line, head.column, head.comments)]  # type: ignore[arg-type]
+
+
+class _PieceParsers(_Parsers):
+    """The parsers of :class:`PieceReader`s (one pair a thread, apart from the parse in hand)."""
+
+
+_piece_local = _PieceParsers()
+
+
+class PieceReader:
+    """Reads a deal of a game read piece by piece (:func:`_read_pieces`) again: the piece as
+    a game, its one deal."""
+
+    def lazy_deal(self, text: str, ln: int, col: int) -> Deal:
+        return _read(Chunk(text, ln, col), parsers=_piece_local)[0].deals[0]
 
 
 # ---- public API ----------------------------------------------------------------------

@@ -554,6 +554,10 @@ class WholeReader:
                   (Word(w[3][0], ln, w[3][1]), Word(self._int(w[4][0], ln, w[4][1]), ln, w[4][1])))
         return Tens(counts, ln, w[0][1])
 
+    def lazy_deal(self, text: str, ln: int, col: int) -> Deal:
+        """A deal of a :class:`.lazy.LazyDeals`: the text of one whole deal with its tens line."""
+        return self._deal_lines(text.split("\n"), ln, col, True)
+
     def _deal_lines(self, lines: list[str], ln: int, col: int, with_tens: bool) -> Deal:
         """The deal of the lines of a whole token (a deal up to its last plain trick line,
         one element a line, and its tens line ``with_tens``); ``ln``, ``col``: the file

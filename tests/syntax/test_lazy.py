@@ -1,6 +1,6 @@
 """Issue 27 item 3: a very long plain game keeps its text and reads each deal when asked
 (``syntax/lazy.py``); what it gives is what the whole game's model gives, and a game with
-an error or a comment is read as before."""
+an error is read as before (one with a comment deal by deal: tests/syntax/test_pieces.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from dehlanote import replay_game
 from dehlanote.oracle.playout import generate_match
 from dehlanote.syntax import parse_string, write_game
-from dehlanote.syntax import whole
+from dehlanote.syntax import parser, whole
 from dehlanote.syntax.lazy import LAZY_DEALS, LazyDeals
 
 
@@ -24,6 +24,7 @@ def session() -> str:
 def _eager(text: str, monkeypatch) -> list:
     with monkeypatch.context() as m:
         m.setattr(whole, "LAZY_DEALS", 10 ** 9)
+        m.setattr(parser, "LAZY_DEALS", 10 ** 9)
         return parse_string(text)
 
 
@@ -47,7 +48,8 @@ def test_a_long_game_reads_its_deals_one_at_a_time_and_gives_the_same_model(sess
 
 
 @pytest.mark.parametrize("mistake", ["card", "comment", "tens"])
-def test_a_long_game_with_a_mistake_or_a_comment_is_read_whole(session, monkeypatch, mistake):
+def test_a_long_game_with_a_mistake_is_read_whole_and_one_with_a_comment_piece_by_piece(session, monkeypatch,
+                                                                                      mistake):
     lines = session.split("\n")
     at = max(i for i, line in enumerate(lines) if line.startswith("tens ")) - 3     # a trick of the last deal
     if mistake == "card":
@@ -59,7 +61,9 @@ def test_a_long_game_with_a_mistake_or_a_comment_is_read_whole(session, monkeypa
     text = "\n".join(lines)
     (game,) = parse_string(text)
     (eager,) = _eager(text, monkeypatch)
-    assert type(game.deals) is tuple
+    assert type(eager.deals) is tuple
+    # a comment: the game is no GAME_WHOLE token, it is read deal by deal (tests/syntax/test_pieces.py)
+    assert isinstance(game.deals, LazyDeals) if mistake == "comment" else type(game.deals) is tuple
     assert game == eager and game.errors == eager.errors
     if mistake != "comment":
         assert game.errors and game.errors[0].line >= at + 1
