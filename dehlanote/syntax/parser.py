@@ -44,6 +44,7 @@ from its cache file).
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 import threading
@@ -81,11 +82,13 @@ _IGNORED = re.compile("(?:{ws})?(?:{comment}(?:{ws})?)*".format(ws=terms.pattern
                                                               comment=terms.pattern("COMMENT")))
 
 
-#: the grammar's whole terminals of a run of tags and of a deal, as the whole parser has
-#: them, matched at a position (a deal with its tens line first: it is the higher priority)
-_TAGS_WHOLE_AT = re.compile(terms.whole_pattern("TAGS_WHOLE")).match
-_DEAL_TENS_WHOLE_AT = re.compile(terms.whole_pattern("DEAL_TENS_WHOLE")).match
-_DEAL_WHOLE_AT = re.compile(terms.whole_pattern("DEAL_WHOLE")).match
+@functools.cache
+def _whole_at() -> tuple[Callable[..., re.Match[str] | None], ...]:
+    """The grammar's whole terminals of a run of tags, of a deal with its tens line and of a
+    deal up to its tricks, as the whole parser has them, matched at a position (compiled
+    when first needed: a file of plain games never needs them)."""
+    return tuple(regexcache.compile(terms.whole_pattern(name)).match
+                 for name in ("TAGS_WHOLE", "DEAL_TENS_WHOLE", "DEAL_WHOLE"))
 
 
 def whole_deal_span(text: str) -> tuple[tuple[int, int] | None, int, int, bool] | None:
@@ -95,16 +98,17 @@ def whole_deal_span(text: str) -> tuple[tuple[int, int] | None, int, int, bool] 
     line, of the higher priority, else the deal up to its tricks): (the tags' span or None,
     the deal's start and end, whether it holds its tens line); else None. The pieces of a
     long game (:func:`_read_pieces`) are such chunks."""
+    tags_at, deal_tens_at, deal_at = _whole_at()
     m = _IGNORED.match(text)
     at = m.end() if m is not None else 0
-    tags = _TAGS_WHOLE_AT(text, at)
+    tags = tags_at(text, at)
     if tags is not None:
         m = _IGNORED.match(text, tags.end())
         at = m.end() if m is not None else tags.end()
-    deal = _DEAL_TENS_WHOLE_AT(text, at)
+    deal = deal_tens_at(text, at)
     tens = deal is not None
     if deal is None:
-        deal = _DEAL_WHOLE_AT(text, at)
+        deal = deal_at(text, at)
     if deal is None or _IGNORED.fullmatch(text, deal.end()) is None:
         return None
     return None if tags is None else tags.span(), deal.start(), deal.end(), tens
