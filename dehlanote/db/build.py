@@ -167,10 +167,17 @@ def _configure(con: duckdb.DuckDBPyConnection, jobs: int, memory: str) -> None:
 
 
 #: DuckDB's memory limit while building (the builder's own Python and the batches in flight
-#: come on top: measured on 100,947 deals with 96MB, the builder at most 312 MB; but the
-#: million-deal build with 96MB ran out of it near its end, DuckDB holding 81 MB it could not
-#: let go, hence more room)
-MEMORY = "256MB"
+#: come on top). DuckDB keeps the table blocks it wrote cached up to half or two thirds of it:
+#: measured, filling a million deals' tables as the build does, DuckDB's tables held 171 MB
+#: with 256MB (the process at most 388 MB), 72-88 MB with 160MB (at most 293 MB). With 96MB
+#: the million-deal build ran out of it near its end (DuckDB holding 81 MB it could not let
+#: go), hence not less
+MEMORY = "160MB"
+
+#: DuckDB's limit while rating (after the workers are gone, 90 MB freed): the ratings' events,
+#: sorted in time order, ran out of 160MB on a million deals; with 256MB the rating process held
+#: at most 401 MB. A build given ``memory`` uses it for both.
+RATINGS_MEMORY = "256MB"
 
 
 class Plan(NamedTuple):
@@ -208,7 +215,7 @@ def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str]) -> Plan:
 
 
 def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, registry_files: Sequence[str] = (),
-          memory: str = MEMORY, on_file: Optional[Callable[[str, str], None]] = None) -> BuildSummary:
+          memory: Optional[str] = None, on_file: Optional[Callable[[str, str], None]] = None) -> BuildSummary:
     """Bring the database ``dest`` up to date with the files ``specs`` (see the module's text).
 
     ``on_file(path, what)`` is told of each file: ``read``, ``unchanged``, ``removed``. With
@@ -220,6 +227,8 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
         SchemaMismatch: ``dest`` is not a database this command made.
         duckdb.Error: the database cannot be opened or written.
     """
+    rating_memory = memory or RATINGS_MEMORY
+    memory = memory or MEMORY
     paths = list(dict.fromkeys(os.path.normpath(p) for p in specs))
     for path in paths:
         try:
@@ -256,7 +265,8 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
     with build_beside(dest) as tmp:     # a private folder beside dest, renamed over it when whole
         if exists:
             copy_file(dest, tmp)
-        summary = _update(plan, tmp, reg, jobs, tuple(registry_files), memory, on_file, fresh=not exists)
+        summary = _update(plan, tmp, reg, jobs, tuple(registry_files), (memory, rating_memory), on_file,
+                          fresh=not exists)
     return summary._replace(path=dest)
 
 
@@ -284,8 +294,9 @@ def _summary(con: duckdb.DuckDBPyConnection, dest: str, counts: tuple[int, int, 
 COMMIT_EVERY = 4
 
 
-def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tuple[str, ...], memory: str,
+def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tuple[str, ...], limits: tuple[str, str],
             on_file: Optional[Callable[[str, str], None]], *, fresh: bool) -> BuildSummary:
+    memory, rating_memory = limits
     con = duckdb.connect(dest)
     try:
         _configure(con, jobs, memory)
@@ -304,6 +315,7 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
         finally:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
+        _run(con, "SET memory_limit = ?", [rating_memory])
         _run(con, "BEGIN")
         ratings.rebuild(con)        # (the workers gone: their memory is free again)
         _run(con, "COMMIT")
