@@ -153,8 +153,13 @@ def _measure_dask(path: str, workers: int) -> dict:
         # the workers import the package, load the profiles and build the parser before the
         # clock (as on a cluster that is already running: what prepare_workers does once)
         prepare_workers(client)
-        nannies = [psutil.Process(pid) for pid in client.run(os.getppid).values()]
-        procs = nannies + [child for nanny in nannies for child in nanny.children(recursive=True)]
+        # every process of the cluster but this one (its CPU is process_time's): a LocalCluster's
+        # nannies run in this process, so the workers' parent is this process, and listing it
+        # and its children once a worker counted this process three times and the workers twice
+        parents = [psutil.Process(pid) for pid in set(client.run(os.getppid).values())]
+        found = {p.pid: p for parent in parents for p in [parent, *parent.children(recursive=True)]}
+        found.pop(os.getpid(), None)
+        procs = list(found.values())
 
         def cpu() -> float:
             return sum(t.user + t.system for t in (p.cpu_times() for p in procs))
