@@ -171,12 +171,14 @@ def _configure(con: duckdb.DuckDBPyConnection, jobs: int, memory: str) -> None:
 #: measured, filling a million deals' tables as the build does, DuckDB's tables held 171 MB
 #: with 256MB (the process at most 388 MB), 72-88 MB with 160MB (at most 293 MB). With 96MB
 #: the million-deal build ran out of it near its end (DuckDB holding 81 MB it could not let
-#: go), hence not less
-MEMORY = "160MB"
+#: go), and with 160MB too (2 December 00:33-00:38, idle: out of memory after 4 min 35 s of a
+#: build that takes about 5), hence 256MB, as the rating
+MEMORY = "256MB"
 
 #: DuckDB's limit while rating (after the workers are gone, 90 MB freed): the ratings' events,
 #: sorted in time order, ran out of 160MB on a million deals; with 256MB the rating process held
-#: at most 401 MB. A build given ``memory`` uses it for both.
+#: at most 401 MB (the whole build, reading at 256MB too: 458 MB). A build given ``memory``
+#: uses it for both.
 RATINGS_MEMORY = "256MB"
 
 
