@@ -340,8 +340,10 @@ def _read(chunk: Chunk, whole: bool = True, parsers: _Parsers | None = None) -> 
 PIECES_FROM = 50_000
 #: where a deal's piece of a game starts: the line of each deal keyword, outside comments
 #: and tag values
+#: (a comment never closed runs to the end, in one match: tried as COMMENT at each of a million
+#: "{" it took 15 minutes, each attempt scanning to the end)
 _PIECE_CUTS = re.compile("(?P<c>{comment})|(?P<s>{string})|\n(?=[ \t\r\ufeff]*{deal})".format(
-    comment=terms.pattern("COMMENT"), string=terms.possessive(terms.pattern("STRING")),
+    comment=r"\{[^}]*+(?:\}|\Z)", string=terms.possessive(terms.pattern("STRING")),
     deal=terms.pattern("DEAL"))).finditer
 _DEAL_FIRST = re.compile("[ \t\r\ufeff]*" + terms.pattern("DEAL")).match
 
