@@ -226,17 +226,7 @@ class DealWriter:
         key = (tuple(columns), tuple(inner), fill)
         top = self._tops.get(key)
         if top is None:
-            height = max(len(c.header) for c in columns)
-            lines: list[Line] = []
-            for k in range(height):
-                line: Line = [("  ", NONE)]
-                for i, (col, w) in enumerate(zip(columns, inner)):
-                    if i:
-                        line += [(" ", HEADER), (" ", NONE), (" ", HEADER)]
-                    j = k - (height - len(col.header))
-                    h = col.header[j] if j >= 0 else ""
-                    line.append((h.rjust(w) if col.right else h.ljust(w), HEADER))
-                lines.append(line + [(fill, NONE)])
+            lines: list[Line] = _header_lines(columns, inner, [(fill, NONE)])
             lines.append([("  " + "─" * table_width + fill, NONE)])
             top = self._tops[key] = self._render(lines)
         out = [self._render(self._text(content.heading, width)), top]
@@ -310,16 +300,7 @@ class DealWriter:
         count = len(columns)
         table_width = sum(inner) + 3 * count - 3
         fill = [(" " * (width - 2 - table_width), NONE)] if table_width + 2 < width else []
-        height = max(len(c.header) for c in columns)
-        for k in range(height):
-            line: Line = [("  ", NONE)]
-            for i, (col, w) in enumerate(zip(columns, inner)):
-                if i:
-                    line += [(" ", HEADER), (" ", NONE), (" ", HEADER)]
-                j = k - (height - len(col.header))
-                h = col.header[j] if j >= 0 else ""
-                line.append((h.rjust(w) if col.right else h.ljust(w), HEADER))
-            out.append(line + fill)
+        out += _header_lines(columns, inner, fill)
         out.append([("  " + "─" * table_width, NONE), *fill])
         for row, texts in zip(content.rows, plains):
             tall: Optional[list[list[Line]]] = None
@@ -650,3 +631,19 @@ def _rich_text(runs: list[Run]):
             spans.append(Span(at, end, s.style if isinstance(s, _StyleName) else s))
         at = end
     return Text("".join(t for t, _ in runs), spans=spans)
+
+
+def _header_lines(columns: "list[_Column]", inner: list[int], tail: Line) -> list[Line]:
+    """A table's header rows, bottom-aligned (a header of fewer lines starts lower), each ended by ``tail``."""
+    height = max(len(c.header) for c in columns)
+    lines: list[Line] = []
+    for k in range(height):
+        line: Line = [("  ", NONE)]
+        for i, (col, w) in enumerate(zip(columns, inner)):
+            if i:
+                line += [(" ", HEADER), (" ", NONE), (" ", HEADER)]
+            j = k - (height - len(col.header))
+            h = col.header[j] if j >= 0 else ""
+            line.append((h.rjust(w) if col.right else h.ljust(w), HEADER))
+        lines.append(line + tail)
+    return lines
