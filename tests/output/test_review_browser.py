@@ -24,19 +24,14 @@ import pytest
 import dehlanote
 from dehlanote.analysis.single import analyse
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+import headless  # noqa: E402  (tests/headless.py: the system's Chromium, started one way everywhere)
+
+headless.require()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ROOT / "samples" / "match.dpn"
-BROWSER = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
-DRIVER = shutil.which("chromedriver")
-if BROWSER is None or DRIVER is None:
-    pytest.skip("no headless Chromium here (install chromium and chromium-driver)", allow_module_level=True)
-os.environ.setdefault("SE_OFFLINE", "true")
 
 
 def build(out: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -58,22 +53,9 @@ def site() -> Iterator[Path]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    profile = tempfile.mkdtemp(prefix="dehlanote-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1280,800"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    except WebDriverException as exc:        # pragma: no cover - a broken install, not a test failure
-        shutil.rmtree(profile, ignore_errors=True)
-        pytest.skip(f"Chromium does not start headless: {exc.msg}")
+    driver = headless.start(1280, 800)
     yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    headless.stop(driver)
 
 
 def ready(driver: Any) -> None:

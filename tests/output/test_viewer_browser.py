@@ -5,8 +5,6 @@ and says so in a sentence when the link is cut short or holds no deal."""
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -17,46 +15,23 @@ from typer.testing import CliRunner
 from dehlanote import iter_path, replay_games
 from dehlanote.cli import app
 
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+import headless  # noqa: E402  (tests/headless.py: the system's Chromium, started one way everywhere)
+
+headless.require()
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = ROOT / "samples" / "worked-example.dpn"
 MATCH = ROOT / "samples" / "match.dpn"
-BROWSER = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
-DRIVER = shutil.which("chromedriver")
-if BROWSER is None or DRIVER is None:
-    pytest.skip("no headless Chromium here: install the system packages chromium and chromium-driver "
-                "(.ci/run does so with apt-get where it can)", allow_module_level=True)
-os.environ.setdefault("SE_OFFLINE", "true")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]
 runner = CliRunner()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    profile = tempfile.mkdtemp(prefix="dehlanote-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument("--window-size=1280,800")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    except WebDriverException as exc:        # pragma: no cover - a broken install, not a test failure
-        shutil.rmtree(profile, ignore_errors=True)
-        pytest.skip(f"Chromium is installed but does not start headless: {exc.msg}")
-    driver.set_page_load_timeout(30)
+    driver = headless.start(1280, 800)
     yield driver
-    driver.quit()
-    shutil.rmtree(profile, ignore_errors=True)
+    headless.stop(driver)
 
 
 @pytest.fixture(scope="module")
@@ -73,9 +48,7 @@ def share(*args: object, base: Path) -> str:
     return result.stdout.strip()
 
 
-def viewport(driver: Any, width: int, height: int) -> None:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+viewport = headless.viewport
 
 
 def open_link(driver: Any, url: str, size: tuple[int, int] = (1280, 800)) -> None:

@@ -11,9 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
-import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -22,10 +20,10 @@ from typing import Any, Callable, Iterator
 import pytest
 
 pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e '.[test]')")
+import headless  # noqa: E402  (tests/headless.py: the system's Chromium, started one way everywhere)
 
-from selenium.common.exceptions import WebDriverException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
+headless.require()
+
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
@@ -33,53 +31,26 @@ from dehlanote.replay import replay_game  # noqa: E402
 from dehlanote.syntax import parse_string  # noqa: E402
 from serve_helpers import WORKED, running, stop  # noqa: E402
 
-BROWSER = next((p for p in (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome")) if p), None)
-DRIVER = shutil.which("chromedriver")
-if BROWSER is None or DRIVER is None:
-    pytest.skip("no headless Chromium here: install the system packages chromium and chromium-driver",
-                allow_module_level=True)
-os.environ.setdefault("SE_OFFLINE", "true")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--disable-background-timer-throttling",
-         "--disable-renderer-backgrounding"]
 
 
 def _driver(width: int, height: int) -> Any:
-    profile = tempfile.mkdtemp(prefix="dehlanote-serve-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = BROWSER
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={profile}")
-    options.add_argument(f"--window-size={width},{height}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    try:
-        driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    except WebDriverException as exc:   # pragma: no cover - a broken install, not a test failure
-        shutil.rmtree(profile, ignore_errors=True)
-        pytest.skip(f"Chromium does not start headless: {exc.msg}")
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
-    driver._profile = profile
-    return driver
+    # a page in the background must not be throttled: the live views poll
+    return headless.start(width, height, emulate=True, extra=("--disable-background-timer-throttling",
+                                                            "--disable-renderer-backgrounding"))
 
 
 @pytest.fixture(scope="module")
 def phone() -> Iterator[Any]:
     d = _driver(390, 844)
     yield d
-    d.quit()
-    shutil.rmtree(d._profile, ignore_errors=True)
+    headless.stop(d)
 
 
 @pytest.fixture(scope="module")
 def desk() -> Iterator[Any]:
     d = _driver(1280, 800)
     yield d
-    d.quit()
-    shutil.rmtree(d._profile, ignore_errors=True)
+    headless.stop(d)
 
 
 @pytest.fixture
