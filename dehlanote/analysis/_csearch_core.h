@@ -25,27 +25,41 @@
 
 static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left, int target);
 
-/* How many tricks the leader surely wins running one suit (up to need). */
-static int FN(sure)(S *s, int leader, int need, uint64_t *rel) {
-    int best = 0;
+/* How many tricks the leader surely wins running one suit (up to need), and in *xt the most
+ * tens such a run surely brings to the centre (tens scoring): the leader's own tens among
+ * its sure winners (it can lead them), and the tens of a hand that holds too few other
+ * cards of the suit to keep them back (it must follow). *rel: the lowest card of the run
+ * the answer needed (every rank above it matters); the lengths and the ten's owner are
+ * the table's key. */
+static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
+    int best = 0, bestx = -1;
     for (int su = 0; su < 4; su++) {
         uint32_t m = s->H[leader * 4 + su];
         if (!m) continue;
         uint32_t rs = s->R[su];
         int top_rank = TOPR(rs);
         if (!CNT(m, top_rank)) continue;
-        int t = 0, low = top_rank;
+        int t = 0, low = top_rank, own = 0, lowx = top_rank;
         for (int r = top_rank; r >= 0; r--) {
             unsigned c = CNT(rs, r);
             if (!c) continue;
-            low = r;
             unsigned mine = CNT(m, r);
             if (mine == c) {
-                t += (int)mine;
-                if (t >= need) break;
+                if (t < need) {
+                    low = r;
+                    t += (int)mine;
+                }
+                if (r == TEN && s->tens_score) {
+                    own = (int)mine;
+                    lowx = r;
+                }
+                if (t >= need && (!s->tens_score || r <= TEN)) break;
                 continue;
             }
-            if (t == 0) t = 1;
+            if (t == 0) {
+                t = 1;
+                low = r;
+            }
             break;
         }
         if (t > need) t = need;
@@ -56,14 +70,30 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel) {
                 if (length < t) t = length;
             }
         }
-        if (t > best) {
-            best = t;
-            if (best >= need) {
-                *rel = 1ULL << (16 * su + low);
-                return best;
+        if (t < need) {
+            if (t > best) best = t;
+            continue;
+        }
+        int x = 0;
+        if (s->tens_score) {
+            x = own < need ? own : need;
+            for (int o = 0; o < NS && own < (int)CNT(rs, TEN); o++) {
+                if (o == leader) continue;
+                uint32_t om = s->H[o * 4 + su];
+                int tens = (int)CNT(om, TEN);
+                if (!tens) continue;
+                int length = LEN(om), plays = length < need ? length : need;
+                if (plays - (length - tens) > 0) x += plays - (length - tens);
             }
         }
+        best = t;
+        if (x > bestx) {
+            bestx = x;
+            *rel = 1ULL << (16 * su + (own && x && lowx < low ? lowx : low));
+            if (!s->tens_score) break;
+        }
     }
+    *xt = bestx < 0 ? 0 : bestx;
     return best;
 }
 
@@ -457,11 +487,17 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         if (s->immediate) return ttens * wT + wK;
         return (ctens + ttens) * wT + (ctricks + 1) * wK;
     }
-    if (!s->immediate && ((ctens && wT) || (ctricks && wK)) && !s->fv && !s->closed_pending) {
+    if (!s->immediate && !s->fv && !s->closed_pending) {
+        /* the sweep a leader surely makes: the centre, and the tens its sure winners bring
+         * (one deck: at most one, the ten of the suit run); looked for only when it can cut */
         int need = run || left == 1 ? 1 : 2;
+        int xmax = s->tens_score ? (RB == 1 ? s->hand_tens > 0 : s->hand_tens) : 0;
+        int most = (ctens + xmax) * wT + (ctricks + need) * wK;
         uint64_t srel = 0;
-        if (need <= FN(sure)(s, leader, need, &srel)) {
-            int got = ctens * wT + (ctricks + need) * wK;
+        int xt = 0;
+        if (((ctens + xmax && wT) || (ctricks && wK)) && (leader & 1 ? target > top - most : target <= most)
+            && need <= FN(sure)(s, leader, need, &srel, &xt)) {
+            int got = (ctens + xt) * wT + (ctricks + need) * wK;
             if (!(leader & 1)) {
                 if (target <= got) {
                     s->relv = srel;

@@ -198,12 +198,16 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
             _check(pos, t, rules)
             line.append((t, before))
         total = len(line)
+        # the value of the trick after (solved just before) is the likely value of this one:
+        # tested first, it saves the solver tests (the values are the same)
+        guess = pos.score()[0] if pos.over else None
         for done, (t, before) in enumerate(reversed(line)):
             if progress is not None:
                 progress(done, total)
-            ta = TrickAnalysis(t.number, solver.value(before[0]))
+            ta = TrickAnalysis(t.number, solver.value(before[0], guess))
+            guess = ta.value
             for p, at in zip(t.plays, before):
-                after, best_value, best = solver.judge(at, p.card)
+                after, best_value, best = solver.judge(at, p.card, guess)
                 sign = 1 if at.turn % 2 == 0 else -1
                 ta.plays.append(PlayAnalysis(p.seat, p.card, after, sign * (best_value - after), best, best_value))
             out.tricks.insert(0, ta)
