@@ -20,6 +20,14 @@ def main() -> None:
     launching = sys.argv[1:]
     if launching in (["--version"], ["-V"]) and _version():
         return
+    if launching[:1] == ["validate"] and "_DEHLANOTE_COMPLETE" not in os.environ:
+        # a plain validate FILE... without building the Typer app (see dehlanote._launch)
+        from ._launch import direct_validate, guarded
+        run = direct_validate(launching[1:])
+        if run is not None:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            guarded(run)
+            return
     recorder = None
     if launching in (["--help"], ["-h"]):
         # the list of commands as the last run wrote it, when nothing it depends on changed

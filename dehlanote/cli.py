@@ -21,7 +21,7 @@ from typing import Any, Callable, Optional, Sequence
 import typer
 
 from .version import __version__
-from .commands.common import OutputFailed
+from ._launch import FALLBACKS, _fallback, _plain_fallbacks, guarded  # noqa: F401
 from .commands.plainhelp import PlainCommand, PlainGroup
 
 __all__ = ["COMMANDS", "app", "main"]
@@ -122,113 +122,9 @@ def main(argv: Optional[list[str]] = None) -> None:
 
     Exit statuses: those of the commands; 2 when the output cannot be written (a full
     disk, a closed standard output); 130 on Ctrl-C; 1, silently, on a broken pipe (as
-    ``head`` expects).
+    ``head`` expects); see :func:`dehlanote._launch.guarded`.
     """
-    _plain_fallbacks()
-    if sys.stdout is None or not _is_open(1):
-        _say("standard output is closed: send it to a file, a pipe or /dev/null")
-        sys.exit(2)
-    try:
-        app(args=argv, prog_name="dehlanote")
-    except SystemExit as exc:
-        _finish(exc.code)
-        raise
-    except BrokenPipeError:
-        _silence_stdout()
-        sys.exit(1)
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except OutputFailed as exc:
-        _silence_stdout()
-        _say(f"cannot write the output: {exc}")
-        sys.exit(2)
-    except OSError as exc:
-        _silence_stdout()
-        _say(f"cannot write the output: {(exc.strerror or str(exc)).lower()}")
-        sys.exit(2)
-
-
-def _finish(code: object) -> None:
-    """Flush standard output before exiting: a failure (a full disk) is said in one line,
-    exit 2, rather than Python's "Exception ignored" at shutdown."""
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        _silence_stdout()
-        sys.exit(1)
-    except OSError as exc:
-        _silence_stdout()
-        _say(f"cannot write the output: {(exc.strerror or str(exc)).lower()}")
-        sys.exit(2)
-
-
-#: what a character the terminal's encoding lacks is written as, one character for one so that
-#: tables keep their columns (anything else: ?)
-FALLBACKS = {
-    "\u00b7": ".", "\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2192": ">", "\u2190": "<", "\u2191": "^",
-    "\u2193": "v", "\u2022": "*", "\u2026": ".", "\u00d7": "x", "\u2018": "'", "\u2019": "'", "\u201c": '"',
-    "\u201d": '"', "\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C", "\u2664": "S", "\u2661": "H",
-    "\u2662": "D", "\u2667": "C", "\u2713": "v", "\u2717": "x", "\u25b6": ">", "\u25c0": "<", "\u2588": "#",
-    "\u2591": ".", "\u2592": ":", "\u2593": "#", "\u2500": "-", "\u2501": "-", "\u2502": "|", "\u2503": "|",
-    "\u2550": "=", "\u2551": "|", "\u00a0": " ", "\u2009": " ", "\u202f": " ", "\ufffd": "?", "\u2264": "<",
-    "\u2265": ">",
-}
-
-
-def _fallback(error: UnicodeError) -> tuple[str, int]:
-    if not isinstance(error, UnicodeEncodeError):
-        raise error
-    bad = error.object[error.start:error.end]
-    out = []
-    for ch in bad:
-        if ch in FALLBACKS:
-            out.append(FALLBACKS[ch])
-        elif "\u2500" <= ch <= "\u257f":
-            out.append("+")             # box corners and joints
-        else:
-            out.append("?")
-    return "".join(out), error.end
-
-
-def _plain_fallbacks() -> None:
-    """On a terminal whose encoding lacks ``·``, ``–``, ``→``, ``•``, the suits ... (Latin-1,
-    ASCII: ``PYTHONIOENCODING=latin-1``, ``LANG=C`` on an old system), write plain stand-ins
-    (``.``, ``-``, ``->``, ``*``, ``S``) instead of ending in UnicodeEncodeError."""
-    import codecs
-    codecs.register_error("dehlanote-plain", _fallback)
-    for stream in (sys.stdout, sys.stderr):
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
-        if stream is None or encoding in ("utf-8", "utf8", "utf-16", "utf-32") or not hasattr(stream, "reconfigure"):
-            continue
-        try:
-            stream.reconfigure(errors="dehlanote-plain")
-        except (ValueError, OSError):   # pragma: no cover - a stream that cannot be reconfigured
-            pass
-
-
-def _is_open(fd: int) -> bool:
-    try:
-        os.fstat(fd)
-    except OSError:
-        return False
-    return True
-
-
-def _say(message: str) -> None:
-    if sys.stderr is not None:
-        try:
-            print(f"dehlanote: {message}", file=sys.stderr)
-        except OSError:
-            pass
-
-
-def _silence_stdout() -> None:
-    """After a failed write, point stdout at /dev/null so that the final flush cannot fail again."""
-    from .files import silence
-    try:
-        silence(sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):
-        pass
+    guarded(lambda: app(args=argv, prog_name="dehlanote"))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional
 
-import typer
-
 from ..version import __version__
 from ..errors import READING_CODES, DpnError
 from ..batch.check import (  # noqa: F401 (the commands take these from here)
@@ -209,9 +207,15 @@ def err_console() -> Console:
     return safe_console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def fail(message: str, code: int = Exit.USAGE) -> "typer.Exit":
+def fail(message: str, code: int = Exit.USAGE) -> BaseException:
+    """Say ``message`` on standard error; what to raise to end the command with ``code``:
+    typer's Exit under the command line, SystemExit on the console script's direct path
+    (where typer is not loaded; both end the process with ``code``)."""
     from rich.markup import escape
     err_console().print(f"dehlanote: {escape(message)}", style="red" if sys.stderr.isatty() else None)
+    typer = sys.modules.get("typer")
+    if typer is None:
+        return SystemExit(code)
     return typer.Exit(code)
 
 
@@ -304,17 +308,31 @@ def expand(specs: list[str]) -> list[str]:
     return out
 
 
-RULES_OPTION = typer.Option(
-    None, "--rules", metavar="FILE.yaml",
-    help="Load extra rule profiles and options from a YAML file (as the package's own profiles).")
+def _options() -> dict[str, Any]:
+    import typer
+    return {
+        "RULES_OPTION": typer.Option(
+            None, "--rules", metavar="FILE.yaml",
+            help="Load extra rule profiles and options from a YAML file (as the package's own profiles)."),
+        "ANALYSE_FROM_OPTION": typer.Option(
+            None, "--analyse-from", min=1, metavar="K",
+            help="Implies --analyse: analyse each deal from trick K on (the end of a deal is solved in a blink)."),
+    }
 
-ANALYSE_FROM_OPTION = typer.Option(
-    None, "--analyse-from", min=1, metavar="K",
-    help="Implies --analyse: analyse each deal from trick K on (the end of a deal is solved in a blink).")
+
+def __getattr__(name: str) -> Any:
+    # RULES_OPTION and ANALYSE_FROM_OPTION, the options several commands share, made (once)
+    # when a command's module asks for them: this module does not load typer, which the
+    # console script's direct path for validate does without
+    if name in ("RULES_OPTION", "ANALYSE_FROM_OPTION"):
+        globals().update(_options())
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _version(value: bool) -> None:
     if value:
+        import typer
         typer.echo(f"dehlanote {__version__}")
         raise typer.Exit()
 

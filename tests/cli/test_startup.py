@@ -59,7 +59,11 @@ def _modules_after(*args: str) -> set[str]:
 
 def test_validate_loads_neither_other_commands_nor_pydantic():
     loaded = _modules_after("validate", "--brief", str(SAMPLE))
-    assert "dehlanote.commands.validate" in loaded and "dehlanote.replay.engine" in loaded
+    # (a plain validate is run without the Typer app: see tests/cli/test_direct_validate.py)
+    assert "dehlanote.commands.validating" in loaded and "dehlanote.replay.engine" in loaded
+    assert "typer" not in loaded and "dehlanote.cli" not in loaded
+    loaded = _modules_after("validate", "--brief", "--rules", str(ROOT / "no-such.yaml"), str(SAMPLE))
+    assert "dehlanote.commands.validate" in loaded and "typer" in loaded
     for heavy in ("dehlanote.commands.annotate", "dehlanote.commands.html", "dehlanote.commands.record",
                   "dehlanote.output.render", "dehlanote.output.notes", "dehlanote.output.jsonout",
                   "dehlanote.analysis.search",

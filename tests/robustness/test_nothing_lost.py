@@ -521,7 +521,7 @@ def test_12_9_the_progress_bar_counts_bytes(tmp_path):
         calls.append(("total", total))
         yield Spy(), None
 
-    import dehlanote.commands.validate as validate_module
+    import dehlanote.commands.validating as validate_module
     small = tmp_path / "small.dpn"
     small.write_text(WORKED, encoding="utf-8")
     large = tmp_path / "large.dpn"
