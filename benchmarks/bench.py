@@ -57,7 +57,7 @@ on an otherwise idle machine (``uptime``: run it when the load is near 0).
 
 Dask (``--dask``): the same file checked by :func:`dehlanote.batch.distributed.validate_files`
 on a ``LocalCluster`` of ``--dask-workers`` worker processes of one thread each (byte ranges,
-two a worker, :func:`~dehlanote.batch.ranges.range_count`),
+shrinking towards the end of the file, :func:`~dehlanote.batch.ranges.guided_starts`),
 interleaved with ``validate --jobs 1`` and ``--jobs 2``: wall time, and CPU time of the
 client and scheduler (this process) plus the workers and their nannies (``psutil``). The
 cluster is started, and its workers have imported the package and built the parser
@@ -143,7 +143,7 @@ def _measure_dask(path: str, workers: int) -> dict:
     from dask.distributed import Client, LocalCluster
 
     from dehlanote.batch.distributed import QUIET, prepare_workers, validate_files
-    from dehlanote.batch.ranges import plan_ranges, range_count
+    from dehlanote.batch.ranges import plan_ranges
 
     import dask
 
@@ -167,7 +167,7 @@ def _measure_dask(path: str, workers: int) -> dict:
         results = validate_files([path], client)
         wall = time.perf_counter() - t0
         used = cpu() - c0 + time.process_time() - p0
-        pieces = len(plan_ranges(path, range_count(os.path.getsize(path), workers))) - 1
+        pieces = len(plan_ranges(path, 0, workers=workers)) - 1       # (as validate_files plans them)
         # what the cluster burns doing nothing (heartbeats, event loops), a second: on a busy
         # machine a long run's wall time adds that much CPU to the work
         c1, p1, t1 = cpu(), time.process_time(), time.perf_counter()

@@ -10,11 +10,13 @@
         print(result.path, result.games, result.deals, len(result.errors))
     export_parquet_files(["2025.dpn", "2026.dpn"], "plays/", client)   # one part per piece
 
-How it scales: ``validate_files`` cuts every file into byte ranges, two a worker thread
-(:func:`dehlanote.batch.ranges.plan_ranges`, one small task per file: a search for lines
-that open with ``[`` after a blank line, and a count of line ends, not a parse), then every
-range is read, split into games, parsed and replayed by its own task (:func:`validate_range`),
-which sends back counts and its errors only. Workers read the files themselves (a path every
+How it scales: ``validate_files`` cuts every file into byte ranges that shrink towards its
+end (:func:`dehlanote.batch.ranges.guided_starts`: each round of one range a worker thread
+shares out half of what is left, down to ranges of about 1 MiB, so that the workers, which
+take the next range as they finish, end together; one small task per file plans them: a
+search for lines that open with ``[`` after a blank line, and a count of line ends, not a
+parse), then every range is read, split into games, parsed and replayed by its own task
+(:func:`validate_range`), which sends back counts and its errors only. Workers read the files themselves (a path every
 worker can open: a shared file system), so only cut offsets and results cross the network.
 A range's task reads on past its end to the first later cut where a game starts (a cut
 inside a game is read through, and the task of the range from it dropped), so the games and
@@ -44,7 +46,7 @@ from ..syntax.reader import Chunk, EncodingProblem, split_games
 from .check import open_checked, printable
 from .pool import check_chunks, error_state, rebuild_error
 from .profiles import load_registry
-from .ranges import Cut, check_range, plan_ranges, range_count, rebuilt
+from .ranges import Cut, check_range, plan_ranges, rebuilt
 
 __all__ = ["Piece", "PieceResult", "FileResult", "plan_pieces", "read_piece", "validate_piece", "validate_range",
            "prepare_workers", "QUIET",
@@ -216,8 +218,9 @@ def _plan(path: str, piece_bytes: Optional[int], threads: int) -> Any:
     try:
         with open_checked(path) as stream:      # binary data refused up front, in one line
             size = os.fstat(stream.fileno()).st_size
-        count = range_count(size, threads) if piece_bytes is None else max(1, -(-size // max(1, piece_bytes)))
-        return plan_ranges(path, count)
+        if piece_bytes is None:
+            return plan_ranges(path, 0, workers=threads)
+        return plan_ranges(path, max(1, -(-size // max(1, piece_bytes))))
     except OSError as exc:
         return exc.strerror or str(exc)
 
@@ -235,9 +238,14 @@ def validate_range(path: str, cuts: Sequence[Cut], index: int, registry_files: S
 
 #: Dask settings for a cluster that runs these tasks (``dask.config.set(QUIET)`` around
 #: making it): the workers' statistical profiler (a look at every thread's stack every 10 ms)
-#: off and the system monitor every 2 s; with Dask's defaults two idle workers and their
-#: nannies burnt 0.26 CPU s a second, 0.07 with these (and a busy worker its profiler's share)
-QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "2s"}
+#: off, the system monitor every 2 s, the event loops' tick watch (a wake-up every 20 ms in
+#: every process, only to warn of a blocked loop) every second, the memory monitor and the
+#: scheduler's work stealing every 0.5 s (0.1 s): with Dask's defaults two idle workers and
+#: their nannies burnt 0.26 CPU s a second, 0.062 with the first two, 0.017 with all (and a
+#: busy worker its profiler's share)
+QUIET = {"distributed.worker.profile.enabled": False, "distributed.admin.system-monitor.interval": "2s",
+         "distributed.admin.tick.interval": "1s", "distributed.worker.memory.monitor-interval": "500ms",
+         "distributed.scheduler.work-stealing-interval": "500ms"}
 
 
 def _warm(files: tuple[str, ...]) -> None:
@@ -271,8 +279,8 @@ def validate_files(paths: Sequence[PathLike], client: Any = None, *, registry_fi
         client: a ``dask.distributed.Client`` (default: the current one).
         registry_files: YAML profile files (as ``--rules``), readable by every worker.
         piece_bytes: about the size of the byte ranges a file is cut into (one task
-            each); default: two ranges a worker thread, of 16 MiB at most
-            (:func:`dehlanote.batch.ranges.range_count`).
+            each); default: ranges sized from the file and the worker threads, 16 MiB at
+            most, shrinking to about 1 MiB at the end (:func:`dehlanote.batch.ranges.guided_starts`).
 
     Raises:
         DpnError: ``unknown-rules`` when a registry file is not a valid profile file.

@@ -37,7 +37,7 @@ from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk, EncodingProblem, split_games
 from .locate import error_state, located, rebuild_error
 
-__all__ = ["Cut", "RangeResult", "check_range", "plan_ranges", "range_count", "read_range"]
+__all__ = ["Cut", "RangeResult", "check_range", "guided_starts", "plan_ranges", "range_count", "read_range"]
 
 #: a line that opens with [ after a blank line (its [ is the cut); CRLF line ends included
 _CUT = re.compile(rb"\n[ \t\r]*\n(?=\[)")
@@ -45,6 +45,9 @@ _CUT = re.compile(rb"\n[ \t\r]*\n(?=\[)")
 RANGE_MAX = 16 << 20
 #: ranges per worker: two, so that a worker that finishes first takes the last range
 RANGES_PER_WORKER = 2
+#: the smallest range of a guided plan (:func:`guided_starts`): about a quarter of a second
+#: of one core, so that a task's own cost (a few milliseconds) stays small beside it
+GUIDED_MIN = 1 << 20
 
 
 class Cut(NamedTuple):
@@ -83,22 +86,49 @@ def range_count(size: int, workers: int, range_max: int = RANGE_MAX) -> int:
     return per * workers
 
 
-def plan_ranges(path: "str | os.PathLike[str]", count: int) -> list[Cut]:
+def guided_starts(size: int, workers: int, smallest: int = GUIDED_MIN, largest: int = RANGE_MAX) -> list[int]:
+    """Where the ranges of a guided plan start (after the first, at 0), for ``workers``
+    workers that each take the next range when they are done: each round of ``workers``
+    ranges shares out half of what is left (between ``smallest`` and ``largest`` bytes a
+    range), so the ranges shrink towards the end of the file and the last ones, of about
+    ``smallest``, even out the workers' ends (a 34 MB file on 2 workers: 8.4, 4.2, 2.1, 1.05
+    and 1.05 MB, twice each); the last round shares out what is left in ``workers`` equal
+    ranges."""
+    workers = max(1, workers)
+    starts: list[int] = []
+    at = 0
+    while True:
+        left = size - at
+        piece = min(largest, left // (2 * workers))
+        if piece < smallest:
+            # the last round: what is left in equal ranges, one a worker (fewer when they would
+            # be under a quarter of the smallest)
+            n = max(1, min(workers, left // max(1, smallest // 4)))
+            starts.extend(at + left * k // n for k in range(1, n))
+            return starts
+        for _ in range(workers):
+            at += piece
+            starts.append(at)
+
+
+def plan_ranges(path: "str | os.PathLike[str]", count: int, *, workers: int = 0) -> list[Cut]:
     """Up to ``count`` ranges of the file at ``path``: their cuts, the first at 0 and the
     last at the end of the file (so ``len(cuts) - 1`` ranges). Each cut after the first is
-    the first line that opens with ``[`` after a blank line from an evenly spaced offset.
+    the first line that opens with ``[`` after a blank line from an evenly spaced offset;
+    with ``workers``, from the offsets of :func:`guided_starts` instead (``count`` unused).
 
     Raises:
         OSError: the file cannot be read.
     """
     with open(path, "rb") as f:
         size = os.fstat(f.fileno()).st_size
-        if size == 0 or count <= 1:
+        targets = guided_starts(size, workers) if workers else [size * k // count for k in range(1, max(1, count))]
+        if size == 0 or not targets:
             return [Cut(0, 1), Cut(size, 0)]
         with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
             offsets: list[int] = []
-            for k in range(1, count):
-                target = max(size * k // count, offsets[-1] if offsets else 0)
+            for start in targets:
+                target = max(start, offsets[-1] if offsets else 0)
                 m = _CUT.search(data, target)
                 if m is None:
                     break

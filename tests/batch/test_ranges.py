@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from dehlanote.batch.pool import validate_parallel, validate_serial
-from dehlanote.batch.ranges import check_range, plan_ranges, range_count, read_range
+from dehlanote.batch import ranges
+from dehlanote.batch.ranges import check_range, guided_starts, plan_ranges, range_count, read_range
 from dehlanote.oracle.playout import Style, generate_match, iter_matches
 from dehlanote.rules.profile import registry
 from dehlanote.syntax.reader import split_games
@@ -92,8 +93,8 @@ NAMES = ["mixed", "bad-bytes-at-cuts", "crlf-bom", "no-final-newline", "blank-li
          "errors-first-and-last", "one-long-game"]
 
 
-def _chunks_by_ranges(path: Path, count: int) -> tuple[list, list[int]]:
-    cuts = plan_ranges(path, count)
+def _chunks_by_ranges(path: Path, count: int, workers: int = 0) -> tuple[list, list[int]]:
+    cuts = plan_ranges(path, count, workers=workers)
     chunks, starts, at = [], [], 0
     while at < len(cuts) - 1:
         starts.append(at)
@@ -113,6 +114,37 @@ def test_ranges_give_the_chunks_of_one_pass(files: dict[str, Path], name: str, c
     chunks, _ = _chunks_by_ranges(path, count)
     # everything a chunk is, the reader's hint of a plain game's span and the last flag included
     assert [tuple(c) for c in chunks] == [tuple(c) for c in whole]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("workers,smallest", [(1, 300), (2, 100), (2, 2000), (3, 1)])
+def test_guided_ranges_give_the_chunks_of_one_pass(files: dict[str, Path], name: str, workers: int, smallest: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the files are small: ranges of a few hundred bytes, where a task's are of 1 MiB)
+    monkeypatch.setattr(ranges, "guided_starts", lambda size, w: guided_starts(size, w, smallest=smallest))
+    path = files[name]
+    with open(path, "rb") as stream:
+        whole = list(split_games(stream))
+    chunks, _ = _chunks_by_ranges(path, 0, workers)
+    assert [tuple(c) for c in chunks] == [tuple(c) for c in whole]
+    assert len(plan_ranges(path, 0, workers=workers)) > 2 or smallest == 2000 or name == "one-long-game"
+
+
+def test_guided_ranges_shrink_by_rounds_to_equal_last_ones() -> None:
+    def sizes(size: int, workers: int) -> list[int]:
+        starts = [0, *guided_starts(size, workers), size]
+        return [b - a for a, b in zip(starts, starts[1:])]
+    mib = 1 << 20
+    got = sizes(33_681_000, 2)          # the benchmark's file on 2 workers
+    assert len(got) == 10 and got[0] == got[1] == 33_681_000 // 4 and got[2] == got[3] < got[0]
+    assert all(a >= b - 1 for a, b in zip(got, got[1:])) and max(got[-4:]) - min(got[-4:]) <= 1
+    assert min(got) >= mib
+    for size, workers in ((34_000_000, 3), (4_000_000_000, 2), (5 * mib, 4), (3 * mib, 2), (100 << 20, 1)):
+        got = sizes(size, workers)
+        assert sum(got) == size and max(got) <= 16 * mib and min(got) >= mib // 4
+        assert len(got) % workers == 0      # every round, the last included, one range a worker
+    assert sizes(4_000_000_000, 2)[:4] == [16 * mib] * 4
+    assert sizes(1000, 2) == [1000] and guided_starts(0, 2) == []
 
 
 @pytest.mark.parametrize("name", NAMES)
