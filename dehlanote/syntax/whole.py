@@ -76,8 +76,9 @@ _LONG_LINE = 100_000
 
 def _scanner(*names: str) -> re.Pattern[str]:
     """One regular expression finding the grammar's terminals ``names`` (in this order of
-    preference, which is Lark's: higher priority first), each in a group of its name."""
-    return re.compile("|".join(f"(?P<{n}>{terms.pattern(n)})" for n in names))
+    preference, which is Lark's: higher priority first), each in a group of its name
+    (compiled once per user: about 1 ms each at every start)."""
+    return regexcache.compile("|".join(f"(?P<{n}>{terms.pattern(n)})" for n in names))
 
 
 # The pieces of whole tokens, found with the grammar's own fine terminals. A whole token

@@ -20,7 +20,9 @@ from dehlanote.syntax import regexcache, terms
 from dehlanote.syntax.reader import GAME_WHOLE_AT
 
 ROOT = Path(__file__).resolve().parents[2]
-PATTERNS = [terms.whole_pattern("GAME_WHOLE"), r"(?P<a>x)|(y)\s*", "(?i:deal)[ \t]+0*1"]
+PATTERNS = [terms.whole_pattern("GAME_WHOLE"), r"(?P<a>x)|(y)\s*", "(?i:deal)[ \t]+0*1",
+            # (the scanner of a trick line's pieces, dehlanote.syntax.whole._scanner: named groups)
+            "|".join(f"(?P<{n}>{terms.pattern(n)})" for n in ("CARD", "WITHDRAWN", "DOTTED_INT", "INT", "SEAT"))]
 
 
 @pytest.fixture
@@ -31,7 +33,7 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     cache.folder.cache_clear()
 
 
-@pytest.mark.parametrize("pattern", PATTERNS, ids=["game-whole", "groups", "ignore-case"])
+@pytest.mark.parametrize("pattern", PATTERNS, ids=["game-whole", "groups", "ignore-case", "trick-parts"])
 def test_the_kept_pattern_is_the_one_re_makes(home: Path, pattern: str) -> None:
     first = regexcache.compile(pattern)
     kept = list(home.glob("regex-*.json"))
