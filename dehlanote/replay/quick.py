@@ -102,6 +102,7 @@ _TRICK_WORDS, _HAND_WORDS = _tables()
 _ALL = bytes(range(256))
 _NOT_CARD = bytes(range(0x40, 0x100))
 _NOT_PLAY = bytes(range(0x80, 0x100))
+_NOT_WITHDRAWN = bytes(range(0, _W)) + bytes(range(_NUM, 0x100))
 _NOT_NUMBER = bytes(range(0, _NUM)) + bytes(range(_SEAT, 0x100))
 _NOT_SEAT = bytes(range(0, _SEAT)) + bytes(range(_SEAT + 6, 0x100))
 _SKIPS = bytes((_SKIP,))
@@ -110,8 +111,17 @@ _SUIT_OF = bytes((c >> 4) & 3 for c in range(256))
 #: the four tens
 _TEN_CODES = tuple(_code("10" + s) for s in SUITS)
 #: a withdrawn card anywhere, and a run of more than a few (the reader's limit is 64: never near it)
-_WITHDRAWN = re.compile(rb"[\x40-\x7f]+")
-_MANY_WITHDRAWN = re.compile(rb"[\x40-\x7f]{9}")
+_WITHDRAWN_CODES = bytes(range(_W, _NUM))
+#: each withdrawn card, and (the group) the card it stands before, in a run of at most eight
+#: (the reader's limit is 64: never near it): among the cards played and withdrawn, so that
+#: one at the end of a trick stands before the next trick's lead
+_BEFORE = re.compile(rb"[\x40-\x7f](?=[\x40-\x7f]{0,7}+([\x00-\x3f]))")
+#: a pair (a suit * 4 + another) to 1 where the two are one suit, and (a trick * 16 + another)
+#: to 1 where the second is not later
+_SAME_SUIT = bytes(p < 16 and p >> 2 == p & 3 for p in range(256))
+_NOT_LATER = bytes(p & 15 <= p >> 4 for p in range(256))
+#: a card's code to its code withdrawn
+_AS_WITHDRAWN = bytes((c + _W) & 0xFF for c in range(256))
 #: a seat index to its word's code
 _AS_SEAT = bytes((_SEAT + i) & 0xFF for i in range(256))
 #: a pair (suit led * 4 + suit played) to the suit led + 1 where the card did not follow, else 0
@@ -139,6 +149,11 @@ _TAG = re.compile(r'\[[ \t]*({})[ \t]*"({})"'.format(terms.pattern("NAME"), STRI
 _UNESCAPE = re.compile(r'\\(["\\])')
 #: comments, and tag values (which may hold a {: kept as they are)
 _COMMENTS = re.compile("({})|{}".format(terms.pattern("COMMENT"), terms.possessive(terms.pattern("STRING"))))
+#: comments alone, each to a space: the same as ``_COMMENTS`` where no tag value can hold a
+#: { (every " before every {), found by the regex engine from the { alone, without trying a
+#: tag value at each character nor calling back for each match (comments on a trump and a
+#: tens line: 525k -> 450k instructions a deal of the quick check)
+_ONLY_COMMENTS = re.compile(terms.pattern("COMMENT"))
 #: where the first deal starts (the deal keyword opening a line, after the tags)
 _FIRST_DEAL = re.compile(r"\n[^\S\n]*" + terms.pattern("DEAL"))
 
@@ -164,7 +179,19 @@ class _Plan:
         self.seats = "ABCDEF"[:n]
         self.seat_index = {s: i for i, s in enumerate(self.seats)}
         self.numbers = bytes(range(_NUM + 1, _NUM + 1 + t))
-        self.trick_shape = re.compile(rb"(?:[\x80-\xe3][\xe4-\xe9]?(?:[\x40-\x7f]{0,8}[\x00-\x3f]){%d})+" % n)
+        #: the tricks: a number, a leader or none, n cards; with cards withdrawn the same once
+        #: they are taken out, and each run of them before a card that is not a lead
+        #: (``_withdrawn_ok``): ``(?:[\x40-\x7f]{0,8}[\x00-\x3f]){n}`` a trick, without looking
+        #: for withdrawn cards before each card of a deal that has none
+        self.trick_shape = re.compile(rb"(?:[\x80-\xe3][\xe4-\xe9]?[\x00-\x3f]{%d})+" % n)
+        #: a play's position (in playing order) to its trick, to whether it is a lead, and the
+        #: position in seat order to the seat
+        self.trick_of = bytes(q // n for q in range(t * n))
+        self.lead_at = bytes(q % n == 0 for q in range(256))
+        self.seat_cycle = bytes(q % n for q in range(t * n))
+        #: the seats' order in a hands block to what each card of it must be turned to
+        self.hand_rows: dict[bytes, bytes] = {}
+        self.seat_codes = self.seat_cycle.translate(_AS_SEAT)
         self.hand_shape = re.compile(rb"(?:[\xe4-\xe9][\x00-\x3f]{%d})+" % hs)
         self.all_seats = bytes(range(_SEAT, _SEAT + n))
         self.result_values = (*self.sides, "=", "*")
@@ -220,8 +247,10 @@ def quick_deals(text: str, reg: Registry) -> Optional[int]:
 
 
 def _check(text: str, reg: Registry) -> Optional[int]:
-    if "{" in text:
-        text = _COMMENTS.sub(_blank, text)
+    brace = text.find("{")
+    if brace >= 0:
+        # (no " after the first {: no tag value holds a {, and no comment a ")
+        text = _ONLY_COMMENTS.sub(" ", text) if text.rfind('"') < brace else _COMMENTS.sub(_blank, text)
     first = _FIRST_DEAL.search(text)
     if first is None or len(text) > 100_000 and max(map(len, text.split("\n"))) > 100_000:
         return None     # (a line the whole reader leaves to the fine one)
@@ -350,15 +379,14 @@ def _deal(plan: _Plan, match: MatchState, words: list[str], codes: list[Optional
     tens_at = codes.index(_TENS, pos)
     # (a word not in the table is None there, which bytes() refuses: TypeError, not certain)
     section = bytes(cast(list[int], codes[pos:tens_at])).translate(None, _SKIPS)
-    if not plan.trick_shape.fullmatch(section) or section.translate(None, _NOT_NUMBER) != plan.numbers:
+    withdrawn = not plan.trick_shape.fullmatch(section)
+    if withdrawn and not plan.trick_shape.fullmatch(section.translate(None, _WITHDRAWN_CODES)) or \
+            section.translate(None, _NOT_NUMBER) != plan.numbers:
         return None
     cards = section.translate(None, _NOT_CARD)
     if len(set(cards)) != len(cards):
         return None             # a card played twice
     written = section.translate(None, _NOT_SEAT)
-    withdrawn = _WITHDRAWN.search(section) is not None
-    if withdrawn and _MANY_WITHDRAWN.search(section):
-        return None
     settled = _play(plan, cards, dealer, _KEYS[trump], written, section if withdrawn else None, hands)
     if settled is None:
         return None
@@ -398,18 +426,16 @@ def _play(plan: _Plan, cards: bytes, dealer: int, keys: tuple[bytes, ...], writt
     # seat plays that suit later
     pairs = (int.from_bytes(b"".join(map(plan.repeat.__getitem__, led)), "big") * 4
              + int.from_bytes(seat_suits, "big")).to_bytes(size, "big").translate(_SHOWN)
-    mine = [seat_suits[s::n] for s in range(n)]     # each seat's suits, trick by trick
     if pairs != plan.zeros:
+        mine = [seat_suits[s::n] for s in range(n)]     # each seat's suits, trick by trick
         for m in _SHOWN_AT(pairs):
             t, seat = divmod(m.start(), n)
             if mine[seat].find(pairs[m.start()] - 1, t + 1) >= 0:
                 return None
-    if section is not None or hands is not None:
-        cards_of = [by_seat[s::n] for s in range(n)]    # each seat's cards, trick by trick
-        if section is not None and not _withdrawn_ok(section, n, leaders, led, cards_of, mine):
-            return None
-        if hands is not None and not _hands_ok(plan, hands, cards_of):
-            return None
+    if section is not None and not _withdrawn_ok(plan, section, cards, led, by_seat):
+        return None
+    if hands is not None and not _hands_ok(plan, hands, by_seat):
+        return None
     # the captures: the tricks won since the last capture, taken by two wins of one seat in
     # a row or the last trick (immediate capture: each trick by its winner)
     winners = leaders[1:]
@@ -439,36 +465,52 @@ def _play(plan: _Plan, cards: bytes, dealer: int, keys: tuple[bytes, ...], writt
     return (tens[0], tens[1]), (took[0] * n, took[1] * n), (took[0], took[1])
 
 
-def _withdrawn_ok(section: bytes, n: int, leaders: list[int], led: bytes, cards_of: list[bytes],
-                  suits_of: list[bytes]) -> bool:
+def _withdrawn_ok(plan: _Plan, section: bytes, cards: bytes, led: bytes, by_seat: bytes) -> bool:
     """Every card withdrawn (``-X``) was a revoke put right: not a lead, not of the suit led,
-    held then (the player plays it later), while the player held the suit led (plays it in
-    this trick or later), as the replay decides it at the end of a deal."""
-    plays = section.translate(None, _NOT_PLAY)      # the cards and the cards withdrawn before them
-    before = 0      # cards withdrawn before the run
-    for m in _WITHDRAWN.finditer(plays):
-        t, k = divmod(m.start() - before, n)     # the trick and place of the card they stand before
-        before += m.end() - m.start()
-        if not k:
-            return False
-        seat = (leaders[t] + k) % n
-        suit = led[t]
-        for w in m.group():
-            card = w - _W
-            if card >> 4 == suit or cards_of[seat].find(card, t + 1) < 0 or suits_of[seat].find(suit, t) < 0:
-                return False
-    return True
+    held then (the player plays it later), while the player held the suit led, as the
+    replay decides it at the end of a deal. Called once no seat revoked, so that a seat
+    that held the suit led at a trick is one that followed suit there. Each of these is
+    checked for all the withdrawn cards of the deal at once, with ``translate`` tables:
+    ``cards`` is in playing order, ``by_seat`` in seat order (seat s's card of trick t at
+    t * n + s)."""
+    size = len(cards)
+    taken = section.translate(None, _NOT_WITHDRAWN)             # the withdrawn cards (0x40 + the card)
+    before = b"".join(_BEFORE.findall(section.translate(None, _NOT_PLAY)))   # the card each stands before
+    if len(before) != len(taken):
+        return False        # a card withdrawn at the end, or more than eight in a row
+    at = before.translate(bytes.maketrans(cards, bytes(range(size))))         # its place in playing order
+    if 1 in at.translate(plan.lead_at):
+        return False        # a card withdrawn before a lead (or after a trick's number or leader)
+    # the suit led at each of those tricks (a table of 256 from a play's place to its trick's suit led)
+    suit_led = at.translate(b"".join(map(plan.repeat.__getitem__, led)) + bytes(256 - size))
+    if before.translate(_SUIT_OF) != suit_led:
+        return False        # the card played instead did not follow suit: the player held none
+    if 1 in (int.from_bytes(suit_led, "big") * 4 + int.from_bytes(taken.translate(_SUIT_OF), "big")
+             ).to_bytes(len(taken), "big").translate(_SAME_SUIT):
+        return False        # a card of the suit led withdrawn
+    # the seat that plays each withdrawn card (a card nobody plays keeps its code, 0x40 or more)
+    # is the one that withdrew it, in a later trick
+    withdrawn_seat = bytes.maketrans(by_seat.translate(_AS_WITHDRAWN), plan.seat_cycle)
+    if taken.translate(withdrawn_seat) != before.translate(bytes.maketrans(by_seat, plan.seat_cycle)):
+        return False
+    later = (int.from_bytes(at.translate(plan.trick_of + bytes(256 - size)), "big") * 16
+             + int.from_bytes(taken.translate(bytes.maketrans(cards.translate(_AS_WITHDRAWN), plan.trick_of)), "big"))
+    return 1 not in later.to_bytes(len(taken), "big").translate(_NOT_LATER)
 
 
-def _hands_ok(plan: _Plan, hands: bytes, mine: list[bytes]) -> bool:
+def _hands_ok(plan: _Plan, hands: bytes, by_seat: bytes) -> bool:
     """A ``hands`` block of every seat, each dealt ``hand_size`` cards, no card twice, and
-    each seat playing exactly the cards of its hand."""
+    each seat playing exactly the cards of its hand: every card of a seat's hand is one
+    that seat plays (each card to the seat that plays it, by one ``translate``), and as many."""
     size = plan.hand_size + 1
-    if not plan.hand_shape.fullmatch(hands) or len(hands) != plan.n * size or len(set(hands)) != len(hands):
+    if not plan.hand_shape.fullmatch(hands) or len(hands) != plan.n * size or len(set(hands)) != len(hands) \
+            or plan.hand_size != plan.tricks:
         return False
-    if bytes(sorted(hands[::size])) != plan.all_seats:
+    order = hands[::size]
+    if bytes(sorted(order)) != plan.all_seats:
         return False
-    for at in range(0, len(hands), size):
-        if set(hands[at + 1:at + size]) != set(mine[hands[at] - _SEAT]):
-            return False
-    return True
+    rows = plan.hand_rows.get(order)
+    if rows is None:
+        rows = plan.hand_rows[order] = b"".join(bytes((seat,)) * size for seat in order)
+    # (a seat's code stays itself; a card nobody plays keeps its code, not a seat's)
+    return hands.translate(bytes.maketrans(by_seat, plan.seat_codes)) == rows

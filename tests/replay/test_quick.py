@@ -280,3 +280,132 @@ def test_a_long_game_is_checked_a_block_at_a_time_and_a_mistake_in_a_late_block_
     line_end = text.index("\n", last + 1) if "\n" in text[last + 1:] else len(text)
     wrong = text[:last] + "\ntens AC 0 BD 0" + text[line_end:]
     assert quick.quick_deals(wrong, reg) is None
+
+
+# ---- comments and glyphs in every place, and mistakes inside such deals ----------------------------
+
+_GLYPHS = ("!", "?", "!!", "??", "!?", "?!")
+_TRICK_LINE = re.compile(r"^( ?\d+[ .] ?(?:[A-F]: )?)(.*)$")
+
+
+def glyphed(text: str, rng: random.Random) -> str:
+    """``text`` with a glyph after every card played (a withdrawn card has none)."""
+    out = []
+    for line in text.split("\n"):
+        m = _TRICK_LINE.match(line)
+        if m and not line.startswith(("deal", "tens", "hands", "trump")):
+            line = m.group(1) + _CARD.sub(lambda c: c.group() + rng.choice(_GLYPHS), m.group(2))
+        out.append(line)
+    return "\n".join(out)
+
+
+#: comments the quick check must see through: plain ones, one holding a " (the tag values are
+#: then told apart from comments the slow way), one holding a [ (the reader's own scan), one
+#: over two lines, and one holding words of the notation
+_NOTES = ("{x}", "{a long think}", '{he said "no"}', "{see [Event]}", "{two\nlines}", "{deal 1 dealer A}",
+          "{tens AC 4 BD 0}", "{}")
+
+
+def commented(text: str, rng: random.Random, every: float = 0.5, anywhere: bool = False) -> str:
+    """``text`` with comments in odd places: after a tag and between tags, a tag value
+    holding braces, at the end of the deal, trump, hands, trick and tens lines, between the
+    cards of a trick and after its leader; ``anywhere``: between any two words, where the
+    whole terminals do not take a comment (in a deal line, before a trick's leader)."""
+    out = []
+    for line in text.split("\n"):
+        if line.startswith("[Event") and rng.random() < 0.5:
+            line = line.replace('"]', ' {not a comment}"]', 1)
+        words = line.split(" ")
+        trick = _TRICK_LINE.match(line) and not line.startswith(("deal", "tens", "hands", "trump"))
+        first = 1 if anywhere else len(_TRICK_LINE.match(line).group(1).split(" ")) if trick else len(words)
+        if first < len(words) and rng.random() < every:
+            words.insert(rng.randrange(first, len(words)), rng.choice(_NOTES))
+        line = " ".join(words)
+        if line and rng.random() < every:
+            line += " " + rng.choice(_NOTES)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _withdrawals(text: str, rng: random.Random) -> list[tuple[str, str]]:
+    """``text`` (leaders written, four seats) with one card withdrawn before a card played
+    that is not the lead: a card the same seat plays in a later trick (legal when the seat
+    followed suit and the card is of another suit), one it played earlier, one another seat
+    plays later, one of the suit led."""
+    lines = text.split("\n")
+    deals: list[list[tuple[int, int, list[str]]]] = []
+    for i, line in enumerate(lines):
+        m = re.match(r"^( ?\d+) ([A-D]): (.*)$", line)
+        if line.startswith("deal"):
+            deals.append([])
+        elif m and deals:
+            cards = [w.rstrip("!?") for w in m.group(3).split(" ") if not w.startswith("-")]
+            if len(cards) == 4:
+                deals[-1].append((i, "ABCD".index(m.group(2)), cards))
+
+    def card_of(row: tuple[int, int, list[str]], who: int) -> str:
+        return row[2][(who - row[1]) % 4]
+
+    out: list[tuple[str, str]] = []
+    for rows in deals:
+        for t, (i, lead, cards) in enumerate(rows[:-1]):
+            k = rng.randrange(1, 4)
+            seat = (lead + k) % 4
+            later = [card_of(r, seat) for r in rows[t + 1:]]
+            choices = {"held": rng.choice(later), "other seat": card_of(rng.choice(rows[t + 1:]), (seat + 1) % 4),
+                       "suit led": next((c for c in later if c[-1] == cards[0][-1]), later[0])}
+            if t:
+                choices["played before"] = card_of(rng.choice(rows[:t]), seat)
+            for kind, card in choices.items():
+                words = lines[i].split(" ")
+                at = next(j for j, w in enumerate(words) if w.rstrip("!?") == cards[k])
+                words.insert(at, "-" + card)
+                out.append((kind, "\n".join(lines[:i] + [" ".join(words)] + lines[i + 1:])))
+            # after the trick's last card (before the next trick's number), and nine in a row
+            out.append(("at the end", "\n".join(lines[:i] + [lines[i] + " -" + later[0]] + lines[i + 1:])))
+            words = lines[i].split(" ")
+            words.insert(-1, " ".join("-" + rng.choice(later) for _ in range(9)))
+            out.append(("nine", "\n".join(lines[:i] + [" ".join(words)] + lines[i + 1:])))
+    return out
+
+
+@pytest.mark.parametrize("profile,options", PROFILES[:4])
+def test_comments_and_glyphs_everywhere(profile: str, options) -> None:
+    rng = random.Random(11)
+    answered = 0
+    for seed in range(4):
+        for style in (Style(), Style(hands=True), Style(leaders=False, withdrawn=0.5), Style(loose=True)):
+            text = match(seed, profile, options, style, deals=3)
+            for shown in (glyphed(text, rng), commented(text, rng), commented(glyphed(text, rng), rng, 0.9),
+                          commented(text, rng, 0.2, anywhere=True),
+                          emoji_commas(glyphed(text, rng)) if not style.loose else text):
+                answered += sum(a is not None for a in agree(shown))
+                # a mistake inside a commented or glyphed deal: the full path words it
+                for _kind, wrong in _mistakes(shown, rng):
+                    agree(wrong)
+    assert answered or not supported(profile, options)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cards_withdrawn_rightly_and_wrongly(seed: int) -> None:
+    rng = random.Random(seed)
+    kinds: dict[str, list[int]] = {}
+    for style in (Style(), Style(withdrawn=0.5)):
+        text = match(seed, "standard", None, style, deals=2)
+        for kind, written in _withdrawals(text, rng) + _withdrawals(glyphed(text, rng), rng):
+            answers = agree(written)
+            kinds.setdefault(kind, []).append(sum(a is None for a in answers))
+    # withdrawing a card played before, another seat's card or one of the suit led is an error
+    for kind in ("played before", "other seat", "at the end", "nine"):
+        assert all(kinds[kind]), kind
+
+
+@given(st.integers(0, 10**9), st.sampled_from(PROFILES[:7]), st.sampled_from(STYLES[:6]))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_random_matches_commented_and_glyphed(seed: int, rules, style: Style) -> None:
+    profile, options = rules
+    rng = random.Random(seed)
+    text = commented(glyphed(match(seed, profile, options, style, deals=4), rng), rng, anywhere=rng.random() < 0.3)
+    agree(text)
+    for _kind, wrong in rng.sample(_mistakes(text, rng), 4):
+        agree(wrong)
