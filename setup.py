@@ -13,7 +13,7 @@ setup(
             ["dehlanote/analysis/_csearch.c"],
             depends=["dehlanote/analysis/_csearch_core.h"],  # the search, included twice
             optional=True,
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
         )
     ]
 )
