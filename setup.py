@@ -1,7 +1,8 @@
-"""The build's one piece setuptools cannot take from pyproject.toml: the solver's compiled search.
+"""The build's one piece setuptools cannot take from pyproject.toml: the compiled parts.
 
-It is optional: without a C compiler the install goes on and the solver uses its pure-Python
-search (the same values, far slower); see docs/analysis.md.
+The solver's search (docs/analysis.md) and the compact JSON of a deal's tricks (`json
+--compact`, docs/performance.md). Both are optional: without a C compiler the install goes
+on and the package uses its pure-Python code (the same values and the same bytes, slower).
 """
 
 from setuptools import Extension, setup
@@ -14,6 +15,12 @@ setup(
             depends=["dehlanote/analysis/_csearch_core.h"],  # the search, included twice
             optional=True,
             extra_compile_args=["-O3"],
-        )
+        ),
+        Extension(
+            "dehlanote.output._cjson",
+            ["dehlanote/output/_cjson.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
     ]
 )

@@ -18,11 +18,15 @@ from ..replay import iter_replay
 from ..replay.facts import DealFact, GameFacts
 from ..rules.profile import Registry
 from ..syntax.model import Game
-from .jsonout import FORMAT, deal_json, dumps, game_json
+from .jsonout import FORMAT, deal_json, deal_text, dumps, game_json, orjson_compact
 
 __all__ = ["write_document", "write_game"]
 
 Write = Callable[[str], object]
+
+
+class _Text(str):
+    """An item of a streamed array already made JSON text (a compact deal: deal_text)."""
 
 
 class _Streamed:
@@ -47,27 +51,64 @@ def _write_object(write: Write, items: Iterator[tuple[str, Any]], indent: Option
     """Write a JSON object as json.dumps would (at nesting ``level``), its items drawn one by
     one from ``items``: an item whose value is a _Streamed is written as an array item by
     item, and the items after it are drawn only once it is written."""
-    inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
-    sep = ","
-    colon = ":" if indent is None else ": "
+    if indent is None:
+        _write_compact(write, items, level)
+        return
+    inner = "\n" + " " * (indent * (level + 1))
     write("{")
     first = True
     for key, value in items:
-        name = _KEYS.get(key)
-        if name is None:
-            name = json.dumps(key, ensure_ascii=False)
-            if len(_KEYS) < 256:
-                _KEYS[key] = name
-        write(("" if first else sep) + inner + name + colon)
+        write(("" if first else ",") + inner + _key(key) + ": ")
         first = False
         if isinstance(value, _Streamed):
             _write_array(write, value.items, indent, level + 1)
         else:
             write(_value(value, indent, level + 1))
-    if first:
-        write("}")
-    else:
-        write(("" if indent is None else "\n" + " " * (indent * level)) + "}")
+    write("}" if first else "\n" + " " * (indent * level) + "}")
+
+
+def _key(key: str) -> str:
+    name = _KEYS.get(key)
+    if name is None:
+        name = json.dumps(key, ensure_ascii=False)
+        if len(_KEYS) < 256:
+            _KEYS[key] = name
+    return name
+
+
+def _write_compact(write: Write, items: Iterator[tuple[str, Any]], level: int) -> None:
+    """_write_object without an indent: the items between two streamed arrays made text by one
+    dumps of them together (a game's dozen keys in two calls, not twelve), the same text
+    as each value's own; when that dumps is not orjson's (a value orjson refuses), each
+    value is made text on its own, as json.dumps of the whole would."""
+    write("{")
+    first = True
+    run: dict[str, Any] = {}
+
+    def flush() -> None:
+        nonlocal first
+        text = orjson_compact(run)
+        if text is None:
+            for key, value in run.items():
+                write(("" if first else ",") + _key(key) + ":" + _value(value, None, level + 1))
+                first = False
+        else:
+            write(("" if first else ",") + text[1:-1])
+            first = False
+        run.clear()
+
+    for key, value in items:
+        if isinstance(value, _Streamed):
+            if run:
+                flush()
+            write(("" if first else ",") + _key(key) + ":")
+            first = False
+            _write_array(write, value.items, None, level + 1)
+        else:
+            run[key] = value
+    if run:
+        flush()
+    write("}")
 
 
 def _write_array(write: Write, items: Iterator[Any], indent: Optional[int], level: int) -> None:
@@ -79,6 +120,8 @@ def _write_array(write: Write, items: Iterator[Any], indent: Optional[int], leve
         write(("" if count == 0 else sep) + inner)
         if isinstance(item, _GameItem):
             item.write(write, indent, level + 1)
+        elif type(item) is _Text:
+            write(item)
         else:
             write(_value(item, indent, level + 1))
         count += 1
@@ -94,9 +137,9 @@ class _GameItem:
         self.valid = True
 
     def write(self, write: Write, indent: Optional[int], level: int) -> None:
-        _write_object(write, self.items(), indent, level)
+        _write_object(write, self.items(indent is None), indent, level)
 
-    def items(self) -> Iterator[tuple[str, Any]]:
+    def items(self, compact: bool = False) -> Iterator[tuple[str, Any]]:
         game = self.game
         replay = iter_replay(game, self.reg, claim_judge)
         # the keys before "deals" need only the tags and the rules
@@ -112,7 +155,7 @@ class _GameItem:
             for item in replay:
                 if isinstance(item, DealFact):
                     replayed[0] += 1
-                    yield deal_json(item)
+                    yield _Text(deal_text(item)) if compact else deal_json(item)
                 else:
                     final.append(item)
             # deals the replay did not reach, as written (as game_json keeps them)
