@@ -47,7 +47,7 @@ from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Unio
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
-           "append_file", "Folder", "drain", "spool", "named_spool", "temporary_beside", "kind_of",
+           "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside", "kind_of",
            "silence", "open_lock", "make_folder", "build_beside"]
 
 
@@ -503,6 +503,13 @@ def spool(max_size: int = 8 << 20) -> TextIO:
     temporary file (removed as it is made): where a page's data waits."""
     return cast(TextIO, tempfile.SpooledTemporaryFile(max_size=max_size, mode="w+", encoding="utf-8",
                                                       errors="replace", newline=""))
+
+
+def record_spool(max_size: int = 1 << 20) -> BinaryIO:
+    """A binary stream held in memory up to ``max_size`` bytes, then in an unnamed temporary
+    file (removed as it is made): where a site's rows of every game wait (pickled records,
+    read back in order or each from its offset) instead of in memory."""
+    return cast(BinaryIO, tempfile.SpooledTemporaryFile(max_size=max_size, mode="w+b"))
 
 
 @contextmanager

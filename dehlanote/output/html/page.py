@@ -21,13 +21,14 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 from ...i18n import N_
 from ...text import printable
 from ...version import __version__
 
-__all__ = ["script_json", "render_replay", "render_index", "replay_csp", "template", "SUIT_SYMBOLS"]
+__all__ = ["script_json", "render_replay", "render_index", "index_frame", "table_parts", "replay_csp", "template",
+           "SUIT_SYMBOLS"]
 
 #: the four suits as SVG symbols (viewBox 0 0 50 50), drawn here so no font is needed
 SUIT_SYMBOLS = (
@@ -193,22 +194,38 @@ def render_index(title: str, body: str, script: Optional[str] = None, lang: str 
     by default. The four-colour switch is a checkbox the stylesheet reads. ``lang``: the
     page's language (its ``lang`` attribute).
     """
+    head, tail = index_frame(title, script, lang)
+    return head + body + tail
+
+
+def index_frame(title: str, script: Optional[str] = None, lang: str = "en") -> tuple[str, str]:
+    """The page of :func:`render_index` before its body and after it (the template cut at its
+    one ``{{BODY}}`` slot, each half filled): a long body, the index of every game, is written
+    between the two in pieces, never held whole."""
     css = template("index.css")
-    return fill(template("index.html"), {
-        "CSP": html.escape(csp(css, script), quote=False), "VERSION": html.escape(__version__),
-        "TITLE": html.escape(title), "LANG": html.escape(lang),
-        "CSS": css, "BODY": body, "SCRIPT": f"<script>{script}</script>" if script is not None else "",
-    })
+    values = {"CSP": html.escape(csp(css, script), quote=False), "VERSION": html.escape(__version__),
+              "TITLE": html.escape(title), "LANG": html.escape(lang), "CSS": css,
+              "SCRIPT": f"<script>{script}</script>" if script is not None else ""}
+    before, slot, after = template("index.html").partition("{{BODY}}")
+    if not slot or "{{BODY}}" in after:
+        raise AssertionError("the index page's template has not one body")
+    return fill(before, values), fill(after, values)
 
 
 def html_table(head: list[str], rows: list[list[Any]], table_id: str = "") -> str:
     """A table of the site's pages (in a scrolling box on a phone): a cell is a text or a number, a
     (text, link), or a list of those (shown with commas)."""
+    return "".join(table_parts(head, rows, table_id))
+
+
+def table_parts(head: list[str], rows: Iterable[list[Any]], table_id: str = "") -> Iterator[str]:
+    """:func:`html_table` in pieces (its head, each row, its end), the rows taken as they come:
+    the index's table of every game is written so, never held whole."""
     ident = f" id='{table_id}'" if table_id else ""
-    out = [f"<div class='scroll'><table{ident}><thead><tr>", *(f"<th scope='col'>{html.escape(h)}</th>" for h in head),
-           "</tr></thead><tbody>"]
+    yield "".join([f"<div class='scroll'><table{ident}><thead><tr>",
+                   *(f"<th scope='col'>{html.escape(h)}</th>" for h in head), "</tr></thead><tbody>"])
     for row in rows:
-        out.append("<tr>")
+        out = ["<tr>"]
         for cell in row:
             if isinstance(cell, tuple):
                 out.append(f"<td><a href=\"{html.escape(cell[1])}\">{html.escape(cell[0])}</a></td>")
@@ -218,5 +235,5 @@ def html_table(head: list[str], rows: list[list[Any]], table_id: str = "") -> st
             else:
                 out.append(f"<td>{html.escape(str(cell))}</td>")
         out.append("</tr>")
-    out.append("</tbody></table></div>")
-    return "".join(out)
+        yield "".join(out)
+    yield "</tbody></table></div>"

@@ -10,34 +10,42 @@ built in bounded memory.
 from __future__ import annotations
 
 import functools
+import itertools
+import pickle
 import re
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from urllib.parse import quote
-from typing import IO, Any, Callable, Iterator, Optional
+from typing import IO, Any, Callable, Iterable, Iterator, Optional, Protocol
 
 from ...analysis.judge import claim_judge
 from ...deck import SUITS, sides_for
 from ...errors import DpnError, why
-from ...files import Folder, WriteError, drain, spool, write_target
+from ...files import Folder, WriteError, drain, record_spool, spool, write_target
 from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
 from ...stats import ArchiveStats
 from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
-from .page import html_table as _table, render_index, render_replay, script_json, template
-from .players import PlayerBook, player_slugs, write_player_pages
+from .page import html_table as _table, index_frame, render_replay, script_json, table_parts, template
+from .players import PlayerBook, player_slugs, write_parts, write_player_pages
 
-__all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "PER_PAGE",
-           "PageNames"]
+__all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "index_parts",
+           "PER_PAGE", "PageNames", "IndexRows"]
 
 #: games on one page of a site before a file is split into several pages
 PER_PAGE = 100
 
 #: ``extend(game number, deal facts, rules, deal data)``: adds to a deal's page data (the analysis)
 Extend = Callable[[int, DealFact, Rules, dict[str, Any]], object]
+
+
+class Rows(Protocol):
+    """Where :func:`write_page` puts the index row of each game: a list, or :class:`IndexRows`."""
+
+    def append(self, row: dict[str, Any], /) -> None: ...
 
 
 @dataclass
@@ -123,7 +131,7 @@ def _title(path: str, summaries: list[dict[str, Any]]) -> str:
 def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
-               rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
+               rows: Optional[Rows] = None, link_base: str = "",
                extend: Optional[Extend] = None, lang: str = "en",
                book: Optional[PlayerBook] = None, folder: Optional[Folder] = None,
                names: Optional[PageNames] = None, force: bool = False) -> PageReport:
@@ -139,7 +147,7 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
 def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
                 stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                 on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
-                rows: Optional[list[dict[str, Any]]] = None, link_base: str = "",
+                rows: Optional[Rows] = None, link_base: str = "",
                 extend: Optional[Extend] = None, lang: str = "en",
                 book: Optional[PlayerBook] = None, folder: Optional[Folder] = None,
                 names: Optional[PageNames] = None, force: bool = False) -> PageReport:
@@ -273,7 +281,11 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
 
     The folder is opened once and every page, and the index, is written relative to it
     (:class:`dehlanote.files.Folder`): a link planted in it is replaced, never written
-    through. The index is written last, whole, by a rename: never left empty or torn.
+    through. The index is written last, by a rename once whole: never left empty or torn.
+
+    Memory stays flat with the archive's size: the games' rows wait in spool files
+    (:class:`IndexRows`, :class:`~.players.PlayerBook`), and the index and the player pages
+    are written in pieces as their rows are read back.
 
     Raises:
         OutputRefused, WriteError: a page or the index cannot be written.
@@ -281,42 +293,77 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
     stats = ArchiveStats()
     book = PlayerBook()
     report = SiteReport(stats=stats)
-    rows: list[dict[str, Any]] = []
+    rows = IndexRows()
     names = PageNames()
-    with Folder(out, create=True) as site, site.folder("games") as games:
-        for path in paths:
-            name = shown(path)
-            page = PageReport(name)
-            try:
-                with opener(path) as stream:
-                    stats.add_file()
-                    target = Path(names.for_file(path) + ".html")
+    try:
+        with Folder(out, create=True) as site, site.folder("games") as games:
+            for path in paths:
+                name = shown(path)
+                page = PageReport(name)
+                try:
+                    with opener(path) as stream:
+                        stats.add_file()
+                        target = Path(names.for_file(path) + ".html")
 
-                    def tick(path: str = path, stream: IO[bytes] = stream) -> None:
-                        if progress is not None:
-                            try:
-                                progress(path, stream.tell())
-                            except (OSError, ValueError):
-                                progress(path, -1)
-                    page = write_page(stream, name, target, reg, four_colour=four_colour, stats=stats,
-                                      back="../index.html", on_game=tick, per_page=per_page, rows=rows,
-                                      link_base="games/", extend=extend, lang=lang, book=book, folder=games,
-                                      names=names, force=force)
-            except WriteError:
-                raise
-            except OSError as exc:
-                if isinstance(exc, BrokenPipeError):
+                        def tick(path: str = path, stream: IO[bytes] = stream) -> None:
+                            if progress is not None:
+                                try:
+                                    progress(path, stream.tell())
+                                except (OSError, ValueError):
+                                    progress(path, -1)
+                        page = write_page(stream, name, target, reg, four_colour=four_colour, stats=stats,
+                                          back="../index.html", on_game=tick, per_page=per_page, rows=rows,
+                                          link_base="games/", extend=extend, lang=lang, book=book, folder=games,
+                                          names=names, force=force)
+                except WriteError:
                     raise
-                page.unreadable = why(exc)
-            report.files.append(page)
-        figures = stats.to_json()
-        extra = review(out, player_slugs(list(book.played))) if review is not None and book.played else {}
-        pages = write_player_pages(out, book, figures["players"], extra=extra)
-        text = render_index(title, index_body(title, figures, rows, report.files, four_colour=four_colour,
-                                              player_pages=pages), script=template("index.js"))
-        site.write_file("index.html", text, force=force)
-        report.index = site.join("index.html")
+                except OSError as exc:
+                    if isinstance(exc, BrokenPipeError):
+                        raise
+                    page.unreadable = why(exc)
+                report.files.append(page)
+            figures = stats.to_json()
+            extra = review(out, player_slugs(list(book.played))) if review is not None and book.played else {}
+            pages = write_player_pages(out, book, figures["players"], extra=extra)
+            head, tail = index_frame(title, script=template("index.js"))
+            with site.write("index.html", force=force) as index:
+                write_parts(index, itertools.chain((head,), index_parts(
+                    title, figures, rows, report.files, four_colour=four_colour, player_pages=pages), (tail,)))
+            report.index = site.join("index.html")
+    finally:
+        rows.close()
+        book.close()
     return report
+
+
+class IndexRows:
+    """The index's row of every game, waiting pickled in a spool file (not in memory) until
+    the index is written: :meth:`append` takes a row as :func:`write_page` makes it, iterating
+    gives the rows back in order, as dicts of the same keys and values."""
+
+    _KEYS = ("file", "n", "title", "href", "date", "players", "rules", "result", "deals", "errors")
+
+    def __init__(self) -> None:
+        self._spool: Optional[IO[bytes]] = None
+        self.count = 0
+
+    def append(self, row: dict[str, Any]) -> None:
+        if self._spool is None:
+            self._spool = record_spool()
+        pickle.dump(tuple(row[k] for k in self._KEYS), self._spool, protocol=pickle.HIGHEST_PROTOCOL)
+        self.count += 1
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if self._spool is None:
+            return
+        self._spool.seek(0)
+        for _ in range(self.count):
+            yield dict(zip(self._KEYS, pickle.load(self._spool)))
+
+    def close(self) -> None:
+        if self._spool is not None:
+            self._spool.close()
+            self._spool = None
 
 
 # ---- the index ---------------------------------------------------------------------------------
@@ -334,10 +381,16 @@ def _stat(key: str, value: Any) -> str:
     return f'<span data-stat="{escape(key)}" data-value="{escape(str(value))}">{escape(str(value))}</span>'
 
 
-def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files: list[PageReport], *,
+def index_body(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], files: list[PageReport], *,
                four_colour: bool = False, player_pages: Optional[dict[str, str]] = None) -> str:
     """The index page's body: headline figures, every game (with a filter box), players,
     charts, streaks. ``player_pages``: name -> the player's page, linked from the tables."""
+    return "".join(index_parts(title, s, rows, files, four_colour=four_colour, player_pages=player_pages))
+
+
+def index_parts(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], files: list[PageReport], *,
+                four_colour: bool = False, player_pages: Optional[dict[str, str]] = None) -> Iterator[str]:
+    """:func:`index_body` in pieces: the table of games a row at a time, as ``rows`` gives them."""
     pages = player_pages or {}
     checked = " checked" if four_colour else ""
     out: list[str] = [PATTERNS, '<header><h1>', escape(title), '</h1>',
@@ -352,7 +405,9 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
                f'<li>{_stat("matches.finished", matches["finished"])} matches finished, '
                f'{_stat("matches.unfinished", matches["unfinished"])} unfinished</li>'
                f'<li>{_stat("games_with_errors", s["games_with_errors"])} games with errors</li></ul></section>')
-    out.append(_games(rows, files, pages))
+    yield "".join(out)
+    out = []
+    yield from _games(rows, files, pages)
     players = s["players"]
     if players:
         out.append('<section aria-labelledby="h-players"><h2 id="h-players">Players</h2>')
@@ -432,10 +487,10 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
                       [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),
                         str(st["deal"])] for st in s["streaks"]]))
     out.append("</section></main>")
-    return "".join(out)
+    yield "".join(out)
 
 
-def _games(rows: list[dict[str, Any]], files: list[PageReport], pages: dict[str, str]) -> str:
+def _games(rows: Iterable[dict[str, Any]], files: list[PageReport], pages: dict[str, str]) -> Iterator[str]:
     """The list of every game, first on the index, with a filter box (the page's script shows
     it and hides the rows whose text does not hold what is typed; without script, all rows)."""
     out = ['<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>',
@@ -443,17 +498,18 @@ def _games(rows: list[dict[str, Any]], files: list[PageReport], pages: dict[str,
            '<input type="search" id="filter" placeholder="a player, an event, a date, a file..." '
            'autocomplete="off"> <span id="shown" aria-live="polite"></span></p>']
     head = ["file", "#", "event", "date", "players", "rules", "result", "deals", "errors"]
-    body = []
-    for r in rows:
-        people = [(f"{k} {v}", pages[v]) if v in pages else f"{k} {v}" for k, v in r["players"].items()]
-        body.append([r["file"], str(r["n"]), (r["title"], r["href"]), r["date"], people, r["rules"], r["result"],
-                     str(r["deals"]), str(r["errors"]) if r["errors"] else ""])
-    out.append(_table(head, body, table_id="games"))
+
+    def body() -> Iterator[list[Any]]:
+        for r in rows:
+            people = [(f"{k} {v}", pages[v]) if v in pages else f"{k} {v}" for k, v in r["players"].items()]
+            yield [r["file"], str(r["n"]), (r["title"], r["href"]), r["date"], people, r["rules"], r["result"],
+                   str(r["deals"]), str(r["errors"]) if r["errors"] else ""]
+    yield "".join(out)
+    out = []
+    yield from table_parts(head, body(), table_id="games")
     bad = [f for f in files if f.unreadable]
     if bad:
         out.append("<p class='errors'>Not read: " + "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})"
                                                                for f in bad) + "</p>")
     out.append("</section>")
-    return "".join(out)
-
-
+    yield "".join(out)
