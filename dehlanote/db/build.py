@@ -16,13 +16,15 @@ The database mirrors the files of the last build (:func:`build`):
 
 Games are parsed and replayed on ``jobs`` processes (the validate pool's workers, see
 :mod:`dehlanote.batch.pool`, spawned: :data:`START_METHOD`); each batch comes back as columns of
-plain values (:class:`dehlanote.db.rows.Batch`), made Arrow tables here and inserted in file order.
+plain values and arrays of numbers (:class:`dehlanote.db.rows.Batch`), made Arrow tables here
+(the arrays without a Python object a value) and inserted in file order.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from array import array
 from collections import deque
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -37,7 +39,7 @@ from ..batch.check import NotText, sniff
 from ..rules.profile import Registry
 from ..syntax.reader import split_games
 from . import ratings, schema
-from .rows import Batch, batch_of_chunks, worker_batch
+from .rows import KINDS, Batch, Coded, batch_of_chunks, worker_batch
 
 __all__ = ["BuildSummary", "FileProblem", "build", "connect_read", "SchemaMismatch"]
 
@@ -77,8 +79,43 @@ def _sha256(path: str) -> str:
 
 # ---- the workers ------------------------------------------------------------------------------
 
-def _tables(batch: Batch) -> dict[str, pa.Table]:
-    return {name: pa.table(columns) for name, columns in batch.tables.items()}
+#: the Arrow type of each kind of column (rows.KINDS; ``c`` is a dictionary of these over int32
+#: codes)
+_TYPES = {"i": pa.int32(), "c": pa.string(), "s": pa.string(), "b": pa.bool_(), "l": pa.list_(pa.string())}
+
+
+def _int32(codes: "array[int]") -> pa.Array:
+    return pa.Array.from_buffers(pa.int32(), len(codes), [None, pa.py_buffer(codes)])
+
+
+def _arrow(values: Any, kind: str) -> pa.Array:
+    """One column of a batch (rows.packed) as Arrow: an array's bytes as they are, a coded
+    column as a dictionary array, a list converted."""
+    if isinstance(values, array):
+        return _int32(values)
+    if isinstance(values, Coded):
+        return pa.DictionaryArray.from_arrays(_int32(values.codes), pa.array(values.values, _TYPES[kind]))
+    if kind == "i":         # (a column with a null)
+        column = pa.array(values)
+        return column if column.type == pa.int32() else column.cast(pa.int32())
+    if kind == "l" and values.count(None) == len(values):
+        return pa.nulls(len(values), _TYPES[kind])
+    return pa.array(values, _TYPES[kind])
+
+
+def _table(name: str, columns: dict[str, Any]) -> pa.Table:
+    """A batch's table ``name``; the plays get each card's suit and rank (a dictionary array
+    sharing the card's codes)."""
+    arrays = {c: _arrow(v, k) for (c, v), k in zip(columns.items(), KINDS[name])}
+    if name == "plays":
+        card = arrays["card"]
+        cards = columns["card"].values
+        # (DuckDB's right(card, 1) and card[1:-2]: cards are ASCII, one character a suit)
+        arrays["suit"] = pa.DictionaryArray.from_arrays(card.indices, pa.array(
+            [c[-1:] if c is not None else None for c in cards], pa.string()))
+        arrays["rank"] = pa.DictionaryArray.from_arrays(card.indices, pa.array(
+            [c[:-1] if c is not None else None for c in cards], pa.string()))
+    return pa.table(arrays)
 
 
 #: how the workers start: spawned, a new interpreter that imports the reader and the replayer
@@ -118,13 +155,15 @@ def _params(sql: str, values: dict[str, Any]) -> dict[str, Any]:
 def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id: int, first_game: int,
             first_number: int) -> None:
     values = {"game": first_game, "file": file_id, "number": first_number}
-    for name, staged in tables.items():
+    for name in list(tables):
+        staged = tables.pop(name)
         # ``FROM staged`` reads the variable of that name (DuckDB's replacement scan). Not
         # con.register: a view registered and dropped inside a transaction keeps its Arrow table
         # alive until the commit (every batch's tables since the last one, measured in the ratings:
         # 335 -> 760 MB over a million deals' results, flat without)
         sql = schema.STAGED[name]
         con.execute(f"INSERT INTO {name} {sql}", _params(sql, values)).fetchall()
+        del staged
     tables.clear()
 
 
@@ -355,7 +394,7 @@ def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,
         games = deals = errors = 0
         try:
             for batch in _file_batches(path, reg, jobs, executor):
-                tables = _tables(batch)
+                tables = {name: _table(name, columns) for name, columns in batch.tables.items()}
                 batch.tables.clear()        # (its values are in Arrow now)
                 _insert(con, tables, file_id, next_game, games + 1)
                 batches += 1

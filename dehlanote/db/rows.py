@@ -14,6 +14,7 @@ the database's insert of the plays 3 times less. Games are numbered from 0 withi
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_right
 from itertools import accumulate, chain, repeat
 from typing import Any, NamedTuple, Optional, Sequence
@@ -30,7 +31,7 @@ from ..syntax.model import Game
 from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk
 
-__all__ = ["COLUMNS", "Batch", "Rows", "batch_of_chunks", "date_parts", "worker_batch"]
+__all__ = ["COLUMNS", "KINDS", "Batch", "Coded", "Rows", "batch_of_chunks", "date_parts", "packed", "worker_batch"]
 
 #: the columns each staging table gets from Python (``g`` is the game's index in the batch)
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -47,6 +48,55 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "tens": ("g", "deal", "ten", "played_by", "trick", "won_by", "taken_by", "taken_side", "taken_trick", "reason"),
     "errors": ("g", "code", "message", "line", "col", "deal", "trick"),
 }
+
+#: how each column of :data:`COLUMNS` travels from a worker (a letter a column, see :func:`packed`):
+#: ``i`` whole numbers (one ``array('i')``, its bytes pickled at once), ``c`` values of a few kinds
+#: (seats, sides, cards, reasons: a code a row and the distinct values), ``s`` text, ``b`` booleans,
+#: ``l`` lists of text (``s``, ``b``, ``l``: plain lists)
+KINDS: dict[str, str] = {
+    "games": "iiisissssisscbii",
+    "seats": "iccs",
+    "deals": "iiicicccibbccccicicb",
+    "deal_sides": "iicii",
+    "tricks": "iiiccciii",
+    "plays": "iiiicciil",
+    "captures": "iiicciilc",
+    "tens": "iiccicccic",
+    "errors": "issiiii",
+}
+assert all(len(KINDS[t]) == len(c) for t, c in COLUMNS.items())
+assert array("i").itemsize == 4         # (the builder reads these bytes as Arrow int32)
+
+
+class Coded(NamedTuple):
+    """A column as one code a row (``array('i')``) and the distinct values, ``values[code]``."""
+
+    codes: "array[int]"
+    values: list[Any]
+
+
+class _Codes(dict):
+    def __missing__(self, value: Any) -> int:
+        self[value] = code = len(self)
+        return code
+
+
+def packed(values: list[Any], kind: str) -> Any:
+    """A column as a worker sends it (:data:`KINDS`): whole numbers as ``array('i')`` (a
+    column holding a null or a number past 32 bits stays a list), ``c`` as :class:`Coded`, the
+    rest as they are. Pickled, an array is its bytes, and the builder makes Arrow arrays of
+    them without a Python object a value (measured, see docs/db.md: the builder's CPU a
+    third less)."""
+    if kind == "i":
+        try:
+            return array("i", values)
+        except (TypeError, OverflowError):
+            return values
+    if kind == "c":
+        codes = _Codes()
+        return Coded(array("i", [codes[v] for v in values]), list(codes))
+    return values
+
 
 #: the positions of the cards of a trick of four, of six
 _POSITIONS = {4: (0, 1, 2, 3), 6: (0, 1, 2, 3, 4, 5)}
@@ -79,6 +129,10 @@ class Rows:
         if not rows:
             return {c: [] for c in COLUMNS[name]}
         return {c: list(v) for c, v in zip(COLUMNS[name], zip(*rows))}
+
+    def packed(self, name: str) -> dict[str, Any]:
+        """The table ``name`` as a worker sends it: each column :func:`packed`."""
+        return {c: packed(v, k) for (c, v), k in zip(self.columns(name).items(), KINDS[name])}
 
     def names(self) -> list[str]:
         """The tables that hold rows."""
@@ -214,24 +268,25 @@ def _name(game: Game, seat: str) -> Optional[str]:
 
 
 class Batch(NamedTuple):
-    """The rows of a batch of games as columns (table -> column -> values), and its counts."""
+    """The rows of a batch of games as columns (table -> column -> values, :func:`packed`), and its counts."""
 
-    tables: dict[str, dict[str, list[Any]]]
+    tables: dict[str, dict[str, Any]]
     games: int
     deals: int
     errors: int
 
 
 def batch_of_chunks(chunks: Sequence[Chunk], reg: Registry) -> Batch:
-    """Parse and replay ``chunks``: their rows, as columns of plain values (what a worker sends
-    back: no Arrow in the workers, whose memory stays that of the reader and replayer)."""
+    """Parse and replay ``chunks``: their rows, as columns of plain values and arrays of numbers
+    (:func:`packed`, what a worker sends back: no Arrow in the workers, whose memory stays that
+    of the reader and replayer)."""
     rows = Rows()
     for chunk in chunks:
         for game in parse_chunk(chunk):
             # claims judged as validate judges them; the hands as dealt are not stored
             facts = replay_game(game, reg, dealt_hands=False, judge=claim_judge)
             rows.add(facts, rows.games + 1)
-    return Batch({name: rows.columns(name) for name in rows.names()}, rows.games, rows.deals, rows.errors)
+    return Batch({name: rows.packed(name) for name in rows.names()}, rows.games, rows.deals, rows.errors)
 
 
 def worker_batch(chunks: list[Chunk]) -> Batch:

@@ -49,8 +49,7 @@ STAGED = {
              "tricks, claim_by, ends_match FROM staged",
     "deal_sides": "SELECT $game + g, deal, side, tens, points FROM staged",
     "tricks": "SELECT $game + g, deal, trick, leader, winner, trump, centre_cards, centre_tens, run FROM staged",
-    "plays": "SELECT $game + g, deal, trick, position, seat, card, right(card, 1), card[1:-2], line, col, withdrawn "
-             "FROM staged",
+    "plays": "SELECT $game + g, deal, trick, position, seat, card, suit, rank, line, col, withdrawn FROM staged",
     "captures": "SELECT $game + g, deal, trick, by_seat, side, cards, tens, ten_cards, reason FROM staged",
     "tens": "SELECT $game + g, deal, ten, played_by, trick, won_by, taken_by, taken_side, taken_trick, reason "
             "FROM staged",

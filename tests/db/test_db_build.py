@@ -287,3 +287,73 @@ def test_without_duckdb_the_command_says_how_to_install_it(tmp_path: Path) -> No
     assert proc.returncode == 2
     assert proc.stderr.strip() == "dehlanote: missing-duckdb: the db commands need DuckDB and pyarrow: " \
                                   "pip install 'dehlanote[db]'"
+
+
+def _plain_rows(path: str, first_game: int, file_id: int, con) -> None:
+    """The rows of ``path`` inserted into ``con`` the earlier way: plain Python columns made
+    Arrow tables by inference, one batch, each card's suit and rank cut by DuckDB."""
+    import pyarrow as pa
+
+    from dehlanote.analysis.judge import claim_judge
+    from dehlanote.db import schema
+    from dehlanote.db.rows import Rows
+    from dehlanote.replay.game import replay_game
+    from dehlanote.rules.profile import registry
+    from dehlanote.syntax.parser import parse_chunk
+    from dehlanote.syntax.reader import split_games
+
+    reg = registry()
+    rows = Rows()
+    with open(path, "rb") as stream:
+        for chunk in split_games(stream):
+            for game in parse_chunk(chunk):
+                rows.add(replay_game(game, reg, dealt_hands=False, judge=claim_judge), rows.games + 1)
+    for name in rows.names():
+        staged = pa.table(rows.columns(name))  # noqa: F841  (read by DuckDB by its name)
+        sql = schema.STAGED[name]
+        if name == "plays":
+            sql = sql.replace("suit, rank", "right(card, 1), card[1:-2]")
+        params = {k: v for k, v in {"game": first_game, "file": file_id, "number": 1}.items() if f"${k}" in sql}
+        con.execute(f"INSERT INTO {name} {sql}", params).fetchall()
+
+
+def test_packed_batches_give_the_rows_of_plain_columns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' packed columns (numbers as arrays, seats, cards and reasons as codes) and
+    the suits and ranks cut from the codes give the very rows of the earlier way (plain
+    columns, a batch at a time), with --jobs 1 and 2, in batches small enough that a file
+    spans several commits."""
+    from dehlanote.batch import pool
+    from dehlanote.db import schema
+    from dehlanote.db.build import build
+    from dehlanote.rules.profile import registry
+
+    big = tmp_path / "big.dpn"
+    big.write_text("\n".join(_match(seed, f"2026.0{seed % 9 + 1}.1{seed % 10}") for seed in range(10, 22)),
+                   encoding="utf-8")
+    files = [*SAMPLES, *INVALID, str(big)]
+    monkeypatch.setattr(pool, "BATCH_CHARS", 3000)
+    dbs = {}
+    for jobs in (1, 2):
+        dbs[jobs] = str(tmp_path / f"jobs{jobs}.duckdb")
+        build(files, dbs[jobs], registry(), jobs=jobs)
+    con = duckdb.connect()
+    for statement in schema.TABLES.split(";\n"):
+        if statement.strip():
+            con.execute(statement)
+    for jobs, db in dbs.items():
+        con.execute(f"ATTACH '{db}' AS jobs{jobs} (READ_ONLY)")
+    for file_id, path, first in con.execute("SELECT file_id, path, first_game FROM jobs1.files").fetchall():
+        _plain_rows(path, first, file_id, con)
+    assert con.execute("SELECT count(*) FROM jobs1.files").fetchall() == [(len(files),)]
+    for table in ("games", "seats", "deals", "deal_sides", "tricks", "plays", "captures", "tens", "errors"):
+        count = con.execute(f"SELECT count(*) FROM memory.{table}").fetchall()[0][0]
+        assert count > 0, table
+        for jobs in dbs:
+            for a, b in ((f"memory.{table}", f"jobs{jobs}.{table}"), (f"jobs{jobs}.{table}", f"memory.{table}")):
+                assert con.execute(f"SELECT count(*) FROM (FROM {a} EXCEPT ALL FROM {b})").fetchall() == [(0,)], \
+                    (table, jobs, a)
+    for a, b in (("jobs1", "jobs2"), ("jobs2", "jobs1")):
+        for table in ("files", "ratings"):
+            assert con.execute(f"SELECT count(*) FROM (FROM {a}.{table} EXCEPT ALL FROM {b}.{table})"
+                               ).fetchall() == [(0,)], (table, a)
+    assert con.execute("SELECT count(*) FROM jobs2.plays WHERE withdrawn IS NOT NULL").fetchall()[0][0] > 0
