@@ -71,7 +71,8 @@ def build_command(
                                                                               "up to date)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
     memory: Optional[str] = typer.Option(None, "--memory", metavar="SIZE",
-                                         help="DuckDB's memory limit while building, e.g. 300MB (default: 256MB)."),
+                                         help="DuckDB's memory limit while building, e.g. 300MB (default: 192MB while "
+                                              "the files are read, 256MB for the ratings)."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Every game, deal, trick, card, capture, ten and error of FILE... in a DuckDB database.
@@ -106,7 +107,7 @@ def build_command(
         raise fail(f"not-a-database: {target}: {exc}")
     except duckdb.Error as exc:
         if _out_of_memory(duckdb, exc):
-            limit = f"--memory {memory}" if memory else "its default limit (256MB)"
+            limit = f"--memory {memory}" if memory else "its default limits (192MB reading, 256MB rating)"
             raise fail(f"out-of-memory: {target}: DuckDB needed more than {limit}: build again with a "
                        f"larger --memory (the database is unchanged)")
         raise fail(f"not-a-database: {target}: {_first_line(exc)}")

@@ -205,19 +205,18 @@ def _configure(con: duckdb.DuckDBPyConnection, jobs: int, memory: str) -> None:
     _run(con, "SET enable_progress_bar = false")
 
 
-#: DuckDB's memory limit while building (the builder's own Python and the batches in flight
-#: come on top). DuckDB keeps the table blocks it wrote cached up to half or two thirds of it:
-#: measured, filling a million deals' tables as the build does, DuckDB's tables held 171 MB
-#: with 256MB (the process at most 388 MB), 72-88 MB with 160MB (at most 293 MB). With 96MB
-#: the million-deal build ran out of it near its end (DuckDB holding 81 MB it could not let
-#: go), and with 160MB too (2 December 00:33-00:38, idle: out of memory after 4 min 35 s of a
-#: build that takes about 5), hence 256MB, as the rating
-MEMORY = "256MB"
+#: DuckDB's memory limit while the workers read (the builder's own Python and the batches in
+#: flight come on top). DuckDB keeps the table blocks it wrote cached up to about two thirds of
+#: it: on a million deals 166 MB with 256MB (the builder at 370-385 MB, the whole tree up to
+#: 510 MB), 101-110 MB with 192MB (the builder at 300-316 MB, the tree at most 448 MB). What ran
+#: out of memory at the lower limits (160MB, 200MB, and once 256MB) was not the reading but what
+#: comes after it under the same limit: the reading's last commit and the ratings' sort, hence
+#: the limit is raised to :data:`RATINGS_MEMORY` before that commit, once the workers are gone.
+MEMORY = "192MB"
 
-#: DuckDB's limit while rating (after the workers are gone, 90 MB freed): the ratings' events,
-#: sorted in time order, ran out of 160MB on a million deals; with 256MB the rating process held
-#: at most 401 MB (the whole build, reading at 256MB too: 458 MB). A build given ``memory``
-#: uses it for both.
+#: DuckDB's limit for the reading's last commit and the ratings (after the workers are gone,
+#: about 80 MB freed); the ratings' events are sorted in time order by narrow keys (see
+#: ratings._EVENTS). A build given ``memory`` uses it for both.
 RATINGS_MEMORY = "256MB"
 
 
@@ -352,11 +351,11 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
         try:
             _run(con, "BEGIN")
             counts = _sync(con, plan, reg, jobs, registry_files, executor, on_file)
-            _run(con, "COMMIT")
         finally:
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
         _run(con, "SET memory_limit = ?", [rating_memory])
+        _run(con, "COMMIT")
         _run(con, "BEGIN")
         ratings.rebuild(con)        # (the workers gone: their memory is free again)
         _run(con, "COMMIT")
