@@ -95,6 +95,7 @@ def long_game(tmp: Path, deals: int = 10_000, seed: int = 5, shape: str = "tens"
         text, _ = generate_match(random.Random(seed), "pagat", options, style=Style(**style), max_deals=deals)
         if comments:
             text = _comment_plays(text)
+        tmp.mkdir(parents=True, exist_ok=True)     # (a run before may have removed it)
         path.write_text(text, encoding="utf-8")
     return path
 
