@@ -36,6 +36,15 @@ from dehlanote.syntax.writer import normal_form
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
 
+#: the rule profiles and writing styles random matches are drawn in, for differential tests
+PROFILES = [("standard", None), ("standard", {"trump": "partner"}), ("standard", {"six-player": True}),
+            ("standard", {"court-piece": True}), ("standard", {"coat": True}), ("standard", {"streak": 3}),
+            ("standard", {"double-sar": True}), ("standard", {"trump": "closed"}), ("pagat", {"kots": 3}),
+            ("pagat", {"kots": 0}), ("pagat", {"kots": 2, "trump": "first-void-five"}), ("hukum", None)]
+STYLES = [Style(), Style(hands=True), Style(leaders=False, withdrawn=0.5), Style(hands=True, withdrawn=0.5),
+          Style(loose=True), Style(loose=True, leaders=False, withdrawn=0.3), Style(result=False),
+          Style(claims=0.5)]
+
 #: the profiles (and options) the generated records are played under
 PROFILES: tuple[tuple[str, Optional[dict]], ...] = (
     ("standard", None), ("standard", {"trump": "closed"}), ("standard", {"trump": "partner"}),

@@ -39,13 +39,7 @@ import dpnfuzz as F  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 REG = registry()
 RECORDS = sorted((ROOT / "samples").glob("*.dpn")) + sorted((ROOT / "tests" / "invalid").glob("*.dpn"))
-PROFILES = [("standard", None), ("standard", {"trump": "partner"}), ("standard", {"six-player": True}),
-            ("standard", {"court-piece": True}), ("standard", {"coat": True}), ("standard", {"streak": 3}),
-            ("standard", {"double-sar": True}), ("standard", {"trump": "closed"}), ("pagat", {"kots": 3}),
-            ("pagat", {"kots": 0}), ("pagat", {"kots": 2, "trump": "first-void-five"}), ("hukum", None)]
-STYLES = [Style(), Style(hands=True), Style(leaders=False, withdrawn=0.5), Style(hands=True, withdrawn=0.5),
-          Style(loose=True), Style(loose=True, leaders=False, withdrawn=0.3), Style(result=False),
-          Style(claims=0.5)]
+PROFILES, STYLES = F.PROFILES, F.STYLES      # every profile and writing style, for random matches
 #: comments put after cards: what a string's escaping must get right
 COMMENTS = ('a "quoted" word', "back\\slash", "tab\there", "nul\x00 and \x1f and \x7f", "\u2665\ufe0f emoji",
             "\U0001f0a1 beyond the BMP", "line\u2028sep", "\\u0041 is not A", "")
