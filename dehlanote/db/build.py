@@ -164,7 +164,6 @@ def _insert(con: duckdb.DuckDBPyConnection, tables: dict[str, pa.Table], file_id
         sql = schema.STAGED[name]
         con.execute(f"INSERT INTO {name} {sql}", _params(sql, values)).fetchall()
         del staged
-    tables.clear()
 
 
 def _delete_file(con: duckdb.DuckDBPyConnection, file_id: int, first: Optional[int], last: Optional[int]) -> None:
