@@ -198,19 +198,21 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
             _check(pos, t, rules)
             line.append((t, before))
         total = len(line)
-        # the value of the trick after (solved just before) is the likely value of this one:
-        # tested first, it saves the solver tests (the values are the same)
-        guess = pos.score()[0] if pos.over else None
+        # the cards are judged from the last one back: the value after a card is the value
+        # before the next one (the best its mover could have), known when it is judged, and
+        # the value before the first card of a trick is the trick's (the same values as
+        # solving each trick's start on its own, without that search)
+        known: int | None = pos.score()[0] if pos.over else None
         for done, (t, before) in enumerate(reversed(line)):
             if progress is not None:
                 progress(done, total)
-            ta = TrickAnalysis(t.number, solver.value(before[0], guess))
-            guess = ta.value
-            for p, at in zip(t.plays, before):
-                after, best_value, best = solver.judge(at, p.card, guess)
+            plays: list[PlayAnalysis] = []
+            for p, at in reversed(list(zip(t.plays, before))):
+                after, best_value, best = solver.judge(at, p.card, known)
                 sign = 1 if at.turn % 2 == 0 else -1
-                ta.plays.append(PlayAnalysis(p.seat, p.card, after, sign * (best_value - after), best, best_value))
-            out.tricks.insert(0, ta)
+                plays.insert(0, PlayAnalysis(p.seat, p.card, after, sign * (best_value - after), best, best_value))
+                known = best_value
+            out.tricks.insert(0, TrickAnalysis(t.number, plays[0].best_value, plays))
         if out.tricks:
             out.value = out.tricks[0].value
         if progress is not None:

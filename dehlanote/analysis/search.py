@@ -136,29 +136,26 @@ class Solver:
     def judge(self, pos: Position, played: str, guess: int | None = None) -> tuple[int, int, tuple[str, ...]]:
         """The value after ``played``, the best value the mover could have had, and the cards
         that give it. Cheaper than every card's value: a card is only tested against the
-        one played (is it better? as good?), and valued exactly only when better. ``guess``:
-        a likely value after ``played`` (see :meth:`value`)."""
+        best so far (first at it: a worse card is told in one test), and valued exactly only
+        when better. ``guess``: a likely value after ``played`` (see :meth:`value`)."""
         self._check(pos)
         if played not in pos.legal():
             raise ValueError(f"{played} is not a legal card here")
         groups = pos.groups()
-        mover = pos.turn % 2
+        sign = 1 if pos.turn % 2 == 0 else -1
         after = self.value(pos.play(played), guess)
         best, best_cards = after, [c for g in groups if played in g for c in g]
         for group in groups:
             if played in group:
                 continue
             nxt = pos.play(group[0])
-            if mover == 0:
-                if self.at_least(nxt, best + 1):
-                    best, best_cards = self.value(nxt), list(group)
-                elif self.at_least(nxt, best):
-                    best_cards.extend(group)
-            else:
-                if not self.at_least(nxt, best):
-                    best, best_cards = self.value(nxt), list(group)
-                elif not self.at_least(nxt, best + 1):
-                    best_cards.extend(group)
+            g = self._test(nxt, best)   # fail-soft: below best, at least best, or more
+            if g == best:
+                g = max(self._test(nxt, best + 1), best)
+            if (g - best) * sign > 0:
+                best, best_cards = self.value(nxt, g), list(group)
+            elif g == best:
+                best_cards.extend(group)
         order = {c: i for i, c in enumerate(pos.legal())}
         return after, best, tuple(sorted(best_cards, key=order.__getitem__))
 
@@ -167,11 +164,14 @@ class Solver:
         self._check(pos)
         if isinstance(target, bool) or not isinstance(target, int):
             raise ValueError(f"the target must be a whole number, not {target!r}")
+        return self._test(pos, target) >= target
+
+    def _test(self, pos: Position, target: int) -> int:
+        """One fail-soft test: side 0's final score is at least the result when it is ``target``
+        or more, at most the result when it is less."""
         if pos.over:
-            return pos.score()[0] >= target
-        run = self._setup(pos)
-        need = target - pos.score()[0]
-        return run(need) >= need
+            return pos.score()[0]
+        return pos.score()[0] + self._setup(pos)(target - pos.score()[0])
 
     def limit(self, nodes: int | None, seconds: float | None) -> None:
         """Stop (raise :class:`OutOfTime`) after ``nodes`` more nodes or ``seconds`` more CPU seconds.

@@ -178,3 +178,27 @@ def test_json_gives_every_play_its_single_dummy_judgement_and_dd_skips_it() -> N
     strip = [[[{k: v for k, v in p.items() if k != "single_dummy"} for p in t["plays"]] for t in d["tricks"]]
              for d in doc["deals"]]
     assert strip == [[t["plays"] for t in d["tricks"]] for d in dd["deals"]]   # the double-dummy fields kept
+
+
+def test_the_analysis_of_a_deal_equals_each_position_solved_on_its_own() -> None:
+    # the analysis judges the cards from the last one back and takes each trick's value from
+    # the judgement of its first card (no search of its own): a fresh solver, position by
+    # position, gives the same values and best cards
+    from dehlanote.analysis.deal import position_at
+    from dehlanote.analysis.position import PlayRules
+    from dehlanote.analysis.search import Solver
+    for name, first in (("worked-example.dpn", 8), ("hukum-match.dpn", 9), ("standard-court-piece.dpn", 9)):
+        facts = next(replay_games(iter_path(str(SAMPLES / name))))
+        for deal in facts.deals[:2]:
+            a = analyse_deal(deal, facts.rules, from_trick=first)
+            assert a.solved, a.reason
+            for ta in a.tricks:
+                pos = position_at(deal, facts.rules, ta.number)
+                fresh = Solver(PlayRules.of(facts.rules))
+                assert ta.value == fresh.value(pos)
+                for pa in ta.plays:
+                    values = Solver(PlayRules.of(facts.rules)).card_values(pos)
+                    best = max(values.values()) if pos.turn % 2 == 0 else min(values.values())
+                    assert (pa.value, pa.best_value) == (values[pa.card], best)
+                    assert set(pa.best) == {c for c, v in values.items() if v == best}
+                    pos = pos.play(pa.card)
