@@ -25,6 +25,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define TEN 8
 #define MAXSEATS 6
@@ -36,6 +39,8 @@
 #define MINREC 4        /* entries an outline has room for at first */
 #define MAXREC 64       /* entries an outline grows to at most (then the oldest goes) */
 #define CHECK_EVERY 4096
+#define CHUNK (1 << 19)     /* entries a chunk of the entries' room holds (12 MB) */
+#define MAXCHUNKS 4096
 
 /* The table: an outline (each suit's lengths per hand and ten owner, the leader, the run,
  * the centre, trump) holds the entries found under it, each with its cut (per suit how
@@ -72,6 +77,10 @@ typedef struct {
     uint64_t room;      /* entries the outlines have room for */
     uint64_t room_limit;    /* past it, outlines no longer grow */
     uint16_t nearh[1 << 16];    /* the last best lead found per hash of the lengths, leader, centre */
+    Rec *chunk[MAXCHUNKS];      /* the entries' room, in big chunks (huge pages), handed out in blocks */
+    int nchunks;
+    size_t chunk_used;          /* entries handed out of the last chunk */
+    Rec *spare[8];              /* blocks given back, per size (MINREC << i), chained by their first entry */
     int busy;           /* a test is running (in another thread: the search runs without the GIL) */
 } Engine;
 
@@ -156,6 +165,60 @@ static inline uint64_t mix(uint64_t h) {
 
 /* ---- the table ------------------------------------------------------------------------- */
 
+/* The tables' big arrays, zeroed. On Linux they are mapped asking for huge pages: a look-up
+ * lands anywhere in tens of MB, and with 4 KB pages most of them also missed the address
+ * cache (TLB). */
+static void *big_calloc(size_t bytes) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    madvise(p, bytes, MADV_HUGEPAGE);
+    return p;
+#else
+    return PyMem_RawCalloc(1, bytes);
+#endif
+}
+
+static void big_free(void *p, size_t bytes) {
+    if (p == NULL) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    munmap(p, bytes);
+#else
+    (void)bytes;
+    PyMem_RawFree(p);
+#endif
+}
+
+
+/* A block of room for cap entries (cap MINREC << i), from the chunks (NULL: out of memory). */
+static Rec *block_get(Engine *e, int cap) {
+    int i = 0;
+    while ((MINREC << i) < cap) i++;
+    Rec *r = e->spare[i];
+    if (r != NULL) {
+        memcpy(&e->spare[i], r, sizeof(Rec *));
+        return r;
+    }
+    if (e->nchunks == 0 || e->chunk_used + (size_t)cap > CHUNK) {
+        if (e->nchunks == MAXCHUNKS) return NULL;
+        r = big_calloc(CHUNK * sizeof(Rec));
+        if (r == NULL) return NULL;
+        e->chunk[e->nchunks++] = r;
+        e->chunk_used = 0;
+    }
+    r = e->chunk[e->nchunks - 1] + e->chunk_used;
+    e->chunk_used += (size_t)cap;
+    return r;
+}
+
+/* A block given back (to be handed out again to an outline of the same room). */
+static void block_put(Engine *e, Rec *r, int cap) {
+    int i = 0;
+    while ((MINREC << i) < cap) i++;
+    memcpy(r, &e->spare[i], sizeof(Rec *));
+    e->spare[i] = r;
+}
+
 static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, int create, int left) {
     uint64_t h = mix(k0 ^ mix(k1));
     Outline *b = e->outlines + (h & e->omask) * WAYS;
@@ -169,7 +232,7 @@ static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, int create, int
         if (o == NULL || b[i].left < o->left) o = b + i;
     }
     if (!o->used) {
-        o->r = PyMem_RawMalloc(MINREC * sizeof(Rec));
+        o->r = block_get(e, MINREC);
         if (o->r == NULL) return NULL;
         o->cap = MINREC;
         e->room += MINREC;
@@ -275,12 +338,14 @@ static uint64_t rel_of(unsigned cut, SuitInfo *const *in, const int *order) {
 
 static void free_outlines(Engine *self) {
     if (self->outlines != NULL) {
-        for (uint64_t i = 0; i < (self->omask + 1) * WAYS; i++)
-            if (self->outlines[i].used) PyMem_RawFree(self->outlines[i].r);
-        PyMem_RawFree(self->outlines);
+        big_free(self->outlines, (self->omask + 1) * WAYS * sizeof(Outline));
         self->outlines = NULL;
     }
-    PyMem_RawFree(self->xents);
+    for (int i = 0; i < self->nchunks; i++) big_free(self->chunk[i], CHUNK * sizeof(Rec));
+    self->nchunks = 0;
+    self->chunk_used = 0;
+    memset(self->spare, 0, sizeof self->spare);
+    big_free(self->xents, (self->xmask + 1) * XWAYS * sizeof(XEnt));
     self->xents = NULL;
 }
 
@@ -302,7 +367,7 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kwds) {
     uint64_t buckets = 1;
     while (buckets * WAYS * 4 < (uint64_t)(entries > 256 ? entries : 256)) buckets <<= 1;
     free_outlines(self);
-    self->outlines = PyMem_RawCalloc(buckets * WAYS, sizeof(Outline));
+    self->outlines = big_calloc(buckets * WAYS * sizeof(Outline));
     if (self->outlines == NULL) {
         PyErr_NoMemory();
         return -1;
@@ -322,7 +387,7 @@ static int make_xents(Engine *self) {
     if (self->xents != NULL) return 0;
     uint64_t want = self->room_limit / 8, buckets = 1;
     while (buckets * XWAYS < (want > 64 ? want : 64)) buckets <<= 1;
-    self->xents = PyMem_RawCalloc(buckets * XWAYS, sizeof(XEnt));
+    self->xents = big_calloc(buckets * XWAYS * sizeof(XEnt));
     if (self->xents == NULL) {
         PyErr_NoMemory();
         return -1;

@@ -649,11 +649,11 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         STAT(st_stores);
         if (o->n == o->cap && o->cap < MAXREC && e->room < e->room_limit) {
             /* full: twice the room, the entries in age order from the start */
-            Rec *r = PyMem_RawMalloc(2 * o->cap * sizeof(Rec));
+            Rec *r = block_get(e, 2 * o->cap);
             if (r == NULL) longjmp(s->out, STOP_MEMORY);
             memcpy(r, o->r + o->head, (o->cap - o->head) * sizeof(Rec));
             memcpy(r + (o->cap - o->head), o->r, o->head * sizeof(Rec));
-            PyMem_RawFree(o->r);
+            block_put(e, o->r, o->cap);
             o->r = r;
             o->head = o->cap;
             e->room += o->cap;
