@@ -89,7 +89,7 @@ def _tables() -> tuple[dict[str, int], dict[str, int]]:
     for table in (tricks, hands):
         for word, code in list(table.items()):
             for symbol in symbols:
-                if symbol in word:
+                if symbol in word and not any(selector in word for selector in SELECTORS):
                     for selector in SELECTORS:
                         table[word.replace(symbol, symbol + selector)] = code
     for word, code in (("tens", _TENS), ("hands", _HANDS), ("trump", _TRUMP), ("deal", _DEAL)):

@@ -31,7 +31,7 @@ from . import terms
 from . import regexcache
 from .attach import CRLF
 from .lazy import LAZY_DEALS, LazyDeals
-from .cards import CARD_SPELLINGS, GLYPHS, TAG_NAMES, card_of, suit_of
+from .cards import CARD_SPELLINGS, GLYPHS, SELECTORS, SUIT_SPELLINGS, TAG_NAMES, card_of, suit_of
 from .diagnose import RANK_NUMBERS, clip, no_suit
 from .model import (
     CardRef,
@@ -125,7 +125,23 @@ def _word_table() -> dict[str, tuple[Any, ...]]:
         if seat(letter):
             table[letter] = table[letter + ":"] = ("seat", letter)
     table[":"] = table[","] = ("skip",)
+    # a suit symbol with an emoji selector (DPN 1.1, as phones write it: ``A♥️,``): without
+    # these every such line went to the scanner (emoji corpus: 1.11 s -> see performance.md)
+    for word, kind in list(table.items()):
+        if kind[0] not in ("card", "withdrawn") or word.isascii():
+            continue
+        bare = word[:-1] if word.endswith(",") else word
+        for symbol in _SYMBOLS:
+            if symbol in bare:
+                for selector in SELECTORS:
+                    spelt = bare.replace(symbol, symbol + selector)
+                    if (card if kind[0] == "card" else withdrawn)(spelt):
+                        table[spelt + word[len(bare):]] = kind
     return table
+
+
+#: the suit symbols that are not ASCII (each may carry an emoji selector)
+_SYMBOLS = tuple(s for s in SUIT_SPELLINGS if not s.isascii())
 
 
 

@@ -214,6 +214,10 @@ HAND_WRITTEN = [
     # DPN 1.1, claims, comments in odd places
     ("deal 1 dealer A\ntrump \u2665\ufe0f\nhands A: A\u2660\ufe0f, K\u2660 | Q\u2660 | J\u2660\n"
      "1. A: AH, 10H, 3H, 7H\nclaim A\n"),
+    # emoji suits with a selector in tricks (read word by word from the table, not scanned)
+    "deal 1 dealer A\ntrump \u2665\ufe0f by B\n1. B: A\u2665\ufe0f, 10\u2665\ufe0e, 3\u2661\ufe0f!?, 7\u2665\n"
+    " 2. C: -2\u2663\ufe0f 4\u2660\ufe0f?, -3\u2666\ufe0e K\u2660\ufe0f 5\u2660\ufe0f!, 6\u2660\ufe0f\n",
+    "deal 1 dealer A\n1. A: A\u2665\ufe0f\ufe0f 10\u2665\ufe0f 3\u2665\ufe0f 7\u2665\ufe0f\n",
     "deal 1 dealer A\ntrump S\nhands A: AS KS\n 1 A: AH 10H 3H 7H\n", "deal\n1. AH 10H 3H 7H 2. 2S 3S 4S 5S\n",
     "deal 1 dealer A\n 1 A: AH {a\nb} 10H 3H 7H {c}\n {d} 2 A: 2S 3S 4S 5S\n",
     "deal 1 dealer A {x}\ntrump S {y}\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0 {z}\n",
