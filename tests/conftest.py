@@ -58,6 +58,7 @@ def brute_best():
 # collection order, so a long one collected last would leave the other core idle at the end of
 # the run. Only the order changes (every test still runs; the rest keep their order).
 LONG_FIRST = (
+    "tests/project/test_quality.py::test_the_package_type_checks_with_mypy",
     "tests/analysis/test_solve_cli.py::test_every_sample_solves_its_last_six_tricks_without_a_traceback",
     "tests/analysis/test_analysis_annotate.py::test_by_default_the_cards_are_judged_single_dummy",
     "tests/record/test_record.py::"

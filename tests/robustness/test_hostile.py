@@ -653,15 +653,16 @@ def test_16_9_a_long_line_of_comments_in_linear_time(tmp_path):
     # each comment's column was found by searching back to the line's start (and the reader's
     # game cut did the same): 2 MB of comments on one trick line took 15 s, 16 MB 200 s; now
     # 8 MB take about 10 s. Every comment is kept (comments are data), so memory is linear
-    # with a large factor for comments this small (about 60 bytes a byte).
-    size = 8 * MB
+    # with a large factor for comments this small (about 60 bytes a byte). 4 MB is enough to
+    # tell: read in quadratic time they would take about 60 s, past the 45 s allowed below.
+    size = 4 * MB
     unit = b"{ab} "
     path = write(tmp_path / "long.dpn", [b"deal 1 dealer D\ntrump S\n1 AH ", unit * (size // len(unit)),
                                          b"KH QH JH\n"])
     script = ("import resource, subprocess, sys\n"
               "try:\n"
               "    r = subprocess.run([sys.executable, '-m', 'dehlanote', 'validate', '--jobs', '1', '--brief', "
-              "sys.argv[1]], capture_output=True, timeout=60)\n"
+              "sys.argv[1]], capture_output=True, timeout=45)\n"
               "except subprocess.TimeoutExpired:\n"
               "    print('timeout', 0)\n"
               "else:\n"
@@ -671,7 +672,7 @@ def test_16_9_a_long_line_of_comments_in_linear_time(tmp_path):
                             timeout=300, env={**os.environ, "PYTHONPATH": str(ROOT)})
     status, peak = result.stdout.split()
     assert status != "timeout", "a long line of comments is read in quadratic time"
-    print(f"\nvalidate on an {size // MB} MB line of comments: peak {peak} MB")
+    print(f"\nvalidate on a {size // MB} MB line of comments: peak {peak} MB")
     assert int(status) == 1 and "incomplete-deal" in result.stderr   # (the one trick is read, comments and all)
     assert int(peak) < 100 * size / MB + 80, peak
 
