@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 from typing import Any, Callable, Optional
 
@@ -37,6 +38,10 @@ def guarded(run: Callable[[], Any]) -> None:
     try:
         run()
     except SystemExit as exc:
+        # the command is over: a Ctrl-C from here to the end of the process (its output flushed,
+        # the interpreter shutting down) ends it quietly with 130, as while it loads, instead of
+        # a KeyboardInterrupt that nothing is left to catch (Python then dies of the signal)
+        signal.signal(signal.SIGINT, _quiet_interrupt)
         _finish(exc.code)
         raise
     except BrokenPipeError:
@@ -159,6 +164,10 @@ def _abort() -> None:
 
 
 # ---- output guards -----------------------------------------------------------------------
+
+def _quiet_interrupt(signum: int, frame: object) -> None:
+    os._exit(130)
+
 
 def _finish(code: object) -> None:
     """Flush standard output before exiting: a failure (a full disk) is said in one line,

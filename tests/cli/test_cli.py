@@ -631,3 +631,22 @@ def test_rules_shows_an_option_on_its_own():
     assert "standard six-player" in result.output and "seats" in result.output
     bad = runner.invoke(app, ["rules", "seven-player"])
     assert bad.exit_code == 2
+
+
+@pytest.mark.parametrize("argv", [["validate", "samples/worked-example.dpn"], ["rules", "standard"]])
+def test_a_ctrl_c_while_a_finished_command_exits_is_quiet(argv):
+    # a Ctrl-C that lands after the command's work is done (while its output is flushed and the
+    # interpreter shuts down) has nothing left to catch it: Python used to die of the signal
+    # (status -2), which a recorder interrupted just as its input ended showed now and then
+    script = ("import os, signal, sys\n"
+              "from dehlanote import _entry\n"
+              "sys.argv = ['dehlanote', *sys.argv[1:]]\n"
+              "try:\n"
+              "    _entry.main()\n"
+              "finally:\n"
+              "    os.kill(os.getpid(), signal.SIGINT)\n")
+    proc = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True, timeout=60,
+                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
+    assert proc.returncode == 130, (proc.returncode, proc.stderr)
+    assert proc.stdout                       # what the command wrote before is all there
