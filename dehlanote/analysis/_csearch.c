@@ -190,10 +190,16 @@ static void big_free(void *p, size_t bytes) {
 }
 
 
-/* A block of room for cap entries (cap MINREC << i), from the chunks (NULL: out of memory). */
-static Rec *block_get(Engine *e, int cap) {
+/* Which of the spare lists a block of room for cap entries (MINREC << i) goes to: i. */
+static inline int room_class(int cap) {
     int i = 0;
     while ((MINREC << i) < cap) i++;
+    return i;
+}
+
+/* A block of room for cap entries, from the spares or the chunks (NULL: out of memory). */
+static Rec *block_get(Engine *e, int cap) {
+    int i = room_class(cap);
     Rec *r = e->spare[i];
     if (r != NULL) {
         memcpy(&e->spare[i], r, sizeof(Rec *));
@@ -213,8 +219,7 @@ static Rec *block_get(Engine *e, int cap) {
 
 /* A block given back (to be handed out again to an outline of the same room). */
 static void block_put(Engine *e, Rec *r, int cap) {
-    int i = 0;
-    while ((MINREC << i) < cap) i++;
+    int i = room_class(cap);
     memcpy(r, &e->spare[i], sizeof(Rec *));
     e->spare[i] = r;
 }
