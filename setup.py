@@ -1,7 +1,8 @@
 """The build's one piece setuptools cannot take from pyproject.toml: the compiled parts.
 
-The solver's search (docs/analysis.md) and the compact JSON of a deal's tricks (`json
---compact`, docs/performance.md). Both are optional: without a C compiler the install goes
+The solver's search (docs/analysis.md), the compact JSON of a deal's tricks (`json
+--compact`, docs/performance.md) and the quick check's play of a deal (`validate`,
+docs/performance.md). All are optional: without a C compiler the install goes
 on and the package uses its pure-Python code (the same values and the same bytes, slower).
 """
 
@@ -19,6 +20,12 @@ setup(
         Extension(
             "dehlanote.output._cjson",
             ["dehlanote/output/_cjson.c"],
+            optional=True,
+            extra_compile_args=["-O2"],
+        ),
+        Extension(
+            "dehlanote.replay._cquick",
+            ["dehlanote/replay/_cquick.c"],
             optional=True,
             extra_compile_args=["-O2"],
         ),

@@ -44,7 +44,7 @@ from .engine import MatchState, settle, start_match
 from .game import _DATE, _check_result, _result
 from .methods import trump_method
 
-__all__ = ["quick_chunk", "quick_deals"]
+__all__ = ["play_py", "quick_chunk", "quick_deals"]
 
 # ---- the words: each common spelling to a small integer (one byte) ----------------------
 #: cards 0x00-0x3f (suit * 16 + strength, 0 for the two to 12 for the ace), withdrawn
@@ -196,7 +196,6 @@ class _Plan:
         self.all_seats = bytes(range(_SEAT, _SEAT + n))
         self.result_values = (*self.sides, "=", "*")
         self.repeat = [bytes((suit,)) * n for suit in range(4)]
-        self.zeros = bytes(n * t)
         self.hands_words = n * (hs + 1)
 
 
@@ -392,7 +391,7 @@ def _deal(plan: _Plan, match: MatchState, words: list[str], codes: list[Optional
     if len(set(cards)) != len(cards):
         return None             # a card played twice
     written = section.translate(None, _NOT_SEAT)
-    settled = _play(plan, cards, dealer, _KEYS[trump], written, section if withdrawn else None, hands)
+    settled = _play(plan, cards, dealer, trump, written, section if withdrawn else None, hands)
     if settled is None:
         return None
     tens, pile_cards, pile_tricks = settled
@@ -404,48 +403,61 @@ def _deal(plan: _Plan, match: MatchState, words: list[str], codes: list[Optional
     return settle(match, number, dealer, tens, pile_cards, pile_tricks)[0], tens_at + 5
 
 
-def _play(plan: _Plan, cards: bytes, dealer: int, keys: tuple[bytes, ...], written: bytes,
+def _play(plan: _Plan, cards: bytes, dealer: int, trump: str, written: bytes,
           section: Optional[bytes], hands: Optional[bytes]
           ) -> Optional[tuple[tuple[int, int], tuple[int, int], tuple[int, int]]]:
     """A deal's tricks (``cards``: every card in playing order, a trick after the other):
     the tens, cards and tricks each side took, or None at anything wrong (a revoke, a
     leader written wrong, a withdrawn card that was not illegal or not held, a card not in
     the written hand)."""
-    n, total = plan.n, plan.tricks
+    n = plan.n
+    got = _PLAY(cards, n, plan.tricks, dealer, _SUIT_NO[trump], plan.immediate)
+    if got is None:
+        return None             # a revoke
+    leaders, by_seat, tens0, tens1, took0, took1 = got
+    if written and written != leaders[:-1].translate(_AS_SEAT):
+        return None             # a leader written wrong, or for some tricks only
+    if section is not None and not _withdrawn_ok(plan, section, cards, cards.translate(_SUIT_OF)[::n], by_seat):
+        return None
+    if hands is not None and not _hands_ok(plan, hands, by_seat):
+        return None
+    return (tens0, tens1), (took0 * n, took1 * n), (took0, took1)
+
+
+def play_py(cards: bytes, n: int, total: int, dealer: int, trump: int, immediate: bool
+            ) -> Optional[tuple[bytes, bytes, int, int, int, int]]:
+    """The play of a deal (the compiled ``_cquick.play`` where it is built, the same answer):
+    None at a revoke, else each trick's leader and the last winner, the cards in seat order
+    (seat s's card of trick t at t * n + s), and the tens and tricks each side took."""
     size = n * total
     suits = cards.translate(_SUIT_OF)
     led = suits[::n]
     # each trick's winner, counted from its leader: the card of the highest key (the keys
     # for the suit led); the leaders follow, each trick's winner leading the next
+    keys = _KEYS[SUITS[trump]]
     by_led = [cards.translate(k) for k in keys]
     ahead = [ranked.index(max(ranked[a:a + n]), a) - a
              for a, ranked in zip(range(0, size, n), map(by_led.__getitem__, led))]
     leaders = [x % n for x in accumulate(ahead, initial=(dealer + 1) % n)]
-    if written and written != bytes(leaders[:-1]).translate(_AS_SEAT):
-        return None             # a leader written wrong, or for some tricks only
     # each trick in seat order (seat s's card of trick t at t * n + s)
     turned = [(n - lead) % n + a for a, lead in zip(range(0, size, n), leaders)]
     by_seat = b"".join([cards[r:a + n] + cards[a:r] for a, r in zip(range(0, size, n), turned)])
     seat_suits = by_seat.translate(_SUIT_OF)
     # where a seat did not follow suit (the suit led + 1 there, else 0): a revoke when the
     # seat plays that suit later
-    pairs = (int.from_bytes(b"".join(map(plan.repeat.__getitem__, led)), "big") * 4
+    pairs = (int.from_bytes(b"".join([bytes((suit,)) * n for suit in led]), "big") * 4
              + int.from_bytes(seat_suits, "big")).to_bytes(size, "big").translate(_SHOWN)
-    if pairs != plan.zeros:
+    if pairs != bytes(size):
         mine = [seat_suits[s::n] for s in range(n)]     # each seat's suits, trick by trick
         for m in _SHOWN_AT(pairs):
             t, seat = divmod(m.start(), n)
             if mine[seat].find(pairs[m.start()] - 1, t + 1) >= 0:
                 return None
-    if section is not None and not _withdrawn_ok(plan, section, cards, led, by_seat):
-        return None
-    if hands is not None and not _hands_ok(plan, hands, by_seat):
-        return None
     # the captures: the tricks won since the last capture, taken by two wins of one seat in
     # a row or the last trick (immediate capture: each trick by its winner)
     winners = leaders[1:]
     took = [0, 0]
-    if plan.immediate:
+    if immediate:
         for w in winners:
             took[w & 1] += 1
         side_of_trick = [w & 1 for w in winners]
@@ -467,7 +479,14 @@ def _play(plan: _Plan, cards: bytes, dealer: int, keys: tuple[bytes, ...], writt
         at = cards.find(ten)
         if at >= 0:
             tens[side_of_trick[at // n]] += 1
-    return (tens[0], tens[1]), (took[0] * n, took[1] * n), (took[0], took[1])
+    return bytes(leaders), by_seat, tens[0], tens[1], took[0], took[1]
+
+
+try:
+    from . import _cquick       # the same, compiled (built at install with a C compiler)
+    _PLAY = _cquick.play
+except ImportError:             # pragma: no cover (no compiler at install)
+    _PLAY = play_py
 
 
 def _withdrawn_ok(plan: _Plan, section: bytes, cards: bytes, led: bytes, by_seat: bytes) -> bool:

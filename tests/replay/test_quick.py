@@ -27,6 +27,7 @@ from dehlanote.batch.pool import check_chunks
 from dehlanote.deck import DECK
 from dehlanote.oracle.playout import Style, generate_match
 from dehlanote.replay import replay_game
+from dehlanote.replay import quick as quick_module
 from dehlanote.replay.quick import _plan, quick_chunk
 from dehlanote.rules.profile import registry
 from dehlanote.syntax.parser import parse_chunk
@@ -403,3 +404,65 @@ def test_random_matches_commented_and_glyphed(seed: int, rules, style: Style) ->
     agree(text)
     for _kind, wrong in rng.sample(_mistakes(text, rng), 4):
         agree(wrong)
+
+
+# ---- the play of a deal, compiled and in Python ------------------------------------------------
+
+cquick = pytest.importorskip("dehlanote.replay._cquick", reason="the compiled play is not built (no C compiler)")
+
+
+def _legal_play(rng: random.Random, n: int, trump: int) -> tuple[bytes, int, int]:
+    """Random cards played by the rules (each seat follows suit when it can): the cards in
+    playing order, the tricks and the dealer; the winners worked out here, on their own."""
+    deck = [suit * 16 + strength for suit in range(4) for strength in range(13)]
+    rng.shuffle(deck)
+    total = 48 // n
+    hands = [deck[i * total:(i + 1) * total] for i in range(n)]
+    dealer = rng.randrange(n)
+    lead, out = (dealer + 1) % n, []
+    for _ in range(total):
+        trick: list[int] = []
+        for k in range(n):
+            hand = hands[(lead + k) % n]
+            follow = [c for c in hand if trick and c >> 4 == trick[0] >> 4]
+            card = rng.choice(follow or hand)
+            hand.remove(card)
+            trick.append(card)
+        rank = [(c >> 4 == trump, c >> 4 == trick[0] >> 4, c & 15) for c in trick]
+        lead = (lead + rank.index(max(rank))) % n
+        out += trick
+    return bytes(out), total, dealer
+
+
+@given(st.integers(0, 10**9), st.sampled_from([4, 6]), st.integers(0, 3), st.booleans(), st.integers(0, 3))
+@settings(max_examples=400, deadline=None)
+def test_the_compiled_play_of_a_deal_is_the_python_one(seed: int, n: int, trump: int, immediate: bool,
+                                                       swaps: int) -> None:
+    """Legal deals, and the same with cards swapped (revokes, mostly): the same leaders, cards
+    by seat, tens and tricks, or None at the same revokes."""
+    rng = random.Random(seed)
+    cards, total, dealer = _legal_play(rng, n, trump)
+    played = bytearray(cards)
+    for _ in range(swaps):
+        i, j = rng.randrange(len(played)), rng.randrange(len(played))
+        played[i], played[j] = played[j], played[i]
+    args = (bytes(played), n, total, dealer, trump, immediate)
+    got = cquick.play(*args)
+    assert got == quick_module.play_py(*args)
+    if not swaps:
+        tens = sum(c & 15 == 8 for c in cards)      # (48 of the 52 cards are dealt)
+        assert got is not None and got[0][0] == (dealer + 1) % n and sum(got[2:4]) == tens and sum(got[4:]) == total
+
+
+def test_the_quick_check_answers_the_same_with_the_python_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the compiled play (an install with no C compiler), the quick check gives the
+    same answers, on matches of every profile it follows and their mistakes."""
+    rng = random.Random(11)
+    texts = []
+    for seed, (profile, options) in enumerate(PROFILES[:7]):
+        text = match(seed, profile, options, STYLES[seed % len(STYLES)], deals=3)
+        texts += [text, *(wrong for _kind, wrong in _mistakes(text, rng))]
+    compiled = [quick_chunk(chunk, REG) for text in texts for chunk in split_games(text)]
+    monkeypatch.setattr(quick_module, "_PLAY", quick_module.play_py)
+    assert [quick_chunk(chunk, REG) for text in texts for chunk in split_games(text)] == compiled
+    assert any(a is None for a in compiled) and any(a is not None for a in compiled)
