@@ -35,7 +35,7 @@ from ..deck import SUITS, sides_for
 from ..errors import DpnError
 from ..rules.profile import Registry, Rules
 from ..syntax import terms
-from ..syntax.cards import SELECTORS, STRING_BODY, SUIT_SPELLINGS, suit_of
+from ..syntax.cards import STRING_BODY, suit_of
 from ..syntax.model import make_tag
 from ..syntax.parser import whole_span
 from ..syntax.reader import Chunk
@@ -63,7 +63,7 @@ def _code(card: str) -> int:
 def _tables() -> tuple[dict[str, int], dict[str, int]]:
     """The words of trick lines and those of hand lines (no glyph there: a glyph in a hand is
     an error): the whole reader's table of common words (each checked with the grammar's own
-    terminal), their codes here, and the suit symbols with an emoji selector (DPN 1.1)."""
+    terminal, the suit symbols with an emoji selector of DPN 1.1 among them) and their codes here."""
     tricks: dict[str, int] = {}
     hands: dict[str, int] = {}
     for word, kind in WORD_KINDS.items():
@@ -80,18 +80,6 @@ def _tables() -> tuple[dict[str, int], dict[str, int]]:
             tricks[word] = hands[word] = _SEAT + "ABCDEF".index(kind[1])
         else:   # a lone colon or comma
             tricks[word] = hands[word] = _SKIP
-    card = re.compile(terms.pattern("CARD")).fullmatch
-    symbols = [s for s in SUIT_SPELLINGS if not s.isascii()]
-    for symbol in symbols:
-        for selector in SELECTORS:
-            if not card("A" + symbol + selector):     # (the grammar takes a selector after any symbol)
-                raise AssertionError(f"the grammar refuses A{symbol}{selector}")  # pragma: no cover
-    for table in (tricks, hands):
-        for word, code in list(table.items()):
-            for symbol in symbols:
-                if symbol in word and not any(selector in word for selector in SELECTORS):
-                    for selector in SELECTORS:
-                        table[word.replace(symbol, symbol + selector)] = code
     for word, code in (("tens", _TENS), ("hands", _HANDS), ("trump", _TRUMP), ("deal", _DEAL)):
         for spelt in (word, word.title(), word.upper()):
             tricks[spelt] = code
