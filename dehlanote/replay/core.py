@@ -27,6 +27,7 @@ first card it does not handle; tests replay every sample and random matches both
 # mypy: strict-equality
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, NamedTuple, Optional
 
 from ..deck import CARD_INDEX, DECK, STRENGTH, SUIT_NAMES, SUITS, TENS, seats_for, sides_for
@@ -643,6 +644,17 @@ def plain_case(state: DealState) -> bool:
 
 
 def play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealState]:
+    """Whole written tricks of a deal in the :func:`plain_case`: :func:`_play_plain_py`'s
+    answer, made by the compiled ``_cplay`` when it is built (it answers NotImplemented for
+    anything it does not follow exactly; then the Python function runs)."""
+    if _cplay is not None:
+        got = _cplay.play(state, written)
+        if got is not NotImplemented:
+            return got
+    return _play_plain_py(state, written)
+
+
+def _play_plain_py(state: DealState, written: tuple[Trick, ...]) -> Optional[DealState]:
     """Whole written tricks of a deal in the :func:`plain_case`, checked with the rules that
     case needs: the state after them, as card-by-card play gives it, or None at the first
     trick or card that is unusual (a trick numbered out of order, a leader, a card count, a
@@ -741,3 +753,23 @@ def play_plain(state: DealState, written: tuple[Trick, ...]) -> Optional[DealSta
         centre_tens, last_winner, run, pile_cards, pile_tens, pile_tricks, phase_cards, pending,
         shown_out if shown is None else (tuple(shown) if any(shown) else NO_SHOWN[n]),
         tricks + tuple(facts), old_errors, notes, broken, deal, claim, (), unsettled))
+
+
+_cplay: Optional[ModuleType]
+try:
+    from . import _cplay        # play_plain compiled (built at install with a C compiler)
+except ImportError:             # pragma: no cover - the Python function then
+    _cplay = None
+if _cplay is not None:
+    # the fields it reads and writes by index, and core.py's tables
+    if DealState._fields[4:6] + DealState._fields[11:14] + DealState._fields[16:28] + DealState._fields[33:] != (
+            "leader", "tricks_done", "explicit", "any_explicit", "hands", "played", "centre", "centre_tens",
+            "last_winner", "run", "pile_cards", "pile_tens", "pile_tricks", "phase_cards", "pending", "shown_out",
+            "tricks", "current", "unsettled") or len(TrickFact._fields) != 10 or len(Pending._fields) != 8 \
+            or len(Capture._fields) != 5:
+        _cplay = None       # pragma: no cover
+    else:
+        _cplay.setup(dict(CARD_INDEX), tuple((SUITS.index(c[-1]), STRENGTH[c], c in TENS) for c in DECK),
+                     (SEATS[4], SEATS[6]), (ORDER[4], ORDER[6]), (SIDES[4], SIDES[6]), tuple(SUITS),
+                     (NO_SHOWN[4], NO_SHOWN[6]), ("trick", "two-in-a-row", "last-trick", "withdrawn"),
+                     (TrickFact, Capture, Pending, DealState))

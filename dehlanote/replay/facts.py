@@ -8,6 +8,7 @@ came from, so a renderer can show where each fact was written.
 from __future__ import annotations
 
 from operator import attrgetter
+from types import ModuleType
 from typing import Any, Callable, NamedTuple, Optional
 
 from ..deck import CARD_INDEX
@@ -18,6 +19,12 @@ from .events import deal_events
 
 
 _CARD = attrgetter("card")
+
+_cplay: Optional[ModuleType]
+try:
+    from . import _cplay        # DealFact.hands's columns compiled (core.py gives it its tables)
+except ImportError:             # pragma: no cover - the Python code then
+    _cplay = None
 
 
 class PlayFact(NamedTuple):
@@ -150,6 +157,10 @@ class DealFact(NamedTuple):
         # every trick replayed holds one card of every seat: each trick's plays turned to
         # seat order (A first), then read seat by seat
         seats = "".join(sorted(self.tricks[0].order))
+        if _cplay is not None:      # the same columns, sorted, made in C (NotImplemented: anything unusual)
+            columns = _cplay.hands(self.tricks, seats)
+            if columns is not NotImplemented:
+                return {seat: self.dealt.get(seat) or column for seat, column in zip(seats, columns)}
         n = len(seats)
         rows = []
         for t in self.tricks:
