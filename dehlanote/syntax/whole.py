@@ -21,6 +21,7 @@ import re
 from array import array
 from itertools import accumulate
 from operator import itemgetter
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
@@ -175,6 +176,21 @@ _NUMBERS = {word: kind[1] for word, kind in _WORD_KINDS.items() if kind[0] == "n
 _WORDS4, _WORDS5 = (re.compile(r"[ \t]*" + r"[ \t]+".join([r"(\S+)"] * n) + r"[ \t\r]*").fullmatch for n in (4, 5))
 
 
+_ctricks: ModuleType | None
+try:
+    from . import _ctricks      # WholeReader._tricks compiled (built at install with a C compiler)
+except ImportError:             # pragma: no cover - _tricks reads every line then
+    _ctricks = None
+if _ctricks is not None:
+    if (Trick._fields, Play._fields, CardRef._fields, Word._fields) != (
+            ("number", "line", "column", "plays", "leader", "comments"),
+            ("card", "line", "column", "withdrawn", "glyph", "comments"), ("card", "line", "column"),
+            ("value", "line", "column")):
+        _ctricks = None     # pragma: no cover - the fields it makes by index moved
+    else:
+        _ctricks.setup(CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS, ("card", "number", "seat", "withdrawn"),
+                       (Trick, Play, CardRef, Word), (MAX_CARDS, MAX_TRICKS, _LONG_LINE))
+
 #: how the error of a limit ends (no error after it is looked for)
 NOT_READ = "the rest of this game is not read"
 #: each limit: its code, and what the error says before NOT_READ
@@ -315,6 +331,11 @@ class WholeReader:
         space before it). A match object a word, or a ``str.find`` a word, cost more than
         the word's play. (Measured in the commits that made it.)
         """
+        if _ctricks is not None and not out:    # the same nodes, made in C (NotImplemented: read here)
+            got = _ctricks.tricks(lines, ln, off, not self.joined)
+            if got is not NotImplemented:
+                out += got
+                return
         cards, kinds, numbers, seats = CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS
         max_cards = MAX_CARDS
         # a token of more than _LONG_LINE characters: each line is checked before it is split
