@@ -20,13 +20,13 @@ def main() -> None:
     launching = sys.argv[1:]
     if launching in (["--version"], ["-V"]) and _version():
         return
-    if launching[:1] == ["validate"] and "_DEHLANOTE_COMPLETE" not in os.environ:
-        # a plain validate FILE... without building the Typer app (see dehlanote._launch)
-        from ._launch import direct_validate, guarded
-        run = direct_validate(launching[1:])
+    if launching[:1] in (["validate"], ["json"]) and "_DEHLANOTE_COMPLETE" not in os.environ:
+        # a plain validate FILE... or json FILE... without building the Typer app (see dehlanote._launch)
+        from . import _launch
+        run = getattr(_launch, "direct_" + launching[0])(launching[1:])
         if run is not None:
             signal.signal(signal.SIGINT, signal.default_int_handler)
-            guarded(run)
+            _launch.guarded(run)
             return
     recorder = None
     if launching in (["--help"], ["-h"]):

@@ -1,4 +1,4 @@
-"""How the console script runs a command: its output guarded, and plain ``validate`` direct.
+"""How the console script runs a command: its output guarded, and plain ``validate`` and ``json`` direct.
 
 :func:`guarded` is what ``dehlanote.cli.main`` does around the Typer app (whatever happens
 to standard output, one clear line and a clear status). :func:`direct_validate` runs
@@ -9,7 +9,9 @@ typer and click were about 35 ms of the 0.13 s a one-file run took. Anything els
 option, ``--help``, a value Typer would refuse or convert, no file) goes to the Typer app,
 so every message about the command line is typer's own; the exit statuses and what
 Typer's standalone mode does with an exception are repeated here
-(tests/cli/test_direct_validate.py runs both paths side by side).
+(tests/cli/test_direct_validate.py runs both paths side by side). :func:`direct_json` does the
+same for ``dehlanote json FILE...`` with ``--compact``, ``--force`` and ``--output``/``-o``
+(tests/cli/test_direct_json.py).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import signal
 import sys
 from typing import Any, Callable, Optional
 
-__all__ = ["FALLBACKS", "direct_validate", "guarded", "validate_options"]
+__all__ = ["FALLBACKS", "direct_json", "direct_validate", "guarded", "json_options", "validate_options"]
 
 
 def guarded(run: Callable[[], Any]) -> None:
@@ -125,9 +127,63 @@ def direct_validate(args: list[str]) -> Optional[Callable[[], None]]:
     from .commands.validating import run
     if "format" in options:
         options["format"] = OutputFormat(options["format"])
+    return _standalone(run, options)
 
+
+#: json's flags, and its options that take a value (a path; --rules is left to the Typer app)
+_JSON_FLAGS = {"--compact": "compact", "--force": "force"}
+_JSON_VALUED = {"--output": "output", "-o": "output"}
+
+
+def json_options(args: list[str]) -> Optional[dict[str, Any]]:
+    """The parameters of ``dehlanote json ARGS`` when every argument is plain (``--compact``,
+    ``--force``, ``--output``/``-o`` with a value that does not start with ``-``, each at most
+    once, and at least one file), else None; files as :func:`validate_options` reads them."""
+    files: list[str] = []
+    options: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "-" or not arg.startswith("-"):
+            files.append(arg)
+            continue
+        name, eq, text = arg.partition("=")
+        value: Any
+        if name in _JSON_FLAGS and not eq:
+            key, value = _JSON_FLAGS[name], True
+        elif name in _JSON_VALUED and ((eq and name.startswith("--")) or (not eq and i < len(args))):
+            if not eq:
+                text = args[i]
+                i += 1
+            if not text or text.startswith("-"):
+                return None
+            from pathlib import Path
+            key, value = _JSON_VALUED[name], Path(text)
+        else:
+            return None
+        if key in options:      # (given twice: left to click)
+            return None
+        options[key] = value
+    if not files:
+        return None
+    options["files"] = files
+    return options
+
+
+def direct_json(args: list[str]) -> Optional[Callable[[], None]]:
+    """``dehlanote json ARGS`` ready to run without Typer, or None (as :func:`direct_validate`)."""
+    options = json_options(args)
+    if options is None:
+        return None
+    from .commands.jsoning import run
+    return _standalone(run, options)
+
+
+def _standalone(run: Callable[..., int], options: dict[str, Any]) -> Callable[[], None]:
+    """``run(**options)`` as typer's standalone mode runs a command (typer.core._main): ends in
+    SystemExit with its status."""
     def call() -> None:
-        # what typer's standalone mode does around a command (typer.core._main)
         try:
             try:
                 code = run(**options)
