@@ -5,8 +5,8 @@
  *
  * setup(cards, kinds, numbers, seats, names, types, limits) is called once by whole.py with
  * its tables: CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS; the kinds' names ("card",
- * "number", "seat", "withdrawn"); the classes Trick, Play, CardRef, Word; MAX_CARDS,
- * MAX_TRICKS, _LONG_LINE.
+ * "number", "seat", "withdrawn"); the classes Trick, Play, CardRef, Word, Hand; MAX_CARDS,
+ * MAX_TRICKS, _LONG_LINE (and Hand, for hand(): a hand line of the common shape, below).
  *
  * tricks(lines, ln, off, whole_lines) gives the list of Trick nodes _tricks appends for
  * `lines` (a list of str; `ln`, `off`: the file line and column of the first one's start;
@@ -27,7 +27,7 @@
 
 static PyObject *cards_t, *kinds_t, *numbers_t, *seats_t;
 static PyObject *k_card, *k_number, *k_seat, *k_withdrawn;
-static PyTypeObject *T_Trick, *T_Play, *T_CardRef, *T_Word;
+static PyTypeObject *T_Trick, *T_Play, *T_CardRef, *T_Word, *T_Hand;
 static Py_ssize_t max_cards, max_tricks, long_line;
 static PyObject *EMPTY;
 static int ready = 0;
@@ -370,6 +370,82 @@ static PyObject *tricks(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* hand(line, ln, off): the Hand of a hand line in its common shape (WholeReader._hand_line's
+ * first branch: spaces stripped before it and line ends after it, one seat and its colon, then
+ * cards one space apart, each a spelling of CARD_SPELLINGS, at most MAX_CARDS), or
+ * NotImplemented for any other line (_hand_line reads it). */
+static PyObject *hand(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "hand(line: str, ln: int, off: int)");
+        return NULL;
+    }
+    PyObject *line = args[0];
+    long ln = PyLong_AsLong(args[1]);
+    Py_ssize_t off = PyLong_AsSsize_t(args[2]);
+    if (PyErr_Occurred())
+        return NULL;
+    Py_ssize_t len = PyUnicode_GET_LENGTH(line);
+    if (!ready || !PyUnicode_CheckExact(line) || len > long_line)
+        Py_RETURN_NOTIMPLEMENTED;
+    int kind = PyUnicode_KIND(line);
+    const void *data = PyUnicode_DATA(line);
+    Py_ssize_t i = 0, end = len;
+    while (i < len && PyUnicode_READ(kind, data, i) == ' ')
+        i++;
+    while (end > i && PyUnicode_READ(kind, data, end - 1) == '\r')
+        end--;
+    Py_ssize_t start = i + off;
+    /* the words between single spaces (str.split(" ")): the seat's, then the cards' */
+    Py_ssize_t from = i, cut = i;
+    while (cut < end && PyUnicode_READ(kind, data, cut) != ' ')
+        cut++;
+    PyObject *w = PyUnicode_Substring(line, from, cut);
+    if (w == NULL)
+        return NULL;
+    PyObject *seat = PyDict_GetItemWithError(seats_t, w);
+    Py_DECREF(w);
+    if (seat == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyObject *cards = PyList_New(0);
+    if (cards == NULL)
+        return NULL;
+    while (cut < end) {     /* (at a space) */
+        from = cut + 1;
+        cut = from;
+        while (cut < end && PyUnicode_READ(kind, data, cut) != ' ')
+            cut++;
+        if (PyList_GET_SIZE(cards) >= max_cards) {
+            Py_DECREF(cards);
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        w = PyUnicode_Substring(line, from, cut);
+        PyObject *card = w == NULL ? NULL : PyDict_GetItemWithError(cards_t, w);
+        Py_XDECREF(w);
+        if (card == NULL) {
+            Py_DECREF(cards);
+            if (PyErr_Occurred())
+                return NULL;
+            Py_RETURN_NOTIMPLEMENTED;   /* (an empty word too: two spaces) */
+        }
+        PyObject *items[3] = {ref(card), PyLong_FromLong(ln), PyLong_FromSsize_t(from - i + start)};
+        PyObject *c = named(T_CardRef, 3, items);
+        if (c == NULL || PyList_Append(cards, c) < 0) {
+            Py_XDECREF(c);
+            Py_DECREF(cards);
+            return NULL;
+        }
+        Py_DECREF(c);
+    }
+    PyObject *items[6] = {ref(seat), PyList_AsTuple(cards), PyLong_FromLong(ln), PyLong_FromSsize_t(start),
+                          ref(Py_None), ref(EMPTY)};
+    Py_DECREF(cards);
+    return named(T_Hand, 6, items);
+}
+
 static int keep(PyObject **slot, PyObject *v) {
     Py_XINCREF(v);
     Py_XSETREF(*slot, v);
@@ -385,13 +461,13 @@ static PyObject *setup(PyObject *self, PyObject *args) {
                           &ll))
         return NULL;
     ready = 0;
-    if (PyTuple_GET_SIZE(names) != 4 || PyTuple_GET_SIZE(types) != 4) {
-        PyErr_SetString(PyExc_ValueError, "setup: four kinds' names and four types");
+    if (PyTuple_GET_SIZE(names) != 4 || PyTuple_GET_SIZE(types) != 5) {
+        PyErr_SetString(PyExc_ValueError, "setup: four kinds' names and five types");
         return NULL;
     }
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         PyObject *t = PyTuple_GET_ITEM(types, i);
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i)) || !PyType_Check(t)
+        if ((i < 4 && !PyUnicode_CheckExact(PyTuple_GET_ITEM(names, i))) || !PyType_Check(t)
                 || !PyType_IsSubtype((PyTypeObject *)t, &PyTuple_Type)) {
             PyErr_SetString(PyExc_TypeError, "setup: names are str, types named tuples");
             return NULL;
@@ -403,7 +479,8 @@ static PyObject *setup(PyObject *self, PyObject *args) {
             || keep((PyObject **)&T_Trick, PyTuple_GET_ITEM(types, 0))
             || keep((PyObject **)&T_Play, PyTuple_GET_ITEM(types, 1))
             || keep((PyObject **)&T_CardRef, PyTuple_GET_ITEM(types, 2))
-            || keep((PyObject **)&T_Word, PyTuple_GET_ITEM(types, 3)))
+            || keep((PyObject **)&T_Word, PyTuple_GET_ITEM(types, 3))
+            || keep((PyObject **)&T_Hand, PyTuple_GET_ITEM(types, 4)))
         return NULL;
     if (EMPTY == NULL && (EMPTY = PyTuple_New(0)) == NULL)
         return NULL;
@@ -418,6 +495,8 @@ static PyMethodDef methods[] = {
     {"setup", setup, METH_VARARGS, "whole.py's tables (called once, as it loads)."},
     {"tricks", (PyCFunction)(void (*)(void))tricks, METH_FASTCALL,
      "tricks(lines, ln, off, whole_lines): the Trick nodes of lines of tricks, or NotImplemented."},
+    {"hand", (PyCFunction)(void (*)(void))hand, METH_FASTCALL,
+     "hand(line, ln, off): the Hand of a hand line of the common shape, or NotImplemented."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -182,14 +182,14 @@ try:
 except ImportError:             # pragma: no cover - _tricks reads every line then
     _ctricks = None
 if _ctricks is not None:
-    if (Trick._fields, Play._fields, CardRef._fields, Word._fields) != (
+    if (Trick._fields, Play._fields, CardRef._fields, Word._fields, Hand._fields) != (
             ("number", "line", "column", "plays", "leader", "comments"),
             ("card", "line", "column", "withdrawn", "glyph", "comments"), ("card", "line", "column"),
-            ("value", "line", "column")):
+            ("value", "line", "column"), ("seat", "cards", "line", "column", "split", "comments")):
         _ctricks = None     # pragma: no cover - the fields it makes by index moved
     else:
         _ctricks.setup(CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS, ("card", "number", "seat", "withdrawn"),
-                       (Trick, Play, CardRef, Word), (MAX_CARDS, MAX_TRICKS, _LONG_LINE))
+                       (Trick, Play, CardRef, Word, Hand), (MAX_CARDS, MAX_TRICKS, _LONG_LINE))
 
 #: how the error of a limit ends (no error after it is looked for)
 NOT_READ = "the rest of this game is not read"
@@ -470,6 +470,13 @@ class WholeReader:
 
     def _hand_line(self, line: str, ln: int, off: int, out: list[Hand]) -> None:
         """The hands of one line of a whole token (one or several seats; no keyword)."""
+        if _ctricks is not None:      # the common line's Hand made in C (NotImplemented: read here)
+            hand = _ctricks.hand(line, ln, off)
+            if hand is not NotImplemented:
+                out.append(hand)
+                if len(out) > MAX_HANDS:
+                    raise OverLimit()
+                return
         spellings = CARD_SPELLINGS
         if len(line) > _LONG_LINE:
             raise OverLimit()

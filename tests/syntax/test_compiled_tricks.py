@@ -171,3 +171,47 @@ def test_what_it_leaves_to_the_python_reading() -> None:
         assert ctricks.tricks(list(lines), 1, 1, True) is NotImplemented
     with pytest.raises(TypeError):
         ctricks.tricks(("1 B: 4H",), 1, 1, True)
+
+
+HAND_LINES = ["B: QS 6S 5S 4S 3S AH KH", "   C: 10D JD", "A:", "D: 2C 3C\r", "B: QS  6S", "B: QS 6S ", "B:QS",
+              "B: Q\u2660\ufe0f 6\u2660", "B: QS 6S | 5S", "B: QS C: 4H", "\tB: QS", "B: QS!",
+              "E: " + " ".join(["2C"] * 64), "E: " + " ".join(["2C"] * 65), "b: qs 6s", "B: 10S TS 1OS"]
+
+
+def _python_hand(line: str, ln: int, off: int) -> list:
+    reader = whole.WholeReader.__new__(whole.WholeReader)
+    reader.hand_columns = {}
+    out: list = []
+    saved = whole._ctricks
+    whole._ctricks = None
+    try:
+        reader._hand_line(line, ln, off, out)
+    finally:
+        whole._ctricks = saved
+    return out
+
+
+def _hand_lines(text: str) -> list[str]:
+    return re.findall(r"(?m)^[ \t]*[A-Fa-f]:.*$", text)
+
+
+def test_hand_lines_read_directly() -> None:
+    rng = random.Random(5)
+    lines = list(HAND_LINES)
+    for _name, text in F.seeds():
+        lines += _hand_lines(text)
+    for profile, options in F.PROFILES:
+        text = generate_match(rng, profile, options, style=Style(hands=True), max_deals=2)[0]
+        lines += _hand_lines(text) + _hand_lines(emoji(text))
+    answered = declined = 0
+    for line in lines:
+        for ln, off in ((3, 1), (12, 9)):
+            got = ctricks.hand(line, ln, off)
+            if got is NotImplemented:
+                declined += 1
+            else:
+                answered += 1
+                assert [got] == _python_hand(line, ln, off), line
+    assert answered > 100 and declined > 10
+    with pytest.raises(TypeError):
+        ctricks.hand(b"B: QS", 1, 1)
