@@ -35,6 +35,7 @@ from ..errors import DpnError
 from ..rules.profile import Rules
 from ..syntax.model import Deal, Play, Trick
 from .events import CardPlayed, CentreTaken, TenChangedSides, TrickWon, TrumpRevealed, TrumpSet
+from . import facts as _facts
 from .facts import Capture, ClaimFact, TrickFact, TrumpFact
 from .methods import TrumpMethod
 
@@ -769,7 +770,14 @@ if _cplay is not None:
             or len(Capture._fields) != 5:
         _cplay = None       # pragma: no cover
     else:
-        _cplay.setup(dict(CARD_INDEX), tuple((SUITS.index(c[-1]), STRENGTH[c], c in TENS) for c in DECK),
-                     (SEATS[4], SEATS[6]), (ORDER[4], ORDER[6]), (SIDES[4], SIDES[6]), tuple(SUITS),
-                     (NO_SHOWN[4], NO_SHOWN[6]), ("trick", "two-in-a-row", "last-trick", "withdrawn"),
-                     (TrickFact, Capture, Pending, DealState))
+        try:
+            _cplay.setup(dict(CARD_INDEX), tuple((SUITS.index(c[-1]), STRENGTH[c], c in TENS) for c in DECK),
+                         (SEATS[4], SEATS[6]), (ORDER[4], ORDER[6]), (SIDES[4], SIDES[6]), tuple(SUITS),
+                         (NO_SHOWN[4], NO_SHOWN[6]), ("trick", "two-in-a-row", "last-trick", "withdrawn"),
+                         (TrickFact, Capture, Pending, DealState))
+            if not (hasattr(_cplay, "play") and hasattr(_cplay, "hands")):
+                raise AttributeError("play")
+        except (AttributeError, TypeError, ValueError):
+            # a build of another version (not rebuilt since): the Python play, and DealFact.hands's
+            _cplay = None
+            _facts._cplay = None

@@ -473,7 +473,7 @@ def play_py(cards: bytes, n: int, total: int, dealer: int, trump: int, immediate
 try:
     from . import _cquick       # the same, compiled (built at install with a C compiler)
     _PLAY = _cquick.play
-except ImportError:             # pragma: no cover (no compiler at install)
+except (ImportError, AttributeError):     # pragma: no cover (no compiler at install, or another build)
     _PLAY = play_py
 
 

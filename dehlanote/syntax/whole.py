@@ -188,8 +188,13 @@ if _ctricks is not None:
             ("value", "line", "column"), ("seat", "cards", "line", "column", "split", "comments")):
         _ctricks = None     # pragma: no cover - the fields it makes by index moved
     else:
-        _ctricks.setup(CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS, ("card", "number", "seat", "withdrawn"),
-                       (Trick, Play, CardRef, Word, Hand), (MAX_CARDS, MAX_TRICKS, _LONG_LINE))
+        try:
+            _ctricks.setup(CARD_SPELLINGS, _WORD_KINDS, _NUMBERS, _HAND_SEATS, ("card", "number", "seat", "withdrawn"),
+                           (Trick, Play, CardRef, Word, Hand), (MAX_CARDS, MAX_TRICKS, _LONG_LINE))
+            if not (hasattr(_ctricks, "tricks") and hasattr(_ctricks, "hand")):
+                raise AttributeError("tricks")
+        except (AttributeError, TypeError, ValueError):
+            _ctricks = None     # a build of another version (not rebuilt since): the Python reading
 
 #: how the error of a limit ends (no error after it is looked for)
 NOT_READ = "the rest of this game is not read"
