@@ -23,11 +23,19 @@ from dehlanote import replay_game
 from dehlanote.oracle.playout import Style, generate_match, iter_matches
 from dehlanote.syntax import parse_string, parser
 from dehlanote.syntax.lazy import LazyDeals
-from dehlanote.syntax.parser import parse_chunk
+from dehlanote.syntax.parser import parse_chunk, paused_gc
 from dehlanote.syntax.reader import split_games
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted({*ROOT.glob("samples/*.dpn"), *ROOT.glob("tests/**/*.dpn")})
+
+
+@pytest.fixture(autouse=True)
+def _collector_paused():
+    """Each test here runs with the garbage collector paused (restored after it): the readings'
+    nodes are freed by reference counting, and the collector rescanned them as they were built."""
+    with paused_gc():
+        yield
 
 
 @pytest.fixture
