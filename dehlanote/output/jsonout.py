@@ -32,7 +32,8 @@ if _cjson is not None and not (      # it reads the facts by field index: the fi
         and Trick._fields[:6] == ("number", "line", "column", "plays", "leader", "comments")
         and Play._fields[:6] == ("card", "line", "column", "withdrawn", "glyph", "comments")
         and Capture._fields[:5] == ("by", "side", "cards", "tens", "reason")
-        and CardRef._fields[0] == "card" and Word._fields[0] == "value"):
+        and CardRef._fields[0] == "card" and Word._fields[0] == "value"
+        and hasattr(_cjson, "tricks")):        # (a build of another version: the Python path)
     _cjson = None      # pragma: no cover
 
 FORMAT = "dpn-json/1"

@@ -23,19 +23,21 @@ for name in ("dehlanote.syntax._ctricks", "dehlanote.replay._cplay"):
     mod = types.ModuleType(name)
     mod.setup = refuse
     sys.modules[name] = mod
-sys.modules["dehlanote.replay._cquick"] = types.ModuleType("dehlanote.replay._cquick")
+for name in ("dehlanote.replay._cquick", "dehlanote.output._cjson"):
+    sys.modules[name] = types.ModuleType(name)
 from dehlanote._entry import main
 sys.argv = ["dehlanote", *sys.argv[1:]]
 main()
 '''
 
 
-@pytest.mark.parametrize("command", [["validate"], ["json", "--compact"]])
-def test_a_compiled_part_of_another_version_is_left_aside(command: list[str]) -> None:
-    sample = ROOT / "samples" / "match.dpn"
-    run = [sys.executable, "-c", STALE, *command, str(sample)]
+@pytest.mark.parametrize("command,sample", [(["validate"], "match.dpn"), (["json", "--compact"], "match.dpn"),
+                                            (["json", "--compact"], "loose-style.dpn")])
+def test_a_compiled_part_of_another_version_is_left_aside(command: list[str], sample: str) -> None:
+    path = ROOT / "samples" / sample
+    run = [sys.executable, "-c", STALE, *command, str(path)]
     stale = subprocess.run(run, capture_output=True, text=True, cwd=ROOT, timeout=120)
-    built = subprocess.run([sys.executable, "-m", "dehlanote", *command, str(sample)], capture_output=True,
+    built = subprocess.run([sys.executable, "-m", "dehlanote", *command, str(path)], capture_output=True,
                            text=True, cwd=ROOT, timeout=120)
     assert "Traceback" not in stale.stderr, stale.stderr
     assert (stale.returncode, stale.stdout, stale.stderr) == (built.returncode, built.stdout, built.stderr)
