@@ -85,6 +85,14 @@ def validate_options(args: list[str]) -> Optional[dict[str, Any]]:
     """The parameters of ``dehlanote validate ARGS`` when every argument is plain (see the
     module's text), else None. Files are every argument that is ``-`` or does not start with
     ``-``, wherever it stands (as click reads them)."""
+    return _plain_options(args, _FLAGS, _VALUED, _value)
+
+
+def _plain_options(args: list[str], flags: dict[str, tuple[str, Any]], valued: dict[str, str],
+                   convert: Callable[[str, str], Any]) -> Optional[dict[str, Any]]:
+    """A command line of ``flags`` and ``valued`` options (each value through ``convert``,
+    None when it is not plain) and files, read as click reads it, or None when anything in it
+    is not plain (the Typer app then reads it, and says what is wrong)."""
     files: list[str] = []
     options: dict[str, Any] = {}
     i = 0
@@ -95,14 +103,14 @@ def validate_options(args: list[str]) -> Optional[dict[str, Any]]:
             files.append(arg)
             continue
         name, eq, text = arg.partition("=")
-        if name in _FLAGS and not eq:
-            key, value = _FLAGS[name]
-        elif name in _VALUED and ((eq and name.startswith("--")) or (not eq and i < len(args))):
+        if name in flags and not eq:
+            key, value = flags[name]
+        elif name in valued and ((eq and name.startswith("--")) or (not eq and i < len(args))):
             if not eq:
                 text = args[i]
                 i += 1
-            key = _VALUED[name]
-            value = _value(key, text)
+            key = valued[name]
+            value = convert(key, text)
             if value is None:
                 return None
         else:
@@ -131,44 +139,23 @@ def direct_validate(args: list[str]) -> Optional[Callable[[], None]]:
 
 
 #: json's flags, and its options that take a value (a path; --rules is left to the Typer app)
-_JSON_FLAGS = {"--compact": "compact", "--force": "force"}
+_JSON_FLAGS = {"--compact": ("compact", True), "--force": ("force", True)}
 _JSON_VALUED = {"--output": "output", "-o": "output"}
+
+
+def _path_value(key: str, text: str) -> Any:
+    """``--output``'s path, or None for one that starts with ``-`` (left to the Typer app)."""
+    if not text or text.startswith("-"):
+        return None
+    from pathlib import Path
+    return Path(text)
 
 
 def json_options(args: list[str]) -> Optional[dict[str, Any]]:
     """The parameters of ``dehlanote json ARGS`` when every argument is plain (``--compact``,
     ``--force``, ``--output``/``-o`` with a value that does not start with ``-``, each at most
     once, and at least one file), else None; files as :func:`validate_options` reads them."""
-    files: list[str] = []
-    options: dict[str, Any] = {}
-    i = 0
-    while i < len(args):
-        arg = args[i]
-        i += 1
-        if arg == "-" or not arg.startswith("-"):
-            files.append(arg)
-            continue
-        name, eq, text = arg.partition("=")
-        value: Any
-        if name in _JSON_FLAGS and not eq:
-            key, value = _JSON_FLAGS[name], True
-        elif name in _JSON_VALUED and ((eq and name.startswith("--")) or (not eq and i < len(args))):
-            if not eq:
-                text = args[i]
-                i += 1
-            if not text or text.startswith("-"):
-                return None
-            from pathlib import Path
-            key, value = _JSON_VALUED[name], Path(text)
-        else:
-            return None
-        if key in options:      # (given twice: left to click)
-            return None
-        options[key] = value
-    if not files:
-        return None
-    options["files"] = files
-    return options
+    return _plain_options(args, _JSON_FLAGS, _JSON_VALUED, _path_value)
 
 
 def direct_json(args: list[str]) -> Optional[Callable[[], None]]:
