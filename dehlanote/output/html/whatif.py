@@ -3,8 +3,9 @@
 The page plays on from any position with a JavaScript port of the per-card rules
 (``templates/whatif.js``); it never reads a profile. Here the resolved rules become the
 flags that port reads (:func:`whatif_rules`, from :mod:`dehlanote.replay.methods`), and each
-deal with every hand known gives its start: dealer, hands, trump as the core starts it
-(:func:`whatif_deal`), or the sentence saying why "what if" is not offered for it.
+deal with every hand known (written, or played out in a complete deal) gives its start:
+dealer, hands, trump as the core starts it (:func:`whatif_deal`), or the sentence saying why
+"what if" is not offered for it.
 """
 
 from __future__ import annotations
@@ -48,7 +49,10 @@ def whatif_deal(deal: DealFact) -> Union[dict[str, Any], str]:
     if rules is None or state is None or deal.dealer is None:
         return N_("this deal cannot be set up again (its rules or dealer are unknown)")
     seats = seats_for(rules.seats)
-    if not all(deal.dealt.get(s) for s in seats):
+    # the hands the stepper's table starts from: as written, or for a complete deal the cards
+    # each seat played (the page's deal data hold the same cards)
+    known = deal.hands
+    if not all(known.get(s) for s in seats):
         return N_("what-if needs every hand, and the record does not write them all")
     method = trump_method(rules)
     tf = deal.trump
