@@ -37,6 +37,10 @@ FULL = os.environ.get("DEHLANOTE_HOSTILE_FULL") == "1"
 MB = 1 << 20
 LINE_SIZE = (100 if FULL else 10) * MB
 REPEATED_TAGS = 100_000 if FULL else 25_000
+#: one long line of cards or junk: 4 MB is enough to tell (peaks 28-58 MB against the bound of
+#: 112 MB; read as plays, as a 10 MB trick once was at 600 MB, it would take about 240 MB);
+#: the full run takes 16 MB
+LONG_LINE = (16 if FULL else 4) * MB
 
 
 def probe(path: Path, *extra: str) -> dict:
@@ -640,7 +644,7 @@ def test_16_9_annotate_on_one_long_line_of_cards_in_linear_time_and_bounded_memo
     # once, never made into millions of plays (a 10 MB trick took 4.5 s and 600 MB, 25 s with
     # a wrong card at its end; a line of 750,000 repeated tricks did not end in 10 minutes)
     head, unit, tail, code = LONG_LINES[shape]
-    size = 16 * MB
+    size = LONG_LINE
     path = write(tmp_path / "long.dpn", [head, unit * (size // len(unit)), tail])
     status, peak, out = _peak_of("annotate", str(path))
     print(f"\nannotate on one {size // MB} MB line ({shape}): peak {peak} MB")
@@ -682,7 +686,7 @@ def test_16_9_a_long_line_of_comments_in_linear_time(tmp_path):
 
 @pytest.mark.parametrize("shape", ["junk", "nul"])
 def test_16_9_annotate_on_one_long_line_in_bounded_memory(tmp_path, shape):
-    size = 16 * MB
+    size = LONG_LINE
     data = {"junk": b"x" * size, "nul": b"\x00" * size}[shape]
     path = write(tmp_path / f"{shape}.dpn", [data])
     status, peak, out = _peak_of("annotate", str(path))
