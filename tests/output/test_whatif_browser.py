@@ -46,16 +46,23 @@ GENERATED = [("standard", {"double-sar": True}), ("standard", {"court-piece": Tr
              ("standard", {"six-player": True}), ("hukum", None)]
 
 
+#: and without hands, played out (each hand is then the cards its seat played): the trump
+#: methods whose start depends most on the hands (the first five cards, a closed trump)
+PLAYED_OUT = [("pagat", {"trump": "first-void-five", "kots": 0}), ("hukum", {"trump": "closed"}),
+              ("standard", {"six-player": True})]
+
+
 @lru_cache(maxsize=None)
-def generated_text(i: int) -> str:
-    profile, options = GENERATED[i]
-    text, _facts = generate_match(random.Random(40 + i), profile, options, Style(hands=True), max_deals=2)
+def generated_text(i: int, hands: bool = True) -> str:
+    profile, options = GENERATED[i] if hands else PLAYED_OUT[i]
+    text, _facts = generate_match(random.Random(40 + i), profile, options, Style(hands=hands), max_deals=2)
     return text
 
 
 def sources() -> list[tuple[str, str]]:
     out = [(p.stem, p.read_text(encoding="utf-8")) for p in SAMPLES]
-    return out + [(f"generated-{GENERATED[i][0]}-{i}", generated_text(i)) for i in range(len(GENERATED))]
+    out += [(f"generated-{GENERATED[i][0]}-{i}", generated_text(i)) for i in range(len(GENERATED))]
+    return out + [(f"played-out-{PLAYED_OUT[i][0]}-{i}", generated_text(i, False)) for i in range(len(PLAYED_OUT))]
 
 
 def with_hands(text: str) -> list[tuple[int, Any, Any]]:

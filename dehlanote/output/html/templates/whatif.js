@@ -34,19 +34,19 @@ var DPN_WHATIF = (function () {
 
   function toPlay(st) { return st.done >= st.R.tricks ? null : (st.leader + st.cur.length) % st.R.n; }
 
-  /* the cards the seat to play may play, in deck order: its cards of the suit led when it has any
-     (in the five-card phase, of its first five cards when the record writes them; else any card) */
+  /* the cards the seat to play may play, in deck order (the suit led first, as the core lists
+     them): its cards of the suit led when it has any (in the five-card phase, of its first five
+     cards when the record writes them; else any card) */
   function legal(st) {
     var seat = toPlay(st);
     if (seat === null) { return []; }
     var five = st.phase && st.five ? st.five[seat] : null;
     var hand = (five ? five.slice().sort(byDeck) : st.hands[seat]).filter(function (c, i, h) { return i === 0 || h[i - 1] !== c; });
-    if (st.cur.length && (!st.phase || five)) {
-      var led = st.cur[0].slice(-1);
-      var follow = hand.filter(function (c) { return c.slice(-1) === led; });
-      if (follow.length) { return follow; }
-    }
-    return hand;
+    if (!st.cur.length) { return hand; }
+    var led = st.cur[0].slice(-1);
+    var follow = hand.filter(function (c) { return c.slice(-1) === led; });
+    if (follow.length && (!st.phase || five)) { return follow; }
+    return follow.concat(hand.filter(function (c) { return c.slice(-1) !== led; }));
   }
 
   function copy(st) {
