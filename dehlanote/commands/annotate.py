@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 import typer
 from rich.markup import escape
@@ -91,6 +91,11 @@ def annotate(
     dpn = DpnOut()              # --format dpn: in colour on a terminal
     err = err_console()
     first = True
+    if judge is not None and sys.stderr.isatty():
+        def held() -> None:
+            direct.flush()
+            sys.stdout.flush()
+        judge.flush = held
     with direct.watching():
         for spec in specs:
             report = FileReport(display_name(spec))
@@ -127,13 +132,34 @@ class _Judge:
 
     def __init__(self, dd: bool, worlds: int, seed: int) -> None:
         self.dd, self.worlds, self.seed = dd, worlds, seed
+        #: on a terminal, what is written before a deal is solved (the tables held so far), so
+        #: that the line saying which deal is being solved stands below them (None: no line)
+        self.flush: Optional[Callable[[], None]] = None
 
     def solve(self, fact: DealFact, rules: Rules) -> DealAnalysis:
         # (the solver imported only for --analyse: a quicker start for the rest)
         from ..analysis import commentary
         from ..analysis.single import analyse as analyse_single
-        return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
-                              time_limit=commentary.DEAL_SECONDS)
+        flush = self.flush
+        if flush is None:
+            return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
+                                  time_limit=commentary.DEAL_SECONDS)
+        # a deal takes up to a minute: one line on standard error says which and how far,
+        # rewritten in place and wiped before the deal's table is written
+        flush()
+        what = "solving" if self.dd else "judging"
+
+        def progress(done: int, total: int) -> None:
+            sys.stderr.write(f"\r\x1b[K{what} deal {fact.number}: {done}/{total}")
+            sys.stderr.flush()
+
+        progress(0, 0)
+        try:
+            return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
+                                  time_limit=commentary.DEAL_SECONDS, progress=progress)
+        finally:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
 
     def __call__(self, deal: Deal, fact: DealFact, rules: Rules) -> tuple[Deal, Optional[str]]:
         from ..analysis.commentary import analysed_deal

@@ -16,6 +16,8 @@ from dehlanote.syntax import parse_string
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = str(ROOT / "samples" / "hukum-closed-trump.dpn")
+#: a deal's limit as the command has it (the tests below mostly take a shorter one)
+DEAL_SECONDS = analysis_annotate.DEAL_SECONDS
 
 
 @pytest.fixture(autouse=True)
@@ -92,3 +94,55 @@ def test_by_default_the_cards_are_judged_single_dummy(monkeypatch: pytest.Monkey
                 compared += 1
                 assert judged[key].mark == m[4], line
     assert shown and compared, res.stdout
+
+
+def _annotate_with_stderr_on_a_terminal(args: list[str], out: Path) -> bytes:
+    """What standard error (a pseudo terminal) receives from ``dehlanote annotate ARGS``,
+    standard output going to ``out``."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import sys
+    import time
+
+    master, slave = pty.openpty()
+    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", PYTHONPATH=str(ROOT))
+    with open(out, "wb") as stdout:
+        proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "annotate", *args], stdin=subprocess.DEVNULL,
+                                stdout=stdout, stderr=slave, env=env, close_fds=True)
+        os.close(slave)
+        got = b""
+        deadline = time.time() + 120
+        while time.time() < deadline:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    data = os.read(master, 65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                got += data
+            elif proc.poll() is not None:
+                break
+        os.close(master)
+        assert proc.wait(timeout=60) == 0
+    return got
+
+
+def test_on_a_terminal_a_line_says_which_deal_is_being_solved_and_is_wiped(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", DEAL_SECONDS)     # as in the command run below
+    args = ["--analyse", "--dd", str(ROOT / "samples" / "worked-example.dpn")]
+    shown = _annotate_with_stderr_on_a_terminal(args, tmp_path / "out.txt").decode("utf-8")
+    # from 0/0 to 13/13 (the tricks solved, the last first), rewritten in place, then wiped
+    steps = re.findall(r"\r\x1b\[Ksolving deal 1: (\d+)/(\d+)", shown)
+    assert steps[0] == ("0", "0") and steps[-1] == ("13", "13") and len(steps) >= 3
+    assert shown.endswith("\r\x1b[K")
+    # standard output is what it is without a terminal: no trace of the line
+    piped = CliRunner().invoke(app, ["annotate", *args])
+    written = (tmp_path / "out.txt").read_text(encoding="utf-8")
+    assert "\x1b" not in written and "solving deal" not in written
+    assert written == piped.stdout
+    assert "solving deal" not in piped.stderr
