@@ -101,10 +101,10 @@ def _annotate_with_stderr_on_a_terminal(args: list[str], out: Path) -> bytes:
     standard output going to ``out``."""
     import os
     import pty
-    import select
     import subprocess
     import sys
-    import time
+
+    import ptyread
 
     master, slave = pty.openpty()
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", PYTHONPATH=str(ROOT))
@@ -112,22 +112,8 @@ def _annotate_with_stderr_on_a_terminal(args: list[str], out: Path) -> bytes:
         proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "annotate", *args], stdin=subprocess.DEVNULL,
                                 stdout=stdout, stderr=slave, env=env, close_fds=True)
         os.close(slave)
-        got = b""
-        deadline = time.time() + 120
-        while time.time() < deadline:
-            ready, _, _ = select.select([master], [], [], 0.5)
-            if ready:
-                try:
-                    data = os.read(master, 65536)
-                except OSError:
-                    break
-                if not data:
-                    break
-                got += data
-            elif proc.poll() is not None:
-                break
-        os.close(master)
-        assert proc.wait(timeout=60) == 0
+        got = ptyread.read_all(master, proc)
+    assert proc.returncode == 0
     return got
 
 

@@ -16,13 +16,11 @@ import os
 import pty
 import random
 import re
-import select
 import signal
 import struct
 import subprocess
 import sys
 import termios
-import time
 from pathlib import Path
 
 import pytest
@@ -36,6 +34,8 @@ from dehlanote.output.annotext import DealWriter
 from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string
 from dehlanote.text import safe_console
+
+import ptyread  # noqa: E402  (tests/ptyread.py: a pseudo terminal read one way everywhere)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.dpn"))
@@ -228,23 +228,7 @@ def _on_pty(mode: str, args: list[str], columns: int, rows: int, **env: str) -> 
     proc = subprocess.Popen([sys.executable, "-c", _RUN, mode, *args], stdin=slave, stdout=slave, stderr=slave,
                             env=environ, close_fds=True)
     os.close(slave)
-    out = b""
-    deadline = time.time() + 120
-    while time.time() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-        elif proc.poll() is not None:
-            break
-    os.close(master)
-    proc.wait(timeout=60)
-    return out
+    return ptyread.read_all(master, proc)
 
 
 @pytest.mark.parametrize("columns,rows,env", [(80, 24, {}), (120, 40, {"COLORTERM": "truecolor"}),

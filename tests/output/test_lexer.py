@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import pty
 import re
-import select
 import subprocess
 import sys
 import tomllib
@@ -19,6 +18,8 @@ from pygments.token import Comment, Error, Generic, Keyword, Name, Number, Opera
 from dehlanote.output.lexer import DpnLexer
 from dehlanote.syntax import parse_string
 from dehlanote.syntax.cards import card_of
+
+import ptyread  # noqa: E402  (tests/ptyread.py: a pseudo terminal read one way everywhere)
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = sorted(ROOT.glob("samples/*.dpn")) + sorted((ROOT / "tests" / "data").glob("*.dpn")) + [
@@ -188,21 +189,7 @@ def _on_a_terminal(*args: str, env_extra: dict[str, str] | None = None) -> str:
     proc = subprocess.Popen([sys.executable, "-m", "dehlanote", *args], stdout=slave, stderr=subprocess.DEVNULL,
                             stdin=subprocess.DEVNULL, env=env, cwd=ROOT)
     os.close(slave)
-    chunks = []
-    while True:
-        ready, _, _ = select.select([master], [], [], 60)
-        if not ready:
-            break
-        try:
-            data = os.read(master, 65536)
-        except OSError:
-            break
-        if not data:
-            break
-        chunks.append(data)
-    proc.wait(timeout=60)
-    os.close(master)
-    return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
+    return ptyread.read_all(master, proc).decode("utf-8").replace("\r\n", "\n")
 
 
 def _piped(*args: str) -> bytes:
