@@ -140,26 +140,25 @@ class _Judge:
         # (the solver imported only for --analyse: a quicker start for the rest)
         from ..analysis import commentary
         from ..analysis.single import analyse as analyse_single
-        flush = self.flush
-        if flush is None:
-            return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
-                                  time_limit=commentary.DEAL_SECONDS)
-        # a deal takes up to a minute: one line on standard error says which and how far,
-        # rewritten in place and wiped before the deal's table is written
-        flush()
-        what = "solving" if self.dd else "judging"
+        progress: Optional[Callable[[int, int], None]] = None
+        if self.flush is not None:
+            # a deal takes up to a minute: one line on standard error says which and how far,
+            # rewritten in place and wiped before the deal's table is written
+            self.flush()
+            what = "solving" if self.dd else "judging"
 
-        def progress(done: int, total: int) -> None:
-            sys.stderr.write(f"\r\x1b[K{what} deal {fact.number}: {done}/{total}")
-            sys.stderr.flush()
+            def progress(done: int, total: int) -> None:
+                sys.stderr.write(f"\r\x1b[K{what} deal {fact.number}: {done}/{total}")
+                sys.stderr.flush()
 
-        progress(0, 0)
+            progress(0, 0)
         try:
             return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
                                   time_limit=commentary.DEAL_SECONDS, progress=progress)
         finally:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
+            if progress is not None:
+                sys.stderr.write("\r\x1b[K")
+                sys.stderr.flush()
 
     def __call__(self, deal: Deal, fact: DealFact, rules: Rules) -> tuple[Deal, Optional[str]]:
         from ..analysis.commentary import analysed_deal

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import pty
 import re
-
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +16,8 @@ from dehlanote import iter_path, replay_games
 from dehlanote.analysis import commentary as analysis_annotate
 from dehlanote.cli import app
 from dehlanote.syntax import parse_string
+
+import ptyread  # noqa: E402  (tests/ptyread.py: a pseudo terminal read one way everywhere)
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = str(ROOT / "samples" / "hukum-closed-trump.dpn")
@@ -99,13 +104,6 @@ def test_by_default_the_cards_are_judged_single_dummy(monkeypatch: pytest.Monkey
 def _annotate_with_stderr_on_a_terminal(args: list[str], out: Path) -> bytes:
     """What standard error (a pseudo terminal) receives from ``dehlanote annotate ARGS``,
     standard output going to ``out``."""
-    import os
-    import pty
-    import subprocess
-    import sys
-
-    import ptyread
-
     master, slave = pty.openpty()
     env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", PYTHONPATH=str(ROOT))
     with open(out, "wb") as stdout:
