@@ -14,7 +14,10 @@ from typing import Any, Iterator
 import pytest
 
 pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
-pytest.importorskip("httpx", reason="the ASGI test client needs httpx")
+try:  # the ASGI test client: httpx2 (Starlette 1.10 and later) or httpx
+    import httpx2  # noqa: F401
+except ImportError:
+    pytest.importorskip("httpx", reason="the ASGI test client needs httpx2 or httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
