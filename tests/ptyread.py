@@ -8,11 +8,13 @@ import subprocess
 import time
 
 
-def read_all(master: int, proc: subprocess.Popen, seconds: float = 120) -> bytes:
+def read_all(master: int, proc: subprocess.Popen, seconds: float = 120, keys: bytes = b"") -> bytes:
     """What ``proc`` writes to the pseudo terminal whose master end is ``master`` (the slave end
     already closed here), until the terminal closes, the process ends with nothing left to read,
-    or ``seconds`` pass; then ``master`` is closed and the process waited for."""
+    or ``seconds`` pass; then ``master`` is closed and the process waited for. ``keys``: typed
+    once, when the program has written something and is waiting."""
     out = b""
+    sent = False
     deadline = time.time() + seconds
     while time.time() < deadline:
         ready, _, _ = select.select([master], [], [], 0.5)
@@ -24,6 +26,9 @@ def read_all(master: int, proc: subprocess.Popen, seconds: float = 120) -> bytes
             if not data:
                 break
             out += data
+        elif keys and not sent and out:
+            os.write(master, keys)
+            sent = True
         elif proc.poll() is not None:
             break
     os.close(master)

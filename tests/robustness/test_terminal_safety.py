@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import os
 import pty
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from dehlanote.text import printable, printable_block
+
+import ptyread  # noqa: E402  (tests/ptyread.py: a pseudo terminal read one way everywhere)
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
@@ -45,26 +45,8 @@ def on_tty(*args: str, keys: bytes = b"", timeout: float = 60) -> tuple[int, byt
     proc = subprocess.Popen([sys.executable, "-m", "dehlanote", *args], stdin=slave, stdout=slave,
                             stderr=slave, env=env(), close_fds=True)
     os.close(slave)
-    out = b""
-    sent = False
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        ready, _, _ = select.select([master], [], [], 0.5)
-        if ready:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            out += data
-        elif keys and not sent and out:
-            os.write(master, keys)
-            sent = True
-        if proc.poll() is not None and not ready:
-            break
-    os.close(master)
-    return proc.wait(timeout=timeout), out
+    out = ptyread.read_all(master, proc, timeout, keys=keys)
+    return proc.returncode, out
 
 
 def piped(*args: str) -> subprocess.CompletedProcess:
