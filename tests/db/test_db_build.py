@@ -7,6 +7,7 @@ import glob
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -27,6 +28,7 @@ from dehlanote.cli import app  # noqa: E402
 from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
 from dehlanote.replay import replay_games  # noqa: E402
 from dehlanote.syntax import parse_path  # noqa: E402
+from dehlanote.syntax.cards import card_of  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted(glob.glob(str(ROOT / "samples" / "*.dpn")))
@@ -123,14 +125,16 @@ def test_every_card_trick_and_ten_is_the_replayers(tmp_path: Path) -> None:
     assert got_tens == tens_taken
     assert dict(con.execute("select kot_reason, count(*) from deals where kot_reason is not null "
                             "group by 1").fetchall()) == dict(kots)
-    # a play's position in the file is the card's
-    line, column, card = con.execute("select line, \"column\", card from plays order by random() limit 1"
-                                     ).fetchall()[0]
-    path = con.execute("select f.path from plays p join games g using (game_id) join files f using (file_id) "
-                       "where p.line = ? and p.\"column\" = ? and p.card = ? limit 1", [line, column, card]
-                       ).fetchall()[0][0]
-    text = Path(path).read_text(encoding="utf-8").splitlines()[line - 1]
-    assert text[column - 1:].upper().startswith(card[:-1].upper()) or card in text.upper()
+    # every play's position in its file is where that card is written (in any spelling: 10H, TH, T♥ ...)
+    lines: dict[str, list[str]] = {}
+    rows = con.execute("select f.path, p.line, p.\"column\", p.card from plays p join games g using (game_id) "
+                       "join files f using (file_id)").fetchall()
+    assert len(rows) == sum(plays.values())
+    for path, line, column, card in rows:
+        if path not in lines:
+            lines[path] = Path(path).read_text(encoding="utf-8").splitlines()
+        written = re.match(r"[^\s,;?!()\[\]{}]+", lines[path][line - 1][column - 1:])
+        assert written is not None and card_of(written.group()) == card, (path, line, column, card)
 
 
 def test_every_play_row_is_the_replayers(tmp_path: Path) -> None:
