@@ -117,6 +117,26 @@ static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
     return n;
 }
 
+/* Whether the card winning the trick so far (suit bs, rank br) surely wins it: no player after
+ * seat (the k-th to play) can beat it, by following higher or by ruffing (with the trump still
+ * to be set, or closed, anyone void may turn out to ruff). Only the order of the moves uses it. */
+static int FN(holds)(const S *s, int seat, int k, int led, int bs, int br) {
+    int o = seat;
+    for (int j = k + 1; j < NS; j++) {
+        o = o + 1 == NS ? 0 : o + 1;
+        uint32_t m = s->H[o * 4 + led];
+        if (m) {
+            if (bs == led && TOPR(m) > br) return 0;
+        } else if (s->trump >= 0) {
+            uint32_t t = s->H[o * 4 + s->trump];
+            if (t && (bs != s->trump || TOPR(t) > br)) return 0;
+        } else if (s->fv || s->closed_pending) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int FN(finish)(S *s, int bk, int bs, int br, int ttens, int target, int leader, int run, int ctens,
                       int ctricks, int left) {
     int winner = (leader + bk) % NS;
@@ -202,7 +222,10 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                     int has_ten = 0;
                     for (int i = 0; i < nc; i++) has_ten |= cls[i] == tenx;
                     if (partner) {
-                        int sweeping = s->immediate || left == 1 || (run && (leader + bk) % NS == leader);
+                        /* the ten to partner's trick first when it is swept at once, or when partner's
+                         * card surely wins the trick */
+                        int sweeping = s->immediate || left == 1 || (run && (leader + bk) % NS == leader)
+                                       || (has_ten && FN(holds)(s, seat, k, led, bsuit, brank));
                         if (has_ten && sweeping) moves[nm++] = MV(led, TEN);
                         for (int i = nc - 1; i >= 0; i--)
                             if (cls[i] != tenx) moves[nm++] = MV(led, cls[i]);
@@ -223,8 +246,18 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                             }
                         }
                     } else if (bsuit == led) {
+                        /* the other side winning: first the ten when it surely wins the trick, else
+                         * the lowest card that surely does; then the others that beat, lowest first */
+                        int lead = -1;
+                        if (has_ten && TEN > brank && FN(holds)(s, seat, k, led, led, TEN)) {
+                            lead = TEN;
+                        } else {
+                            for (int i = nc - 1; i >= 0 && lead < 0; i--)
+                                if (cls[i] > brank && FN(holds)(s, seat, k, led, led, cls[i])) lead = cls[i];
+                        }
+                        if (lead >= 0) moves[nm++] = MV(led, lead);
                         for (int i = nc - 1; i >= 0; i--)
-                            if (cls[i] > brank) moves[nm++] = MV(led, cls[i]);
+                            if (cls[i] > brank && cls[i] != lead) moves[nm++] = MV(led, cls[i]);
                         for (int i = nc - 1; i >= 0; i--)
                             if (cls[i] <= brank && cls[i] != tenx) moves[nm++] = MV(led, cls[i]);
                         if (has_ten && TEN <= brank) moves[nm++] = MV(led, TEN);
@@ -244,7 +277,12 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 if (!m) continue;
                 nc = FN(classes)(s, m, s->R[su], cls);
                 if (su == s->trump && !partner) {
+                    /* the lowest ruff first, but the ten of trump when it surely wins the trick */
+                    int tr10 = s->tens_score && CNT(m, TEN) && (bsuit != s->trump || TEN > brank)
+                               && FN(holds)(s, seat, k, led, su, TEN) ? TEN : -1;
+                    if (tr10 >= 0) ruffs[nr++] = MV(su, TEN);
                     for (int i = nc - 1; i >= 0; i--) {
+                        if (cls[i] == tr10) continue;
                         if (bsuit != s->trump || cls[i] > brank) ruffs[nr++] = MV(su, cls[i]);
                         else highs[nh++] = MV(su, cls[i]);
                     }
@@ -257,7 +295,8 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                     else highs[nh++] = MV(su, cls[i]);
                 }
             }
-            int sweeping = partner && (s->immediate || left == 1 || (run && (leader + bk) % NS == leader));
+            int sweeping = partner && (s->immediate || left == 1 || (run && (leader + bk) % NS == leader)
+                                       || (nt && FN(holds)(s, seat, k, led, bsuit, brank)));
             if (sweeping) {
                 for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
                 for (int i = 0; i < nl; i++) moves[nm++] = lows[i];
@@ -281,15 +320,19 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             int into_partner = CNT(s->H[pbase + su], top_rank) != 0;
             for (int i = 0; i < nc; i++) {
                 int r = cls[i];
-                /* the highest card out first (a ten too: it wins), then the other tens last */
+                /* the highest card out first (a ten too: it wins), then the leads into partner's
+                 * suits (a ten first: partner wins it), then the other tens last */
                 if (i == 0 && r == top_rank) tops[ntp++] = MV(su, r);
-                else if (r == TEN && s->tens_score) tens[nt++] = MV(su, r);
+                else if (r == TEN && s->tens_score && !into_partner) tens[nt++] = MV(su, r);
                 else if (into_partner) tp[np++] = MV(su, r);
                 else lows[nl++] = MV(su, r);
             }
         }
         for (int i = 0; i < ntp; i++) moves[nm++] = tops[i];
-        for (int i = np - 1; i >= 0; i--) moves[nm++] = tp[i];
+        for (int i = 0; i < np && s->tens_score; i++)
+            if ((tp[i] & 15) == TEN) moves[nm++] = tp[i];
+        for (int i = np - 1; i >= 0; i--)
+            if ((tp[i] & 15) != TEN || !s->tens_score) moves[nm++] = tp[i];
         for (int i = nl - 1; i >= 0; i--) moves[nm++] = lows[i];
         for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
         if (s->trump >= 0 && nm > 1) {

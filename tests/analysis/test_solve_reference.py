@@ -331,3 +331,43 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
     # the deal needs over a CPU second, so the worker ran to its limit while this thread ran too
     assert turns >= 5
     assert refused
+
+
+# Positions where the compiled search's move order puts a ten (or a sure winner) first: a
+# follower on a trick its partner surely wins, a follower whose ten (or higher card) surely
+# beats the other side's, a void ruffing with the ten of trump, a void discarding its ten on
+# partner's sure trick, a leader leading its ten into partner's ace. Three tricks left,
+# hearts trump; every card's value must be the brute force's (the order changes no value).
+ORDERED = {
+    "ten on partner's sure trick": ((("AS", "KD", "2C"), ("4S", "QD", "3C"), ("10S", "3S", "4C"),
+                                     ("5S", "JD", "5C")), ("AS", "4S")),
+    "ten that surely wins": ((("9S", "KD", "2C"), ("10S", "2S", "3C"), ("4S", "QD", "4C"),
+                              ("5S", "JD", "5C")), ("9S",)),
+    "the lowest sure winner": ((("9S", "KD", "2C"), ("AS", "JS", "3C"), ("4S", "QD", "4C"),
+                                ("QS", "JD", "5C")), ("9S",)),
+    "ruff with the ten of trump": ((("AS", "KD", "2C"), ("10H", "2H", "3C"), ("4S", "QD", "4C"),
+                                    ("5S", "JD", "5C")), ("AS",)),
+    "ten thrown on partner's sure trick": ((("AS", "KD", "2C"), ("4S", "QD", "3C"), ("10D", "3D", "4C"),
+                                            ("5S", "JD", "5C")), ("AS", "4S")),
+    "ten led into partner's ace": ((("10S", "3S", "2C"), ("KS", "QD", "3C"), ("AS", "4D", "4C"),
+                                    ("JS", "JD", "5C")), ()),
+}
+
+
+@pytest.mark.parametrize("compiled", SEARCHES)
+@pytest.mark.parametrize("name,centre", [("standard", "empty"), ("standard", "a ten, leader one win from a sweep"),
+                                         ("hukum", "empty")])
+@pytest.mark.parametrize("case", sorted(ORDERED))
+def test_every_card_is_valued_right_where_the_order_puts_a_ten_first(case: str, name: str, centre: str,
+                                                                      compiled: bool) -> None:
+    hands, trick = ORDERED[case]
+    extra: dict = {}
+    if centre != "empty":
+        extra = {"last_winner": 0, "run": 1, "centre_tricks": 1, "centre_tens": 1}
+    pos = Position(GAMES[name], hands, 0, trump="H", done=10, **extra)
+    for card in trick:
+        pos = pos.play(card)
+    solver = Solver(pos.game, compiled=compiled)
+    got = solver.card_values(pos)
+    want = {card: Ref(pos.play(card)).value() for card in pos.legal()}
+    assert got == want
