@@ -271,7 +271,16 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         } else {
             /* a void: ruff when the other side is winning, else throw low cards */
             int partner = !((leader + bk - seat) & 1);
-            int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
+            int lows[5], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
+            /* partner's card may yet be beaten: first the lowest trump that surely wins the trick */
+            int secure = -1;
+            if (partner && s->trump >= 0 && s->H[base + s->trump] && !FN(holds)(s, seat, k, led, bsuit, brank)) {
+                nc = FN(classes)(s, s->H[base + s->trump], s->R[s->trump], cls);
+                for (int i = nc - 1; i >= 0 && secure < 0; i--)
+                    if ((bsuit != s->trump || cls[i] > brank) && FN(holds)(s, seat, k, led, s->trump, cls[i]))
+                        secure = cls[i];
+                if (secure >= 0) lows[nl++] = MV(s->trump, secure);
+            }
             for (int su = 0; su < 4; su++) {
                 uint32_t m = s->H[base + su];
                 if (!m) continue;
@@ -290,6 +299,7 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 }
                 int first = 1;
                 for (int i = nc - 1; i >= 0; i--) {
+                    if (su == s->trump && cls[i] == secure) continue;
                     if (cls[i] == TEN && s->tens_score) tens[nt++] = MV(su, cls[i]);
                     else if (first) { lows[nl++] = MV(su, cls[i]); first = 0; }
                     else highs[nh++] = MV(su, cls[i]);

@@ -336,8 +336,9 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
 # Positions where the compiled search's move order puts a ten (or a sure winner) first: a
 # follower on a trick its partner surely wins, a follower whose ten (or higher card) surely
 # beats the other side's, a void ruffing with the ten of trump, a void discarding its ten on
-# partner's sure trick, a leader leading its ten into partner's ace. Three tricks left,
-# hearts trump; every card's value must be the brute force's (the order changes no value).
+# partner's sure trick, a leader leading its ten into partner's ace, a void ruffing partner's
+# card that may lose with its lowest trump that surely wins. Three tricks left, hearts trump;
+# every card's value must be the brute force's (the order changes no value).
 ORDERED = {
     "ten on partner's sure trick": ((("AS", "KD", "2C"), ("4S", "QD", "3C"), ("10S", "3S", "4C"),
                                      ("5S", "JD", "5C")), ("AS", "4S")),
@@ -351,6 +352,8 @@ ORDERED = {
                                             ("5S", "JD", "5C")), ("AS", "4S")),
     "ten led into partner's ace": ((("10S", "3S", "2C"), ("KS", "QD", "3C"), ("AS", "4D", "4C"),
                                     ("JS", "JD", "5C")), ()),
+    "a ruff that secures partner's trick": ((("KS", "KD", "2C"), ("4S", "QD", "3C"), ("5H", "2H", "4C"),
+                                             ("AS", "JD", "5C")), ("KS", "4S")),
 }
 
 
