@@ -271,16 +271,9 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         } else {
             /* a void: ruff when the other side is winning, else throw low cards */
             int partner = !((leader + bk - seat) & 1);
-            int lows[5], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
-            /* partner's card may yet be beaten: first the lowest trump that surely wins the trick */
-            int secure = -1;
-            if (partner && s->trump >= 0 && s->H[base + s->trump] && !FN(holds)(s, seat, k, led, bsuit, brank)) {
-                nc = FN(classes)(s, s->H[base + s->trump], s->R[s->trump], cls);
-                for (int i = nc - 1; i >= 0 && secure < 0; i--)
-                    if ((bsuit != s->trump || cls[i] > brank) && FN(holds)(s, seat, k, led, s->trump, cls[i]))
-                        secure = cls[i];
-                if (secure >= 0) lows[nl++] = MV(s->trump, secure);
-            }
+            int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
+            int psure = partner && FN(holds)(s, seat, k, led, bsuit, brank);
+            int secure = -1;    /* partner's card may yet be beaten: the lowest trump that surely wins, first */
             for (int su = 0; su < 4; su++) {
                 uint32_t m = s->H[base + su];
                 if (!m) continue;
@@ -297,6 +290,9 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                     }
                     continue;
                 }
+                if (su == s->trump && !psure)
+                    for (int i = nc - 1; i >= 0 && secure < 0; i--)
+                        if ((bsuit != su || cls[i] > brank) && FN(holds)(s, seat, k, led, su, cls[i])) secure = cls[i];
                 int first = 1;
                 for (int i = nc - 1; i >= 0; i--) {
                     if (su == s->trump && cls[i] == secure) continue;
@@ -306,13 +302,15 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 }
             }
             int sweeping = partner && (s->immediate || left == 1 || (run && (leader + bk) % NS == leader)
-                                       || (nt && FN(holds)(s, seat, k, led, bsuit, brank)));
+                                       || (nt && psure));
             if (sweeping) {
                 for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
+                if (secure >= 0) moves[nm++] = MV(s->trump, secure);
                 for (int i = 0; i < nl; i++) moves[nm++] = lows[i];
                 for (int i = 0; i < nh; i++) moves[nm++] = highs[i];
             } else {
                 for (int i = 0; i < nr; i++) moves[nm++] = ruffs[i];
+                if (secure >= 0) moves[nm++] = MV(s->trump, secure);
                 for (int i = 0; i < nl; i++) moves[nm++] = lows[i];
                 for (int i = 0; i < nh; i++) moves[nm++] = highs[i];
                 for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
