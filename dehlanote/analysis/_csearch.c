@@ -88,7 +88,7 @@ typedef struct {
     uint32_t lt;        /* lengths per hand (4 bits each) | ten owner + 1 << 16 */
     uint32_t owners;    /* owners of the suit's cards, highest first, 2 bits each from bit 0 */
     int tenidx;         /* index of the ten among the ranks, -1: none (or tens do not score) */
-    int8_t ranks[13];   /* high to low */
+    uint32_t rs;        /* the ranks out */
     uint64_t full;
 } SuitInfo;
 
@@ -224,8 +224,9 @@ static void block_put(Engine *e, Rec *r, int cap) {
     e->spare[i] = r;
 }
 
-static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, int create, int left) {
-    uint64_t h = mix(k0 ^ mix(k1));
+/* The outline of key k0, k1 (h: its hash, mix(k0 ^ mix(k1))), or NULL; create: a new one (which may
+ * take the place of another) when there is none. */
+static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, uint64_t h, int create, int left) {
     Outline *b = e->outlines + (h & e->omask) * WAYS;
     for (int i = 0; i < WAYS; i++)
         if (b[i].used && b[i].k[0] == k0 && b[i].k[1] == k1) return b + i;
@@ -276,6 +277,20 @@ static XEnt *xfind(Engine *e, const uint64_t *key, int create, int left) {
 
 /* ---- the partition table's suit outlines (four players, one deck) ---------------------- */
 
+/* PACK[m << 8 | b1 << 4 | b0]: the owners (2 bits each, b0's bit low) of the ranks of a block of four
+ * that mask m holds, highest first from bit 0; the owners of a suit are four such blocks end to end,
+ * found without a loop over its ranks (a loop's unforeseeable end cost more than the rest). */
+static uint8_t PACK[1 << 12];
+
+static void pack_init(void) {
+    for (int i = 0; i < 1 << 12; i++) {
+        int m = i >> 8, b1 = i >> 4 & 15, b0 = i & 15, v = 0, n = 0;
+        for (int r = 3; r >= 0; r--)
+            if (m >> r & 1) v |= ((b0 >> r & 1) | (b1 >> r & 1) << 1) << (2 * n++);
+        PACK[i] = (uint8_t)v;
+    }
+}
+
 static void suit_info(S *s, int su, SuitInfo *out) {
     unsigned h1 = s->H[4 + su], h2 = s->H[8 + su], h3 = s->H[12 + su];
     unsigned b0 = h1 | h3, b1 = h2 | h3;    /* an owner's two bits, rank by rank */
@@ -286,17 +301,18 @@ static void suit_info(S *s, int su, SuitInfo *out) {
         lt |= (uint32_t)((b0 >> TEN & 1) + 2 * (b1 >> TEN & 1) + 1) << 16;
         tenidx = POP[rs >> (TEN + 1)];  /* the ranks above it */
     }
-    uint32_t owners = 0;
-    int nr = 0;
-    while (rs) {
-        int r = top_of(rs);
-        rs ^= 1u << r;
-        owners |= ((b0 >> r & 1) | (b1 >> r & 1) << 1) << (2 * nr);
-        out->ranks[nr++] = (int8_t)r;
-    }
+    /* blocks of ranks 12-9, 8-5, 4-1 and rank 0 */
+    uint32_t owners = PACK[(rs >> 9 & 15) << 8 | (b1 >> 9 & 15) << 4 | (b0 >> 9 & 15)];
+    int n = POP[rs >> 9];
+    owners |= (uint32_t)PACK[(rs >> 5 & 15) << 8 | (b1 >> 5 & 15) << 4 | (b0 >> 5 & 15)] << (2 * n);
+    n = POP[rs >> 5];
+    owners |= (uint32_t)PACK[(rs >> 1 & 15) << 8 | (b1 >> 1 & 15) << 4 | (b0 >> 1 & 15)] << (2 * n);
+    n = POP[rs >> 1];
+    owners |= (rs & 1) * ((b0 & 1) | (b1 & 1) << 1) << (2 * n);
     out->lt = lt;
     out->owners = owners;
     out->tenidx = tenidx;
+    out->rs = rs;
     out->full = (uint64_t)lt << 32 | (uint64_t)(tenidx + 1) << 27 | owners;
 }
 
@@ -310,7 +326,10 @@ static uint64_t rel_of(unsigned cut, SuitInfo *const *in, const int *order) {
     uint64_t bits = 0;
     for (int i = 0; i < 4; i++) {
         int c = cut >> (4 * i) & 15;
-        if (c) bits |= 1ULL << (16 * order[i] + in[i]->ranks[c - 1]);
+        if (!c) continue;
+        unsigned m = in[i]->rs;     /* the c-th highest rank out */
+        while (--c) m ^= 1u << top_of(m);
+        bits |= 1ULL << (16 * order[i] + top_of(m));
     }
     return bits;
 }
@@ -623,6 +642,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__csearch(void) {
     for (int m = 1; m < 1 << 13; m++) POP[m] = (uint8_t)(POP[m >> 1] + (m & 1));
+    pack_init();
     if (PyType_Ready(&EngineType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

@@ -100,6 +100,21 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
 /* One move per class of equivalent cards of holding m among the cards out rs (high to low):
  * a rank held only in part (several decks) is a class of its own. */
 static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
+#if RB == 1
+    /* one deck: a loop over the cards held only (the same classes as below) */
+    uint32_t others = rs & ~m;
+    int n = 0, rep = 0, above = 13;
+    while (m) {
+        int r = top_of(m);
+        m ^= 1u << r;
+        /* a card out in another hand between it and the card held above ends the run */
+        if (others & ((1u << above) - 1) & ~((2u << r) - 1)) rep = 0;
+        above = r;
+        if (r == TEN && s->tens_score) out[n++] = r;
+        else if (!rep) { out[n++] = r; rep = 1; }
+    }
+    return n;
+#else
     int n = 0, in_run = 0, rep = 0;
     for (int r = 12; r >= 0; r--) {
         unsigned c = CNT(rs, r);
@@ -115,6 +130,7 @@ static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
         }
     }
     return n;
+#endif
 }
 
 /* Whether the card winning the trick so far (suit bs, rank br) surely wins it: no player after
@@ -538,6 +554,36 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         if (s->immediate) return ttens * wT + wK;
         return (ctens + ttens) * wT + (ctricks + 1) * wK;
     }
+    /* the table's key: the suits in a canonical order (trump, or closed trump, first; the
+     * others are interchangeable, so sorted) */
+    int special = s->trump >= 0 ? s->trump : s->closed_pending ? s->hidden : -1;
+    uint64_t small = (uint64_t)leader | (uint64_t)run << 3 | (uint64_t)(wT ? ctens : 0) << 4
+                     | (uint64_t)(wK ? ctricks : 0) << 9 | (uint64_t)s->fv << 14
+                     | (uint64_t)((s->closed_pending ? s->setter : -2) + 2) << 15 | (uint64_t)(special + 1) << 18;
+    int order[4];
+    if (special >= 0) {
+        order[0] = special;
+        int j = 1;
+        for (int su = 0; su < 4; su++)
+            if (su != special) order[j++] = su;
+    } else {
+        for (int su = 0; su < 4; su++) order[su] = su;
+    }
+    int first = special >= 0 ? 2 : 1;
+    Engine *e = s->e;
+#if !EXACT
+    SuitInfo info[4];
+    for (int su = 0; su < 4; su++) suit_info(s, su, info + su);
+    for (int a = first; a < 4; a++)
+        for (int b = a; b > first - 1 && info[order[b]].full < info[order[b - 1]].full; b--) {
+            int t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
+        }
+    SuitInfo *in[4] = {info + order[0], info + order[1], info + order[2], info + order[3]};
+    uint64_t ok0 = (uint64_t)in[0]->lt | (uint64_t)in[1]->lt << 19 | (uint64_t)in[2]->lt << 38;
+    uint64_t ok1 = (uint64_t)in[3]->lt | small << 19;
+    uint64_t oh = mix(ok0 ^ mix(ok1));
+    __builtin_prefetch(e->outlines + (oh & e->omask) * WAYS);
+#endif
     if (!s->immediate && !s->fv && !s->closed_pending) {
         /* the sweep a leader surely makes: the centre, and the tens its sure winners bring
          * (one deck: at most one, the ten of the suit run); looked for only when it can cut */
@@ -560,23 +606,6 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             }
         }
     }
-    /* the table's key: the suits in a canonical order (trump, or closed trump, first; the
-     * others are interchangeable, so sorted) */
-    int special = s->trump >= 0 ? s->trump : s->closed_pending ? s->hidden : -1;
-    uint64_t small = (uint64_t)leader | (uint64_t)run << 3 | (uint64_t)(wT ? ctens : 0) << 4
-                     | (uint64_t)(wK ? ctricks : 0) << 9 | (uint64_t)s->fv << 14
-                     | (uint64_t)((s->closed_pending ? s->setter : -2) + 2) << 15 | (uint64_t)(special + 1) << 18;
-    int order[4];
-    if (special >= 0) {
-        order[0] = special;
-        int j = 1;
-        for (int su = 0; su < 4; su++)
-            if (su != special) order[j++] = su;
-    } else {
-        for (int su = 0; su < 4; su++) order[su] = su;
-    }
-    int first = special >= 0 ? 2 : 1;
-    Engine *e = s->e;
     STAT(st_starts);
 #if EXACT
     uint64_t desc[4][3];
@@ -627,16 +656,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     s->relv = 0;
     return res;
 #else
-    SuitInfo info[4];
-    for (int su = 0; su < 4; su++) suit_info(s, su, info + su);
-    for (int a = first; a < 4; a++)
-        for (int b = a; b > first - 1 && info[order[b]].full < info[order[b - 1]].full; b--) {
-            int t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
-        }
-    SuitInfo *in[4] = {info + order[0], info + order[1], info + order[2], info + order[3]};
-    uint64_t ok0 = (uint64_t)in[0]->lt | (uint64_t)in[1]->lt << 19 | (uint64_t)in[2]->lt << 38;
-    uint64_t ok1 = (uint64_t)in[3]->lt | small << 19;
-    Outline *o = outline_get(e, ok0, ok1, 0, 0);
+    Outline *o = outline_get(e, ok0, ok1, oh, 0, 0);
     int hint = 0, near = 0;     /* the best lead of an entry that matches; of the newest that does not */
     if (o != NULL) {
         Rec *newest = o->r + (o->head ? o->head - 1 : o->cap - 1);
@@ -684,7 +704,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     }
     uint32_t pre[4] = {prefix(in[0], cut & 15), prefix(in[1], cut >> 4 & 15), prefix(in[2], cut >> 8 & 15),
                        prefix(in[3], cut >> 12)};
-    o = outline_get(e, ok0, ok1, 1, left);
+    o = outline_get(e, ok0, ok1, oh, 1, left);
     if (o == NULL) longjmp(s->out, STOP_MEMORY);
     Rec *rc = NULL;
     for (int j = 0; j < o->n; j++) {
