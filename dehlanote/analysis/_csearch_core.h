@@ -100,37 +100,33 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
 /* One move per class of equivalent cards of holding m among the cards out rs (high to low):
  * a rank held only in part (several decks) is a class of its own. */
 static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
+    /* a loop over the ranks held only: a rank whose every copy out is held ("full") joins the
+     * run of the full rank held above it unless a rank out elsewhere lies between them */
 #if RB == 1
-    /* one deck: a loop over the cards held only (the same classes as below) */
-    uint32_t others = rs & ~m;
-    int n = 0, rep = 0, above = 13;
-    while (m) {
-        int r = top_of(m);
-        m ^= 1u << r;
-        /* a card out in another hand between it and the card held above ends the run */
-        if (others & ((1u << above) - 1) & ~((2u << r) - 1)) rep = 0;
-        above = r;
-        if (r == TEN && s->tens_score) out[n++] = r;
-        else if (!rep) { out[n++] = r; rep = 1; }
-    }
-    return n;
+    uint32_t held = m, part = 0, others = rs & ~m;
 #else
-    int n = 0, in_run = 0, rep = 0;
-    for (int r = 12; r >= 0; r--) {
-        unsigned c = CNT(rs, r);
-        if (!c) continue;
-        unsigned mine = CNT(m, r);
-        if (mine == c) {
-            if (!in_run) { in_run = 1; rep = 0; }
-            if (r == TEN && s->tens_score) out[n++] = r;
-            else if (!rep) { out[n++] = r; rep = 1; }
-        } else {
-            in_run = 0;
-            if (mine) out[n++] = r;
+    uint32_t x = m ^ rs, nzr = (rs | rs >> 1) & 0x1555555u;
+    uint32_t full = ~(x | x >> 1) & nzr, held = (m | m >> 1) & 0x1555555u;
+    uint32_t part = held & ~full, others = nzr & ~full;
+#endif
+    int n = 0, rep = 0, above = 13 * RB;
+    while (held) {
+        int p = top_of(held), r = p / RB;
+        held ^= 1u << p;
+        if (others & ((1u << above) - 1) & ~((2u << p) - 1)) rep = 0;
+        above = p;
+        if (part >> p & 1) {
+            /* held in part (several decks): a class of its own, and the run ends */
+            out[n++] = r;
+            rep = 0;
+        } else if (r == TEN && s->tens_score) {
+            out[n++] = r;
+        } else if (!rep) {
+            out[n++] = r;
+            rep = 1;
         }
     }
     return n;
-#endif
 }
 
 /* Whether the card winning the trick so far (suit bs, rank br) surely wins it: no player after
