@@ -69,6 +69,22 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
                 int length = LEN(s->H[o * 4 + su]);
                 if (length < t) t = length;
             }
+        } else if (s->fv) {
+            /* trump set by the first void: anyone void in the suit may set it and win */
+            for (int o = 0; o < NS; o++) {
+                if (o == leader) continue;
+                int length = LEN(s->H[o * 4 + su]);
+                if (length < t) t = length;
+            }
+        } else if (s->closed_pending && su != s->hidden) {
+            /* closed trump: only its setter, void in the suit, reveals it (the closed suit's own top
+             * cards stay the highest); no setter yet: the first void becomes it, revealing from
+             * the next trick on */
+            for (int o = 0; o < NS; o++) {
+                if (o == leader || (s->setter >= 0 && o != s->setter)) continue;
+                int length = LEN(s->H[o * 4 + su]) + (s->setter < 0);
+                if (length < t) t = length;
+            }
         }
         if (t < need) {
             if (t > best) best = t;
@@ -580,7 +596,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     uint64_t oh = mix(ok0 ^ mix(ok1));
     __builtin_prefetch(e->outlines + (oh & e->omask) * WAYS);
 #endif
-    if (!s->immediate && !s->fv && !s->closed_pending) {
+    if (!s->immediate) {
         /* the sweep a leader surely makes: the centre, and the tens its sure winners bring
          * (one deck: at most one, the ten of the suit run); looked for only when it can cut */
         int need = run || left == 1 ? 1 : 2;

@@ -419,6 +419,16 @@ class Solver:
                         om = H[o * 4 + s]
                         length = (om & ONES).bit_count() + 2 * ((om >> 1) & ONES).bit_count()
                         t = min(t, length)
+                elif fv or (closed_pending and s != hidden):
+                    # trump set by the first void: anyone void may set it and win; closed trump:
+                    # only its setter, void, reveals it (no setter yet: the first void becomes it,
+                    # revealing from the next trick on)
+                    for o in range(n):
+                        if o == leader or (closed_pending and setter >= 0 and o != setter):
+                            continue
+                        om = H[o * 4 + s]
+                        length = (om & ONES).bit_count() + 2 * ((om >> 1) & ONES).bit_count()
+                        t = min(t, length + (closed_pending and setter < 0))
                 if t > best:
                     best = t
                     if best >= need:
@@ -504,7 +514,7 @@ class Solver:
                 if immediate:
                     return ttens * wT + wK
                 return (ctens + ttens) * wT + (ctricks + 1) * wK
-            if not immediate and (ctens * wT or ctricks * wK) and trump >= -1 and not fv and not closed_pending:
+            if not immediate and (ctens * wT or ctricks * wK) and trump >= -1:
                 need = 1 if run or left == 1 else 2
                 if need <= sure(leader, need):
                     got = ctens * wT + (ctricks + need) * wK
