@@ -672,14 +672,20 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     int hint = 0, near = 0;     /* the best lead of an entry that matches; of the newest that does not */
     if (o != NULL) {
         Rec *newest = o->r + (o->head ? o->head - 1 : o->cap - 1);
+        __builtin_prefetch(newest);
+        /* every prefix an entry may ask for, computed once (an outline holds 25 entries on average),
+         * while the newest entry is on its way */
+        uint32_t pf[4][16];
+        for (int i = 0; i < 4; i++)
+            for (int c = 0; c < 14; c++) pf[i][c] = prefix(in[i], c);
         int at = o->head;
         for (int j = 0; j < o->n; j++) {
             /* the newest first: it is the likeliest to be found again soon */
             at = at ? at - 1 : o->cap - 1;
             Rec *rc = o->r + at;
             unsigned cut = rc->cut;
-            if (prefix(in[0], cut & 15) != rc->pre[0] || prefix(in[1], cut >> 4 & 15) != rc->pre[1]
-                || prefix(in[2], cut >> 8 & 15) != rc->pre[2] || prefix(in[3], cut >> 12) != rc->pre[3]) {
+            if ((pf[0][cut & 15] ^ rc->pre[0]) | (pf[1][cut >> 4 & 15] ^ rc->pre[1]) | (pf[2][cut >> 8 & 15] ^ rc->pre[2])
+                | (pf[3][cut >> 12] ^ rc->pre[3])) {
                 /* another position of the same outline (the same lengths, ten owners, leader): its
                  * best lead is a good first guess here too (only the order of the leads changes) */
                 if (!near && (rc->val >> 16)) near = (int)(rc->val >> 16);
