@@ -383,8 +383,7 @@ class Solver:
 
         def sure(leader: int, need: int) -> int:
             """How many tricks running the leader can surely win by leading one suit (up to ``need``)."""
-            best = 0
-            lb = leader * 4
+            best, lb, late = 0, leader * 4, int(closed_pending and setter < 0)
             for s in range(4):
                 m = H[lb + s]
                 if not m:
@@ -412,23 +411,14 @@ class Solver:
                         t = 1
                     break
                 t = min(t, need)
-                if s != trump and trump >= 0:
-                    for o in range(n):
-                        if o == leader or not H[o * 4 + trump]:
-                            continue
-                        om = H[o * 4 + s]
-                        length = (om & ONES).bit_count() + 2 * ((om >> 1) & ONES).bit_count()
-                        t = min(t, length)
-                elif fv or (closed_pending and s != hidden):
-                    # trump set by the first void: anyone void may set it and win; closed trump:
-                    # only its setter, void, reveals it (no setter yet: the first void becomes it,
-                    # revealing from the next trick on)
-                    for o in range(n):
-                        if o == leader or (closed_pending and setter >= 0 and o != setter):
-                            continue
-                        om = H[o * 4 + s]
-                        length = (om & ONES).bit_count() + 2 * ((om >> 1) & ONES).bit_count()
-                        t = min(t, length + (closed_pending and setter < 0))
+                for o in range(n):
+                    # who may beat a top card: a trump holder; with trump still to be set by play, any
+                    # void (first void) or closed trump's setter, void (no setter yet: the next trick on)
+                    if o == leader or not (s != trump and H[o * 4 + trump] if trump >= 0 else fv or (
+                            closed_pending and s != hidden and (setter < 0 or o == setter))):
+                        continue
+                    om = H[o * 4 + s]     # its length in the suit (a count a rank, 2 bits each), +1 for a new setter
+                    t = min(t, (om & ONES).bit_count() + 2 * (om >> 1 & ONES).bit_count() + late)
                 if t > best:
                     best = t
                     if best >= need:
