@@ -245,7 +245,8 @@ def _bare_rank_before(s: Seen) -> Found | None:
 
 def _tag_ends_too_soon(s: Seen) -> Found | None:
     if s.at_end and s.in_tag:
-        return "bad-tag", f"the tag is not finished: expected {s.what} before the end of the file", None
+        where = "the end of the file" if s.chunk.last else "the next game"
+        return "bad-tag", f"the tag is not finished: expected {s.what} before {where}", None
     return None
 
 

@@ -219,7 +219,8 @@ def split_games(source: Source) -> Iterator[Chunk]:
     """Cut a text, or a text or binary stream, into the chunks of text of its games.
 
     A game starts at a ``[`` that opens a tag after the current game's first ``deal``
-    keyword, at a deal written ``deal 1`` after another deal (a game with no tags, DPN 1.1),
+    keyword (a ``[`` alone on its line before another opens none: it stays with the game), at
+    a deal written ``deal 1`` after another deal (a game with no tags, DPN 1.1),
     and at a line that opens with a tag after a blank line inside a comment left open (a
     comment never crosses a game start: the comment is reported where it opens). Comments
     (``{...}``, which may span lines) and tag values are skipped. Tags that stand right
@@ -366,6 +367,20 @@ def split_games(source: Source) -> Iterator[Chunk]:
             i = nl + 1
         return second if len(groups) == 2 and groups[0] & groups[1] else -1
 
+    def lone_bracket(at: int) -> bool:
+        """Whether only white space follows the ``[`` at ``at`` on its line, and the next
+        line that holds anything opens with another ``[`` (at the end of the file, a ``[``
+        is a game cut short: it starts a game, and the game before stays as it was)."""
+        nl = buf.find("\n", at)
+        while nl < 0 and not eof and more():
+            nl = buf.find("\n", at)
+        if nl < 0 or buf[at + 1: nl].strip(" \t\r\ufeff"):
+            return False
+        j = _after_white(buf, nl)
+        while j == len(buf) and not eof and more():
+            j = _after_white(buf, nl)
+        return j < len(buf) and buf[j] == "["
+
     # after a game's deals: where a run of comments that follows a blank line starts (-1: none),
     # and where the text before the next stop of the scan began
     lead = -1
@@ -489,6 +504,12 @@ def split_games(source: Source) -> Iterator[Chunk]:
                 pos = len(buf) if nl < 0 else nl
             gap_from = pos
         elif ch == "[":
+            if seen_deal and lone_bracket(m.start()):
+                # a [ alone at the end of its line, another [ on the next line: the first opens
+                # no tag and stays with the game before (stray lines between two games cost
+                # one of them, not both)
+                pos = gap_from = m.end()
+                continue
             if seen_deal:
                 cut = stray_tags_end(m.start())
                 chunk = emit(leading(m.start()) if cut < 0 else cut, False)

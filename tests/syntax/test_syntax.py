@@ -567,6 +567,22 @@ def test_comment_spanning_lines_and_between_games() -> None:
     assert (second.deals[0].line, second.deals[0].tricks[0].line) == (7, 8)
 
 
+def test_a_stray_line_between_two_games_costs_only_the_game_before() -> None:
+    """What is left of a game cut short between two whole ones (the end of its first tag and
+    a [ alone on its line): the game before reports both lines, the game after reads valid."""
+    from dehlanote.replay import replay_game
+
+    game = (Path(__file__).parents[2] / "samples" / "hukum-closed-trump.dpn").read_text()
+    before = game.count("\n") + 1
+    text = game + "\n" + ' "Random playout 78401"]\n[' + "\n" + game
+    first, second = parse_string(text)
+    assert [(e.code, e.line, e.column) for e in first.errors] == [("syntax", before + 1, 2), ("bad-tag", before + 2, 2)]
+    assert first.errors[1].message == "the tag is not finished: expected a tag name before the next game"
+    assert second.errors == () and not replay_game(second).errors
+    assert [(t.name, t.value, t.line) for t in second.tags] == [(t.name, t.value, t.line + before + 2)
+                                                                for t in parse_string(game)[0].tags]
+
+
 def test_several_comments_keep_their_order() -> None:
     game = one(DEAL + " 1 A: AH {one} {two}\n{three} 10H\n")
     assert game.deals[0].tricks[0].plays[0].comments == ("one", "two", "three")
