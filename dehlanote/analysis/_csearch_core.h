@@ -63,26 +63,17 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
             break;
         }
         if (t > need) t = need;
-        if (su != s->trump && s->trump >= 0) {
+        /* who may beat the run by ruffing: a trump holder; with trump still to be set by play, anyone
+         * void in the suit (the first void sets trump), or closed trump's setter once void (the
+         * closed suit's own top cards stay the highest; no setter yet: the first void becomes it,
+         * revealing from the next trick on) */
+        if (s->trump >= 0 ? su != s->trump : s->fv || (s->closed_pending && su != s->hidden)) {
+            int late = s->closed_pending && s->setter < 0;
             for (int o = 0; o < NS; o++) {
-                if (o == leader || !s->H[o * 4 + s->trump]) continue;
-                int length = LEN(s->H[o * 4 + su]);
-                if (length < t) t = length;
-            }
-        } else if (s->fv) {
-            /* trump set by the first void: anyone void in the suit may set it and win */
-            for (int o = 0; o < NS; o++) {
-                if (o == leader) continue;
-                int length = LEN(s->H[o * 4 + su]);
-                if (length < t) t = length;
-            }
-        } else if (s->closed_pending && su != s->hidden) {
-            /* closed trump: only its setter, void in the suit, reveals it (the closed suit's own top
-             * cards stay the highest); no setter yet: the first void becomes it, revealing from
-             * the next trick on */
-            for (int o = 0; o < NS; o++) {
-                if (o == leader || (s->setter >= 0 && o != s->setter)) continue;
-                int length = LEN(s->H[o * 4 + su]) + (s->setter < 0);
+                if (o == leader || (s->trump >= 0 ? !s->H[o * 4 + s->trump]
+                                                  : s->closed_pending && s->setter >= 0 && o != s->setter))
+                    continue;
+                int length = LEN(s->H[o * 4 + su]) + late;
                 if (length < t) t = length;
             }
         }
