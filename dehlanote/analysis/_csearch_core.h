@@ -633,7 +633,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         STAT(st_hits);
         if (lo >= target) return lo;
         if (hi < target) return hi;
-        hint = (int)(x->val >> 16);
+        hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
     }
     if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
@@ -647,7 +647,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         STAT(st_stores);
         lo = 0; hi = top; h = 0;
     } else {
-        lo = x->val & 255; hi = x->val >> 8 & 255; h = (int)(x->val >> 16);
+        lo = x->val & 255; hi = x->val >> 8 & 255; h = (int)(x->val >> 16 & 0x7FFF);
     }
     if (res >= target) {
         if (res > lo) lo = res;
