@@ -50,7 +50,7 @@ typedef struct {
     uint32_t pre[4];    /* per suit (in the key's order) the owners of its top ranks kept */
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 */
     uint16_t cut;       /* 4 bits a suit: how many of its top ranks the answer needed */
-    uint16_t unused;
+    uint16_t cv;        /* the centre's value when it was found (tens, points or tricks in the centre) */
 } Rec;
 
 typedef struct {
@@ -64,6 +64,7 @@ typedef struct {
     uint64_t k[XKEY];
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 | 1 << 31 (in use) */
     uint8_t left;
+    uint16_t cv;        /* the centre's value when it was found (the key leaves the centre out) */
 } XEnt;
 
 typedef struct {
@@ -254,15 +255,19 @@ static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, uint64_t h, int
 
 /* ---- the search ------------------------------------------------------------------------ */
 
-/* The exact table: buckets of XWAYS entries; a full bucket gives up the entry with the fewest
- * tricks left (the cheapest to find again). A new entry comes back with val 0. */
-static XEnt *xfind(Engine *e, const uint64_t *key, int create, int left) {
+/* The exact table: buckets of XWAYS entries, each a position found with a centre of value cv (one
+ * position may stand there with several centres); a full bucket gives up the entry with the fewest
+ * tricks left (the cheapest to find again). */
+static XEnt *xbucket(Engine *e, const uint64_t *key) {
     uint64_t h = 0;
     for (int i = 0; i < XKEY; i++) h = mix(h ^ key[i]);
-    XEnt *b = e->xents + (h & e->xmask) * XWAYS;
+    return e->xents + (h & e->xmask) * XWAYS;
+}
+
+/* The entry of key with centre cv in bucket b; a new one (val 0) when there is none. */
+static XEnt *xfind(Engine *e, XEnt *b, const uint64_t *key, int cv, int left) {
     for (int i = 0; i < XWAYS; i++)
-        if (b[i].val && memcmp(b[i].k, key, sizeof b[i].k) == 0) return b + i;
-    if (!create) return NULL;
+        if (b[i].val && b[i].cv == cv && memcmp(b[i].k, key, sizeof b[i].k) == 0) return b + i;
     XEnt *o = NULL;
     for (int i = 0; i < XWAYS; i++) {
         if (!b[i].val) { o = b + i; break; }
@@ -272,6 +277,7 @@ static XEnt *xfind(Engine *e, const uint64_t *key, int create, int left) {
     memcpy(o->k, key, sizeof o->k);
     o->val = 0;
     o->left = (uint8_t)left;
+    o->cv = (uint16_t)cv;
     return o;
 }
 

@@ -560,8 +560,9 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     /* the table's key: the suits in a canonical order (trump, or closed trump, first; the
      * others are interchangeable, so sorted) */
     int special = s->trump >= 0 ? s->trump : s->closed_pending ? s->hidden : -1;
-    uint64_t small = (uint64_t)leader | (uint64_t)run << 3 | (uint64_t)(wT ? ctens : 0) << 4
-                     | (uint64_t)(wK ? ctricks : 0) << 9 | (uint64_t)s->fv << 14
+    /* the centre is not part of the key: an entry holds its value (see the look-up) */
+    int cv = ctens * wT + ctricks * wK;
+    uint64_t small = (uint64_t)leader | (uint64_t)run << 3 | (uint64_t)s->fv << 14
                      | (uint64_t)((s->closed_pending ? s->setter : -2) + 2) << 15 | (uint64_t)(special + 1) << 18;
     int order[4];
     if (special >= 0) {
@@ -626,22 +627,26 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     uint64_t nh = small;
     for (int i = 0; i < 4 * NS; i++) nh = nh * 31 + (uint64_t)LEN(s->H[i]);
     unsigned nslot = (unsigned)(mix(nh) & 0xFFFF);
-    XEnt *x = xfind(e, key, 0, 0);
+    XEnt *xb = xbucket(e, key);
     int hint = 0;
-    if (x != NULL) {
+    for (int i = 0; i < XWAYS; i++) {
+        XEnt *x = xb + i;
+        if (!x->val || memcmp(x->k, key, sizeof x->k)) continue;
         int lo = x->val & 255, hi = x->val >> 8 & 255;
+        /* found with another centre: as in the partition table below */
+        if (x->cv < cv) hi += cv - x->cv;
+        else lo -= x->cv - cv;
         STAT(st_hits);
         if (lo >= target) return lo;
         if (hi < target) return hi;
-        hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
+        if (!hint || x->cv == cv) hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
     }
     if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
     int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
     int best = s->best_lead;
     if (best) e->nearh[nslot] = (uint16_t)best;
-    x = xfind(e, key, 1, left);
-    if (x == NULL) longjmp(s->out, STOP_MEMORY);
+    XEnt *x = xfind(e, xb, key, cv, left);
     int lo, hi, h;
     if (!x->val) {
         STAT(st_stores);
@@ -684,6 +689,11 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             }
             STAT(st_hits);
             int lo = rc->val & 255, hi = rc->val >> 8 & 255;
+            /* found with another centre: whatever the play, the side that next sweeps (or takes the
+             * last trick) takes the centre, so a centre worth d more can add at most d to AC's gain,
+             * and never takes anything away */
+            if (rc->cv < cv) hi += cv - rc->cv;
+            else lo -= rc->cv - cv;
             if (lo >= target || hi < target) {
                 s->relv = rel_of(cut, in, order);
                 if (rc != newest) {
@@ -718,7 +728,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     Rec *rc = NULL;
     for (int j = 0; j < o->n; j++) {
         Rec *y = o->r + j;
-        if (y->cut == cut && y->pre[0] == pre[0] && y->pre[1] == pre[1] && y->pre[2] == pre[2]
+        if (y->cut == cut && y->cv == cv && y->pre[0] == pre[0] && y->pre[1] == pre[1] && y->pre[2] == pre[2]
             && y->pre[3] == pre[3]) {
             rc = y;
             break;
@@ -743,6 +753,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         o->head = (uint8_t)((o->head + 1) % o->cap);
         if (o->n < o->cap) o->n++;
         rc->cut = (uint16_t)cut;
+        rc->cv = (uint16_t)cv;
         memcpy(rc->pre, pre, sizeof pre);
         lo = 0; hi = top; h = 0;
     } else {
