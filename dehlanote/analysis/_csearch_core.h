@@ -104,6 +104,31 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
     return best;
 }
 
+/* Whether the leader wins every trick left: each card it holds is above every other card out of
+ * its suit (several decks: or equal, the first played winning), and no other hand can ruff it
+ * (it holds no trump, or has cards enough to follow the suit as long as the leader leads it;
+ * with trump still to be set by play, every other hand must have them). Then one player takes
+ * everything left. *rel: the leader's lowest card of each suit it holds (every rank above it
+ * matters; the lengths, which hands hold trump and the ten's owner are the table's key). */
+static int FN(takes_all)(const S *s, int leader, uint64_t *rel) {
+    uint64_t bits = 0;
+    for (int su = 0; su < 4; su++) {
+        uint32_t m = s->H[leader * 4 + su];
+        if (!m) continue;
+        uint32_t others = s->R[su] - m;
+        int low = __builtin_ctz(m) / RB;
+        if (others && TOPR(others) > low) return 0;
+        int n = LEN(m);
+        for (int o = 0; o < NS; o++) {
+            if (o == leader || LEN(s->H[o * 4 + su]) >= n) continue;
+            if (s->trump >= 0 ? su != s->trump && s->H[o * 4 + s->trump] : s->fv || s->closed_pending) return 0;
+        }
+        if (others) bits |= 1ULL << (16 * su + low);     /* with no other card out, no rank matters */
+    }
+    *rel = bits;
+    return 1;
+}
+
 /* One move per class of equivalent cards of holding m among the cards out rs (high to low):
  * a rank held only in part (several decks) is a class of its own. */
 static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
@@ -556,6 +581,14 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         if (bseat & 1) return 0;
         if (s->immediate) return ttens * wT + wK;
         return (ctens + ttens) * wT + (ctricks + 1) * wK;
+    }
+    {
+        /* the leader wins every trick left: its side takes everything */
+        uint64_t arel;
+        if (FN(takes_all)(s, leader, &arel)) {
+            s->relv = arel;
+            return leader & 1 ? 0 : top;
+        }
     }
     /* the table's key: the suits in a canonical order (trump, or closed trump, first; the
      * others are interchangeable, so sorted) */
