@@ -1,6 +1,7 @@
 """The double-dummy solver's speed: endings and full deals of random deals, per profile.
 
-Each position is a random deal (random trump, known) played at random to the number of
+Each position is a random deal (random trump, known; under ``closed``, closed trump with a random
+setter, in force from its first void) played at random to the number of
 tricks asked; the solver gives its exact value from there (one fresh solver a position,
 so nothing carries over). Times are CPU seconds of the process that solved the position;
 positions are spread over ``--jobs`` processes. Prints min / median / max, the share
@@ -37,6 +38,8 @@ PROFILES = {
     "double-sar": PlayRules(score="points"),
     "court-piece": PlayRules(score="tricks"),
     "six-player": PlayRules(seats=6, decks=3),
+    # closed trump: the suit and its setter chosen at random, in force from the setter's first void
+    "closed": PlayRules(),
 }
 
 
@@ -46,13 +49,17 @@ def position(seed: int, game: PlayRules, left: int, name: str = "standard") -> P
     rng.shuffle(deck)
     size = len(deck) // game.seats
     hands = tuple(tuple(deck[i * size:(i + 1) * size]) for i in range(game.seats))
-    pos = Position(game, hands, rng.randrange(game.seats), trump=rng.choice("SHDC"))
+    if name == "closed":
+        leader, suit = rng.randrange(game.seats), rng.choice("SHDC")
+        pos = Position(game, hands, leader, closed=(suit, rng.randrange(game.seats)))
+    else:
+        pos = Position(game, hands, rng.randrange(game.seats), trump=rng.choice("SHDC"))
     while pos.left > left:
         pos = pos.play(rng.choice(pos.legal()))
     return pos
 
 
-SEED_OFFSET = {"pagat": 500_000}
+SEED_OFFSET = {"pagat": 500_000, "closed": 700_000}
 
 
 Job = tuple[str, int, int, float, 'float | None', 'bool | None']

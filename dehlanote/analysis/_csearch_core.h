@@ -163,9 +163,16 @@ static int FN(classes)(const S *s, uint32_t m, uint32_t rs, int *out) {
 
 /* Whether the card winning the trick so far (suit bs, rank br) surely wins it: no player after
  * seat (the k-th to play) can beat it, by following higher or by ruffing (with the trump still
- * to be set, or closed, anyone void may turn out to ruff). Only the order of the moves uses it. */
+ * to be set by the first void, anyone void may turn out to ruff; under closed trump, any void
+ * when the setter is still to play this trick, void and holding the closed suit: its reveal makes
+ * every card of that suit in the trick trump; with no setter yet, nobody: the first void only
+ * becomes it). Only the order of the moves uses it. */
 static int FN(holds)(const S *s, int seat, int k, int led, int bs, int br) {
-    int o = seat;
+    int o = seat, reveal = 0;
+    if (s->closed_pending && s->setter >= 0) {
+        int p = s->setter, after = p - seat < 0 ? p - seat + NS : p - seat;
+        reveal = after >= 1 && after < NS - k && !s->H[p * 4 + led] && s->H[p * 4 + s->hidden];
+    }
     for (int j = k + 1; j < NS; j++) {
         o = o + 1 == NS ? 0 : o + 1;
         uint32_t m = s->H[o * 4 + led];
@@ -174,7 +181,7 @@ static int FN(holds)(const S *s, int seat, int k, int led, int bs, int br) {
         } else if (s->trump >= 0) {
             uint32_t t = s->H[o * 4 + s->trump];
             if (t && (bs != s->trump || TOPR(t) > br)) return 0;
-        } else if (s->fv || s->closed_pending) {
+        } else if (s->fv || reveal) {
             return 0;
         }
     }
@@ -314,6 +321,24 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             }
         } else {
             /* a void: ruff when the other side is winning, else throw low cards */
+            int obk = bk, obs = bsuit, obr = brank;
+            int reveal = s->closed_pending && seat == s->setter;
+            if (reveal) {
+                /* closed trump's setter, void: whatever it plays reveals trump, for the whole trick,
+                 * so its cards are ordered as with trump known, against the card then winning */
+                s->trump = s->hidden;
+                s->closed_pending = 0;
+                int b = s->sp - k;
+                bk = 0; bsuit = s->ss[b]; brank = s->sr[b];
+                for (int j = 1; j < k; j++) {
+                    int cs = s->ss[b + j], cr = s->sr[b + j];
+                    if (cs == bsuit) {
+                        if (cr > brank) { bk = j; brank = cr; }
+                    } else if (cs == s->trump) {
+                        bk = j; bsuit = cs; brank = cr;
+                    }
+                }
+            }
             int partner = !((leader + bk - seat) & 1);
             int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
             int psure = partner && FN(holds)(s, seat, k, led, bsuit, brank);
@@ -359,6 +384,11 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 for (int i = 0; i < nh; i++) moves[nm++] = highs[i];
                 for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
             }
+            if (reveal) {
+                s->trump = -1;
+                s->closed_pending = 1;
+                bk = obk; bsuit = obs; brank = obr;
+            }
         }
     } else {
         int tops[4], ntp = 0, tens[4], nt = 0, lows[MAXMOVES], nl = 0, tp[MAXMOVES], np = 0;
@@ -387,13 +417,15 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             if ((tp[i] & 15) != TEN || !s->tens_score) moves[nm++] = tp[i];
         for (int i = nl - 1; i >= 0; i--) moves[nm++] = lows[i];
         for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
-        if (s->trump >= 0 && nm > 1) {
+        /* closed trump not yet revealed: only its setter can ruff, by revealing it */
+        int tr = s->trump >= 0 ? s->trump : s->closed_pending && s->setter >= 0 ? s->hidden : -1;
+        if (tr >= 0 && nm > 1) {
             /* weighted: a lead an opponent can ruff (void in it, holding trump) goes after all the
              * others, one only partner can ruff before them (the order kept otherwise) */
-            int w[MAXMOVES], tr = s->trump;
+            int w[MAXMOVES];
             unsigned opp_ruff = 0, pa_ruff = 0;
             for (int o = 0; o < NS; o++) {
-                if (o == seat || !s->H[o * 4 + tr]) continue;
+                if (o == seat || !s->H[o * 4 + tr] || (s->trump < 0 && o != s->setter)) continue;
                 for (int su = 0; su < 4; su++) {
                     if (su == tr || s->H[o * 4 + su]) continue;
                     if ((o ^ seat) & 1) opp_ruff |= 1u << su;
