@@ -37,7 +37,7 @@
 #define XWAYS 4
 #define WAYS 4          /* outlines per bucket of the table */
 #define MINREC 4        /* entries an outline has room for at first */
-#define MAXREC 64       /* entries an outline grows to at most (then the oldest goes) */
+#define MAXREC 128      /* entries an outline grows to at most (then the oldest goes) */
 #define CHECK_EVERY 4096
 #define CHUNK (1 << 19)     /* entries a chunk of the entries' room holds (12 MB) */
 #define MAXCHUNKS 4096
