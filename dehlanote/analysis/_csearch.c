@@ -43,9 +43,9 @@
 #define MAXCHUNKS 4096
 
 /* The table: an outline (each suit's lengths per hand and ten owner, the leader, the run,
- * the centre, trump) holds the entries found under it, each with its cut (per suit how
- * many top ranks mattered) and the owners of those ranks: one hash look-up a trick start,
- * then a scan of a few records side by side in memory. */
+ * trump) holds the entries found under it, each with its cut (per suit how many top ranks
+ * mattered), the owners of those ranks and the centre's value: one hash look-up a trick
+ * start, then a scan of a few records side by side in memory. */
 typedef struct {
     uint32_t pre[4];    /* per suit (in the key's order) the owners of its top ranks kept */
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 */

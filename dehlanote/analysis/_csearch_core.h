@@ -687,7 +687,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     for (int i = 0; i < 4; i++) memcpy(key + 3 * i, desc[order[i]], sizeof desc[0]);
     key[12] = small;
     /* a first guess at the lead when the table has none: the last best lead found at a trick
-     * start with the same lengths of every hand's suits, leader and centre (a slot per hash;
+     * start with the same lengths of every hand's suits and leader (a slot per hash;
      * only the order of the leads depends on it, never a value) */
     uint64_t nh = small;
     for (int i = 0; i < 4 * NS; i++) nh = nh * 31 + (uint64_t)LEN(s->H[i]);
