@@ -404,7 +404,11 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kwds) {
     }
     self->omask = buckets - 1;
     self->room = 0;
-    self->room_limit = (uint64_t)entries;
+    /* room for twice the entries asked for, taken only as outlines grow: analysing a hard deal
+     * whole (every card judged, from the last trick back) fills the table, and past its room
+     * outlines stop growing; twice the room cut the card plays of the hardest sample deals by
+     * 43 % (a third more room: 6 % more), at about 85 MB more at their peak */
+    self->room_limit = 2 * (uint64_t)entries;
     self->stored = 0;
     self->xmask = 0;
     self->xstored = 0;
@@ -415,7 +419,7 @@ static int Engine_init(Engine *self, PyObject *args, PyObject *kwds) {
  * 112 bytes: the default 4,000,000 give about 56 MB). */
 static int make_xents(Engine *self) {
     if (self->xents != NULL) return 0;
-    uint64_t want = self->room_limit / 8, buckets = 1;
+    uint64_t want = self->room_limit / 16, buckets = 1;
     while (buckets * XWAYS < (want > 64 ? want : 64)) buckets <<= 1;
     self->xents = big_calloc(buckets * XWAYS * sizeof(XEnt));
     if (self->xents == NULL) {
