@@ -294,8 +294,8 @@ def test_a_warm_table_answers_the_same_hands_with_another_centre() -> None:
         warm = Solver(game)
         for i in range(8):
             pos = random_ending(rng, game, tricks, ("known", "first-void", "closed", "none")[i % 4])
-            out = sum(1 for h in pos.hands for c in h if c.startswith("10")) + sum(1 for c in pos.trick if c.startswith("10"))
-            free = 4 * game.decks - out     # tens in the centre or captured
+            cards = [c for h in pos.hands for c in h] + list(pos.trick)
+            free = 4 * game.decks - sum(c.startswith("10") for c in cards)     # tens in the centre or captured
             variants = []
             for ctens in range(free + 1):
                 a = rng.randint(0, free - ctens)
