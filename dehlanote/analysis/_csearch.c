@@ -113,6 +113,21 @@ typedef struct {
 
 enum { STOP_TIME = 1, STOP_SIGNAL = 2, STOP_MEMORY = 3 };
 
+/* The card winning the n cards of a trick from s->ss[b] on, with trump s->trump (of equal cards
+ * the first played wins): its place in the trick, suit and rank. */
+static inline void trick_winner(const S *s, int b, int n, int *bk, int *bs, int *br) {
+    int k = 0, su = s->ss[b], r = s->sr[b];
+    for (int j = 1; j < n; j++) {
+        int cs = s->ss[b + j], cr = s->sr[b + j];
+        if (cs == su) {
+            if (cr > r) { k = j; r = cr; }
+        } else if (cs == s->trump) {
+            k = j; su = cs; r = cr;
+        }
+    }
+    *bk = k; *bs = su; *br = r;
+}
+
 static inline int top_of(unsigned m) { return 31 - __builtin_clz(m); }    /* m != 0 */
 
 /* The even bits of m (one a rank) packed into 13 bits. */

@@ -328,16 +328,7 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                  * so its cards are ordered as with trump known, against the card then winning */
                 s->trump = s->hidden;
                 s->closed_pending = 0;
-                int b = s->sp - k;
-                bk = 0; bsuit = s->ss[b]; brank = s->sr[b];
-                for (int j = 1; j < k; j++) {
-                    int cs = s->ss[b + j], cr = s->sr[b + j];
-                    if (cs == bsuit) {
-                        if (cr > brank) { bk = j; brank = cr; }
-                    } else if (cs == s->trump) {
-                        bk = j; bsuit = cs; brank = cr;
-                    }
-                }
+                trick_winner(s, s->sp - k, k, &bk, &bsuit, &brank);
             }
             int partner = !((leader + bk - seat) & 1);
             int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
@@ -472,6 +463,8 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         s->hand_tens -= ten;
         int nled, nbk, nbs, nbr;
         int undo = 0, saved_fv = 0, saved_cp = 0;
+        s->ss[s->sp] = su;
+        s->sr[s->sp] = r;
         if (k == 0) {
             nled = su; nbk = 0; nbs = su; nbr = r;
         } else {
@@ -496,25 +489,14 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                     s->trump = su;
                     nbk = k; nbs = su; nbr = r;
                 } else {
-                    int t = s->trump = s->hidden;
-                    int b = s->sp - k;
-                    nbk = 0; nbs = s->ss[b]; nbr = s->sr[b];
-                    for (int j = 1; j <= k; j++) {
-                        int cs = j < k ? s->ss[b + j] : su, cr = j < k ? s->sr[b + j] : r;
-                        if (cs == nbs) {
-                            if (cr > nbr) { nbk = j; nbr = cr; }
-                        } else if (cs == t) {
-                            nbk = j; nbs = cs; nbr = cr;
-                        }
-                    }
+                    s->trump = s->hidden;
+                    trick_winner(s, s->sp - k, k + 1, &nbk, &nbs, &nbr);     /* this card included */
                 }
                 s->fv = s->closed_pending = 0;
             } else {
                 nbk = bk; nbs = bsuit; nbr = brank;
             }
         }
-        s->ss[s->sp] = su;
-        s->sr[s->sp] = r;
         s->sp++;
         int res;
         if (last) res = FN(finish)(s, nbk, nbs, nbr, ttens + ten, target, leader, run, ctens, ctricks, left);
@@ -842,14 +824,8 @@ static int FN(search)(S *s, int n0, int leader, int run, int ctens, int ctricks,
     if (n0 == 0) return FN(trick)(s, leader, run, ctens, ctricks, left, target);
     if (target <= 0) return 0;
     /* the trick so far: the card winning it */
-    int bk = 0, bs = s->ss[0], br = s->sr[0];
-    for (int j = 1; j < n0; j++) {
-        if (s->ss[j] == bs) {
-            if (s->sr[j] > br) { bk = j; br = s->sr[j]; }
-        } else if (s->ss[j] == s->trump) {
-            bk = j; bs = s->ss[j]; br = s->sr[j];
-        }
-    }
+    int bk, bs, br;
+    trick_winner(s, 0, n0, &bk, &bs, &br);
     return FN(play)(s, n0, (leader + n0) % NS, s->ss[0], bk, bs, br, ttens, target, leader, run, ctens, ctricks,
                     left, 0);
 }
