@@ -455,8 +455,21 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
     int best = ac ? -1 : 1 << 20;
     uint64_t acc = 0;
     int last = k + 1 == NS;
+#if !EXACT
+    /* Small cards tried once (DDS's lowest winning ranks): when the answer after a card depended
+     * on no rank of its suit as low as the card's (s->relv), another card of that suit lower
+     * still gives the same answer: the positions after the two differ only in where those two
+     * cards are, both below every rank that mattered, and the table's entries rest on the same
+     * fact. below[suit]: the cards of the suit under it are not tried again. Not a ten that
+     * scores (it changes the tens in the trick). */
+    int below[4] = {0, 0, 0, 0};
+#endif
     for (int i = 0; i < nm; i++) {
         int su = moves[i] >> 4, r = moves[i] & 15;
+#if !EXACT
+        int small = !(r == TEN && s->tens_score);
+        if (small && r < below[su]) continue;
+#endif
         uint32_t bit = RBIT(r);
         s->H[base + su] -= bit;
         int ten = r == TEN;
@@ -525,6 +538,13 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             }
             if (res < best) best = res;
         }
+#if !EXACT
+        if (small) {
+            unsigned bits = s->relv >> (16 * su) & 0xFFFF;
+            int low = bits ? __builtin_ctz(bits) : 13;
+            if (r < low && low > below[su]) below[su] = low;
+        }
+#endif
         acc |= s->relv;
     }
     s->relv = acc;
