@@ -6,6 +6,10 @@
  *               each rank in two bits (RB 2), and the table holds exact positions (as the
  *               Python search does with several decks).
  *
+ * Both keep the cards each answer depended on (s->relv): the partition table stores them, and
+ * the move loop tries the small cards of a suit once (play); an exact entry depends on every
+ * card out.
+ *
  * Before each inclusion _csearch.c defines FN(name) (the variant's names), NS (the number
  * of seats), RB (bits a rank) and EXACT.  Everything else is the same code, step by step
  * the Python search of search.py: see there for the reasoning behind each part.
@@ -193,8 +197,6 @@ static int FN(finish)(S *s, int bk, int bs, int br, int ttens, int target, int l
     int winner = (leader + bk) % NS;
     int side = winner & 1;
     int base = s->sp - NS;
-    uint64_t wbit = 0;
-#if !EXACT
     /* the winning card matters, and so do the cards of its hand equivalent to it (the search
      * tried one of them only): the lowest of them is kept */
     int low = br;
@@ -212,11 +214,7 @@ static int FN(finish)(S *s, int bk, int bs, int br, int ttens, int target, int l
             if (r != s->tenx) low = r;
         }
     }
-    wbit = low >= 0 ? 1ULL << (16 * bs + low) : 0;
-#else
-    (void)br;
-    (void)bs;
-#endif
+    uint64_t wbit = low >= 0 ? 1ULL << (16 * bs + low) : 0;
     int gain, nrun, ctens2, ctricks2;
     if (s->immediate) {
         gain = ttens * s->wT + s->wK;
@@ -455,21 +453,17 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
     int best = ac ? -1 : 1 << 20;
     uint64_t acc = 0;
     int last = k + 1 == NS;
-#if !EXACT
     /* Small cards tried once (DDS's lowest winning ranks): when the answer after a card depended
      * on no rank of its suit as low as the card's (s->relv), another card of that suit lower
      * still gives the same answer: the positions after the two differ only in where those two
-     * cards are, both below every rank that mattered, and the table's entries rest on the same
-     * fact. below[suit]: the cards of the suit under it are not tried again. Not a ten that
-     * scores (it changes the tens in the trick). */
+     * cards are, both below every rank that mattered, and the partition table's entries rest on
+     * the same fact. below[suit]: the cards of the suit under it are not tried again. Not a ten
+     * that scores (it changes the tens in the trick). */
     int below[4] = {0, 0, 0, 0};
-#endif
     for (int i = 0; i < nm; i++) {
         int su = moves[i] >> 4, r = moves[i] & 15;
-#if !EXACT
         int small = !(r == TEN && s->tens_score);
         if (small && r < below[su]) continue;
-#endif
         uint32_t bit = RBIT(r);
         s->H[base + su] -= bit;
         int ten = r == TEN;
@@ -538,13 +532,11 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             }
             if (res < best) best = res;
         }
-#if !EXACT
         if (small) {
             unsigned bits = s->relv >> (16 * su) & 0xFFFF;
             int low = bits ? __builtin_ctz(bits) : 13;
             if (r < low && low > below[su]) below[su] = low;
         }
-#endif
         acc |= s->relv;
     }
     s->relv = acc;
@@ -704,13 +696,20 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         if (x->cv < cv) hi += cv - x->cv;
         else lo -= x->cv - cv;
         STAT(st_hits);
-        if (lo >= target) return lo;
-        if (hi < target) return hi;
+        if (lo >= target || hi < target) {
+            /* an exact position: every card out mattered (the small cards' rule above asks) */
+            uint64_t all = 0;
+            for (int su = 0; su < 4; su++)
+                if (s->R[su]) all |= 1ULL << (16 * su + __builtin_ctz(s->R[su]) / RB);
+            s->relv = all;
+            return lo >= target ? lo : hi;
+        }
         if (!hint || x->cv == cv) hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
     }
     if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
     int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
+    uint64_t got_rel = s->relv;
     int best = s->best_lead;
     if (best) e->nearh[nslot] = (uint16_t)best;
     XEnt *x = xfind(e, xb, key, cv, left);
@@ -728,7 +727,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     }
     if (best) h = best;
     x->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16 | 1u << 31;
-    s->relv = 0;
+    s->relv = got_rel;
     return res;
 #else
     Outline *o = outline_get(e, ok0, ok1, oh, 0, 0);
