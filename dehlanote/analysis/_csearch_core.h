@@ -20,11 +20,13 @@
 #define RBIT(r) (1u << (r))
 #define TOPR(m) top_of(m)
 #define LEN(m) ((int)POP[m])
+#define HLEN(i) LEN(s->H[i])     /* the number of cards of hand mask s->H[i] */
 #else
 #define CNT(m, r) (((m) >> (2 * (r))) & 3u)
 #define RBIT(r) (1u << (2 * (r)))
 #define TOPR(m) (top_of(m) >> 1)
 #define LEN(m) len2(m)
+#define HLEN(i) (s->L[i])
 #endif
 
 static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left, int target);
@@ -77,7 +79,7 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
                 if (o == leader || (s->trump >= 0 ? !s->H[o * 4 + s->trump]
                                                   : s->closed_pending && s->setter >= 0 && o != s->setter))
                     continue;
-                int length = LEN(s->H[o * 4 + su]) + late;
+                int length = HLEN(o * 4 + su) + late;
                 if (length < t) t = length;
             }
         }
@@ -93,7 +95,7 @@ static int FN(sure)(S *s, int leader, int need, uint64_t *rel, int *xt) {
                 uint32_t om = s->H[o * 4 + su];
                 int tens = (int)CNT(om, TEN);
                 if (!tens) continue;
-                int length = LEN(om), plays = length < need ? length : need;
+                int length = HLEN(o * 4 + su), plays = length < need ? length : need;
                 if (plays - (length - tens) > 0) x += plays - (length - tens);
             }
         }
@@ -122,9 +124,9 @@ static int FN(takes_all)(const S *s, int leader, uint64_t *rel) {
         uint32_t others = s->R[su] - m;
         int low = __builtin_ctz(m) / RB;
         if (others && TOPR(others) > low) return 0;
-        int n = LEN(m);
+        int n = HLEN(leader * 4 + su);
         for (int o = 0; o < NS; o++) {
-            if (o == leader || LEN(s->H[o * 4 + su]) >= n) continue;
+            if (o == leader || HLEN(o * 4 + su) >= n) continue;
             if (s->trump >= 0 ? su != s->trump && s->H[o * 4 + s->trump] : s->fv || s->closed_pending) return 0;
         }
         if (others) bits |= 1ULL << (16 * su + low);     /* with no other card out, no rank matters */
@@ -466,6 +468,9 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         if (small && r < below[su]) continue;
         uint32_t bit = RBIT(r);
         s->H[base + su] -= bit;
+#if RB == 2
+        s->L[base + su]--;
+#endif
         int ten = r == TEN;
         s->hand_tens -= ten;
         int nled, nbk, nbs, nbr;
@@ -519,6 +524,9 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         }
         s->hand_tens += ten;
         s->H[base + su] += bit;
+#if RB == 2
+        s->L[base + su]++;
+#endif
         if (ac) {
             if (res >= target) {
                 if (k == 0) s->best_lead = moves[i] + 1;
@@ -684,7 +692,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
      * start with the same lengths of every hand's suits and leader (a slot per hash;
      * only the order of the leads depends on it, never a value) */
     uint64_t nh = small;
-    for (int i = 0; i < 4 * NS; i++) nh = nh * 31 + (uint64_t)LEN(s->H[i]);
+    for (int i = 0; i < 4 * NS; i++) nh = nh * 31 + (uint64_t)HLEN(i);
     unsigned nslot = (unsigned)(mix(nh) & 0xFFFF);
     XEnt *xb = xbucket(e, key);
     int hint = 0;
@@ -853,3 +861,4 @@ static int FN(search)(S *s, int n0, int leader, int run, int ctens, int ctricks,
 #undef RBIT
 #undef TOPR
 #undef LEN
+#undef HLEN
