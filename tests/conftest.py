@@ -94,3 +94,43 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         return len(rank)
 
     items.sort(key=place)       # stable: the order of the rest is kept
+
+
+# The modules whose module-scoped fixtures cost a second or more to set up (a headless
+# Chromium, the direct path's forked runs, a Dask cluster, the docs' databases): each runs
+# whole on one worker, so that the fixture is set up once in the run.
+TOGETHER = frozenset({
+    "tests/cli/test_direct_json.py",
+    "tests/cli/test_direct_validate.py",
+    "tests/cli/test_lsp.py",
+    "tests/batch/test_dask.py",
+    "tests/db/test_db_docs.py",
+    "tests/output/test_html_browser.py",
+    "tests/output/test_review_browser.py",
+    "tests/output/test_viewer_browser.py",
+    "tests/output/test_whatif_browser.py",
+    "tests/project/test_docs.py",
+    "tests/robustness/test_streaming.py",
+    "tests/serve/test_serve_browser.py",
+})
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``-n N`` (``--dist load``): every other test is handed out on its own, as a worker
+    runs short of work, and the modules of :data:`TOGETHER` whole.
+
+    xdist's ``load`` sends a worker hundreds of tests at once while many are waiting: near
+    the end one worker was left with a backlog of half a minute (browser tests among it)
+    while the other had nothing left to do. Handed out one at a time, the two finish
+    within a test of each other. Another ``--dist`` given on the command line is kept."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneByOne(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in TOGETHER else nodeid
+
+    return OneByOne(config, log)
