@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 from collections import defaultdict
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -75,8 +76,10 @@ def _extension(name: str) -> bool:
     return stem.with_suffix(".pyi").exists() or stem.with_suffix(".c").exists()
 
 
-def _imports(name: str, path: Path) -> list[tuple[str, int]]:
-    """The package modules ``name`` imports, each with the line of its import."""
+@lru_cache(maxsize=None)
+def _imports(name: str, path: Path) -> tuple[tuple[str, int], ...]:
+    """The package modules ``name`` imports, each with the line of its import (each module
+    is read once in a run: five tests look at the whole graph)."""
     tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: list[tuple[str, int]] = []
@@ -93,7 +96,7 @@ def _imports(name: str, path: Path) -> list[tuple[str, int]]:
                 # ``from pkg import module`` imports the module; ``from pkg import name``, pkg
                 sub = f"{target}.{alias.name}"
                 found.append((sub if sub in MODULES or _extension(sub) else target, node.lineno))
-    return [(t, line) for t, line in found if t == "dehlanote" or t.startswith("dehlanote.")]
+    return tuple((t, line) for t, line in found if t == "dehlanote" or t.startswith("dehlanote."))
 
 
 def _graph() -> dict[str, dict[str, int]]:
