@@ -132,7 +132,12 @@ def test_two_recorders_started_together_on_a_new_file_do_not_both_run(tmp_path):
     for attempt in range(3):
         path = tmp_path / f"new-{attempt}.dpn"
         both = [Piped(path, "--dealer", "D"), Piped(path, "--dealer", "D")]
-        time.sleep(1.5)     # both past their start: one holds the record, the other has stopped
+        # both past their start: one holds the record, the other has stopped (waited for, not
+        # a fixed 1.5 s; a recorder that holds the record waits for its lines: if neither is
+        # refused in 30 s both run, and the exit statuses below say so)
+        deadline = time.monotonic() + 30
+        while all(p.proc.poll() is None for p in both) and time.monotonic() < deadline:
+            time.sleep(0.02)
         for p in both:
             if p.proc.poll() is None:
                 p.send("trump D")
