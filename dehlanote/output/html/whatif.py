@@ -108,15 +108,20 @@ def whatif_text(deal: DealFact) -> dict[str, Any]:
     written}]}`` for the tricks and plays that are more than their bare cards; ``tw``, the
     written trump line as ``[key, comments]`` (kept when the line states the same trump);
     ``rv``, the revoke rulings as ``[trick, card of the seat in it, line]``."""
-    model = deal.table().to_game().deals[0]
     out: dict[str, Any] = {}
-    if model.misdeals:
-        out["mis"] = "\n".join(write_deal(model._replace(hands=None, trump=None, tricks=(), revokes=(), claim=None,
-                                                        tens=None, comments=()))[1:])
-    if model.hands and any(h.split is not None for h in model.hands):
-        by_seat = {h.seat: h for h in model.hands}
-        out["split"] = [[c.card for c in by_seat[s].cards[:by_seat[s].split]]
-                        if s in by_seat and by_seat[s].split is not None else None for s in seats_for(len(by_seat))]
+    written = deal.deal
+    if written.misdeals or any(h.split is not None for h in written.hands or ()):
+        # (the deal at its start as the stepper's table writes it: its misdeals and hands are
+        # the written ones, each hand's | where it was written; nothing to say without them)
+        model = deal.table().to_game().deals[0]
+        if model.misdeals:
+            out["mis"] = "\n".join(write_deal(model._replace(hands=None, trump=None, tricks=(), revokes=(),
+                                                            claim=None, tens=None, comments=()))[1:])
+        if model.hands and any(h.split is not None for h in model.hands):
+            by_seat = {h.seat: h for h in model.hands}
+            out["split"] = [[c.card for c in by_seat[s].cards[:by_seat[s].split]]
+                            if s in by_seat and by_seat[s].split is not None else None
+                            for s in seats_for(len(by_seat))]
     tricks: dict[str, Any] = {}
     for i, t in enumerate(deal.tricks):
         head = f"{t.number:>2} {t.leader}:" + _comments(t.trick.comments)
