@@ -77,8 +77,10 @@ def test_a_piece_checks_as_the_whole_file_does(files: list[Path]) -> None:
 def client():
     distributed = pytest.importorskip("dask.distributed")   # the tests above run without dask
     # several threads a worker: parsing must not share per-parse state between threads
+    # (dashboard_address=None still serves HTTP, on port 8787: a free port instead, so that two
+    # clusters of a run under -n 2 do not meet there)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=3, processes=True, host="127.0.0.1",
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as c:
+                                  dashboard_address="127.0.0.1:0") as cluster, distributed.Client(cluster) as c:
         yield c
 
 

@@ -270,8 +270,9 @@ def test_the_example_answers_what_the_facts_say(name: str, db: Path, games: list
 def test_the_shards_example_on_a_local_cluster(archive: Path, games: list[Game], tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     from dehlanote.batch.distributed import export_parquet_files
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as c, \
-            distributed.Client(c) as client:
+    # (dashboard_address=None no longer turns the HTTP servers off: they listen on 127.0.0.1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address="127.0.0.1:0",
+                                  worker_dashboard_address="127.0.0.1:0") as c, distributed.Client(c) as client:
         parts = export_parquet_files([archive / "season.dpn", archive / "more.dpn"], tmp_path / "plays", client,
                                      piece_bytes=1 << 12)
     assert len(parts) > 2                 # several shards

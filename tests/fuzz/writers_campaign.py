@@ -117,7 +117,8 @@ def main() -> None:
     found: list[str] = []
     with tempfile.TemporaryDirectory() as work, \
             distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                     dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                     dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0"
+                                     ) as cluster, distributed.Client(cluster) as client:
         for n in range(rounds):
             problems = one_round(rng, seeds, Path(work), client)
             for p in problems:

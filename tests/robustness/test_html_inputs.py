@@ -126,8 +126,10 @@ DASK = textwrap.dedent("""
     import sys, time
     import distributed
     from dehlanote.batch.distributed import validate_files
+    # (dashboard_address=None no longer turns the HTTP servers off: they listen on 127.0.0.1)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+                                  dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0"
+                                  ) as cluster, distributed.Client(cluster) as client:
         started = time.monotonic()
         (result,) = validate_files([sys.argv[1]], client)
         print(f"{time.monotonic() - started:.1f}", result.unreadable)
