@@ -124,9 +124,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # The modules whose module-scoped fixtures cost a second or more to set up (a headless
-# Chromium, the direct path's forked runs, a Dask cluster, the docs' databases): each runs
-# whole on one worker, so that the fixture is set up once in the run.
+# Chromium, the direct path's forked runs, a Dask cluster, the docs' databases), or whose tests
+# share what they work out (the solver tests' brute-force values, the same for both searches):
+# each runs whole on one worker, so that it is set up or worked out once in the run.
 TOGETHER = frozenset({
+    "tests/analysis/test_solve_reference.py",
     "tests/cli/test_direct_json.py",
     "tests/cli/test_direct_validate.py",
     "tests/cli/test_lsp.py",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from functools import lru_cache
 
 import pytest
 
@@ -140,6 +141,20 @@ def random_ending(rng: random.Random, game: PlayRules, tricks_left: int, trump_m
     return pos
 
 
+@lru_cache(maxsize=None)
+def reference(pos: Position) -> int:
+    """``Ref(pos).value()``, worked out once for a position: the compiled and the Python search
+    are checked against it on the same positions (half the time of these tests was the
+    brute force, done twice)."""
+    return Ref(pos).value()
+
+
+@lru_cache(maxsize=None)
+def endings(seed: int, count: int, max_left: int) -> tuple[tuple[str, str, Position], ...]:
+    """:func:`_endings`, made once for both searches (positions are immutable)."""
+    return tuple(_endings(seed, count, max_left))
+
+
 def _endings(seed: int, count: int, max_left: int):
     rng = random.Random(seed)
     names = sorted(GAMES)
@@ -155,9 +170,9 @@ def _endings(seed: int, count: int, max_left: int):
 @pytest.mark.parametrize("seed", range(6))
 def test_solver_equals_brute_force_on_random_endings(seed: int, compiled: bool) -> None:
     checked = by_compiled = 0
-    for name, mode, pos in _endings(seed, 350, 3):
+    for name, mode, pos in endings(seed, 350, 3):
         solver = Solver(pos.game, compiled=compiled)
-        assert solver.value(pos) == Ref(pos).value(), (name, mode, pos)
+        assert solver.value(pos) == reference(pos), (name, mode, pos)
         checked += 1
         by_compiled += solver.uses_compiled(pos)
     assert checked == 350
@@ -167,10 +182,10 @@ def test_solver_equals_brute_force_on_random_endings(seed: int, compiled: bool) 
 
 @pytest.mark.parametrize("compiled", SEARCHES)
 def test_solver_equals_brute_force_on_four_trick_endings(compiled: bool) -> None:
-    for name, mode, pos in _endings(99, 60, 4):
+    for name, mode, pos in endings(99, 60, 4):
         if pos.left < 4 and pos.game.seats == 4:
             continue
-        assert Solver(pos.game, compiled=compiled).value(pos) == Ref(pos).value(), (name, mode, pos)
+        assert Solver(pos.game, compiled=compiled).value(pos) == reference(pos), (name, mode, pos)
 
 
 @pytest.mark.parametrize("compiled", SEARCHES)
@@ -186,7 +201,7 @@ def test_one_solver_serves_a_whole_deal_table_and_all(compiled: bool) -> None:
         pos = random_ending(rng, game, left, mode)
         solver = Solver(game, compiled=compiled)
         while not pos.over:
-            assert solver.value(pos) == Ref(pos).value(), (name, mode, pos)
+            assert solver.value(pos) == reference(pos), (name, mode, pos)
             pos = pos.play(rng.choice(pos.legal()))
 
 
