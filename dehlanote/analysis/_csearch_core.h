@@ -331,7 +331,7 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 trick_winner(s, s->sp - k, k, &bk, &bsuit, &brank);
             }
             int partner = !((leader + bk - seat) & 1);
-            int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0;
+            int lows[4], nl = 0, ruffs[13], nr = 0, tens[4], nt = 0, highs[MAXMOVES], nh = 0, tlow = -1;
             int psure = partner && FN(holds)(s, seat, k, led, bsuit, brank);
             int secure = -1;    /* partner's card may yet be beaten: the lowest trump that surely wins, first */
             for (int su = 0; su < 4; su++) {
@@ -357,8 +357,31 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 for (int i = nc - 1; i >= 0; i--) {
                     if (su == s->trump && cls[i] == secure) continue;
                     if (cls[i] == TEN && s->tens_score) tens[nt++] = MV(su, cls[i]);
+                    else if (first && su == s->trump) { tlow = MV(su, cls[i]); first = 0; }
                     else if (first) { lows[nl++] = MV(su, cls[i]); first = 0; }
                     else highs[nh++] = MV(su, cls[i]);
+                }
+            }
+            /* on partner's trick, a low trump would take the trick from partner: after the others */
+            if (tlow >= 0) lows[nl++] = tlow;
+            {
+                /* the low cards to throw: holding trump (or with closed trump still hidden), from the
+                 * shortest suit first (a void to ruff with later); else from the longest first; the
+                 * low trump last */
+                int kw[4];
+                int shortest = (s->trump >= 0 && s->H[base + s->trump]) || s->closed_pending;
+                for (int i = 0; i < nl; i++) {
+                    int su = lows[i] >> 4, len = HLEN(base + su);
+                    kw[i] = su == s->trump ? 1000 : shortest ? len : -len;
+                }
+                for (int a = 1; a < nl; a++) {
+                    int mv = lows[a], wv = kw[a], b = a;
+                    for (; b > 0 && kw[b - 1] > wv; b--) {
+                        lows[b] = lows[b - 1];
+                        kw[b] = kw[b - 1];
+                    }
+                    lows[b] = mv;
+                    kw[b] = wv;
                 }
             }
             int sweeping = partner && (s->immediate || left == 1 || (run && (leader + bk) % NS == leader)
