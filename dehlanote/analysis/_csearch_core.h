@@ -424,11 +424,19 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 else lows[nl++] = MV(su, r);
             }
         }
-        for (int i = 0; i < ntp; i++) moves[nm++] = tops[i];
+        /* a leader not one win from a sweep (at the deal's start or just after one: nothing in the
+         * centre): its top card would win the trick but sweep nothing; a lead to a suit partner
+         * heads wins it for the side as well and keeps the leader's top cards for a trick that
+         * sweeps: those leads first */
+        int late_tops = !run && !s->immediate;
+        if (!late_tops)
+            for (int i = 0; i < ntp; i++) moves[nm++] = tops[i];
         for (int i = 0; i < np && s->tens_score; i++)
             if ((tp[i] & 15) == TEN) moves[nm++] = tp[i];
         for (int i = np - 1; i >= 0; i--)
             if ((tp[i] & 15) != TEN || !s->tens_score) moves[nm++] = tp[i];
+        if (late_tops)
+            for (int i = 0; i < ntp; i++) moves[nm++] = tops[i];
         for (int i = nl - 1; i >= 0; i--) moves[nm++] = lows[i];
         for (int i = 0; i < nt; i++) moves[nm++] = tens[i];
         /* closed trump not yet revealed: only its setter can ruff, by revealing it */
