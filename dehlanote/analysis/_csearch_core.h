@@ -367,12 +367,13 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             {
                 /* the low cards to throw: holding trump (or with closed trump still hidden), from the
                  * shortest suit first (a void to ruff with later); else from the longest first; the
-                 * low trump last */
+                 * low trump last. Under immediate capture the suits' order (measured: by length in
+                 * either direction cost 2 to 5 % more card plays there) */
                 int kw[4];
                 int shortest = (s->trump >= 0 && s->H[base + s->trump]) || s->closed_pending;
                 for (int i = 0; i < nl; i++) {
                     int su = lows[i] >> 4, len = HLEN(base + su);
-                    kw[i] = su == s->trump ? 1000 : shortest ? len : -len;
+                    kw[i] = su == s->trump ? 1000 : s->immediate ? 0 : shortest ? len : -len;
                 }
                 for (int a = 1; a < nl; a++) {
                     int mv = lows[a], wv = kw[a], b = a;
