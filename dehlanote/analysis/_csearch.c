@@ -131,6 +131,20 @@ static inline void trick_winner(const S *s, int b, int n, int *bk, int *bs, int 
 
 static inline int top_of(unsigned m) { return 31 - __builtin_clz(m); }    /* m != 0 */
 
+/* The n cards mv in order of their weights w, the heaviest first (stable: of equal weights the
+ * first stays first); a few cards at most, so an insertion sort. */
+static inline void heaviest_first(int *mv, int *w, int n) {
+    for (int a = 1; a < n; a++) {
+        int m = mv[a], wv = w[a], b = a;
+        for (; b > 0 && w[b - 1] < wv; b--) {
+            mv[b] = mv[b - 1];
+            w[b] = w[b - 1];
+        }
+        mv[b] = m;
+        w[b] = wv;
+    }
+}
+
 /* The even bits of m (one a rank) packed into 13 bits. */
 static inline uint32_t compress2(uint32_t m) {
     m &= 0x55555555u;

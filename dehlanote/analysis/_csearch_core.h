@@ -362,29 +362,20 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                     else highs[nh++] = MV(su, cls[i]);
                 }
             }
+            if (!s->immediate) {
+                /* the low cards to throw: holding trump (or with closed trump still hidden), from the
+                 * shortest suit first (a void to ruff with later); else from the longest first. Under
+                 * immediate capture the suits' order (measured: by length in either direction cost
+                 * 2 to 5 % more card plays there) */
+                int w[4], shortest = (s->trump >= 0 && s->H[base + s->trump]) || s->closed_pending;
+                for (int i = 0; i < nl; i++) {
+                    int len = HLEN(base + (lows[i] >> 4));
+                    w[i] = shortest ? -len : len;
+                }
+                heaviest_first(lows, w, nl);
+            }
             /* on partner's trick, a low trump would take the trick from partner: after the others */
             if (tlow >= 0) lows[nl++] = tlow;
-            {
-                /* the low cards to throw: holding trump (or with closed trump still hidden), from the
-                 * shortest suit first (a void to ruff with later); else from the longest first; the
-                 * low trump last. Under immediate capture the suits' order (measured: by length in
-                 * either direction cost 2 to 5 % more card plays there) */
-                int kw[4];
-                int shortest = (s->trump >= 0 && s->H[base + s->trump]) || s->closed_pending;
-                for (int i = 0; i < nl; i++) {
-                    int su = lows[i] >> 4, len = HLEN(base + su);
-                    kw[i] = su == s->trump ? 1000 : s->immediate ? 0 : shortest ? len : -len;
-                }
-                for (int a = 1; a < nl; a++) {
-                    int mv = lows[a], wv = kw[a], b = a;
-                    for (; b > 0 && kw[b - 1] > wv; b--) {
-                        lows[b] = lows[b - 1];
-                        kw[b] = kw[b - 1];
-                    }
-                    lows[b] = mv;
-                    kw[b] = wv;
-                }
-            }
             int sweeping = partner && (s->immediate || left == 1 || (run && (leader + bk) % NS == leader)
                                        || (nt && psure));
             if (sweeping) {
@@ -458,17 +449,9 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             if (opp_ruff | pa_ruff) {
                 for (int i = 0; i < nm; i++) {
                     int su = moves[i] >> 4;
-                    w[i] = ((opp_ruff >> su & 1) ? -100 : (pa_ruff >> su & 1) ? 100 : 0) - i;
+                    w[i] = (opp_ruff >> su & 1) ? -1 : (pa_ruff >> su & 1) ? 1 : 0;
                 }
-                for (int a = 1; a < nm; a++) {
-                    int mv = moves[a], wv = w[a], b = a;
-                    for (; b > 0 && w[b - 1] < wv; b--) {
-                        moves[b] = moves[b - 1];
-                        w[b] = w[b - 1];
-                    }
-                    moves[b] = mv;
-                    w[b] = wv;
-                }
+                heaviest_first(moves, w, nm);
             }
         }
         if (hint) {
