@@ -98,7 +98,7 @@ def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[
     events: list[list[Any]] = []
     fact = state.trump_fact
     if known is not None and fact is not None and not state.phase and not (
-            state.params[3].secret_by_void and fact.trick is None):
+            state.method.secret_by_void and fact.trick is None):
         # trump known from the start and nothing left to set it: the core changes the trump
         # only while it is not set (the first void, the five-card phase's draw, a closed trump's
         # reveal, hukum's void that is still to reveal it), so the cards need not be played
