@@ -316,7 +316,7 @@ def mutate(text: str, mutations: list[tuple[str, int, int]]) -> str:
     return "".join(tokens)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(base=st.sampled_from(range(len(BASES))), mutations=st.lists(MUTATION, min_size=1, max_size=4))
 def test_mutated_records(base: int, mutations: list[tuple[str, int, int]]) -> None:
     text = mutate(BASES[base], mutations)
@@ -566,7 +566,7 @@ def _choice(options: list) -> st.SearchStrategy:
     return strategy
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_every_construct_reads_the_same_both_ways(data: st.DataObject) -> None:
     text = _record(lambda options: data.draw(_choice(options)))
