@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 class Engine:
     stored: int
+    exact_room: int
 
     def __init__(self, entries: int = ...) -> None: ...
     def test(self, hands: Sequence[int], trick: Sequence[int], trump: int, leader: int, run: int, ctens: int,

@@ -230,6 +230,56 @@ def test_the_compiled_search_equals_the_python_one_on_deeper_endings(name: str, 
             assert fast.card_values(pos) == Solver(game, compiled=False).card_values(pos), (name, pos)
 
 
+def _nodes(game: PlayRules, pos: Position) -> int:
+    solver = Solver(game, compiled=True)
+    solver.value(pos)
+    return solver.nodes
+
+
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+@pytest.mark.parametrize("mode", MODES)
+def test_six_players_exact_table_grows_as_it_fills_and_keeps_every_value(mode: str) -> None:
+    """Six players' table of exact positions starts at a quarter of its room and doubles, in
+    place, when three quarters are used: the entries moved must still be found (the same values
+    as the Python search, and as a solver with a table too big to grow), and it stops at its room."""
+    rng = random.Random(zlib.crc32(f"grow {mode}".encode()))
+    game = GAMES["six-player"]
+    small = Solver(game, compiled=True, table_limit=150)
+    rooms = []
+    for i in range(5):
+        pos = random_ending(rng, game, 4 + i % 2, mode)
+        want = Solver(game, compiled=False).value(pos)
+        assert small.value(pos) == want, pos
+        assert Solver(game, compiled=True).value(pos) == want, pos
+        rooms.append(small._engine.exact_room)
+    # then endings the search in its default table checks (itself checked against the Python one)
+    for i in range(12):
+        pos = random_ending(rng, game, 5, mode)
+        assert small.value(pos) == Solver(game, compiled=True).value(pos), pos
+        rooms.append(small._engine.exact_room)
+    # 150 asks for 1,200 entries' room of 24 bytes: 256 positions of 112 bytes at most, 64 at first
+    assert rooms == sorted(rooms) and rooms[0] >= 64 and rooms[-1] == 256, rooms
+    # the positions found before it grew are found after it: an ending solved while the table
+    # is small, then other endings until it grows, then the first again, answered from the table
+    again = Solver(game, compiled=True, table_limit=4000)
+    start = max((random_ending(rng, game, 5, "known") for _ in range(8)),
+                key=lambda p: _nodes(game, p))
+    value = again.value(start)
+    before, room = again.nodes, again._engine.exact_room
+    for _ in range(200):
+        if again._engine.exact_room > room:
+            break
+        again.value(random_ending(rng, game, 4, "known"))
+    assert again._engine.exact_room > room
+    nodes = again.nodes
+    assert again.value(start) == value and again.nodes - nodes < (before + 9) // 10, (before, again.nodes - nodes)
+    # a search that does not fill its table keeps the small one it started with: a quarter of
+    # its room (the default room: 8,000,000 entries of 24 bytes, 1.7 million positions of 112)
+    roomy = Solver(game, compiled=True)
+    roomy.value(random_ending(rng, game, 4, mode))
+    assert roomy._engine.exact_room == 428_571 // 4 * 4, roomy._engine.exact_room
+
+
 def test_the_compiled_search_is_built_where_a_compiler_is() -> None:
     """The install builds it when a C compiler is there (setup.py); without one the solver
     falls back to the Python search, slower but the same values."""

@@ -45,7 +45,7 @@ for i in range(260):
     mode = MODES[i // len(names) % 4]
     left = rng.randint(1, 3 if game.seats == 6 else 6)
     pos = random_ending(rng, game, left, mode)
-    solver = Solver(game, compiled=True, table_limit=50 if i % 5 == 0 else 20_000)
+    solver = Solver(game, compiled=True, table_limit=150 if i % 5 == 0 else 20_000)   # 150: six players grow
     assert solver._engine is None or isinstance(solver._engine, mod.Engine)
     v = solver.value(pos)
     assert isinstance(solver._engine, mod.Engine) or pos.over
@@ -97,6 +97,14 @@ for i in range(400):
     else:
         # a fault that left a position a deal can reach (two copies with three decks ...)
         assert got == Solver(game, compiled=False).value(bad), bad
+
+# six players' exact table grown in place, many times over (a small room)
+six = GAMES["six-player"]
+small = Solver(six, compiled=True, table_limit=150)
+for i in range(12):
+    pos = random_ending(rng, six, 5, MODES[i % 4])
+    assert small.value(pos) == Solver(six, compiled=True).value(pos), pos
+assert small._engine.exact_room == 256, small._engine.exact_room
 
 raw = searched = 0
 engine = mod.Engine(5000)
@@ -158,6 +166,7 @@ def test_the_compiled_search_is_clean_under_address_and_undefined_sanitizers(tmp
     so = tmp_path / "_csearch_sanitized.so"
     build = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
                             "-fsanitize=address,undefined", "-fno-sanitize-recover=all", f"-I{include}",
+                            "-DCSEARCH_PLAIN_ALLOC",   # the tables from malloc: ASan guards their ends
                             str(src), "-o", str(so)], capture_output=True, text=True)
     if build.returncode != 0:
         pytest.skip(f"this compiler cannot build with -fsanitize=address,undefined: {build.stderr.strip()[:300]}")
