@@ -117,7 +117,12 @@ def check_match(profile, options, seed, style, bias):
 
 
 def _property(profile, options):
-    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    # pagat without kots never ends a match early: each of its matches runs the whole 40 deals
+    # (pagat to three kots 8.6 on average, standard 2.4), so a quarter of the examples still checks
+    # more deals (20 x 40) than any other profile's 80 examples do (about 690 and 190)
+    examples = max(10, EXAMPLES // 4) if (options or {}).get("kots") == 0 else EXAMPLES
+
+    @settings(max_examples=examples, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
     @given(seed=st.integers(0, 2**32 - 1), style=styles, bias=st.sampled_from([0.0, 0.0, 0.4, 0.7]))
     def test(seed, style, bias):
         check_match(profile, options, seed, style, bias)
