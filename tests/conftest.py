@@ -163,3 +163,12 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
             return path if path in TOGETHER else nodeid
 
     return OneByOne(config, log)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than the processor's cores. Part of the suite waits (on the
+    programs it starts, on headless Chromium, on pseudo-terminals); with one worker a core those
+    waits left a core idle: on 2 cores, 2 workers took 365-371 s, 3 workers 316 s, every test
+    passing."""
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
