@@ -73,7 +73,6 @@ typedef struct {
     uint64_t xbuckets;  /* its buckets (of XWAYS entries) */
     uint64_t xstored;
     uint64_t xmax;      /* the buckets it may grow to */
-    unsigned xgen;      /* bumped when it grows (a bucket found before is then stale) */
     Outline *outlines;
     uint64_t omask;     /* buckets - 1 */
     uint64_t stored;    /* outlines in use */
@@ -346,7 +345,6 @@ static void xgrow(Engine *e) {
     }
     e->xents = t;
     e->xbuckets = nb;
-    e->xgen++;
     for (uint64_t i = ob; i-- > 0;) {
         XEnt tmp[XWAYS];
         memcpy(tmp, t + i * XWAYS, sizeof tmp);
@@ -361,8 +359,10 @@ static void xgrow(Engine *e) {
     }
 }
 
-/* The entry of key with centre cv in bucket b; a new one (val 0) when there is none. */
-static XEnt *xfind(Engine *e, XEnt *b, const uint64_t *key, int cv, int left) {
+/* The entry of key with centre cv; a new one (val 0) when there is none. Its bucket is found
+ * here, after the search that stores it: the table may have grown under that search. */
+static XEnt *xfind(Engine *e, const uint64_t *key, int cv, int left) {
+    XEnt *b = xbucket(e, key);
     for (int i = 0; i < XWAYS; i++)
         if (b[i].val && b[i].cv == cv && memcmp(b[i].k, key, sizeof b[i].k) == 0) return b + i;
     if (2 * e->xbuckets <= e->xmax && e->xstored * 4 >= e->xbuckets * XWAYS * 3) {

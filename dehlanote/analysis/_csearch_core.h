@@ -731,13 +731,11 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     }
     if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
-    unsigned gen = e->xgen;
     int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
     uint64_t got_rel = s->relv;
     int best = s->best_lead;
     if (best) e->nearh[nslot] = (uint16_t)best;
-    if (e->xgen != gen) xb = xbucket(e, key);     /* the table grew under the search */
-    XEnt *x = xfind(e, xb, key, cv, left);
+    XEnt *x = xfind(e, key, cv, left);
     int lo, hi, h;
     if (!x->val) {
         STAT(st_stores);
