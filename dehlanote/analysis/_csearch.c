@@ -64,7 +64,8 @@ typedef struct {
     uint64_t k[XKEY];
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 | 1 << 31 (in use) */
     uint8_t left;
-    uint16_t cv;        /* the centre's value when it was found (the key leaves the centre out) */
+    uint8_t cv;         /* the centre's value when it was found (the key leaves the centre out): at most 168 */
+    uint16_t cut;       /* 4 bits a suit (in the key's order): how many of its top ranks its answers needed */
 } XEnt;
 
 typedef struct {
@@ -378,7 +379,8 @@ static XEnt *xfind(Engine *e, const uint64_t *key, int cv, int left) {
     memcpy(o->k, key, sizeof o->k);
     o->val = 0;
     o->left = (uint8_t)left;
-    o->cv = (uint16_t)cv;
+    o->cv = (uint8_t)cv;
+    o->cut = 0;
     return o;
 }
 

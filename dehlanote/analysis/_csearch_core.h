@@ -720,11 +720,17 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         else lo -= x->cv - cv;
         STAT(st_hits);
         if (lo >= target || hi < target) {
-            /* an exact position: every card out mattered (the small cards' rule above asks) */
-            uint64_t all = 0;
-            for (int su = 0; su < 4; su++)
-                if (s->R[su]) all |= 1ULL << (16 * su + __builtin_ctz(s->R[su]) / RB);
-            s->relv = all;
+            /* the cards the answers stored here depended on: per suit its top ranks down to the
+             * cut (the key holds relative ranks, so they are found again among the ranks out here) */
+            uint64_t rel = 0;
+            for (int i = 0; i < 4; i++) {
+                int c = x->cut >> (4 * i) & 15;
+                if (!c) continue;
+                int su = order[i], r = 13;
+                while (c) c -= CNT(s->R[su], --r) != 0;
+                rel |= 1ULL << (16 * su + r);
+            }
+            s->relv = rel;
             return lo >= target ? lo : hi;
         }
         if (!hint || x->cv == cv) hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
@@ -750,6 +756,18 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     }
     if (best) h = best;
     x->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16 | 1u << 31;
+    /* the cut of this answer (per suit the ranks out from the lowest that mattered up), kept with
+     * those of the answers stored here before: a hit depends on them all */
+    unsigned xcut = x->cut;
+    for (int i = 0; i < 4; i++) {
+        int su = order[i];
+        unsigned bits = got_rel >> (16 * su) & 0xFFFF;
+        if (!bits) continue;
+        int c = 0;
+        for (int r = __builtin_ctz(bits); r < 13; r++) c += CNT(s->R[su], r) != 0;
+        if ((unsigned)c > (xcut >> (4 * i) & 15)) xcut = (xcut & ~(15u << (4 * i))) | (unsigned)c << (4 * i);
+    }
+    x->cut = (uint16_t)xcut;
     s->relv = got_rel;
     return res;
 #else

@@ -272,11 +272,12 @@ def test_six_players_exact_table_grows_as_it_fills_and_keeps_every_value(mode: s
         again.value(random_ending(rng, game, 4, "known"))
     assert again._engine.exact_room > room
     nodes = again.nodes
-    assert again.value(start) == value and again.nodes - nodes < (before + 9) // 10, (before, again.nodes - nodes)
+    # (a fifth: the ending may start inside a trick, whose cards are searched again before the table answers)
+    assert again.value(start) == value and again.nodes - nodes < (before + 4) // 5, (before, again.nodes - nodes)
     # a search that does not fill its table keeps the small one it started with: a quarter of
     # its room (the default room: 8,000,000 entries of 24 bytes, 1.7 million positions of 112)
     roomy = Solver(game, compiled=True)
-    roomy.value(random_ending(rng, game, 4, mode))
+    roomy.value(next(p for p in (random_ending(rng, game, 4, mode) for _ in range(50)) if _nodes(game, p) > 0))
     assert roomy._engine.exact_room == 428_571 // 4 * 4, roomy._engine.exact_room
 
 
