@@ -33,7 +33,10 @@
 #define MAXSEATS 6
 #define MAXMOVES 56     /* distinct cards a hand can hold: 26 (six players), with room */
 #define MAXCARDS 160    /* cards of a deal: 156 with three decks */
-#define XKEY 13         /* words of an exact key: 3 a suit and the rest */
+#define XKEY 17         /* words of a six-player entry's key: 3 a suit (its top ranks), 4 of lengths and tens, the rest */
+#define XOKEY 5         /* words of a six-player outline: lengths and tens per suit, the rest */
+#define XOWAYS 4
+#define NCUTS 8         /* cuts a six-player outline keeps (the newest) */
 #define XWAYS 4
 #define WAYS 4          /* outlines per bucket of the table */
 #define MINREC 4        /* entries an outline has room for at first */
@@ -59,18 +62,30 @@ typedef struct {
     uint8_t n, head, cap, left, used;
 } Outline;
 
-/* An entry of the exact table (several decks): the whole position at a trick start. */
+/* An entry of six players' partition table (several decks): a position at a trick start, kept
+ * with only the top ranks of each suit its answer depended on (its cut: how many, per suit). */
 typedef struct {
     uint64_t k[XKEY];
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 | 1 << 31 (in use) */
     uint8_t left;
     uint8_t cv;         /* the centre's value when it was found (the key leaves the centre out): at most 168 */
-    uint16_t cut;       /* 4 bits a suit (in the key's order): how many of its top ranks its answers needed */
+    uint16_t cut;       /* 4 bits a suit (in the key's order): how many of its top ranks its answer needed */
 } XEnt;
+
+/* A six-player outline: the lengths and tens of every hand in each suit, the leader, the run and
+ * trump (what every entry's key holds whole), and the cuts its entries were stored with, the
+ * newest first: a look-up tries each cut in turn. */
+typedef struct {
+    uint64_t k[XOKEY];
+    uint16_t cuts[NCUTS];
+    uint8_t n, left;
+} XOut;
 
 typedef struct {
     PyObject_HEAD
-    XEnt *xents;        /* the exact table, made at its first use */
+    XEnt *xents;        /* six players' table, made at its first use */
+    XOut *xouts;        /* its outlines */
+    uint64_t xomask;    /* their buckets - 1 */
     uint64_t xbuckets;  /* its buckets (of XWAYS entries) */
     uint64_t xstored;
     uint64_t xmax;      /* the buckets it may grow to */
@@ -318,18 +333,52 @@ static Outline *outline_get(Engine *e, uint64_t k0, uint64_t k1, uint64_t h, int
 /* The exact table: buckets of XWAYS entries, each a position found with a centre of value cv (one
  * position may stand there with several centres); a full bucket gives up the entry with the fewest
  * tricks left (the cheapest to find again). */
+static const uint64_t XK[XKEY] = {
+    0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL,
+    0xFF51AFD7ED558CCDULL, 0xC4CEB9FE1A85EC53ULL, 0x94D049BB133111EBULL, 0xBF58476D1CE4E5B9ULL,
+    0x2545F4914F6CDD1DULL, 0x9FB21C651E98DF25ULL, 0xA0761D6478BD642FULL, 0xE7037ED1A0B428DBULL,
+    0x8EBC6AF09C88C6E3ULL, 0xD1B54A32D192ED03ULL, 0xAEF17502108EF2D9ULL, 0xF1357AEA2E62A9C5ULL,
+    0x6A09E667F3BCC909ULL};
+
 static XEnt *xbucket(Engine *e, const uint64_t *key) {
     /* a sum of independent products, mixed once: a chain of 13 mixes, each waiting for the one
      * before, took a fifth of six players' search */
-    static const uint64_t K[XKEY] = {
-        0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL,
-        0xFF51AFD7ED558CCDULL, 0xC4CEB9FE1A85EC53ULL, 0x94D049BB133111EBULL, 0xBF58476D1CE4E5B9ULL,
-        0x2545F4914F6CDD1DULL, 0x9FB21C651E98DF25ULL, 0xA0761D6478BD642FULL, 0xE7037ED1A0B428DBULL,
-        0x8EBC6AF09C88C6E3ULL};
     uint64_t h = 0;
-    for (int i = 0; i < XKEY; i++) h += (key[i] ^ key[i] >> 31) * K[i];
+    for (int i = 0; i < XKEY; i++) h += (key[i] ^ key[i] >> 31) * XK[i];
     h = mix(h);
     return e->xents + (uint64_t)((unsigned __int128)h * e->xbuckets >> 64) * XWAYS;
+}
+
+/* The outline of key ok (six players), or NULL; create: a new one, with no cut yet, which may take
+ * the place of the one with the fewest tricks left in its bucket. */
+static XOut *xout_get(Engine *e, const uint64_t *ok, int create, int left) {
+    uint64_t h = 0;
+    for (int i = 0; i < XOKEY; i++) h += (ok[i] ^ ok[i] >> 31) * XK[i + 3];
+    XOut *b = e->xouts + (mix(h) & e->xomask) * XOWAYS;
+    for (int i = 0; i < XOWAYS; i++)
+        if (b[i].n && memcmp(b[i].k, ok, sizeof b[i].k) == 0) return b + i;
+    if (!create) return NULL;
+    XOut *o = NULL;
+    for (int i = 0; i < XOWAYS; i++) {
+        if (!b[i].n) { o = b + i; break; }
+        if (o == NULL || b[i].left < o->left) o = b + i;
+    }
+    memcpy(o->k, ok, sizeof o->k);
+    o->n = 0;
+    o->left = (uint8_t)left;
+    return o;
+}
+
+/* cut becomes the outline's newest (the oldest goes when it keeps NCUTS already). */
+static void xout_add(XOut *o, uint16_t cut) {
+    int j = 0;
+    while (j < o->n && o->cuts[j] != cut) j++;
+    if (j == o->n) {
+        if (o->n < NCUTS) o->n++;
+        j = o->n - 1;
+    }
+    memmove(o->cuts + 1, o->cuts, (size_t)j * sizeof o->cuts[0]);
+    o->cuts[0] = cut;
 }
 
 /* Twice the buckets (up to xmax), in place: with the bucket found as (hash * buckets) >> 64,
@@ -480,6 +529,8 @@ static void free_outlines(Engine *self) {
     memset(self->spare, 0, sizeof self->spare);
     big_free(self->xents, self->xbuckets * XWAYS * sizeof(XEnt));
     self->xents = NULL;
+    if (self->xouts != NULL) big_free(self->xouts, (self->xomask + 1) * XOWAYS * sizeof(XOut));
+    self->xouts = NULL;
 }
 
 static void Engine_dealloc(Engine *self) {
@@ -536,6 +587,17 @@ static int make_xents(Engine *self) {
         PyErr_NoMemory();
         return -1;
     }
+    /* outlines for a quarter of the entries the table may grow to (pages touched only as used) */
+    uint64_t ob = 1;
+    while (ob * XOWAYS * 16 < most * XWAYS) ob <<= 1;
+    self->xouts = big_calloc(ob * XOWAYS * sizeof(XOut));
+    if (self->xouts == NULL) {
+        big_free(self->xents, buckets * XWAYS * sizeof(XEnt));
+        self->xents = NULL;
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->xomask = ob - 1;
     self->xbuckets = buckets;
     self->xmax = most;
     self->xstored = 0;

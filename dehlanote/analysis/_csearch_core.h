@@ -593,6 +593,23 @@ static int FN(desc_less)(const uint64_t *a, const uint64_t *b) {
         if (a[i] != b[i]) return a[i] < b[i];
     return 0;
 }
+
+/* The key of an entry with cut (4 bits a suit in the key's order: how many top ranks it keeps):
+ * per suit its description cut to those ranks (with the ten's place when it is among them), then
+ * the outline's lengths and tens, then the rest and the cut. */
+static void FN(pkey)(uint64_t desc[4][3], const int *order, const uint64_t *ok, unsigned cut, uint64_t *key) {
+    for (int i = 0; i < 4; i++) {
+        const uint64_t *w = desc[order[i]];
+        int c = cut >> (4 * i) & 15, nb = 12 * c;
+        int tenidx = (int)(w[2] >> 60) - 1;
+        key[3 * i] = w[0] & (nb >= 64 ? ~0ULL : (1ULL << nb) - 1);
+        key[3 * i + 1] = w[1] & (nb >= 128 ? ~0ULL : nb > 64 ? (1ULL << (nb - 64)) - 1 : 0);
+        key[3 * i + 2] = (w[2] & (nb > 128 ? (1ULL << (nb - 128)) - 1 : 0))
+                         | ((uint64_t)c | (uint64_t)(tenidx >= 0 && tenidx < c ? tenidx + 1 : 0) << 4) << 56;
+    }
+    memcpy(key + 12, ok, 4 * sizeof ok[0]);
+    key[16] = ok[4] | (uint64_t)cut << 32;
+}
 #endif
 
 static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left, int target) {
@@ -694,46 +711,63 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     }
     STAT(st_starts);
 #if EXACT
-    uint64_t desc[4][3];
-    for (int su = 0; su < 4; su++) FN(describe)(s, su, desc[su]);
+    /* per suit its outline (each hand's length and tens, 7 bits a hand) and its description; the
+     * plain suits in the order of their outlines first (positions that differ only in low cards
+     * then put them in the same order, and share entries) */
+    uint64_t desc[4][3], ow[4];
+    for (int su = 0; su < 4; su++) {
+        FN(describe)(s, su, desc[su]);
+        uint64_t w = 0;
+        for (int seat = 0; seat < NS; seat++)
+            w |= (uint64_t)(HLEN(seat * 4 + su) | (int)CNT(s->H[seat * 4 + su], TEN) << 5) << (7 * seat);
+        ow[su] = w;
+    }
     for (int a = first; a < 4; a++)
-        for (int b = a; b > first - 1 && FN(desc_less)(desc[order[b]], desc[order[b - 1]]); b--) {
+        for (int b = a; b > first - 1 && (ow[order[b]] < ow[order[b - 1]]
+                                          || (ow[order[b]] == ow[order[b - 1]]
+                                              && FN(desc_less)(desc[order[b]], desc[order[b - 1]]))); b--) {
             int t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
         }
-    uint64_t key[XKEY];
-    for (int i = 0; i < 4; i++) memcpy(key + 3 * i, desc[order[i]], sizeof desc[0]);
-    key[12] = small;
+    uint64_t ok[XOKEY];
+    for (int i = 0; i < 4; i++) ok[i] = ow[order[i]];
+    ok[4] = small;
     /* a first guess at the lead when the table has none: the last best lead found at a trick
      * start with the same lengths of every hand's suits and leader (a slot per hash;
      * only the order of the leads depends on it, never a value) */
     uint64_t nh = small;
     for (int i = 0; i < 4 * NS; i++) nh = nh * 31 + (uint64_t)HLEN(i);
     unsigned nslot = (unsigned)(mix(nh) & 0xFFFF);
-    XEnt *xb = xbucket(e, key);
     int hint = 0;
-    for (int i = 0; i < XWAYS; i++) {
-        XEnt *x = xb + i;
-        if (!x->val || memcmp(x->k, key, sizeof x->k)) continue;
-        int lo = x->val & 255, hi = x->val >> 8 & 255;
-        /* found with another centre: as in the partition table below */
-        if (x->cv < cv) hi += cv - x->cv;
-        else lo -= x->cv - cv;
-        STAT(st_hits);
-        if (lo >= target || hi < target) {
-            /* the cards the answers stored here depended on: per suit its top ranks down to the
-             * cut (the key holds relative ranks, so they are found again among the ranks out here) */
-            uint64_t rel = 0;
-            for (int i = 0; i < 4; i++) {
-                int c = x->cut >> (4 * i) & 15;
-                if (!c) continue;
-                int su = order[i], r = 13;
-                while (c) c -= CNT(s->R[su], --r) != 0;
-                rel |= 1ULL << (16 * su + r);
+    uint64_t key[XKEY];
+    XOut *xo = xout_get(e, ok, 0, 0);
+    for (int j = 0; xo != NULL && j < xo->n; j++) {
+        /* each cut the outline's entries were stored with, the newest first */
+        FN(pkey)(desc, order, ok, xo->cuts[j], key);
+        XEnt *xb = xbucket(e, key);
+        for (int i = 0; i < XWAYS; i++) {
+            XEnt *x = xb + i;
+            if (!x->val || memcmp(x->k, key, sizeof x->k)) continue;
+            int lo = x->val & 255, hi = x->val >> 8 & 255;
+            /* found with another centre: as in the partition table below */
+            if (x->cv < cv) hi += cv - x->cv;
+            else lo -= x->cv - cv;
+            STAT(st_hits);
+            if (lo >= target || hi < target) {
+                /* the cards the answer depended on: per suit its top ranks down to the cut (the key
+                 * holds relative ranks, so they are found again among the ranks out here) */
+                uint64_t rel = 0;
+                for (int q = 0; q < 4; q++) {
+                    int c = x->cut >> (4 * q) & 15;
+                    if (!c) continue;
+                    int su = order[q], r = 13;
+                    while (c) c -= CNT(s->R[su], --r) != 0;
+                    rel |= 1ULL << (16 * su + r);
+                }
+                s->relv = rel;
+                return lo >= target ? lo : hi;
             }
-            s->relv = rel;
-            return lo >= target ? lo : hi;
+            if (!hint || x->cv == cv) hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
         }
-        if (!hint || x->cv == cv) hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
     }
     if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
@@ -741,6 +775,17 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     uint64_t got_rel = s->relv;
     int best = s->best_lead;
     if (best) e->nearh[nslot] = (uint16_t)best;
+    /* the cut: per suit (in the key's order) the ranks out from the lowest that mattered up */
+    unsigned cut = 0;
+    for (int i = 0; i < 4; i++) {
+        int su = order[i];
+        unsigned bits = got_rel >> (16 * su) & 0xFFFF;
+        if (!bits) continue;
+        int c = 0;
+        for (int r = __builtin_ctz(bits); r < 13; r++) c += CNT(s->R[su], r) != 0;
+        cut |= (unsigned)c << (4 * i);
+    }
+    FN(pkey)(desc, order, ok, cut, key);
     XEnt *x = xfind(e, key, cv, left);
     int lo, hi, h;
     if (!x->val) {
@@ -756,18 +801,8 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     }
     if (best) h = best;
     x->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16 | 1u << 31;
-    /* the cut of this answer (per suit the ranks out from the lowest that mattered up), kept with
-     * those of the answers stored here before: a hit depends on them all */
-    unsigned xcut = x->cut;
-    for (int i = 0; i < 4; i++) {
-        int su = order[i];
-        unsigned bits = got_rel >> (16 * su) & 0xFFFF;
-        if (!bits) continue;
-        int c = 0;
-        for (int r = __builtin_ctz(bits); r < 13; r++) c += CNT(s->R[su], r) != 0;
-        if ((unsigned)c > (xcut >> (4 * i) & 15)) xcut = (xcut & ~(15u << (4 * i))) | (unsigned)c << (4 * i);
-    }
-    x->cut = (uint16_t)xcut;
+    x->cut = (uint16_t)cut;
+    xout_add(xout_get(e, ok, 1, left), (uint16_t)cut);
     s->relv = got_rel;
     return res;
 #else

@@ -239,12 +239,12 @@ def _nodes(game: PlayRules, pos: Position) -> int:
 @pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
 @pytest.mark.parametrize("mode", MODES)
 def test_six_players_exact_table_grows_as_it_fills_and_keeps_every_value(mode: str) -> None:
-    """Six players' table of exact positions starts at a quarter of its room and doubles, in
+    """Six players' partition table starts at a quarter of its room and doubles, in
     place, when three quarters are used: the entries moved must still be found (the same values
     as the Python search, and as a solver with a table too big to grow), and it stops at its room."""
     rng = random.Random(zlib.crc32(f"grow {mode}".encode()))
     game = GAMES["six-player"]
-    small = Solver(game, compiled=True, table_limit=150)
+    small = Solver(game, compiled=True, table_limit=300)
     rooms = []
     for i in range(5):
         pos = random_ending(rng, game, 4 + i % 2, mode)
@@ -257,8 +257,8 @@ def test_six_players_exact_table_grows_as_it_fills_and_keeps_every_value(mode: s
         pos = random_ending(rng, game, 5, mode)
         assert small.value(pos) == Solver(game, compiled=True).value(pos), pos
         rooms.append(small._engine.exact_room)
-    # 150 asks for 1,200 entries' room of 24 bytes: 256 positions of 112 bytes at most, 64 at first
-    assert rooms == sorted(rooms) and rooms[0] >= 64 and rooms[-1] == 256, rooms
+    # 300 asks for 2,400 entries' room of 24 bytes: 400 positions of 144 bytes at most, 100 at first
+    assert rooms == sorted(rooms) and rooms[0] == 100 and rooms[-1] == 400, rooms
     # the positions found before it grew are found after it: an ending solved while the table
     # is small, then other endings until it grows, then the first again, answered from the table
     again = Solver(game, compiled=True, table_limit=4000)
@@ -275,10 +275,10 @@ def test_six_players_exact_table_grows_as_it_fills_and_keeps_every_value(mode: s
     # (a fifth: the ending may start inside a trick, whose cards are searched again before the table answers)
     assert again.value(start) == value and again.nodes - nodes < (before + 4) // 5, (before, again.nodes - nodes)
     # a search that does not fill its table keeps the small one it started with: a quarter of
-    # its room (the default room: 8,000,000 entries of 24 bytes, 1.7 million positions of 112)
+    # its room (the default room: 8,000,000 entries of 24 bytes, 1.3 million positions of 144)
     roomy = Solver(game, compiled=True)
     roomy.value(next(p for p in (random_ending(rng, game, 4, mode) for _ in range(50)) if _nodes(game, p) > 0))
-    assert roomy._engine.exact_room == 428_571 // 4 * 4, roomy._engine.exact_room
+    assert roomy._engine.exact_room == 333_333 // 4 * 4, roomy._engine.exact_room
 
 
 def test_the_compiled_search_is_built_where_a_compiler_is() -> None:

@@ -100,11 +100,11 @@ for i in range(400):
 
 # six players' exact table grown in place, many times over (a small room)
 six = GAMES["six-player"]
-small = Solver(six, compiled=True, table_limit=150)
+small = Solver(six, compiled=True, table_limit=300)
 for i in range(12):
     pos = random_ending(rng, six, 5, MODES[i % 4])
     assert small.value(pos) == Solver(six, compiled=True).value(pos), pos
-assert small._engine.exact_room == 256, small._engine.exact_room
+assert small._engine.exact_room == 400, small._engine.exact_room
 
 raw = searched = 0
 engine = mod.Engine(5000)
