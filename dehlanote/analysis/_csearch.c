@@ -65,11 +65,11 @@ typedef struct {
 /* An entry of six players' partition table (several decks): a position at a trick start, kept
  * with only the top ranks of each suit its answer depended on (its cut: how many, per suit). */
 typedef struct {
-    uint64_t k[XKEY];
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 | 1 << 31 (in use) */
     uint8_t left;
     uint8_t cv;         /* the centre's value when it was found (the key leaves the centre out): at most 168 */
     uint16_t cut;       /* 4 bits a suit (in the key's order): how many of its top ranks its answer needed */
+    uint64_t k[XKEY];   /* after val: one cache line holds an entry's val and its key's first words */
 } XEnt;
 
 /* A six-player outline: the lengths and tens of every hand in each suit, the leader, the run and

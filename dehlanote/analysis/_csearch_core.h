@@ -740,13 +740,22 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     int hint = 0;
     uint64_t key[XKEY];
     XOut *xo = xout_get(e, ok, 0, 0);
-    for (int j = 0; xo != NULL && j < xo->n; j++) {
-        /* each cut the outline's entries were stored with, the newest first */
-        FN(pkey)(desc, order, ok, xo->cuts[j], key);
-        XEnt *xb = xbucket(e, key);
+    /* each cut the outline's entries were stored with, the newest first: every bucket asked for
+     * at once (a look-up waits for memory once, not once a cut) */
+    uint64_t keys[NCUTS][XKEY];
+    XEnt *xbs[NCUTS];
+    int ncut = xo != NULL ? xo->n : 0;
+    for (int j = 0; j < ncut; j++) {
+        FN(pkey)(desc, order, ok, xo->cuts[j], keys[j]);
+        xbs[j] = xbucket(e, keys[j]);
+        for (int i = 0; i < XWAYS; i++) __builtin_prefetch(xbs[j] + i);
+    }
+    for (int j = 0; j < ncut; j++) {
+        const uint64_t *kj = keys[j];
+        XEnt *xb = xbs[j];
         for (int i = 0; i < XWAYS; i++) {
             XEnt *x = xb + i;
-            if (!x->val || memcmp(x->k, key, sizeof x->k)) continue;
+            if (!x->val || memcmp(x->k, kj, sizeof x->k)) continue;
             int lo = x->val & 255, hi = x->val >> 8 & 255;
             /* found with another centre: as in the partition table below */
             if (x->cv < cv) hi += cv - x->cv;
