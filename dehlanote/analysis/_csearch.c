@@ -36,7 +36,7 @@
 #define XKEY 17         /* words of a six-player entry's key: 3 a suit (its top ranks), 4 of lengths and tens, the rest */
 #define XOKEY 5         /* words of a six-player outline: lengths and tens per suit, the rest */
 #define XOWAYS 4
-#define NCUTS 8         /* cuts a six-player outline keeps (the newest) */
+#define NCUTS 16         /* cuts a six-player outline keeps (the newest) */
 #define XWAYS 4
 #define WAYS 4          /* outlines per bucket of the table */
 #define MINREC 4        /* entries an outline has room for at first */
@@ -79,6 +79,7 @@ typedef struct {
     uint64_t k[XOKEY];
     uint16_t cuts[NCUTS];
     uint8_t n, left;
+    uint8_t lead;       /* the best lead last stored under it + 1 (0: none) */
 } XOut;
 
 typedef struct {
@@ -364,7 +365,7 @@ static XOut *xout_get(Engine *e, const uint64_t *ok, int create, int left) {
         if (o == NULL || b[i].left < o->left) o = b + i;
     }
     memcpy(o->k, ok, sizeof o->k);
-    o->n = 0;
+    o->n = o->lead = 0;
     o->left = (uint8_t)left;
     return o;
 }

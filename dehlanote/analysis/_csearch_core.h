@@ -405,7 +405,8 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
             nc = FN(classes)(s, m, s->R[su], cls);
             int top_rank = TOPR(s->R[su]);
             /* a low lead to a suit partner heads: partner wins it */
-            int into_partner = CNT(s->H[pbase + su], top_rank) != 0;
+            int into_partner = CNT(s->H[pbase + su], top_rank) != 0
+                               || (NS == 6 && CNT(s->H[(seat + 4) % NS * 4 + su], top_rank) != 0);
             for (int i = 0; i < nc; i++) {
                 int r = cls[i];
                 /* the highest card out first (a ten too: it wins), then the leads into partner's
@@ -778,6 +779,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             if (!hint || x->cv == cv) hint = (int)(x->val >> 16 & 0x7FFF);   /* the best lead, without the in-use bit */
         }
     }
+    if (!hint && xo != NULL) hint = xo->lead;
     if (!hint) hint = e->nearh[nslot];
     s->best_lead = 0;
     int res = FN(play)(s, 0, leader, -1, 0, -1, -1, 0, target, leader, run, ctens, ctricks, left, hint);
@@ -811,7 +813,9 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     if (best) h = best;
     x->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16 | 1u << 31;
     x->cut = (uint16_t)cut;
-    xout_add(xout_get(e, ok, 1, left), (uint16_t)cut);
+    xo = xout_get(e, ok, 1, left);
+    xout_add(xo, (uint16_t)cut);
+    if (best) xo->lead = (uint8_t)best;
     s->relv = got_rel;
     return res;
 #else
