@@ -85,6 +85,10 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     XEnt *xents;        /* six players' table, made at its first use */
+    uint32_t *xtags;    /* a tag per entry: 24 bits of its key's hash (never all 0) and its tricks left (0:
+                         * empty); a look-up reads the tags of a bucket, in one cache line, and an entry
+                         * only when its tag matches, and a store picks the entry to replace by them */
+    uint64_t xtagb;     /* the buckets the tags have room for (more than xbuckets when growing failed half-way) */
     XOut *xouts;        /* its outlines */
     uint64_t xomask;    /* their buckets - 1 */
     uint64_t xbuckets;  /* its buckets (of XWAYS entries) */
@@ -341,14 +345,21 @@ static const uint64_t XK[XKEY] = {
     0x8EBC6AF09C88C6E3ULL, 0xD1B54A32D192ED03ULL, 0xAEF17502108EF2D9ULL, 0xF1357AEA2E62A9C5ULL,
     0x6A09E667F3BCC909ULL};
 
-static XEnt *xbucket(Engine *e, const uint64_t *key) {
+static inline uint64_t xhash(const uint64_t *key) {
     /* a sum of independent products, mixed once: a chain of 13 mixes, each waiting for the one
      * before, took a fifth of six players' search */
     uint64_t h = 0;
     for (int i = 0; i < XKEY; i++) h += (key[i] ^ key[i] >> 31) * XK[i];
-    h = mix(h);
-    return e->xents + (uint64_t)((unsigned __int128)h * e->xbuckets >> 64) * XWAYS;
+    return mix(h);
 }
+
+/* The first entry of the bucket of hash h, and its tag. */
+static inline uint64_t xslot(const Engine *e, uint64_t h) {
+    return (uint64_t)((unsigned __int128)h * e->xbuckets >> 64) * XWAYS;
+}
+
+static inline uint32_t xtag(uint64_t h) { return ((uint32_t)h & 0xFFFFFF00u) | 0x100u; }
+#define XTAGMASK 0xFFFFFF00u
 
 /* The outline of key ok (six players), or NULL; create: a new one, with no cut yet, which may take
  * the place of the one with the fewest tricks left in its bucket. */
@@ -389,23 +400,33 @@ static void xout_add(XOut *o, uint16_t cut) {
  * cost a quarter more time on short searches, in first touches of its pages). */
 static void xgrow(Engine *e) {
     uint64_t ob = e->xbuckets, nb = 2 * ob;
+    uint32_t *g = big_grow(e->xtags, ob * XWAYS * sizeof(uint32_t), nb * XWAYS * sizeof(uint32_t));
+    if (g == NULL) {
+        e->xmax = ob;      /* no more memory: it stays as it is */
+        return;
+    }
+    e->xtags = g;
+    e->xtagb = nb;
     XEnt *t = big_grow(e->xents, ob * XWAYS * sizeof(XEnt), nb * XWAYS * sizeof(XEnt));
     if (t == NULL) {
-        e->xmax = ob;      /* no more memory: it stays as it is */
+        e->xmax = ob;      /* no more memory: it stays as it is (its tags' room longer, unused) */
         return;
     }
     e->xents = t;
     e->xbuckets = nb;
     for (uint64_t i = ob; i-- > 0;) {
         XEnt tmp[XWAYS];
+        uint32_t tg[XWAYS];
         memcpy(tmp, t + i * XWAYS, sizeof tmp);
+        memcpy(tg, g + i * XWAYS, sizeof tg);
         memset(t + i * XWAYS, 0, sizeof tmp);
+        memset(g + i * XWAYS, 0, sizeof tg);
         for (int j = 0; j < XWAYS; j++) {
-            if (!tmp[j].val) continue;
-            XEnt *b = xbucket(e, tmp[j].k);
-            int w = 0;
-            while (b[w].val) w++;       /* at most XWAYS entries come from one bucket */
-            b[w] = tmp[j];
+            if (!tg[j]) continue;
+            uint64_t at = xslot(e, xhash(tmp[j].k));
+            while (g[at]) at++;     /* at most XWAYS entries come from one bucket */
+            t[at] = tmp[j];
+            g[at] = tg[j];
         }
     }
 }
@@ -413,19 +434,25 @@ static void xgrow(Engine *e) {
 /* The entry of key with centre cv; a new one (val 0) when there is none. Its bucket is found
  * here, after the search that stores it: the table may have grown under that search. */
 static XEnt *xfind(Engine *e, const uint64_t *key, int cv, int left) {
-    XEnt *b = xbucket(e, key);
+    uint64_t h = xhash(key), at = xslot(e, h);
+    uint32_t tag = xtag(h), *tg = e->xtags + at;
+    XEnt *b = e->xents + at;
     for (int i = 0; i < XWAYS; i++)
-        if (b[i].val && b[i].cv == cv && memcmp(b[i].k, key, sizeof b[i].k) == 0) return b + i;
+        if ((tg[i] & XTAGMASK) == tag && b[i].cv == cv && memcmp(b[i].k, key, sizeof b[i].k) == 0) return b + i;
     if (2 * e->xbuckets <= e->xmax && e->xstored * 4 >= e->xbuckets * XWAYS * 3) {
         xgrow(e);
-        b = xbucket(e, key);
+        at = xslot(e, h);
+        tg = e->xtags + at;
+        b = e->xents + at;
     }
-    XEnt *o = NULL;
+    int w = -1;     /* an empty entry, else the one with the fewest tricks left (read from the tags) */
     for (int i = 0; i < XWAYS; i++) {
-        if (!b[i].val) { o = b + i; break; }
-        if (o == NULL || b[i].left < o->left) o = b + i;
+        if (!tg[i]) { w = i; break; }
+        if (w < 0 || (tg[i] & 0xFF) < (tg[w] & 0xFF)) w = i;
     }
-    if (!o->val) e->xstored++;
+    XEnt *o = b + w;
+    if (!tg[w]) e->xstored++;
+    tg[w] = tag | (uint32_t)left;
     memcpy(o->k, key, sizeof o->k);
     o->val = 0;
     o->left = (uint8_t)left;
@@ -530,6 +557,8 @@ static void free_outlines(Engine *self) {
     memset(self->spare, 0, sizeof self->spare);
     big_free(self->xents, self->xbuckets * XWAYS * sizeof(XEnt));
     self->xents = NULL;
+    big_free(self->xtags, self->xtagb * XWAYS * sizeof(uint32_t));
+    self->xtags = NULL;
     if (self->xouts != NULL) big_free(self->xouts, (self->xomask + 1) * XOWAYS * sizeof(XOut));
     self->xouts = NULL;
 }
@@ -584,7 +613,12 @@ static int make_xents(Engine *self) {
     if (buckets < 16) buckets = 16;
     if (most < buckets) most = buckets;
     self->xents = big_calloc(buckets * XWAYS * sizeof(XEnt));
-    if (self->xents == NULL) {
+    self->xtags = big_calloc(buckets * XWAYS * sizeof(uint32_t));
+    if (self->xents == NULL || self->xtags == NULL) {
+        big_free(self->xents, buckets * XWAYS * sizeof(XEnt));
+        big_free(self->xtags, buckets * XWAYS * sizeof(uint32_t));
+        self->xents = NULL;
+        self->xtags = NULL;
         PyErr_NoMemory();
         return -1;
     }
@@ -594,11 +628,14 @@ static int make_xents(Engine *self) {
     self->xouts = big_calloc(ob * XOWAYS * sizeof(XOut));
     if (self->xouts == NULL) {
         big_free(self->xents, buckets * XWAYS * sizeof(XEnt));
+        big_free(self->xtags, buckets * XWAYS * sizeof(uint32_t));
         self->xents = NULL;
+        self->xtags = NULL;
         PyErr_NoMemory();
         return -1;
     }
     self->xomask = ob - 1;
+    self->xtagb = buckets;
     self->xbuckets = buckets;
     self->xmax = most;
     self->xstored = 0;

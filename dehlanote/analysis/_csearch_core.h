@@ -743,19 +743,20 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     XOut *xo = xout_get(e, ok, 0, 0);
     /* each cut the outline's entries were stored with, the newest first: every bucket asked for
      * at once (a look-up waits for memory once, not once a cut) */
-    uint64_t keys[NCUTS][XKEY];
-    XEnt *xbs[NCUTS];
+    uint64_t keys[NCUTS][XKEY], hs[NCUTS];
     int ncut = xo != NULL ? xo->n : 0;
     for (int j = 0; j < ncut; j++) {
         FN(pkey)(desc, order, ok, xo->cuts[j], keys[j]);
-        xbs[j] = xbucket(e, keys[j]);
-        for (int i = 0; i < XWAYS; i++) __builtin_prefetch(xbs[j] + i);
+        hs[j] = xhash(keys[j]);
+        __builtin_prefetch(e->xtags + xslot(e, hs[j]));
     }
     for (int j = 0; j < ncut; j++) {
         const uint64_t *kj = keys[j];
-        XEnt *xb = xbs[j];
+        uint64_t at = xslot(e, hs[j]);
+        uint32_t tag = xtag(hs[j]);
         for (int i = 0; i < XWAYS; i++) {
-            XEnt *x = xb + i;
+            if ((e->xtags[at + i] & XTAGMASK) != tag) continue;
+            XEnt *x = e->xents + at + i;
             if (!x->val || memcmp(x->k, kj, sizeof x->k)) continue;
             int lo = x->val & 255, hi = x->val >> 8 & 255;
             /* found with another centre: as in the partition table below */
