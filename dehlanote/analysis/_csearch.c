@@ -118,6 +118,8 @@ typedef struct {
 typedef struct {
     uint32_t H[4 * MAXSEATS];   /* seat * 4 + suit */
     int L[4 * MAXSEATS];        /* the number of cards of each H (kept as cards are played: several decks) */
+    uint16_t G[4][13];  /* several decks: per suit and rank, each seat's count of it (2 bits a seat), kept as
+                         * cards are played (the table's description of a suit reads it) */
     uint32_t R[4];      /* cards of each suit still out (in hands or in the current trick) */
     int n, decks;
     int trump, tens_score, tenx, wK, wT, immediate;
@@ -739,6 +741,8 @@ static int load(S *s, PyObject *hands, PyObject *trick_cards, int trump, int lea
     } else {
         for (int i = 0; i < 4 * seats; i++) s->R[i & 3] += s->H[i];
         for (int i = 0; i < 4 * seats; i++) s->L[i] = len2(s->H[i]);
+        for (int i = 0; i < 4 * seats; i++)
+            for (int r = 0; r < 13; r++) s->G[i & 3][r] |= (uint16_t)((s->H[i] >> (2 * r) & 3) << (2 * (i >> 2)));
         for (int i = 0; i < n0; i++) s->R[s->ss[i]] += 1u << (2 * s->sr[i]);
     }
     *n0_out = n0;

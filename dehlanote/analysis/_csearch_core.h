@@ -486,6 +486,7 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         s->H[base + su] -= bit;
 #if RB == 2
         s->L[base + su]--;
+        s->G[su][r] -= (uint16_t)(1u << (2 * seat));
 #endif
         int ten = r == TEN;
         s->hand_tens -= ten;
@@ -542,6 +543,7 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
         s->H[base + su] += bit;
 #if RB == 2
         s->L[base + su]++;
+        s->G[su][r] += (uint16_t)(1u << (2 * seat));
 #endif
         if (ac) {
             if (res >= target) {
@@ -578,8 +580,7 @@ static void FN(describe)(const S *s, int su, uint64_t *w) {
     int at = 0, tenidx = -1;
     for (int r = 12; r >= 0; r--) {
         if (!CNT(rs, r)) continue;
-        uint64_t g = 0;
-        for (int seat = 0; seat < NS; seat++) g |= (uint64_t)CNT(s->H[seat * 4 + su], r) << (2 * seat);
+        uint64_t g = s->G[su][r];
         if (r == TEN && s->tens_score) tenidx = at;
         int bitpos = 12 * at;
         w[bitpos >> 6] |= g << (bitpos & 63);
