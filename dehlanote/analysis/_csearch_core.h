@@ -3,12 +3,12 @@
  *   variant _p: four players, one deck; a hand is one bit a rank (RB 1) and the table is
  *               the partition table (an answer stored with only the top ranks it needed);
  *   variant _x: any other game (six players with three decks); a hand holds a count of
- *               each rank in two bits (RB 2), and the table holds exact positions (as the
- *               Python search does with several decks).
+ *               each rank in two bits (RB 2), and the table is a partition table too: an entry
+ *               keeps each hand's count of the top ranks it needed, under an outline of the
+ *               lengths and tens (the Python search keeps exact positions with several decks).
  *
- * Both keep the cards each answer depended on (s->relv): the partition table stores them, and
- * the move loop tries the small cards of a suit once (play); an exact entry depends on every
- * card out.
+ * Both keep the cards each answer depended on (s->relv): the partition tables store them, and
+ * the move loop tries the small cards of a suit once (play).
  *
  * Before each inclusion _csearch.c defines FN(name) (the variant's names), NS (the number
  * of seats), RB (bits a rank) and EXACT.  Everything else is the same code, step by step
@@ -571,7 +571,7 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
 }
 
 #if EXACT
-/* A suit for the exact table: for each rank still out, high to low, every seat's count of
+/* A suit for six players' table: for each rank still out, high to low, every seat's count of
  * it (2 bits a seat), 12 bits a rank in three words, and in the top byte the number of ranks
  * and the ten's place among them (relative ranks: only the order and the ten matter). */
 static void FN(describe)(const S *s, int su, uint64_t *w) {

@@ -236,6 +236,61 @@ def _nodes(game: PlayRules, pos: Position) -> int:
     return solver.nodes
 
 
+def _low_card_variants(rng: random.Random, pos: Position, count: int) -> list[Position]:
+    """Positions that differ from ``pos`` only in who holds the lowest cards of one suit (each
+    hand keeps its length in every suit, so voids and the lengths the table's key holds stay)."""
+    out = []
+    for _ in range(count):
+        suit = rng.choice("SHDC")
+        held = sorted(((STRENGTH[c], seat, i, c) for seat, hand in enumerate(pos.hands) for i, c in enumerate(hand)
+                       if c[-1] == suit and not c.startswith("10")))[:4]
+        if len({seat for _, seat, _, _ in held}) < 2:
+            continue
+        owners = [seat for _, seat, _, _ in held]
+        rng.shuffle(owners)
+        gone = {(seat, i) for _, seat, i, _ in held}
+        hands = [[c for i, c in enumerate(hand) if (seat, i) not in gone] for seat, hand in enumerate(pos.hands)]
+        taken = list(pos.hands)
+        for (_, _, _, card), seat in zip(held, owners):
+            hands[seat].append(card)
+        variant = Position(pos.game, tuple(tuple(h) for h in hands), pos.leader, pos.trick, pos.trump, pos.closed,
+                           pos.first_void, pos.last_winner, pos.run, pos.centre_tricks, pos.centre_tens, pos.tens,
+                           pos.tricks, pos.done)
+        if [sorted(h) for h in variant.hands] != [sorted(h) for h in taken]:
+            out.append(variant)
+    return out
+
+
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+@pytest.mark.parametrize("mode", MODES)
+def test_six_players_partition_table_shares_entries_across_low_cards_and_keeps_every_value(mode: str) -> None:
+    """Six players' table serves a position with the entries of another that differs only in
+    cards below the ranks its answer needed: endings that differ only in who holds the lowest
+    cards of a suit, solved one after the other by one solver, each get the value the Python
+    search gives (a wrong share would show here first), and the solver that saw the first one
+    searches less for the others than fresh solvers do."""
+    rng = random.Random(zlib.crc32(f"partition {mode}".encode()))
+    game = GAMES["six-player"]
+    warm = Solver(game, compiled=True)
+    warm_nodes = fresh_nodes = checked = 0
+    for _ in range(8):
+        base = random_ending(rng, game, 4, mode)
+        while base.trick:
+            base = base.play(rng.choice(base.legal()))
+        warm.value(base)
+        for variant in _low_card_variants(rng, base, 4):
+            want = Solver(game, compiled=False).value(variant)
+            before = warm.nodes
+            assert warm.value(variant) == want, variant
+            warm_nodes += warm.nodes - before
+            fresh = Solver(game, compiled=True)
+            assert fresh.value(variant) == want, variant
+            fresh_nodes += fresh.nodes
+            checked += 1
+    assert checked >= 10, checked
+    assert warm_nodes < fresh_nodes, (warm_nodes, fresh_nodes)
+
+
 @pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
 @pytest.mark.parametrize("mode", MODES)
 def test_six_players_exact_table_grows_as_it_fills_and_keeps_every_value(mode: str) -> None:

@@ -98,7 +98,7 @@ for i in range(400):
         # a fault that left a position a deal can reach (two copies with three decks ...)
         assert got == Solver(game, compiled=False).value(bad), bad
 
-# six players' exact table grown in place, many times over (a small room)
+# six players' table grown in place, many times over (a small room)
 six = GAMES["six-player"]
 small = Solver(six, compiled=True, table_limit=300)
 for i in range(12):
