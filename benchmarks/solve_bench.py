@@ -9,7 +9,7 @@ solved within the limit, node counts (card plays searched) and the peak memory o
 
     python benchmarks/solve_bench.py --endings 100 --deals 100 --jobs 2 --limit 60
 
-Six players' "full deals" start at trick ``--six-from`` (default 17 of 26: the whole deal is
+Six players' "full deals" start at trick ``--six-from`` (default 19 of 26: the whole deal is
 far past a minute). Full deals are interleaved across profiles (a deal of each in turn), so a run stopped early by
 ``--until`` (a wall-clock time, HH:MM UTC: no new position is started after it) still
 reports every profile on the same number of deals; ``--from-log FILE`` prints the tables of a
@@ -131,8 +131,8 @@ def main() -> None:
     ap.add_argument("--log", help="also write each position's result to this file as it comes")
     ap.add_argument("--until", help="HH:MM UTC: start no position after this time")
     ap.add_argument("--from-log", help="print the tables of a log written by --log, and stop")
-    ap.add_argument("--six-from", type=int, default=17,
-                    help="six players: the \"full deals\" start at this trick of 26 (default 17: 10 tricks left)")
+    ap.add_argument("--six-from", type=int, default=19,
+                    help="six players: the \"full deals\" start at this trick of 26 (default 19: 8 tricks left)")
     ap.add_argument("--python", action="store_true",
                     help="the pure-Python search everywhere (default: the compiled one)")
     args = ap.parse_args()
