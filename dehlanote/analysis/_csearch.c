@@ -66,7 +66,6 @@ typedef struct {
  * with only the top ranks of each suit its answer depended on (its cut: how many, per suit). */
 typedef struct {
     uint32_t val;       /* lower bound | upper bound << 8 | (best lead + 1) << 16 | 1 << 31 (in use) */
-    uint8_t left;
     uint8_t cv;         /* the centre's value when it was found (the key leaves the centre out): at most 168 */
     uint16_t cut;       /* 4 bits a suit (in the key's order): how many of its top ranks its answer needed */
     uint64_t k[XKEY];   /* after val: one cache line holds an entry's val and its key's first words */
@@ -457,7 +456,6 @@ static XEnt *xfind(Engine *e, const uint64_t *key, int cv, int left) {
     tg[w] = tag | (uint32_t)left;
     memcpy(o->k, key, sizeof o->k);
     o->val = 0;
-    o->left = (uint8_t)left;
     o->cv = (uint8_t)cv;
     o->cut = 0;
     return o;

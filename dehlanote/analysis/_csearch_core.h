@@ -757,8 +757,8 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
         uint32_t tag = xtag(hs[j]);
         for (int i = 0; i < XWAYS; i++) {
             if ((e->xtags[at + i] & XTAGMASK) != tag) continue;
-            XEnt *x = e->xents + at + i;
-            if (!x->val || memcmp(x->k, kj, sizeof x->k)) continue;
+            XEnt *x = e->xents + at + i;     /* a matching tag: an entry in use */
+            if (memcmp(x->k, kj, sizeof x->k)) continue;
             int lo = x->val & 255, hi = x->val >> 8 & 255;
             /* found with another centre: as in the partition table below */
             if (x->cv < cv) hi += cv - x->cv;

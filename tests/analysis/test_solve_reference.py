@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from dataclasses import replace
 from functools import lru_cache
 
 import pytest
@@ -250,14 +251,10 @@ def _low_card_variants(rng: random.Random, pos: Position, count: int) -> list[Po
         rng.shuffle(owners)
         gone = {(seat, i) for _, seat, i, _ in held}
         hands = [[c for i, c in enumerate(hand) if (seat, i) not in gone] for seat, hand in enumerate(pos.hands)]
-        taken = list(pos.hands)
         for (_, _, _, card), seat in zip(held, owners):
             hands[seat].append(card)
-        variant = Position(pos.game, tuple(tuple(h) for h in hands), pos.leader, pos.trick, pos.trump, pos.closed,
-                           pos.first_void, pos.last_winner, pos.run, pos.centre_tricks, pos.centre_tens, pos.tens,
-                           pos.tricks, pos.done)
-        if [sorted(h) for h in variant.hands] != [sorted(h) for h in taken]:
-            out.append(variant)
+        if [sorted(h) for h in hands] != [sorted(h) for h in pos.hands]:
+            out.append(replace(pos, hands=tuple(tuple(h) for h in hands)))
     return out
 
 
