@@ -575,19 +575,23 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
  * it (2 bits a seat), 12 bits a rank in three words, and in the top byte the number of ranks
  * and the ten's place among them (relative ranks: only the order and the ten matter). */
 static void FN(describe)(const S *s, int su, uint64_t *w) {
-    w[0] = w[1] = w[2] = 0;
+    /* built in registers (a word in memory or-ed into rank by rank waited on itself): the first ten
+     * ranks (120 bits) in a 128-bit word, the other three from bit 120 on */
+    unsigned __int128 a = 0;
+    uint64_t b = 0;
     uint32_t rs = s->R[su];
     int at = 0, tenidx = -1;
     for (int r = 12; r >= 0; r--) {
         if (!CNT(rs, r)) continue;
         uint64_t g = s->G[su][r];
         if (r == TEN && s->tens_score) tenidx = at;
-        int bitpos = 12 * at;
-        w[bitpos >> 6] |= g << (bitpos & 63);
-        if ((bitpos & 63) > 52) w[(bitpos >> 6) + 1] |= g >> (64 - (bitpos & 63));
+        if (at < 10) a |= (unsigned __int128)g << (12 * at);
+        else b |= g << (12 * (at - 10));
         at++;
     }
-    w[2] |= ((uint64_t)at | (uint64_t)(tenidx + 1) << 4) << 56;
+    w[0] = (uint64_t)a;
+    w[1] = (uint64_t)(a >> 64) | b << 56;
+    w[2] = b >> 8 | ((uint64_t)at | (uint64_t)(tenidx + 1) << 4) << 56;
 }
 
 static int FN(desc_less)(const uint64_t *a, const uint64_t *b) {
