@@ -600,21 +600,44 @@ static int FN(desc_less)(const uint64_t *a, const uint64_t *b) {
     return 0;
 }
 
+/* A suit's three words of an entry's key: its description cut to its c top ranks (with the
+ * ten's place when it is among them). */
+static inline void FN(psuit)(const uint64_t *w, int c, uint64_t *out) {
+    int nb = 12 * c;
+    int tenidx = (int)(w[2] >> 60) - 1;
+    out[0] = w[0] & (nb >= 64 ? ~0ULL : (1ULL << nb) - 1);
+    out[1] = w[1] & (nb >= 128 ? ~0ULL : nb > 64 ? (1ULL << (nb - 64)) - 1 : 0);
+    out[2] = (w[2] & (nb > 128 ? (1ULL << (nb - 128)) - 1 : 0))
+             | ((uint64_t)c | (uint64_t)(tenidx >= 0 && tenidx < c ? tenidx + 1 : 0) << 4) << 56;
+}
+
 /* The key of an entry with cut (4 bits a suit in the key's order: how many top ranks it keeps):
- * per suit its description cut to those ranks (with the ten's place when it is among them), then
- * the outline's lengths and tens, then the rest and the cut. */
+ * per suit its description cut to those ranks, then the outline's lengths and tens, then the
+ * rest and the cut. */
 static void FN(pkey)(uint64_t desc[4][3], const int *order, const uint64_t *ok, unsigned cut, uint64_t *key) {
-    for (int i = 0; i < 4; i++) {
-        const uint64_t *w = desc[order[i]];
-        int c = cut >> (4 * i) & 15, nb = 12 * c;
-        int tenidx = (int)(w[2] >> 60) - 1;
-        key[3 * i] = w[0] & (nb >= 64 ? ~0ULL : (1ULL << nb) - 1);
-        key[3 * i + 1] = w[1] & (nb >= 128 ? ~0ULL : nb > 64 ? (1ULL << (nb - 64)) - 1 : 0);
-        key[3 * i + 2] = (w[2] & (nb > 128 ? (1ULL << (nb - 128)) - 1 : 0))
-                         | ((uint64_t)c | (uint64_t)(tenidx >= 0 && tenidx < c ? tenidx + 1 : 0) << 4) << 56;
-    }
+    for (int i = 0; i < 4; i++) FN(psuit)(desc[order[i]], cut >> (4 * i) & 15, key + 3 * i);
     memcpy(key + 12, ok, 4 * sizeof ok[0]);
     key[16] = ok[4] | (uint64_t)cut << 32;
+}
+
+/* xhash of the key of each cut, without the key: the hash is a sum of a term a word, so a
+ * suit's part of it depends only on how many of its ranks the cut keeps, found once a trick
+ * start (part[i][c], computed when first asked for: bit c of *known_i). */
+static uint64_t FN(phash)(uint64_t desc[4][3], const int *order, uint64_t base, const uint64_t *ok, unsigned cut,
+                          uint64_t part[4][14], unsigned *known) {
+    uint64_t h = base;
+    for (int i = 0; i < 4; i++) {
+        int c = cut >> (4 * i) & 15;
+        if (!(known[i] >> c & 1)) {
+            uint64_t w[3];
+            FN(psuit)(desc[order[i]], c, w);
+            part[i][c] = xterm(w, 3 * i, 3);
+            known[i] |= 1u << c;
+        }
+        h += part[i][c];
+    }
+    uint64_t last = ok[4] | (uint64_t)cut << 32;
+    return mix(h + xterm(&last, 16, 1));
 }
 #endif
 
@@ -748,21 +771,28 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     XOut *xo = xout_get(e, ok, 0, 0);
     /* each cut the outline's entries were stored with, the newest first: every bucket asked for
      * at once (a look-up waits for memory once, not once a cut) */
-    uint64_t keys[NCUTS][XKEY], hs[NCUTS];
+    uint64_t hs[NCUTS];
     int ncut = xo != NULL ? xo->n : 0;
-    for (int j = 0; j < ncut; j++) {
-        FN(pkey)(desc, order, ok, xo->cuts[j], keys[j]);
-        hs[j] = xhash(keys[j]);
-        __builtin_prefetch(e->xtags + xslot(e, hs[j]));
+    if (ncut) {
+        uint64_t part[4][14], base = xterm(ok, 12, 4);
+        unsigned known[4] = {0, 0, 0, 0};
+        for (int j = 0; j < ncut; j++) {
+            hs[j] = FN(phash)(desc, order, base, ok, xo->cuts[j], part, known);
+            __builtin_prefetch(e->xtags + xslot(e, hs[j]));
+        }
     }
     for (int j = 0; j < ncut; j++) {
-        const uint64_t *kj = keys[j];
         uint64_t at = xslot(e, hs[j]);
         uint32_t tag = xtag(hs[j]);
+        int built = 0;
         for (int i = 0; i < XWAYS; i++) {
             if ((e->xtags[at + i] & XTAGMASK) != tag) continue;
             XEnt *x = e->xents + at + i;     /* a matching tag: an entry in use */
-            if (memcmp(x->k, kj, sizeof x->k)) continue;
+            if (!built) {
+                FN(pkey)(desc, order, ok, xo->cuts[j], key);     /* the key, only now that it is needed */
+                built = 1;
+            }
+            if (memcmp(x->k, key, sizeof x->k)) continue;
             int lo = x->val & 255, hi = x->val >> 8 & 255;
             /* found with another centre: as in the partition table below */
             if (x->cv < cv) hi += cv - x->cv;
