@@ -622,7 +622,7 @@ static void FN(pkey)(uint64_t desc[4][3], const int *order, const uint64_t *ok, 
 
 /* xhash of the key of each cut, without the key: the hash is a sum of a term a word, so a
  * suit's part of it depends only on how many of its ranks the cut keeps, found once a trick
- * start (part[i][c], computed when first asked for: bit c of *known_i). */
+ * start (part[i][c], computed when first asked for: bit c of known[i]). */
 static uint64_t FN(phash)(uint64_t desc[4][3], const int *order, uint64_t base, const uint64_t *ok, unsigned cut,
                           uint64_t part[4][14], unsigned *known) {
     uint64_t h = base;
