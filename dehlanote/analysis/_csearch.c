@@ -368,12 +368,13 @@ static inline uint64_t xslot(const Engine *e, uint64_t h) {
 static inline uint32_t xtag(uint64_t h) { return ((uint32_t)h & 0xFFFFFF00u) | 0x100u; }
 #define XTAGMASK 0xFFFFFF00u
 
-/* The outline of key ok (six players), or NULL; create: a new one, with no cut yet, which may take
- * the place of the one with the fewest tricks left in its bucket. */
-static XOut *xout_get(Engine *e, const uint64_t *ok, int create, int left) {
-    uint64_t h = 0;
-    for (int i = 0; i < XOKEY; i++) h += (ok[i] ^ ok[i] >> 31) * XK[i + 3];
-    XOut *b = e->xouts + (mix(h) & e->xomask) * XOWAYS;
+/* The hash of a six-player outline's key ok. */
+static inline uint64_t xohash(const uint64_t *ok) { return mix(xterm(ok, 3, XOKEY)); }
+
+/* The outline of key ok (hash h: xohash) (six players), or NULL; create: a new one, with no cut
+ * yet, which may take the place of the one with the fewest tricks left in its bucket. */
+static XOut *xout_get(Engine *e, const uint64_t *ok, uint64_t h, int create, int left) {
+    XOut *b = e->xouts + (h & e->xomask) * XOWAYS;
     for (int i = 0; i < XOWAYS; i++)
         if (b[i].n && memcmp(b[i].k, ok, sizeof b[i].k) == 0) return b + i;
     if (!create) return NULL;

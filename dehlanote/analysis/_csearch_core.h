@@ -768,7 +768,8 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     unsigned nslot = (unsigned)(mix(nh) & 0xFFFF);
     int hint = 0;
     uint64_t key[XKEY];
-    XOut *xo = xout_get(e, ok, 0, 0);
+    uint64_t ohash = xohash(ok);
+    XOut *xo = xout_get(e, ok, ohash, 0, 0);
     /* each cut the outline's entries were stored with, the newest first: every bucket asked for
      * at once (a look-up waits for memory once, not once a cut) */
     uint64_t hs[NCUTS];
@@ -849,7 +850,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
     if (best) h = best;
     x->val = (uint32_t)lo | (uint32_t)hi << 8 | (uint32_t)h << 16 | 1u << 31;
     x->cut = (uint16_t)cut;
-    xo = xout_get(e, ok, 1, left);
+    xo = xout_get(e, ok, ohash, 1, left);
     xout_add(xo, (uint16_t)cut);
     if (best) xo->lead = (uint8_t)best;
     s->relv = got_rel;
