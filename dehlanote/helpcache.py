@@ -38,8 +38,8 @@ _ENV = ("COLUMNS", "LINES", "JUPYTER_COLUMNS", "JUPYTER_LINES", "NO_COLOR", "FOR
         "PY_COLORS", "PYTHONIOENCODING", "PYTHONUTF8", "LANG", "LANGUAGE")
 _ENV_PREFIXES = ("TYPER_", "_TYPER_", "RICH_", "CLICK_", "DEHLANOTE", "_DEHLANOTE", "LC_")
 
-#: a kept copy's name: a few slots, so that the folder holds at most this many
-_SLOTS = 16
+#: kept copies: at most this many (past it, the oldest written goes)
+_KEEP = 16
 
 
 def _streams() -> list[Any]:
@@ -94,7 +94,19 @@ def _stat_line(path: str) -> Optional[bytes]:
 
 
 def _name(key: bytes) -> str:
-    return f"help-{zlib.crc32(key) % _SLOTS:02d}.txt"
+    # a name of its own for each key (64 bits of two checksums): two settings sharing a slot
+    # rendered in turn, each evicting the other (a copy holds its key, so a clash is only slower)
+    return f"help-{zlib.crc32(key):08x}{zlib.adler32(key):08x}.txt"
+
+
+def _prune(where: str) -> None:
+    """Keep the newest :data:`_KEEP` copies in cache folder ``where``."""
+    copies = []
+    for entry in os.scandir(where):
+        if entry.name.startswith("help-") and entry.name.endswith(".txt") and entry.is_file(follow_symlinks=False):
+            copies.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+    for _, path in sorted(copies)[:-_KEEP]:
+        os.unlink(path)
 
 
 def serve(argv: list[str]) -> Optional["Recorder"]:
@@ -241,4 +253,7 @@ class Recorder:
         body = "".join(self.parts).encode("utf-8")
         data = b"".join([_MAGIC, self.key, b"\n", b"%d\n" % len(lines), *(x + b"\n" for x in lines), body])
         from . import cache
-        cache.write(_name(self.key), data)
+        if cache.write(_name(self.key), data):
+            where = cache.folder()
+            if where is not None:
+                _prune(where)

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,36 @@ def test_a_closed_pipe_is_quiet_as_on_the_usual_path(tmp_path):
                            env=_env(tmp_path / "blocked"), timeout=120)
     os.close(write)
     assert statuses == [(1, b""), (1, b"")] and (usual.returncode, usual.stderr) == (1, b"")
+
+
+def test_each_setting_keeps_its_own_copy_and_the_folder_keeps_the_newest_sixteen(tmp_path, monkeypatch, capsys):
+    """Copies kept under 18 terminal widths in turn: the newest 16 are served, the two oldest are
+    rendered again (each has a name of its own: no two settings evict each other while fewer
+    than 16 are in use)."""
+    from dehlanote import cache, helpcache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cache.folder.cache_clear()
+    try:
+        widths = [str(60 + i) for i in range(18)]
+        for width in widths:
+            monkeypatch.setenv("COLUMNS", width)
+            recorder = helpcache.serve(["--help"])
+            assert recorder is not None                 # nothing kept yet for this width
+            recorder.start()
+            print(f"the help at {width} columns")
+            recorder.keep()
+            time.sleep(0.01)                            # written at distinct times (the oldest goes first)
+        capsys.readouterr()
+        assert len(list((tmp_path / "cache" / "dehlanote").glob("help-*.txt"))) == 16
+        for width in widths:
+            monkeypatch.setenv("COLUMNS", width)
+            try:
+                recorder = helpcache.serve(["--help"])
+            except SystemExit as done:
+                assert done.code == 0 and width not in widths[:2]
+                assert capsys.readouterr().out == f"the help at {width} columns\n"
+            else:
+                assert recorder is not None and width in widths[:2]
+    finally:
+        cache.folder.cache_clear()
