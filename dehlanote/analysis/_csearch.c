@@ -527,6 +527,32 @@ static uint64_t rel_of(unsigned cut, SuitInfo *const *in, const int *order) {
     return bits;
 }
 
+/* The bounds on AC's gain from a trick start (lo, hi) that an entry found with the centre worth ecv
+ * gives with the centre worth cv; top: the most AC can get here (cv and all still to be played).
+ * Whatever the play, the first sweep (or the last trick) takes the centre, so for each line of
+ * play AC's gain is p + cv * I: p what the play itself brings AC, I whether AC makes that first
+ * capture. Hence a centre worth d more adds at most d and never takes anything away; and the two
+ * ends of the range carry over whole: AC taking everything with a centre worth something means
+ * that AC has a way to take all the play brings and the first capture on every line, so AC takes
+ * everything whatever the centre (with an empty centre it says less: the first capture was worth
+ * nothing); AC not taking everything with an empty centre, or with a centre worth something, says
+ * the same of any centre worth something. Nothing for AC mirrors it. */
+static inline void centre_bounds(int ecv, int cv, int top, int *lo, int *hi) {
+    int etop = top - cv + ecv, l = *lo, h = *hi;
+    if (ecv < cv) h += cv - ecv;
+    else l -= ecv - cv;
+    if (ecv || !cv) {
+        if (*lo >= etop) l = top;
+        if (*hi <= 0) h = 0;
+    }
+    if (!ecv || cv) {
+        if (*hi < etop && h >= top) h = top - 1;
+        if (*lo > 0 && l < 1) l = 1;
+    }
+    *lo = l;
+    *hi = h;
+}
+
 /* ---- the search, twice ------------------------------------------------------------------ */
 
 #define MV(su, r) ((su) << 4 | (r))

@@ -795,9 +795,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             }
             if (memcmp(x->k, key, sizeof x->k)) continue;
             int lo = x->val & 255, hi = x->val >> 8 & 255;
-            /* found with another centre: as in the partition table below */
-            if (x->cv < cv) hi += cv - x->cv;
-            else lo -= x->cv - cv;
+            centre_bounds(x->cv, cv, top, &lo, &hi);     /* found with another centre */
             STAT(st_hits);
             if (lo >= target || hi < target) {
                 /* the cards the answer depended on: per suit its top ranks down to the cut (the key
@@ -881,11 +879,7 @@ static int FN(trick)(S *s, int leader, int run, int ctens, int ctricks, int left
             }
             STAT(st_hits);
             int lo = rc->val & 255, hi = rc->val >> 8 & 255;
-            /* found with another centre: whatever the play, the side that next sweeps (or takes the
-             * last trick) takes the centre, so a centre worth d more can add at most d to AC's gain,
-             * and never takes anything away */
-            if (rc->cv < cv) hi += cv - rc->cv;
-            else lo -= rc->cv - cv;
+            centre_bounds(rc->cv, cv, top, &lo, &hi);    /* found with another centre */
             if (lo >= target || hi < target) {
                 s->relv = rel_of(cut, in, order);
                 if (rc != newest) {

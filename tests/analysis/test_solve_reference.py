@@ -433,6 +433,42 @@ def test_a_warm_table_answers_the_same_hands_with_another_centre() -> None:
     assert checked > 80
 
 
+@pytest.mark.skipif(_csearch is None, reason="the compiled search is not built")
+@pytest.mark.parametrize("name,tricks", [("standard", 6), ("six-player", 3)])
+def test_all_or_nothing_found_with_a_centre_answers_any_centre_at_once(name: str, tricks: int) -> None:
+    """AC taking every ten still to be won, with a ten in the centre, means AC has a way to take
+    all the play brings and the first capture on every line: that holds whatever the centre.
+    So after such a position, the same hands with a captured ten put back into the centre (a
+    centre worth more, and AC still to take everything, or nothing when that was the answer)
+    are answered from the table without a card played, with the Python search's value. The
+    rule before it (a centre worth d more adds at most d) left those to be searched again."""
+    rng = random.Random(zlib.crc32(f"all or nothing {name}".encode()))
+    game = GAMES[name]
+    extremes = 0
+    for _ in range(400):
+        pos = random_ending(rng, game, tricks, "known")
+        captured = sum(pos.tens)
+        if pos.trick or not pos.centre_tens or not captured:
+            continue
+        warm = Solver(game, compiled=True)
+        value = warm.value(pos)
+        most = pos.tens[0] + 4 * game.decks - captured     # AC's tens and every ten still to be won
+        if value not in (pos.tens[0], most):
+            continue
+        side = 0 if pos.tens[0] else 1
+        more = replace(pos, centre_tens=pos.centre_tens + 1,
+                       tens=(pos.tens[0] - (side == 0), pos.tens[1] - (side == 1)))
+        before = warm.nodes
+        got = warm.value(more)
+        assert got == Solver(game, compiled=False).value(more), (name, more)
+        assert got == more.tens[0] + (0 if value == pos.tens[0] else 4 * game.decks - sum(more.tens)), (name, more)
+        assert warm.nodes == before, (name, more, warm.nodes - before)
+        extremes += 1
+        if extremes == 12:
+            break
+    assert extremes == 12
+
+
 def test_six_players_warm_lead_slots_answer_as_the_python_search() -> None:
     """For six players the compiled search tries first the lead last found best at a trick
     start with the same suit lengths, leader and centre, kept in the engine across
