@@ -14,6 +14,13 @@ far past a minute). Full deals are interleaved across profiles (a deal of each i
 ``--until`` (a wall-clock time, HH:MM UTC: no new position is started after it) still
 reports every profile on the same number of deals; ``--from-log FILE`` prints the tables of a
 log written by ``--log``.
+
+``--anchor N`` adds an outside anchor measured in the same run: N random bridge deals (random
+trump suit and opening leader) solved by DDS, the bridge double-dummy solver, through the
+``endplay`` package (``pip install endplay``, or ``pip install -e '.[bench]'``), asked for the
+value and one best card (``SolveMode.OptimalOne``: what ``Solver.value`` gives here), one call a
+deal on one core, with DDS's own node count. The last line gives each profile's median time over
+DDS's.
 """
 
 from __future__ import annotations
@@ -64,11 +71,41 @@ SEED_OFFSET = {"pagat": 500_000, "closed": 700_000}
 
 Job = tuple[str, int, int, float, 'float | None', 'bool | None']
 
+#: the outside anchor's rows (--anchor); its peak memory is not told apart from the worker's
+ANCHOR = "dds-bridge"
+
+
+def bridge_deal(seed: int):
+    """A random bridge deal for DDS (endplay's Deal): random hands, trump suit and opening leader."""
+    from endplay.types import Deal, Denom, Player
+    rng = random.Random(seed + 900_000)
+    cards = [card[-1] + card[:-1].replace("10", "T") for card in DECK]     # "SA", "HT", ...
+    rng.shuffle(cards)
+    hands = [".".join("".join(c[1] for c in cards[13 * i:13 * i + 13] if c[0] == suit) for suit in "SHDC")
+             for i in range(4)]
+    deal = Deal.from_pbn("N:" + " ".join(hands))
+    deal.trump = rng.choice([Denom.spades, Denom.hearts, Denom.diamonds, Denom.clubs])
+    deal.first = rng.choice([Player.north, Player.east, Player.south, Player.west])
+    return deal
+
+
+def solve_bridge(seed: int) -> tuple[float, int]:
+    """CPU seconds and DDS's node count for the value and one best card of bridge_deal(seed)."""
+    from endplay.dds import solve_board
+    from endplay.dds.solve import SolveMode
+    deal = bridge_deal(seed)
+    start = time.process_time()
+    board = solve_board(deal, SolveMode.OptimalOne)
+    return time.process_time() - start, int(board._data.nodes)
+
 
 def solve_one(job: Job) -> tuple[str, int, bool, float, int, int, int] | None:
     name, left, seed, limit, until, compiled = job
     if until is not None and time.time() > until:
         return None
+    if name == ANCHOR:
+        spent, nodes = solve_bridge(seed)
+        return name, left, True, spent, nodes, 0, seed
     game = PROFILES[name]
     pos = position(seed, game, left, name)
     solver = Solver(game, compiled=compiled)
@@ -95,7 +132,11 @@ def report(name: str, left: int, rows: list[tuple[bool, float, int, int]], limit
     return (f"| {name} | {left} | {len(rows)} | {len(solved)} | {ten * 100 // len(rows)} % | "
             f"{under * 100 // len(rows)} % | "
             f"{times[0]:.3f} / {statistics.median(times):.3f} / {times[-1]:.3f} | {med_nodes} / {max_nodes} | "
-            f"{max(p for *_, p in rows)} MB |")
+            f"{peak_text(max(p for *_, p in rows))} |")
+
+
+def peak_text(mb: int) -> str:
+    return f"{mb} MB" if mb else "-"
 
 
 def table(names: list[str], results: dict[tuple[str, int], list], limit: float) -> None:
@@ -106,6 +147,17 @@ def table(names: list[str], results: dict[tuple[str, int], list], limit: float) 
         for (n, left), rows in sorted(results.items(), key=lambda kv: kv[0][1]):
             if n == name:
                 print(report(name, left, rows, limit), flush=True)
+
+
+def ratios(names: list[str], results: dict[tuple[str, int], list]) -> None:
+    """Each profile's median CPU seconds on full deals over DDS's on bridge deals (when both ran)."""
+    anchor = [t for (n, _), rows in results.items() if n == ANCHOR for _, t, _, _ in rows]
+    if not anchor:
+        return
+    base = statistics.median(anchor)
+    full = {n: max(left for (m, left) in results if m == n) for n in names if any(m == n for m, _ in results)}
+    parts = [f"{n} {statistics.median(t for _, t, _, _ in results[(n, full[n])]) / base:.1f}x" for n in full]
+    print(f"median CPU s over DDS's ({base * 1000:.1f} ms, {len(anchor)} bridge deals): " + ", ".join(parts))
 
 
 def until_time(text: str | None) -> float | None:
@@ -135,7 +187,14 @@ def main() -> None:
                     help="six players: the \"full deals\" start at this trick of 26 (default 19: 8 tricks left)")
     ap.add_argument("--python", action="store_true",
                     help="the pure-Python search everywhere (default: the compiled one)")
+    ap.add_argument("--anchor", type=int, default=0,
+                    help="also this many random bridge deals solved by DDS (the endplay package), in the same run")
     args = ap.parse_args()
+    if args.anchor:
+        try:
+            import endplay.dds  # noqa: F401
+        except ImportError:
+            ap.error("--anchor needs the endplay package (DDS for Python): pip install endplay")
     names = args.profiles.split(",")
     results: dict[tuple[str, int], list] = {}
     if args.from_log:
@@ -143,7 +202,8 @@ def main() -> None:
             for line in f:
                 w = line.split()
                 results.setdefault((w[0], int(w[1])), []).append((w[2] == "True", float(w[3]), int(w[4]), int(w[5])))
-        table([n for n in names if any(k[0] == n for k in results)], results, args.limit)
+        table([n for n in names + [ANCHOR] if any(k[0] == n for k in results)], results, args.limit)
+        ratios(names, results)
         return
     until = until_time(args.until)
     compiled = False if args.python else None
@@ -153,13 +213,15 @@ def main() -> None:
         full = game.tricks_per_deal
         jobs += [(name, min(args.ending_tricks, full), args.seed + i, args.limit, until, compiled)
                  for i in range(args.endings)]
-    for i in range(args.deals):
-        # full deals interleaved across profiles: a run stopped early is still balanced
-        for name in names:
+    for i in range(max(args.deals, args.anchor)):
+        # full deals interleaved across profiles (and the anchor): a run stopped early is still balanced
+        for name in names if i < args.deals else []:
             game = PROFILES[name]
             # six players: a random deal played at random to the start of trick --six-from
             left = game.tricks_per_deal if game.seats == 4 else game.tricks_per_deal - args.six_from + 1
             jobs.append((name, left, args.seed + 10_000 + i, args.limit, until, compiled))
+        if i < args.anchor:
+            jobs.append((ANCHOR, 13, args.seed + 10_000 + i, args.limit, until, compiled))
     log = open(args.log, "w", encoding="utf-8") if args.log else None
     with multiprocessing.get_context("spawn").Pool(args.jobs, maxtasksperchild=20) as pool:
         for got in pool.imap_unordered(solve_one, jobs):
@@ -173,7 +235,8 @@ def main() -> None:
     search = ("pure-Python" if args.python else "compiled" if _csearch is not None
               else "pure-Python (not built)")
     print(f"limit {args.limit:g} CPU s a position, {args.jobs} processes, seed {args.seed}, search: {search}")
-    table(names, results, args.limit)
+    table(names + ([ANCHOR] if args.anchor else []), results, args.limit)
+    ratios(names, results)
 
 
 if __name__ == "__main__":
