@@ -25,6 +25,7 @@ from .common import (
     emit,
     err_console,
     expand,
+    fail,
     load_registry,
     located,
     open_games,
@@ -33,7 +34,8 @@ from .common import (
 Task = tuple[str, int, DealFact, Rules]
 
 
-def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str]) -> Iterator[Task]:
+def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str], have: list[str]) -> Iterator[Task]:
+    """Each deal to solve; ``have`` gains, per game without deal ``only``, the deals it has."""
     for spec in specs:
         path = display_name(spec)
         for index, game in enumerate(open_games(spec), 1):
@@ -41,9 +43,13 @@ def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str]) -> I
             errors.extend(str(located(e, game, path)) for e in facts.errors)
             if facts.rules is None:
                 continue
+            found = False
             for fact in facts.deals:
                 if only is None or fact.number == only:
+                    found = True
                     yield path, index, fact, facts.rules
+            if not found and facts.deals:
+                have.append(f"game {index} of {path}: deals {facts.deals[0].number} to {facts.deals[-1].number}")
 
 
 Args = tuple[Task, int, int | None, float | None, int | None, int]
@@ -128,15 +134,22 @@ def solve(
     taken as known). Full deals can take a while: a progress bar shows
     on a terminal, Ctrl-C stops cleanly, and --time-limit caps each deal.
 
-    Exit status: 0, 1 when a record has errors or a deal was not solved in time, 2 for an unreadable file
-    or a worker process that was lost (killed).
+    Exit status: 0, 1 when a record has errors or a deal was not solved in time, 2 for an unreadable file,
+    a --deal number that no game has, or a worker process that was lost (killed).
 
     Example: dehlanote solve samples/worked-example.dpn --from-trick 6
     """
     reg = load_registry(rules)
     specs = expand(files)
     errors: list[str] = []
-    tasks = list(_tasks(specs, reg, deal, errors))
+    have: list[str] = []
+    tasks = list(_tasks(specs, reg, deal, errors, have))
+    if deal is not None and not tasks and have:
+        # a deal asked for by number that no game has: said as such (as replay --deal does), not "no deal"
+        for line in errors:
+            err_console().print(line, markup=False)
+        shown = "; ".join(have[:3]) + ("; ..." if len(have) > 3 else "")
+        raise fail(f"no game has a deal {deal} ({shown})")
     seconds = time_limit or None
     args: list[Args] = [(t, from_trick, node_limit, seconds, None if dd else worlds, seed) for t in tasks]
     run = run_deals("solving", args, _work, _analyse, lambda n: _label(args[n]), jobs)

@@ -142,6 +142,17 @@ def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
     assert "missing.dpn" in res.stderr and "Traceback" not in res.stderr
 
 
+def test_a_deal_number_no_game_has_is_said_with_the_deals_there_are() -> None:
+    res = run("samples/match.dpn", "--deal", "99", "--dd")
+    assert res.returncode == 2 and res.stdout == ""
+    assert "no game has a deal 99 (game 1 of samples/match.dpn: deals 1 to 7)" in res.stderr
+    assert "Traceback" not in res.stderr
+    # a number one game has: that game's deal only, the others not named
+    res = run("samples/match.dpn", "samples/worked-example.dpn", "--deal", "7", "--dd", "--from-trick", "13")
+    assert res.returncode == 0, res.stderr
+    assert "samples/match.dpn, game 1, deal 7" in res.stdout and "worked-example" not in res.stdout + res.stderr
+
+
 def test_library_first_void_five_starts_after_the_phase() -> None:
     facts = next(replay_games(iter_path(str(SAMPLES / "pagat-first-void-five.dpn"))))
     for deal in facts.deals:
