@@ -109,7 +109,8 @@ def review_command(
     files: list[str] = typer.Argument(..., metavar="FILE...", help="DPN files (globs allowed); - reads standard "
                                                                     "input."),
     player: Optional[str] = typer.Option(None, "--player", metavar="NAME",
-                                         help="Only this player (the name the seat tags give, as in [A \"Asha\"])."),
+                                         help="Only this player (the name the seat tags give, as in "
+                                              "[A \"Asha\"], in any case)."),
     top: int = typer.Option(5, "--top", min=0, metavar="N", help="The N costliest decisions of each player."),
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", metavar="text|json",
                                         help="text: a section per player; json: one object."),
@@ -155,6 +156,10 @@ def review_command(
     """
     if site is not None and link_base is not None:
         raise fail("give --site or --link-base, not both")
+    # the player in any case, spaces around the name ignored (as stats --player)
+    wanted = player.strip().casefold() if player is not None else None
+    if wanted == "":
+        raise fail("--player: give a name, as the records' seat tags write it")
     from urllib.parse import quote
 
     from ..output.html.site import GamePages, PageNames
@@ -184,7 +189,7 @@ def review_command(
             names = player_names(game, facts.rules)
             known.update(names.values())
             page = pages.page(index)
-            if facts.rules is None or (player is not None and player not in names.values()):
+            if facts.rules is None or (wanted is not None and all(n.casefold() != wanted for n in names.values())):
                 continue
             for fact in facts.deals:
                 if not fact.tricks:
@@ -195,7 +200,7 @@ def review_command(
     err = err_console()
     for line in errors:
         err.print(line, markup=False)
-    if player is not None and player not in known:
+    if wanted is not None and all(n.casefold() != wanted for n in known):
         listed = ", ".join(sorted(known)) if known else "none: no seat is named ([A \"name\"] tags)"
         raise fail(f"unknown-player: no game has a player called {player!r}; the players are: {listed}")
 
@@ -218,8 +223,10 @@ def review_command(
         for d in r.decisions:
             decisions.append(d.at(task.source, task.game, task.fact.number, task.names.get(d.seat, "")))
     people = players(decisions)
-    if player is not None:
-        people = {player: people.get(player, PlayerReview(player))}
+    if wanted is not None:
+        # each spelling of the name the tags give (the same player when the same), or the first with no decision
+        spelt = sorted(n for n in known if n.casefold() == wanted)
+        people = {n: p for n, p in people.items() if n.casefold() == wanted} or {spelt[0]: PlayerReview(spelt[0])}
     unnamed = sum(1 for d in decisions if not d.player)
     order = sorted(people.values(), key=lambda p: (-p.per_deal, p.name))
     summary = {"judged": judged, "from_cache": from_cache, "partial": partial, "skipped": sum(skipped.values()),

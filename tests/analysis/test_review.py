@@ -147,6 +147,12 @@ def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
     index = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--link-base",
                 "https://example.org/dpn/index.html", "-f", "json", cache=tmp_path)
     assert json.loads(index.stdout)["players"] == json.loads(base.stdout)["players"]
+    # the name in any case, spaces around it ignored (as stats --player): the same review
+    anycase = run(str(MATCH), "--dd", "--from-trick", "12", "--player", " omar ", cache=tmp_path)
+    assert anycase.returncode == 0, anycase.stderr
+    assert anycase.stdout == res.stdout
+    empty = run(str(MATCH), "--dd", "--player", " ", cache=tmp_path)
+    assert empty.returncode == 2 and "--player: give a name" in empty.stderr
     bad = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Zed", cache=tmp_path)
     assert bad.returncode == 2
     assert "unknown-player" in bad.stderr and "Esha, Nandini, Omar, Ravi" in bad.stderr
