@@ -59,8 +59,12 @@ def _one(args: tuple[DealFact, Rules, Options], step: Step) -> DealReview:
 
 
 def _why(reason: str) -> str:
+    """A skipped deal's reason, short enough to count in the summary line."""
     if reason.startswith("the hands are not known"):
         return _HANDS
+    if reason.startswith("no trick ") and " to start from" in reason:
+        # "no trick K to start from: the record has N" (N differs from deal to deal)
+        return f"fewer than {reason.split()[2]} tricks"
     return reason
 
 

@@ -159,6 +159,12 @@ def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
     assert "Traceback" not in bad.stderr
 
 
+def test_a_start_past_every_deals_end_skips_them_saying_why(tmp_path: Path) -> None:
+    res = run(str(MATCH), "--dd", "--from-trick", "99", cache=tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "0 deals judged double dummy, from trick 99; 7 skipped (fewer than 99 tricks: 7)" in res.stderr + res.stdout
+
+
 def test_bad_records_give_their_codes_and_the_good_deals_are_still_judged(tmp_path: Path) -> None:
     text = MATCH.read_text()
     lines = text.splitlines()
