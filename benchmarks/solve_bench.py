@@ -31,6 +31,7 @@ import random
 import resource
 import statistics
 import time
+from typing import Any
 
 from dehlanote.analysis import PlayRules, OutOfTime, Position, Solver
 from dehlanote.analysis.search import _csearch
@@ -75,7 +76,7 @@ Job = tuple[str, int, int, float, 'float | None', 'bool | None']
 ANCHOR = "dds-bridge"
 
 
-def bridge_deal(seed: int):
+def bridge_deal(seed: int) -> "Any":
     """A random bridge deal for DDS (endplay's Deal): random hands, trump suit and opening leader."""
     from endplay.types import Deal, Denom, Player
     rng = random.Random(seed + 900_000)
@@ -96,7 +97,8 @@ def solve_bridge(seed: int) -> tuple[float, int]:
     deal = bridge_deal(seed)
     start = time.process_time()
     board = solve_board(deal, SolveMode.OptimalOne)
-    return time.process_time() - start, int(board._data.nodes)
+    # DDS's node count is in the futureTricks it filled, which endplay keeps as _data (0.5.12)
+    return time.process_time() - start, int(getattr(getattr(board, "_data", None), "nodes", 0))
 
 
 def solve_one(job: Job) -> tuple[str, int, bool, float, int, int, int] | None:
