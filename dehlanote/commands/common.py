@@ -12,7 +12,7 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from ..version import __version__
 from ..errors import READING_CODES, DpnError
@@ -335,6 +335,24 @@ def _version(value: bool) -> None:
         import typer
         typer.echo(f"dehlanote {__version__}")
         raise typer.Exit()
+
+
+# ---- what several commands say -----------------------------------------------------------------
+
+def deal_span(deals: "Sequence[Any]") -> str:
+    """The deals a game has, for a message about a deal number it has not: ``deals 1 to 7``."""
+    return f"deals {deals[0].number} to {deals[-1].number}" if deals else "no deal"
+
+
+def wanted_player(player: Optional[str]) -> Optional[str]:
+    """A ``--player`` name as the commands match it, in any case with the spaces around it
+    ignored (None: every player); an empty name is refused."""
+    if player is None:
+        return None
+    wanted = player.strip().casefold()
+    if not wanted:
+        raise fail("--player: give a name, as the records' seat tags write it")
+    return wanted
 
 
 # ---- validate ----------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import RULES_OPTION, Exit, display_name, err_console, fail, load_registry
+from .common import RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry
 
 
 def image_command(
@@ -54,8 +54,8 @@ def image_command(
     rules_used = facts.rules
     chosen = next((d for d in facts.deals if d.number == deal), None)
     if rules_used is None or chosen is None:
-        have = f"deals {facts.deals[0].number} to {facts.deals[-1].number}" if facts.deals else "no deal"
-        raise fail(f"game {game} of {display_name(file)} has no deal {deal} that can be replayed ({have})")
+        raise fail(f"game {game} of {display_name(file)} has no deal {deal} that can be replayed "
+                   f"({deal_span(facts.deals)})")
     snaps = snapshots(chosen, rules_used)
     ends = [0] + [i for i, s in enumerate(snaps) if s.trick is not None and s.complete]
     if trick == 0:

@@ -36,6 +36,7 @@ from .common import (
     STDIN,
     Exit,
     analysis_progress,
+    deal_span,
     display_name,
     err_console,
     fail,
@@ -112,7 +113,7 @@ def replay(
                   markup=False)
     stepper = Stepper.of(facts)
     if deal is not None and not stepper.goto(deal):
-        raise fail(f"game {game} has no deal {deal} (deals {facts.deals[0].number} to {facts.deals[-1].number})")
+        raise fail(f"game {game} has no deal {deal} ({deal_span(facts.deals)})")
     if trick is not None and not stepper.jump(trick):
         raise fail(f"deal {stepper.deals[stepper.deal].number} has no trick {trick}")
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)

@@ -32,6 +32,7 @@ from .common import (
     located,
     open_games,
     plural,
+    wanted_player,
 )
 
 #: why a deal was not judged, as the summary says it
@@ -160,10 +161,10 @@ def review_command(
     """
     if site is not None and link_base is not None:
         raise fail("give --site or --link-base, not both")
-    # the player in any case, spaces around the name ignored (as stats --player)
-    wanted = player.strip().casefold() if player is not None else None
-    if wanted == "":
-        raise fail("--player: give a name, as the records' seat tags write it")
+    wanted = wanted_player(player)     # in any case, as stats --player
+
+    def is_wanted(name: str) -> bool:
+        return name.casefold() == wanted
     from urllib.parse import quote
 
     from ..output.html.site import GamePages, PageNames
@@ -193,7 +194,7 @@ def review_command(
             names = player_names(game, facts.rules)
             known.update(names.values())
             page = pages.page(index)
-            if facts.rules is None or (wanted is not None and all(n.casefold() != wanted for n in names.values())):
+            if facts.rules is None or (wanted is not None and not any(map(is_wanted, names.values()))):
                 continue
             for fact in facts.deals:
                 if not fact.tricks:
@@ -204,7 +205,7 @@ def review_command(
     err = err_console()
     for line in errors:
         err.print(line, markup=False)
-    if wanted is not None and all(n.casefold() != wanted for n in known):
+    if wanted is not None and not any(map(is_wanted, known)):
         listed = ", ".join(sorted(known)) if known else "none: no seat is named ([A \"name\"] tags)"
         raise fail(f"unknown-player: no game has a player called {player!r}; the players are: {listed}")
 
@@ -229,8 +230,8 @@ def review_command(
     people = players(decisions)
     if wanted is not None:
         # each spelling of the name the tags give (the same player when the same), or the first with no decision
-        spelt = sorted(n for n in known if n.casefold() == wanted)
-        people = {n: p for n, p in people.items() if n.casefold() == wanted} or {spelt[0]: PlayerReview(spelt[0])}
+        spelt = sorted(filter(is_wanted, known))
+        people = {n: p for n, p in people.items() if is_wanted(n)} or {spelt[0]: PlayerReview(spelt[0])}
     unnamed = sum(1 for d in decisions if not d.player)
     order = sorted(people.values(), key=lambda p: (-p.per_deal, p.name))
     summary = {"judged": judged, "from_cache": from_cache, "partial": partial, "skipped": sum(skipped.values()),

@@ -21,6 +21,7 @@ from .common import (
     Exit,
     OutputFormat,
     TextOut,
+    deal_span,
     display_name,
     emit,
     err_console,
@@ -49,7 +50,7 @@ def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str], have
                     found = True
                     yield path, index, fact, facts.rules
             if not found and facts.deals:
-                have.append(f"game {index} of {path}: deals {facts.deals[0].number} to {facts.deals[-1].number}")
+                have.append(f"game {index} of {path}: {deal_span(facts.deals)}")
 
 
 Args = tuple[Task, int, int | None, float | None, int | None, int]

@@ -28,6 +28,7 @@ from .common import (
     games_of,
     load_registry,
     out_console,
+    wanted_player,
     why,
 )
 
@@ -65,9 +66,7 @@ def stats_command(
         dated = date_range(since, until)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    wanted = player.strip().casefold() if player is not None else None
-    if wanted == "":
-        raise fail("--player: give a name, as the records' seat tags write it")
+    wanted = wanted_player(player)
     stats = ArchiveStats()
     err = err_console()
     unreadable = False
