@@ -33,7 +33,7 @@ from ..replay.game import RULINGS, before_trump, ruled_revokes
 from ..replay.core import DealState, play_card
 from ..replay.engine import MatchState, replay_deal, start_match
 from ..replay.table import Table
-from ..replay.facts import DealFact
+from ..replay.facts import DealFact, trick_numbered
 from ..rules.profile import Registry, registry as default_registry
 from ..syntax import Deal, Game, Tag, Trick, parse_string
 from ..syntax.model import Revoke, make_revoke
@@ -715,8 +715,7 @@ class Session(SessionView):
                 if r.seat in order and order.index(r.seat) < len(written.plays):
                     play = written.plays[order.index(r.seat)]
                     where = (play.line, play.column)
-            elif 0 < r.trick <= len(fact.tricks):
-                t = fact.tricks[r.trick - 1]
+            elif (t := trick_numbered(fact.tricks, r.trick)) is not None:
                 where = (0, 0)     # a seat that did not play there: no revoke can be found
                 if r.seat in t.order and t.order.index(r.seat) < len(t.trick.plays):
                     p = t.trick.plays[t.order.index(r.seat)]

@@ -14,7 +14,7 @@ from typing import Optional, cast
 from ..errors import DpnError
 from ..syntax.model import Word
 from .core import SEATS as _SEATS, SUIT_WORD, DealState, needless
-from .facts import TrumpFact
+from .facts import TrumpFact, trick_numbered
 
 
 def _err(code: str, message: str, node, deal: Optional[int], trick: Optional[int] = None) -> DpnError:
@@ -164,9 +164,10 @@ def check_set_trump(state: DealState, complete: bool) -> list[DpnError]:
 
 
 def _void_card(state: DealState, fact: TrumpFact) -> str:
-    if fact.trick is None:
+    trick = None if fact.trick is None else trick_numbered(state.tricks, fact.trick)
+    if trick is None:
         return "card"
-    for p in state.tricks[fact.trick - 1].plays:
+    for p in trick.plays:
         if p.seat == fact.by and p.card[-1] == fact.suit:
             return p.card
     return "card"

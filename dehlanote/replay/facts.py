@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from operator import attrgetter
 from types import ModuleType
-from typing import Any, Callable, NamedTuple, Optional
+from typing import Any, Callable, NamedTuple, Optional, Sequence
 
 from ..deck import CARD_INDEX
 from ..errors import DpnError
@@ -59,6 +59,16 @@ class TrickFact(NamedTuple):
     def plays(self) -> tuple[PlayFact, ...]:
         """Each card with the seat that played it (made on demand: bulk checking never asks)."""
         return tuple(PlayFact(seat, p.card, p) for seat, p in zip(self.order, self.trick.plays))
+
+
+def trick_numbered(tricks: Sequence[TrickFact], number: int) -> Optional[TrickFact]:
+    """The trick of ``tricks`` numbered ``number``, or None when it was not replayed. The tricks
+    replayed are in order, but not always tricks 1, 2, 3 ...: a trick written with too few or
+    too many cards is counted and not replayed, so the tricks after it sit one place before
+    their numbers."""
+    if 0 < number <= len(tricks) and tricks[number - 1].number == number:
+        return tricks[number - 1]
+    return next((t for t in tricks if t.number == number), None)
 
 
 class TrumpFact(NamedTuple):

@@ -11,7 +11,7 @@ from ..rules.profile import Registry, Rules, registry as default_registry
 from ..deck import sides_for
 from ..syntax.model import CardRef, Deal, Game, Tag, Tens, Trump, Word
 from .engine import ClaimJudge, MatchState, replay_deal, start_match
-from .facts import DealFact, GameFacts, ResultFact
+from .facts import DealFact, GameFacts, ResultFact, trick_numbered
 
 _DATE = re.compile(r"(?:\d{4}|\?{4})\.(?:\d{2}|\?\?)\.(?:\d{2}|\?\?)")
 
@@ -87,8 +87,8 @@ def ruled_revokes(deal: Deal, fact: DealFact, errors: Iterable[DpnError], ruled:
     errors = list(errors)
     for r in deal.revokes:
         at = None
-        if 0 < r.trick <= len(fact.tricks):
-            t = fact.tricks[r.trick - 1]
+        t = trick_numbered(fact.tricks, r.trick)
+        if t is not None:
             if r.seat in t.order and t.order.index(r.seat) < len(t.trick.plays):
                 play = t.trick.plays[t.order.index(r.seat)]
                 at = (play.line, play.column)

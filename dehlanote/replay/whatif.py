@@ -19,7 +19,7 @@ from ..rules.profile import Registry, registry
 from ..syntax.model import Game, Tag, Tens, Word
 from ..syntax.parser import parse_string
 from ..syntax.writer import write_game
-from .facts import DealFact, GameFacts
+from .facts import DealFact, GameFacts, trick_numbered
 from .game import replay_game
 from .table import Table
 
@@ -152,9 +152,8 @@ def _revokes_before(deal: DealFact, trick: int, card: int) -> tuple:
     for r in deal.deal.revokes:
         if r.trick < trick:
             kept.append(r)
-        elif r.trick == trick and trick <= len(deal.tricks):
-            order = deal.tricks[trick - 1].order
-            if r.seat in order and order.index(r.seat) + 1 < card:
+        elif r.trick == trick and (t := trick_numbered(deal.tricks, trick)) is not None:
+            if r.seat in t.order and t.order.index(r.seat) + 1 < card:
                 kept.append(r)
     return tuple(kept)
 

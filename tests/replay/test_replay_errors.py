@@ -203,3 +203,26 @@ def test_a_wrong_number_on_the_right_trick_is_one_error():
     result = replay_game(parse_string(bad)[0])
     assert [e.code for e in result.errors] == ["trick-number"]
     assert [d.winner for d in result.deals] == [d["winner"] for d in facts["deals"]]
+
+
+def test_a_short_trick_before_the_first_void_does_not_hide_the_card_that_set_trump():
+    # trick 1 has one card (not replayed), so trick 2 is the first trick replayed: the void
+    # that set trump is found by its number, not by its place among the tricks replayed
+    text = ('[Rules "hukum"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A at 2\n'
+            " 1 A: 7C\n 2 A: AD QS 6D JD\n")
+    errors = replay_game(parse_string(text)[0]).errors
+    said = {(e.code, e.line, e.column, e.message) for e in errors}
+    assert ("trump-mismatch", 4, 7, "trump was set to spades by B's QS at trick 2, not diamonds") in said
+    assert ("wrong-announcer", 4, 12, "trump was set by B, the first player unable to follow suit, not A") in said
+    assert ("trick-size", 5, 2, "trick 1 has only one card; each of the 4 players plays one") in said
+
+
+def test_a_revoke_ruling_after_a_short_trick_is_found_at_its_own_trick():
+    # trick 1 has three cards (not replayed): "revoke B at 2" is B's 5S of trick 2, which the
+    # table ruled on, not B's card of the trick replayed second-to-last (trick 3)
+    text = ('[Result "*"]\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 2H 3H\n 2 A: KH 5S 6H 7H\n'
+            " 3 A: QH 8H 9H 10H\nrevoke B at 2 stands\n")
+    facts = replay_game(parse_string(text)[0])
+    assert [(e.code, e.line, e.column) for e in facts.errors] == [("trick-size", 4, 2)]
+    assert [(e.code, e.line, e.column) for e in facts.ruled] == [("revoke", 5, 10)]
+    assert facts.ruled[0].message.endswith("the play stands")

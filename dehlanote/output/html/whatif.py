@@ -15,7 +15,7 @@ from typing import Any, Optional, Union
 from ...deck import seats_for
 from ...i18n import N_
 from ...replay.engine import MatchState
-from ...replay.facts import DealFact, GameFacts
+from ...replay.facts import DealFact, GameFacts, trick_numbered
 from ...replay.methods import capture_mode, score_mode, trump_method
 from ...replay.whatif import WHATIF_TAG
 from ...rules.profile import Rules
@@ -138,7 +138,8 @@ def whatif_text(deal: DealFact) -> dict[str, Any]:
                      _comments(line.comments)]
     revokes = []
     for r in deal.deal.revokes:
-        order = deal.tricks[r.trick - 1].order if r.trick <= len(deal.tricks) else ""
+        ruled = trick_numbered(deal.tricks, r.trick)
+        order = ruled.order if ruled is not None else ""
         at = order.index(r.seat) + 1 if r.seat in order else 99
         revokes.append([r.trick, at, f"revoke {r.seat} at {r.trick} {r.ruling}" + _comments(r.comments)])
     if revokes:
