@@ -219,9 +219,12 @@ def _reviewed(extend: Extend, reviewer: Any) -> Extend:
 
 def _analysed(err: Any, analyser: Optional[Analyser]) -> None:
     if analyser is not None:
-        parts = [f"{plural(analyser.solved, 'deal')} solved"] if analyser.solved or not analyser.unknown else []
+        parts = ([f"{plural(analyser.solved, 'deal')} solved"]
+                 if analyser.solved or not (analyser.unknown or analyser.refused) else [])
         if analyser.unknown:
             parts.append(f"{plural(analyser.unknown, 'deal')} not analysed: hands unknown")
+        if analyser.refused:
+            parts.append(f"{plural(analyser.refused, 'deal')} not analysed (each deal's page says why)")
         err.print("analysis: " + "; ".join(parts), markup=False)
 
 

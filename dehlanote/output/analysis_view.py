@@ -121,6 +121,7 @@ class Analyser:
         self.on_solved: Optional[Callable[[DealFact, Rules, DealAnalysis], None]] = None
         self.solved = 0          # deals solved (not from the cache)
         self.unknown = 0         # deals met whose hands are not known
+        self.refused = 0         # deals with hands not analysed all the same (the view says why)
 
     @staticmethod
     def needs_solving(fact: DealFact, rules: Rules) -> bool:
@@ -166,7 +167,10 @@ class Analyser:
             if len(self._cache) >= CACHE_DEALS:     # bounded: a run of any size keeps the memory of a few
                 del self._cache[next(iter(self._cache))]
             self._cache[key] = view
-            self.solved += 1
+            if view.tricks:
+                self.solved += 1
+            else:
+                self.refused += 1
             if analysis is not None and self.on_solved is not None:
                 self.on_solved(fact, rules, analysis)
         return _renumbered(view, fact.number)

@@ -136,6 +136,19 @@ def test_unknown_hands_are_not_analysed(tmp_path: Path) -> None:
     assert "not analysed: the hands are not known" in res.stdout
 
 
+def test_a_trick_of_the_wrong_size_is_said_as_the_reason_not_what_follows_from_it(tmp_path: Path) -> None:
+    # trick 3 written with three cards: the solver used to stop at trick 4 ("D's KC is not a
+    # legal card here", a consequence), and the html replay said "cannot be set up"
+    record = tmp_path / "short.dpn"
+    worked = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    record.write_text(worked.replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S"), encoding="utf-8")
+    res = run(str(record), "--dd")
+    assert res.returncode == 1, res.stderr             # the record's errors
+    assert ("deal 1 (standard): not analysed: trick 3 has the wrong number of cards, so the deal cannot be "
+            "followed past it") in res.stdout
+    assert "trick-size: trick 3 has 3 cards" in res.stderr
+
+
 def test_an_unreadable_file_is_a_usage_error(tmp_path: Path) -> None:
     res = run(str(tmp_path / "missing.dpn"))
     assert res.returncode == 2

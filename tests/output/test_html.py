@@ -301,6 +301,22 @@ def test_html_analyse_puts_the_value_and_the_marks_in_the_page(tmp_path: Path) -
     assert an["t"]["9"] == ["best play: AC 3 – BD 1 tens", []]
 
 
+def test_html_analyse_does_not_count_a_deal_it_could_not_follow_as_solved(tmp_path: Path) -> None:
+    # trick 3 written with three cards: the hands are known, but the solver cannot follow the
+    # record past it, so the deal is not analysed (its page says why), and the summary says so
+    short = tmp_path / "short.dpn"
+    short.write_text(WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S"),
+                     encoding="utf-8")
+    out = tmp_path / "short.html"
+    result = runner.invoke(app, ["html", str(short), "--analyse", "--dd", "-o", str(out)])
+    assert result.exit_code == 1, result.output        # the record's errors are flagged
+    assert "analysis: 1 deal not analysed (each deal's page says why)" in result.stderr
+    assert "solved" not in result.stderr
+    an = page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"][0]["an"]
+    assert an["note"] == ("not analysed: trick 3 has the wrong number of cards, so the deal cannot be "
+                          "followed past it") and not an.get("t")
+
+
 def test_html_analyse_solves_a_deal_once_and_says_hands_unknown_without_error(tmp_path: Path) -> None:
     hostile = tmp_path / "nohands.dpn"
     hostile.write_text(HOSTILE, encoding="utf-8")
