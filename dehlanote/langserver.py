@@ -241,7 +241,7 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
     partial = [c for c in (card_of(w.rstrip("!?")) for w in re.findall(r"(?<![-\w])[0-9A-Za-z][^\s,{}]*",
                                                                         current[head.end():])) if c]
     try:
-        table = deal.table(trick=len(deal.tricks) + 1, card=1)     # the per-card core, at this trick
+        table = deal.table(trick=deal.next_trick, card=1)     # the per-card core, at this trick
         for card in partial:
             if table.over or table.check(card) is not None:
                 return []                  # a card already typed is wrong: its diagnostic says so

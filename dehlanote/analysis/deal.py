@@ -107,11 +107,9 @@ def start_position(fact: DealFact, rules: Rules) -> tuple[Position, int]:
         raise NotAnalysable("the hands are not known: write them with hands, or record every card")
     if not fact.tricks:
         raise NotAnalysable("no trick was played")
-    # a trick written with the wrong number of cards is counted but not replayed: the tricks
-    # replayed then skip its number, and no position after it can be set up
-    gap = next((i + 1 for i, t in enumerate(fact.tricks) if t.number != i + 1), None)
-    if gap is not None:
-        raise NotAnalysable(f"trick {gap} has the wrong number of cards, so the deal cannot be followed past it")
+    if fact.skipped_trick:      # counted, not replayed: no position after it can be set up
+        raise NotAnalysable(f"trick {fact.skipped_trick} has the wrong number of cards, so the deal cannot be "
+                            "followed past it")
     tf = fact.trump
     method = trump_method(rules)
     if method.open and (tf is None or tf.suit is None):

@@ -373,8 +373,8 @@ class WhatIf:
 def _point(deal: DealFact, played: int) -> tuple[int, int]:
     """(trick, card) of the card after ``played`` cards of the deal."""
     done = 0
-    for i, t in enumerate(deal.tricks):
+    for t in deal.tricks:
         if played < done + len(t.plays):
-            return i + 1, played - done + 1
+            return t.number, played - done + 1
         done += len(t.plays)
-    return len(deal.tricks) + 1, 1
+    return deal.next_trick, 1

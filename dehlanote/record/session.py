@@ -697,7 +697,7 @@ class Session(SessionView):
         """The core's state at the start of the trick under way (the complete tricks replayed)."""
         fact = state.cur_fact
         assert fact is not None
-        return Table.from_deal(fact, trick=len(fact.tricks) + 1).state
+        return Table.from_deal(fact, trick=fact.next_trick).state
 
     def _revoke_places(self, state: State, deal: Deal, written: Trick
                        ) -> list[tuple[Revoke, Optional[tuple[int, int]]]]:
@@ -711,7 +711,7 @@ class Session(SessionView):
         out: list[tuple[Revoke, Optional[tuple[int, int]]]] = []
         for r in deal.revokes:
             where: Optional[tuple[int, int]] = None
-            if r.trick == len(fact.tricks) + 1:
+            if r.trick == fact.next_trick:
                 if r.seat in order and order.index(r.seat) < len(written.plays):
                     play = written.plays[order.index(r.seat)]
                     where = (play.line, play.column)

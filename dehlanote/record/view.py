@@ -68,7 +68,7 @@ class SessionView:
             if "drawn" in message:
                 return Expect("drawn", None, f"deal {number}: five tricks followed: trump drawn CARD")
             return Expect(*self._trump_or_lead(state, number, fact.dealer or "?", True))
-        trick = len(fact.tricks) + 1
+        trick = fact.next_trick
         leader = self._leader(state)
         k = len(state.partial)
         seat = seats[(seats.index(leader) + k) % rules.seats]
@@ -117,7 +117,7 @@ class SessionView:
         if state.cur is None or fact is None or state.cur_errors:
             return None
         try:
-            return Table.from_deal(fact, trick=len(fact.tricks) + 1)
+            return Table.from_deal(fact, trick=fact.next_trick)
         except ValueError:
             return None
 

@@ -160,6 +160,19 @@ class DealFact(NamedTuple):
         return draw(self) if draw is not None else None
 
     @property
+    def next_trick(self) -> int:
+        """The number of the trick after the last one replayed (1 before any): the tricks
+        replayed skip the number of a trick written with the wrong number of cards."""
+        return self.tricks[-1].number + 1 if self.tricks else 1
+
+    @property
+    def skipped_trick(self) -> int:
+        """The number of the first trick written with the wrong number of cards and followed by
+        a trick replayed (0: none): no position after it can be set up from the tricks replayed
+        (its cards were played, who won it is unknown)."""
+        return next((i + 1 for i, t in enumerate(self.tricks) if t.number != i + 1), 0)
+
+    @property
     def hands(self) -> dict[str, tuple[str, ...]]:
         """The hands as dealt: as written, or for a complete deal what each seat played."""
         if not self.complete or self.claim is not None or not self.tricks:

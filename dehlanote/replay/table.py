@@ -168,12 +168,15 @@ class Table:
         if state is None:
             raise ValueError(f"deal {fact.number} cannot be set up")
         table = cls(state, before, deal)
-        stop = (len(fact.tricks) + 1, 1) if trick is None else (trick, card or 1)
-        if trick is not None and not (1 <= trick <= len(fact.tricks) + 1 and 1 <= (card or 1) <= rules.seats):
-            raise ValueError(f"deal {fact.number} has {len(fact.tricks)} tricks recorded: "
+        stop = (fact.next_trick, 1) if trick is None else (trick, card or 1)
+        if trick is not None and not (1 <= trick <= fact.next_trick and 1 <= (card or 1) <= rules.seats):
+            raise ValueError(f"deal {fact.number} has {fact.next_trick - 1} tricks recorded: "
                              f"there is no card {card or 1} of trick {trick}")
         if trick is None:
             return table
+        if fact.skipped_trick and stop > (fact.skipped_trick, 1):
+            raise ValueError(f"deal {fact.number}: trick {fact.skipped_trick} has the wrong number of cards, so "
+                             "the table cannot be set up after it")
         for t in fact.tricks:
             for k, p in enumerate(t.trick.plays, 1):
                 if (t.number, k) >= stop:

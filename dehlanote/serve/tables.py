@@ -293,7 +293,7 @@ def core_table(session: Session) -> Optional[CoreTable]:
     if state.cur is None or fact is None or state.cur_errors:
         return None
     try:
-        table = fact.table(trick=len(fact.tricks) + 1, card=1)
+        table = fact.table(trick=fact.next_trick, card=1)
         for card in _partial(session):
             table.play(card)
     except (ValueError, IndexError):     # IllegalCard is a ValueError

@@ -179,6 +179,26 @@ def test_completion_offers_the_legal_cards(client):
     assert next(i for i in result["items"] if i["label"] == "AD")["detail"] == "ace of diamonds"
 
 
+def test_completion_after_a_trick_of_the_wrong_size_offers_nothing_rather_than_guesses(client):
+    # trick 3 written with three cards is counted but not replayed (who won it is not known), so
+    # no table can be set up after it from the tricks replayed: the one used to complete trick 6
+    # was set up before trick 5, with trick 3's cards still in the hands and the wrong seat to
+    # play, and offered cards by accident; now nothing is offered there, and completion before
+    # the short trick works as ever
+    lines = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S").split("\n")
+
+    def offered(start: str, typing: str) -> list[str]:
+        row = next(i for i, line in enumerate(lines) if line.startswith(start))
+        uri = _open(client, WORKED, "\n".join(lines[:row] + [typing]), uri=f"untitled:short{row}.dpn")
+        client.diagnostics(uri)
+        result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                            "position": {"line": row, "character": len(typing)}})
+        return sorted(item["label"] for item in result["items"]) if result else []
+
+    assert offered(" 6 A:", " 6 A: 6H ") == []
+    assert offered(" 3 A:", " 3 A: 4S ") == ["5S", "6S", "JS"]      # B's spades left (QS went in trick 2)
+
+
 def test_formatting_is_fmts(client):
     uri = _open(client, LOOSE)
     client.diagnostics(uri)
