@@ -93,7 +93,7 @@ def trick_json(t: TrickFact) -> dict[str, Any]:
 
 
 def _unplayed_trick_json(trick: Trick) -> dict[str, Any]:
-    """A written trick the replay did not reach (after an error)."""
+    """A written trick the replay did not reach (after an error), or counted without replaying it."""
     return {
         "number": trick.number,
         "leader": trick.leader.value if trick.leader else None,
@@ -123,7 +123,7 @@ def _claim_json(claim: Optional[Claim], fact: Optional[ClaimFact]) -> Optional[d
 
 def deal_json(d: DealFact) -> dict[str, Any]:
     tricks = [trick_json(t) for t in d.tricks]
-    tricks += [_unplayed_trick_json(t) for t in d.deal.tricks[len(d.tricks):]]
+    tricks += [_unplayed_trick_json(t) for t in d.unreplayed]
     return {**_deal_head(d), "tricks": tricks, **_deal_tail(d)}
 
 
@@ -186,7 +186,7 @@ def deal_text(d: DealFact) -> str:
     not write exactly as the Python path would (it says so) and a build without the
     extension or orjson take the Python path."""
     if _cjson is not None and _orjson is not None:
-        tricks = _cjson.tricks(d.tricks, d.deal.tricks[len(d.tricks):])
+        tricks = _cjson.tricks(d.tricks, d.unreplayed)
         if tricks is not None:
             try:
                 head = _orjson.dumps(_deal_head(d))

@@ -166,6 +166,14 @@ class DealFact(NamedTuple):
         return self.tricks[-1].number + 1 if self.tricks else 1
 
     @property
+    def unreplayed(self) -> tuple[Trick, ...]:
+        """The tricks written and not replayed, in the record's order: those after the point the
+        replay stopped, and any it counted and could not replay (the wrong number of cards) or
+        left out (written twice)."""
+        replayed = {id(t.trick) for t in self.tricks}
+        return tuple(t for t in self.deal.tricks if id(t) not in replayed)
+
+    @property
     def skipped_trick(self) -> int:
         """The number of the first trick written with the wrong number of cards and followed by
         a trick replayed (0: none): no position after it can be set up from the tricks replayed

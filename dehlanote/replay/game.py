@@ -302,10 +302,11 @@ def _w(value: object, node) -> Word:
 def _explicit_deal(deal: Deal, fact: DealFact, rules: Rules) -> Deal:
     number = deal.number or _w(fact.number, deal)
     dealer = deal.dealer or (_w(fact.dealer, deal) if fact.dealer else None)
+    replayed = {id(tf.trick): tf for tf in fact.tricks}    # (a trick not replayed keeps what it says)
     tricks = tuple(
-        t if t.leader is not None else t._replace(leader=_w(tf.leader, t))
-        for t, tf in zip(deal.tricks, fact.tricks)
-    ) + deal.tricks[len(fact.tricks):]
+        t if t.leader is not None or id(t) not in replayed else t._replace(leader=_w(replayed[id(t)].leader, t))
+        for t in deal.tricks
+    )
     trump = deal.trump
     tf = fact.trump
     if tf is not None and (tf.suit is not None or tf.drawn is not None):

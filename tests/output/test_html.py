@@ -317,6 +317,21 @@ def test_html_analyse_does_not_count_a_deal_it_could_not_follow_as_solved(tmp_pa
                           "followed past it") and not an.get("t")
 
 
+def test_a_trick_of_the_wrong_size_is_the_one_listed_as_not_replayed(tmp_path: Path) -> None:
+    # trick 3 written with three cards is counted and not replayed: the page lists it as not
+    # replayed, with its error, and shows trick 13 as played (it listed trick 13 instead)
+    short = tmp_path / "short.dpn"
+    short.write_text(WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S"),
+                     encoding="utf-8")
+    out = tmp_path / "short.html"
+    result = runner.invoke(app, ["html", str(short), "-o", str(out)])
+    assert result.exit_code == 1, result.output
+    deal = page_data(out.read_text(encoding="utf-8"))["games"][0]["deals"][0]
+    assert deal["unplayed"] == [[3, ["4S", "5S", "7S"]]]
+    assert [t["n"] for t in deal["tricks"]] == [1, 2] + list(range(4, 14))
+    assert [e[0] for e in deal["errors"]].count("trick-size") == 1
+
+
 def test_html_analyse_solves_a_deal_once_and_says_hands_unknown_without_error(tmp_path: Path) -> None:
     hostile = tmp_path / "nohands.dpn"
     hostile.write_text(HOSTILE, encoding="utf-8")

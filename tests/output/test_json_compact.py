@@ -99,7 +99,7 @@ def same_deals(text: str) -> None:
             if isinstance(item, DealFact):
                 assert deal_text(item) == dumps(deal_json(item), indent=None)
                 if jsonout._cjson is not None:
-                    unplayed = item.deal.tricks[len(item.tricks):]
+                    unplayed = item.unreplayed
                     got = jsonout._cjson.tricks(item.tricks, unplayed)
                     if got is not None:    # (None: a value orjson would refuse, or not the model's)
                         assert got == orjson.dumps([trick_json(t) for t in item.tricks]
@@ -111,6 +111,19 @@ def test_every_sample_and_invalid_record(record: Path, path: str) -> None:
     text = record.read_text(encoding="utf-8", errors="surrogateescape")
     same(text)
     same_deals(text)
+
+
+def test_a_trick_of_the_wrong_size_is_the_trick_not_replayed(path: str) -> None:
+    # trick 3 written with three cards is counted and not replayed: it is the trick the JSON
+    # gives as not replayed (it gave trick 13, which was replayed, a second time)
+    text = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    text = text.replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S")
+    same(text)
+    same_deals(text)
+    tricks = orjson.loads(streamed(text, None)[0])["games"][0]["deals"][0]["tricks"]
+    assert [(t["number"], t.get("replayed", True)) for t in tricks] == (
+        [(n, True) for n in (1, 2, *range(4, 14))] + [(3, False)])
+    assert tricks[-1]["plays"][2]["card"] == "7S" and len(tricks[-1]["plays"]) == 3
 
 
 def test_the_fuzz_seeds(path: str) -> None:

@@ -22,7 +22,7 @@ from ...replay.game import GameReplay
 from ...replay.methods import capture_mode, method_of_fact
 from ...rules.profile import Rules
 from ...deck import SUIT_NAMES, seats_for, side_of
-from ...syntax.model import Play, Trick
+from ...syntax.model import Play
 from ..notes import Streamed, capture_text, deal_heading, deal_result_text, trick_notes, trump_event, trump_text
 from ..stepper import deal_start_state
 from ...files import drain, spool as spool_file
@@ -41,7 +41,7 @@ KEYS = {
             "seen}, open (trump known to all from the start, or null), tk [[cards played, suit]] trump "
             "changes, ev [[cards played, sentence]] trump events, closed (seat that chose a secret trump), "
             "secret (that trump: shown only in that seat's view until revealed), tricks [trick], "
-            "unplayed [[number, cards]] written tricks the replay did not reach, result "
+            "unplayed [[number, cards]] written tricks not replayed (not reached, or of the wrong size), result "
             "[sentences], complete, winner, kot, streak, next, tens {side: n}, score {side: kots} after "
             "the deal, points {side: n} after the deal (match points), claim [by, side, first trick not "
             "played, cards, tens, sentence] when a claim ended the deal, comments, errors [error]",
@@ -160,8 +160,8 @@ def _trick(t: TrickFact, note: Any, rules: Rules, sides: tuple[str, str]) -> dic
     return out
 
 
-def _unplayed(trick: Trick) -> list[Any]:
-    return [trick.number, [p.card for p in trick.plays]]
+def _unplayed_tricks(d: DealFact) -> list[list[Any]]:
+    return [[t.number, [p.card for p in t.plays]] for t in d.unreplayed]
 
 
 def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str, int],
@@ -194,7 +194,7 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
         "closed": tf.by if tf is not None and (tf.closed or method_of_fact(tf.method).secret) else None,
         "secret": tf.suit if tf is not None and (tf.closed or method_of_fact(tf.method).secret) else None,
         "tricks": [_trick(t, n, rules, sides) for t, n in zip(d.tricks, notes)],
-        "unplayed": [_unplayed(t) for t in d.deal.tricks[len(d.tricks):]],
+        "unplayed": _unplayed_tricks(d),
         "result": deal_result_text(d, rules, facts),
         "complete": d.complete, "winner": d.winner,
         "kot": None if d.kot is None else [d.kot.side, d.kot.reason],
