@@ -192,7 +192,7 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
     """The deal's outcome: who won it and why, the streak, the next dealer (or the match end)."""
     sides = rules.sides
     if not deal.complete:
-        n = len(deal.tricks)
+        n = deal.next_trick - 1     # a trick counted and not replayed (the wrong size) counts
         return [(_("the deal stops after 1 trick: winner unknown") if n == 1 else
                  _("the deal stops after {n} tricks: winner unknown")).format(n=n),
                 _("streak: unknown"), _("next dealer: unknown")]

@@ -330,6 +330,7 @@ def test_a_trick_of_the_wrong_size_is_the_one_listed_as_not_replayed(tmp_path: P
     assert deal["unplayed"] == [[3, ["4S", "5S", "7S"]]]
     assert [t["n"] for t in deal["tricks"]] == [1, 2] + list(range(4, 14))
     assert [e[0] for e in deal["errors"]].count("trick-size") == 1
+    assert deal["result"][0] == "the deal stops after 13 tricks: winner unknown"     # (it said 12)
 
 
 def test_html_analyse_solves_a_deal_once_and_says_hands_unknown_without_error(tmp_path: Path) -> None:
