@@ -193,9 +193,10 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
     sides = rules.sides
     if not deal.complete:
         n = deal.next_trick - 1     # a trick counted and not replayed (the wrong size) counts
+        claimed = [claim_text(deal.claim, rules.tricks_per_deal)] if deal.claim is not None else []
         return [(_("the deal stops after 1 trick: winner unknown") if n == 1 else
                  _("the deal stops after {n} tricks: winner unknown")).format(n=n),
-                _("streak: unknown"), _("next dealer: unknown")]
+                *claimed, _("streak: unknown"), _("next dealer: unknown")]
     lines = []
     split = tens_split(deal.tens, sides)
     dealing = side_of(deal.dealer, rules.seats) if deal.dealer else None

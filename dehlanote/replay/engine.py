@@ -589,7 +589,9 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
     errors.extend(_amended(state))
     written_out = not state.broken and state.tricks_done == rules.tricks_per_deal
     played_out = written_out and not state.unsettled
-    complete = played_out or (not state.broken and state.claim is not None)
+    # a claim ends a deal, but not one with a trick of the wrong number of cards: who won that
+    # trick is unknown, so the deal is not scored (as the note below says)
+    complete = played_out or (not state.broken and not state.unsettled and state.claim is not None)
     if state.unsettled:
         notes = state.notes + (f"deal {number} was not scored: trick {state.unsettled} has the wrong number "
                                "of cards, so who won it cannot be told",)
@@ -613,8 +615,8 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
         # unknown is not invented: no winner, no streak, no next dealer (NOTATION 1.1)
         fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                         tens_count if state.tricks else {}, tens_cards if state.tricks else {}, {}, None, None,
-                        None, None, False, deal, state.notes, rules=rules, next_streak_known=False,
-                        before=match)
+                        None, None, False, deal, state.notes, claim=state.claim, rules=rules,
+                        next_streak_known=False, before=match)
         if last and unfinished_ok and not state.broken:
             # an unfinished record: the match simply was not over when the record stops
             return match._replace(deals_seen=number, dealer=None, prev_known=False), fact

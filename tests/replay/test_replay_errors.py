@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from dehlanote.oracle.playout import generate_match
 from dehlanote.replay import replay_game
 from dehlanote.syntax import parse_string
 
+ROOT = Path(__file__).resolve().parents[2]
 HEAD = '[Event "errors"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n'   # lines 1-5
 HANDS = ("hands A: AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S\n"
          "      B: AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H\n"
@@ -226,3 +228,19 @@ def test_a_revoke_ruling_after_a_short_trick_is_found_at_its_own_trick():
     assert [(e.code, e.line, e.column) for e in facts.errors] == [("trick-size", 4, 2)]
     assert [(e.code, e.line, e.column) for e in facts.ruled] == [("revoke", 5, 10)]
     assert facts.ruled[0].message.endswith("the play stands")
+
+
+def test_a_claim_after_a_trick_of_the_wrong_size_does_not_score_the_deal():
+    # who won the short trick is unknown, so the deal is not scored (as its note says): the
+    # claim used to score it all the same (a kot, the match over, and a result-mismatch error
+    # drawn from that)
+    worked = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    text = worked.replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S")
+    text = text[:text.index(" 6 A:")] + "claim A\n"
+    facts = replay_game(parse_string(text)[0])
+    assert [e.code for e in facts.errors] == ["trick-size"]
+    deal = facts.deals[0]
+    assert not deal.complete and deal.winner is None and deal.kot is None
+    assert not facts.result.finished and facts.result.winner is None
+    assert deal.claim is not None and deal.claim.by == "A"
+    assert "deal 1 was not scored: trick 3 has the wrong number of cards" in " ".join(facts.notes)
