@@ -286,7 +286,9 @@
     var e = st.ends;
     var t = st.ti >= 0 ? d.tricks[st.ti] : null;
     var where = fmt(_("Deal {n} of {all}"), {n: d.n, all: game().deals[game().deals.length - 1].n});
-    var all = d.all || d.tricks.length;   /* d.all: a what-if line's tricks to come */
+    /* d.all: a what-if line's tricks to come; else the last trick's number (a trick of the wrong
+       size is counted, not replayed, so the tricks shown can be one fewer) */
+    var all = d.all || (d.tricks.length ? d.tricks[d.tricks.length - 1].n : 0);
     if (!t) { where += " \u00b7 " + fmt(_("dealt, before trick 1 of {all}"), {all: all}); }
     else {
       where += " \u00b7 " + fmt(_("trick {n} of {all}"), {n: t.n, all: all}) + " \u00b7 " +
