@@ -277,6 +277,16 @@ def test_errors_are_flagged_at_their_trick(browser: Any, tmp_path: Path) -> None
     assert text(browser, "trick-errors") == ""
 
 
+def test_a_trick_of_the_wrong_size_is_counted_and_listed_as_not_replayed(browser: Any, tmp_path: Path) -> None:
+    short = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S")
+    open_page(browser, page_of(tmp_path, short), "#game=1&deal=1&trick=13&card=4")
+    assert "trick 13 of 13 · card 4 of 4" in text(browser, "where")          # (it said "of 12")
+    assert "Trick 3 (not replayed): 4S 5S 7S" in text(browser, "story-body")
+    assert "Trick 13 (not replayed)" not in text(browser, "story-body")
+    assert "the deal stops after 13 tricks: winner unknown" in text(browser, "story-body")
+    assert errors_logged(browser) == []
+
+
 def test_print_view_is_the_deal_diagram_and_trick_list(browser: Any, tmp_path: Path) -> None:
     open_page(browser, page_of(tmp_path, WORKED))
     browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
