@@ -10,7 +10,7 @@ from bisect import bisect_right
 from typing import NamedTuple, Optional, Sequence, Union
 
 from ..errors import DpnError, printable
-from ..replay.core import play_card
+from ..replay.core import play_card, skip_trick
 from ..replay.events import TrumpRevealed, TrumpSet
 from ..replay.table import Table
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact
@@ -102,7 +102,21 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
         return out
     played = 0
     notes = {n.fact.number: n for n in trick_notes(deal, rules)}
+    written = iter(deal.deal.tricks)
     for t in deal.tricks:
+        for w in written:      # the tricks written before this one and not replayed
+            if w is t.trick:
+                break
+            if state.tricks_done + 1 < t.number:
+                # one of the wrong size, counted as the replay counted it: its cards played,
+                # who won it unknown, and the next trick led by the leader the replay took
+                state = skip_trick(state, w.plays, w)
+                for gone in w.plays:
+                    seat = next((s for s, cards in held.items() if gone.card in cards), None)
+                    if seat is not None:
+                        held[seat].remove(gone.card)
+                if state.tricks_done + 1 == t.number:
+                    state = state._replace(leader=seats.index(t.leader), last_winner=None, run=0)
         event: Optional[str] = None     # a trump set or revealed stays shown to the trick's end
         for k, p in enumerate(t.plays):
             played += 1

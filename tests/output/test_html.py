@@ -79,6 +79,29 @@ def test_trump_as_known_matches_the_stepper(path: Path) -> None:
                     assert snap.event == said[snap.played]
 
 
+def test_the_stepper_counts_a_trick_of_the_wrong_size_as_the_replay_does() -> None:
+    # trick 3 written with three cards is counted and not replayed: after it the terminal
+    # stepper played the next tricks from the wrong seat, so A's sweep of trick 9 went to BD's
+    # pile; its piles and hands are now the replay's at every trick's end
+    short = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S")
+    facts = replay_game(parse_string(short)[0])
+    deal = facts.deals[0]
+    snaps = snapshots(deal, facts.rules)
+    ends = [s for s in snaps if s.complete]
+    assert [s.trick.number for s in ends] == [1, 2] + list(range(4, 14))
+    taken = {"AC": 0, "BD": 0}
+    for snap in ends:
+        cap = snap.trick.capture
+        if cap is not None:
+            taken[cap.side] += cap.cards
+        assert snap.piles == taken, snap.trick.number
+        assert (snap.centre_cards, snap.centre_tens) == (snap.trick.centre_cards, snap.trick.centre_tens)
+    assert ends[-1].pile_tens == {"AC": ("10H", "10S", "10D"), "BD": ("10C",)}
+    assert ends[-1].piles == {"AC": 32, "BD": 16}
+    after4 = ends[2]        # trick 3's cards were played (D's 9S never was)
+    assert "5S" not in after4.hands["B"] and "7S" not in after4.hands["C"] and "9S" in after4.hands["D"]
+
+
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.stem)
 def test_trick_data_are_the_replay_facts(path: Path) -> None:
     for number, facts in enumerate(facts_of(path), 1):
