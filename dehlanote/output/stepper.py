@@ -10,9 +10,8 @@ from bisect import bisect_right
 from typing import NamedTuple, Optional, Sequence, Union
 
 from ..errors import DpnError, printable
-from ..replay.core import play_card, skip_trick
 from ..replay.events import TrumpRevealed, TrumpSet
-from ..replay.table import Table
+from ..replay.table import Table, core_walk
 from ..replay.facts import Capture, DealFact, GameFacts, PlayFact, ResultFact, Streak, TrickFact
 from ..rules.profile import Rules
 from ..deck import sort_key
@@ -102,37 +101,28 @@ def snapshots(deal: DealFact, rules: Rules) -> list[Snapshot]:
         return out
     played = 0
     notes = {n.fact.number: n for n in trick_notes(deal, rules)}
-    written = iter(deal.deal.tricks)
-    for t in deal.tricks:
-        for w in written:      # the tricks written before this one and not replayed
-            if w is t.trick:
-                break
-            if state.tricks_done + 1 < t.number:
-                # one of the wrong size, counted as the replay counted it: its cards played,
-                # who won it unknown, and the next trick led by the leader the replay took
-                state = skip_trick(state, w.plays, w)
-                for gone in w.plays:
-                    seat = next((s for s, cards in held.items() if gone.card in cards), None)
-                    if seat is not None:
-                        held[seat].remove(gone.card)
-                if state.tricks_done + 1 == t.number:
-                    state = state._replace(leader=seats.index(t.leader), last_winner=None, run=0)
-        event: Optional[str] = None     # a trump set or revealed stays shown to the trick's end
-        for k, p in enumerate(t.plays):
-            played += 1
-            before = event
-            if p.card in held.get(p.seat, []):
-                held[p.seat].remove(p.card)
-            state, events = play_card(state, t.trick.plays[k], t.trick)
-            if any(isinstance(e, (TrumpSet, TrumpRevealed)) for e in events):
-                event = trump_event(t, tf) or event
-            done = k == len(t.plays) - 1
-            run = (seats[state.last_winner], state.run) if state.last_winner is not None else None
-            out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
-                                state.centre, state.centre_tens, dict(zip(sides, state.pile_cards)),
-                                dict(zip(sides, state.pile_tens)), state.trump, run,
-                                t.capture if done else None, event, notes[t.number].crossed if done else (),
-                                event is not None and event != before))
+    event: Optional[str] = None     # a trump set or revealed stays shown to the trick's end
+    for t, k, state, events, counted in core_walk(deal, state):
+        if k == 0:
+            event = None
+        for card in counted:        # a trick of the wrong size before this one: its cards were played
+            seat = next((s for s, cards in held.items() if card in cards), None)
+            if seat is not None:
+                held[seat].remove(card)
+        p = t.plays[k]
+        played += 1
+        before = event
+        if p.card in held.get(p.seat, []):
+            held[p.seat].remove(p.card)
+        if any(isinstance(e, (TrumpSet, TrumpRevealed)) for e in events):
+            event = trump_event(t, tf) or event
+        done = k == len(t.plays) - 1
+        run = (seats[state.last_winner], state.run) if state.last_winner is not None else None
+        out.append(Snapshot(deal, played, t, t.plays[: k + 1], done, grouped(), dict(unknown),
+                            state.centre, state.centre_tens, dict(zip(sides, state.pile_cards)),
+                            dict(zip(sides, state.pile_tens)), state.trump, run,
+                            t.capture if done else None, event, notes[t.number].crossed if done else (),
+                            event is not None and event != before))
     claim = deal.claim
     if claim is not None and len(out) > 1:
         # the claim ends the deal after its last written trick: the claiming side takes the rest

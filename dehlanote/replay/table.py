@@ -14,20 +14,20 @@ previous one. ``to_dpn`` writes the deal so far as a record.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Optional, Union
+from typing import Iterable, Iterator, Mapping, Optional, Union
 
 from ..deck import DECK, SUIT_NAMES, SUITS, TENS, seats_for, sides_for
 from ..errors import DpnError
 from ..rules.profile import Rules, registry
 from ..syntax.cards import card_of
 from ..syntax.model import CardRef, Deal, Game, Hand, Play, Tag, Trick, Trump, Word
-from .core import SHIFT, DealState, Problem, check_card, legal_cards, play_card, to_play
+from .core import SHIFT, DealState, Problem, check_card, legal_cards, play_card, skip_trick, to_play
 from .engine import MatchState, finish_deal, start_deal, start_match
 from .events import deal_events
-from .facts import DISPLAY, TABLES, DealFact
+from .facts import DISPLAY, TABLES, DealFact, TrickFact
 from .methods import trump_method
 
-__all__ = ["Card", "IllegalCard", "Table"]
+__all__ = ["Card", "IllegalCard", "Table", "core_walk"]
 
 
 class Card(str):
@@ -463,3 +463,27 @@ def _with_split(cards: tuple[str, ...], written: Deal, seat: str) -> tuple[str, 
 
 
 TABLES[:] = [lambda fact, trick, card: Table.from_deal(fact, trick=trick, card=card)]
+
+
+def core_walk(deal: DealFact, state: DealState) -> Iterator[tuple[TrickFact, int, DealState, tuple, tuple[str, ...]]]:
+    """The core's state after each card of the tricks ``deal`` replayed, from its start
+    ``state``: (the trick, the card's place in it, the state after it, the events it caused,
+    the cards counted just before it). A trick written with the wrong number of cards is
+    counted as the replay counted it (its cards played, who won it unknown, the next trick led
+    by the leader the replay took) and yields no card of its own: its cards come with the next
+    trick's first card."""
+    seats = seats_for(state.rules.seats)
+    written = iter(deal.deal.tricks)
+    for t in deal.tricks:
+        counted: list[str] = []
+        for w in written:      # the tricks written before this one and not replayed
+            if w is t.trick:
+                break
+            if state.tricks_done + 1 < t.number:      # (one written twice was left out: not counted)
+                state = skip_trick(state, w.plays, w)
+                counted.extend(p.card for p in w.plays)
+                if state.tricks_done + 1 == t.number:
+                    state = state._replace(leader=seats.index(t.leader), last_winner=None, run=0)
+        for k, play in enumerate(t.trick.plays):
+            state, events = play_card(state, play, t.trick)
+            yield t, k, state, events, tuple(counted) if k == 0 else ()

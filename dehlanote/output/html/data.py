@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from ...errors import DpnError
 from ...i18n import speaking_words as _
-from ...replay.core import play_card
+from ...replay.table import core_walk
 from ...replay.events import TrumpRevealed, TrumpSet
 from ...replay.facts import DealFact, GameFacts, TrickFact
 from ...replay.game import GameReplay
@@ -105,18 +105,16 @@ def trump_changes(deal: DealFact) -> tuple[Optional[str], list[list[Any]], list[
         return known, changes, events
     current = known
     played = 0
-    for t in deal.tricks:
-        for play in t.trick.plays:
-            played += 1
-            state, happened = play_card(state, play, t.trick)
-            if any(isinstance(e, TrumpRevealed) or (isinstance(e, TrumpSet) and e.how != "secret")
-                   for e in happened):
-                event = trump_event(t, tf)
-                if event:
-                    events.append([played, event])
-            if state.trump is not None and state.trump != current:
-                current = state.trump
-                changes.append([played, current])
+    for t, _k, state, happened, _counted in core_walk(deal, state):
+        played += 1
+        if any(isinstance(e, TrumpRevealed) or (isinstance(e, TrumpSet) and e.how != "secret")
+               for e in happened):
+            event = trump_event(t, tf)
+            if event:
+                events.append([played, event])
+        if state.trump is not None and state.trump != current:
+            current = state.trump
+            changes.append([played, current])
     return known, changes, events
 
 
