@@ -174,6 +174,26 @@ class DealFact(NamedTuple):
         return tuple(t for t in self.deal.tricks if id(t) not in replayed)
 
     @property
+    def counted_before(self) -> dict[int, tuple[Trick, ...]]:
+        """For the place of each trick replayed that follows tricks written with the wrong number
+        of cards, those tricks: the replay counted them (their cards played, who won them unknown)
+        and did not replay them. A trick written twice, left out, is not counted."""
+        out: dict[int, tuple[Trick, ...]] = {}
+        written = iter(self.deal.tricks)
+        done = 0
+        for i, t in enumerate(self.tricks):
+            counted: list[Trick] = []
+            for w in written:
+                if w is t.trick:
+                    break
+                if done + len(counted) + 1 < t.number:
+                    counted.append(w)
+            if counted:
+                out[i] = tuple(counted)
+            done = t.number
+        return out
+
+    @property
     def skipped_trick(self) -> int:
         """The number of the first trick written with the wrong number of cards and followed by
         a trick replayed (0: none): no position after it can be set up from the tricks replayed

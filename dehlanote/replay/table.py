@@ -473,17 +473,14 @@ def core_walk(deal: DealFact, state: DealState) -> Iterator[tuple[TrickFact, int
     by the leader the replay took) and yields no card of its own: its cards come with the next
     trick's first card."""
     seats = seats_for(state.rules.seats)
-    written = iter(deal.deal.tricks)
-    for t in deal.tricks:
-        counted: list[str] = []
-        for w in written:      # the tricks written before this one and not replayed
-            if w is t.trick:
-                break
-            if state.tricks_done + 1 < t.number:      # (one written twice was left out: not counted)
+    skipped = deal.counted_before
+    for i, t in enumerate(deal.tricks):
+        counted: tuple[str, ...] = ()
+        if i in skipped:
+            for w in skipped[i]:
                 state = skip_trick(state, w.plays, w)
-                counted.extend(p.card for p in w.plays)
-                if state.tricks_done + 1 == t.number:
-                    state = state._replace(leader=seats.index(t.leader), last_winner=None, run=0)
+            state = state._replace(leader=seats.index(t.leader), last_winner=None, run=0)
+            counted = tuple(p.card for w in skipped[i] for p in w.plays)
         for k, play in enumerate(t.trick.plays):
             state, events = play_card(state, play, t.trick)
-            yield t, k, state, events, tuple(counted) if k == 0 else ()
+            yield t, k, state, events, counted if k == 0 else ()

@@ -284,6 +284,13 @@ def test_a_trick_of_the_wrong_size_is_counted_and_listed_as_not_replayed(browser
     assert "Trick 3 (not replayed): 4S 5S 7S" in text(browser, "story-body")
     assert "Trick 13 (not replayed)" not in text(browser, "story-body")
     assert "the deal stops after 13 tricks: winner unknown" in text(browser, "story-body")
+    # its cards were played (D's 9S never was): they leave the hands with trick 4's first card
+    assert labels(browser, ".seat-e .card") == [] and labels(browser, ".seat-n .card") == []
+    assert labels(browser, ".seat-w .card") == [name("9S")]
+    open_page(browser, page_of(tmp_path, short), "#game=1&deal=1&trick=3&card=4")
+    assert name("5S") in labels(browser, ".seat-e .card")          # before trick 4
+    open_page(browser, page_of(tmp_path, short), "#game=1&deal=1&trick=4&card=1")
+    assert name("5S") not in labels(browser, ".seat-e .card") and name("7S") not in labels(browser, ".seat-n .card")
     assert errors_logged(browser) == []
 
 

@@ -41,7 +41,9 @@ KEYS = {
             "seen}, open (trump known to all from the start, or null), tk [[cards played, suit]] trump "
             "changes, ev [[cards played, sentence]] trump events, closed (seat that chose a secret trump), "
             "secret (that trump: shown only in that seat's view until revealed), tricks [trick], "
-            "unplayed [[number, cards]] written tricks not replayed (not reached, or of the wrong size), result "
+            "unplayed [[number, cards]] written tricks not replayed (not reached, or of the wrong size), sk "
+            "[[place, cards]] the cards of tricks of the wrong size, counted as played before the trick at "
+            "that place of tricks, result "
             "[sentences], complete, winner, kot, streak, next, tens {side: n}, score {side: kots} after "
             "the deal, points {side: n} after the deal (match points), claim [by, side, first trick not "
             "played, cards, tens, sentence] when a claim ended the deal, comments, errors [error]",
@@ -208,6 +210,9 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
         out["claim"] = [claim.by, claim.side, claim.trick, claim.cards, list(claim.tens), said]
     if points:
         out["points"] = dict(points)
+    counted = d.counted_before
+    if counted:     # tricks of the wrong size: their cards were played, before the trick at that place
+        out["sk"] = [[i, [p.card for w in ws for p in w.plays]] for i, ws in sorted(counted.items())]
     start = whatif_deal(d)
     out["wi"] = start
     if isinstance(start, dict):

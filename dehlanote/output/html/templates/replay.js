@@ -142,9 +142,19 @@
     var out = {ti: -1, shown: 0, complete: false, hands: hands, piles: piles, centre: [0, []], run: null,
       trump: d.open, event: null, done: 0, ends: e};
     var played = 0;
+    var counted = {};   /* d.sk: the cards of tricks of the wrong size, played before the trick at i */
+    (d.sk || []).forEach(function (c) { counted[c[0]] = c[1]; });
     for (i = 0; i < d.tricks.length && played < p; i++) {
       var t = d.tricks[i];
       out.ti = i;
+      (counted[i] || []).forEach(function (c) {
+        for (var hs in hands) {
+          if (Object.prototype.hasOwnProperty.call(hands, hs) && hands[hs].indexOf(c) >= 0) {
+            hands[hs].splice(hands[hs].indexOf(c), 1);
+            break;
+          }
+        }
+      });
       out.shown = 0;
       for (k = 0; k < t.p.length && played < p; k++) {
         played++;
