@@ -198,7 +198,11 @@ class DealFact(NamedTuple):
         """The number of the first trick written with the wrong number of cards and followed by
         a trick replayed (0: none): no position after it can be set up from the tricks replayed
         (its cards were played, who won it is unknown)."""
-        return next((i + 1 for i, t in enumerate(self.tricks) if t.number != i + 1), 0)
+        counted = self.counted_before
+        if not counted:
+            return 0
+        first = min(counted)
+        return self.tricks[first].number - len(counted[first])
 
     @property
     def hands(self) -> dict[str, tuple[str, ...]]:
