@@ -186,7 +186,7 @@ class DealFact(NamedTuple):
             for w in written:
                 if w is t.trick:
                     break
-                if done + len(counted) + 1 < t.number:
+                if len(w.plays) != len(t.order) and done + len(counted) + 1 < t.number:
                     counted.append(w)
             if counted:
                 out[i] = tuple(counted)

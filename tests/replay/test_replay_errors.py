@@ -244,3 +244,19 @@ def test_a_claim_after_a_trick_of_the_wrong_size_does_not_score_the_deal():
     assert not facts.result.finished and facts.result.winner is None
     assert deal.claim is not None and deal.claim.by == "A"
     assert "deal 1 was not scored: trick 3 has the wrong number of cards" in " ".join(facts.notes)
+
+
+def test_a_trick_written_twice_and_one_of_the_wrong_size_are_told_apart():
+    # trick 2 written twice (left out, not counted) and trick 3 of three cards (counted, not
+    # replayed): only trick 3's cards were played before trick 4
+    worked = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    two = " 2 A: AS QS 2S 10S {two in a row: A sweeps all 8 cards, 10H and 10S, to AC}\n"
+    text = worked.replace(two, two + " 2 A: AS QS 2S 10S\n").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S")
+    facts = replay_game(parse_string(text)[0])
+    deal = facts.deals[0]
+    assert [e.code for e in facts.errors][:2] == ["trick-number", "trick-size"]
+    assert [t.number for t in deal.tricks] == [1, 2] + list(range(4, 14))
+    assert {i: [[p.card for p in w.plays] for w in ws] for i, ws in deal.counted_before.items()} == {
+        2: [["4S", "5S", "7S"]]}
+    assert deal.skipped_trick == 3 and deal.next_trick == 14
+    assert [(t.number, len(t.plays)) for t in deal.unreplayed] == [(2, 4), (3, 3)]
