@@ -98,6 +98,9 @@ def build_command(
     target = os.fspath(output)
     if os.path.isdir(target):
         raise fail(f"not-a-database: {target}: it is a directory")
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise fail(f"no-folder: cannot write {display_name(target)}: the folder {display_name(folder)} does not exist")
     try:
         summary = build(specs, target, reg, jobs=workers, registry_files=[os.fspath(rules)] if rules else [],
                         memory=memory)

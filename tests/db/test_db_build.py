@@ -281,6 +281,13 @@ def test_query_formats_and_errors(tmp_path: Path) -> None:
         assert "Traceback" not in proc.stderr
     unreadable = run("db", "build", str(tmp_path / "nope.dpn"), "-o", str(db))
     assert unreadable.returncode == 2 and unreadable.stderr.startswith("dehlanote: unreadable: ")
+    # a folder that does not exist: said with the path (it was "cannot write the output: no such
+    # file or directory"), nothing made
+    lost = run("db", "build", SAMPLES[0], "-o", str(tmp_path / "nowhere" / "club.duckdb"))
+    assert lost.returncode == 2 and lost.stderr == (
+        f"dehlanote: no-folder: cannot write {tmp_path / 'nowhere' / 'club.duckdb'}: "
+        f"the folder {tmp_path / 'nowhere'} does not exist\n"), lost.stderr
+    assert not (tmp_path / "nowhere").exists()
 
 
 def test_without_duckdb_the_command_says_how_to_install_it(tmp_path: Path) -> None:
