@@ -321,6 +321,10 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
     try:
         folder = Folder(os.path.dirname(real) or ".")
     except OSError as exc:
+        if exc.errno == errno.ENOENT:
+            # said in words, with the folder as the user named it (errno 0: a sentence of ours)
+            missing = WriteError(0, f"the folder {os.path.dirname(name) or '.'} does not exist", name)
+            raise missing from exc
         raise _failed(exc) from exc
     with folder, folder.write(os.path.basename(real), force=force, expect=expect, binary=binary, sync=sync,
                               keep_links=True, shown=name) as stream:

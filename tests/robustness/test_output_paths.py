@@ -131,6 +131,23 @@ def test_16_1_a_directory_is_refused_in_one_line(tmp_path):
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "directory" in result.stderr
 
 
+@pytest.mark.parametrize("args", [("json", str(WORKED)), ("image", str(WORKED), "--deal", "1"),
+                                  ("html", str(WORKED)), ("html", "--viewer"), ("generate",)],
+                         ids=["json", "image", "html", "viewer", "generate"])
+def test_a_folder_that_does_not_exist_is_said_in_words_and_not_made(tmp_path, args):
+    # the one writer says it for every command (json, image and generate said "no such file or
+    # directory", image with a capital N; html's page said it in words on its own)
+    out = "nowhere/out.svg" if args[0] == "image" else "nowhere/out.x"
+    result = run(*args, "-o", out, cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == f"dehlanote: cannot write {out}: the folder nowhere does not exist\n"
+    assert not (tmp_path / "nowhere").exists()
+    with pytest.raises(OSError) as caught:
+        with write_target(tmp_path / "nowhere" / "out.x"):
+            pass
+    assert caught.value.strerror == f"the folder {tmp_path / 'nowhere'} does not exist"
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_16_1_a_signal_while_writing_leaves_no_temporary_file(tmp_path, sig):
     # the input is a FIFO fed a block of games (the reader reads 1 MB at a time), then held
