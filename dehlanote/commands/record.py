@@ -168,6 +168,9 @@ def record_command(
         raise fail(f"{path} is being recorded by {who}: finish or quit that one first "
                    "(two recorders on one file would overwrite each other's tricks)")
     except OSError as exc:
+        folder = os.path.dirname(os.fspath(file)) or "."
+        if not os.path.isdir(folder):
+            raise fail(f"cannot record into {path}: the folder {shown(folder)} does not exist")
         raise fail(f"cannot record into {path}: {why(exc)} (its folder must be writable)")
     try:
         _record(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)

@@ -867,3 +867,12 @@ def test_a_record_reached_through_a_symlink_stays_a_symlink(tmp_path):
     assert done.returncode == 0, done.stderr
     assert link.is_symlink() and link.resolve() == real.resolve()
     assert " 1 A: AH 10H 3H 7H" in real.read_text(encoding="utf-8")
+
+
+def test_a_record_in_a_folder_that_does_not_exist_is_said_so(tmp_path):
+    # it said "no such file or directory (its folder must be writable)"; nothing is made
+    target = tmp_path / "nowhere" / "game.dpn"
+    done = record_here(target, ["trump D"], "--dealer", "D", "--names", "a,b,c,d")
+    assert done.exit_code == 2
+    assert f"cannot record into {target}: the folder {tmp_path / 'nowhere'} does not exist" in done.output
+    assert not (tmp_path / "nowhere").exists()
