@@ -178,6 +178,17 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
+def _no_folder(exc: OSError, name: str) -> Optional[WriteError]:
+    """A file that cannot be made because the folder named for it does not exist, said in words
+    with the folder as the user named it (errno 0: a sentence of ours); None for any other failure."""
+    folder = os.path.dirname(name) or "."
+    if exc.errno != errno.ENOENT or os.path.isdir(folder):
+        return None
+    missing = WriteError(0, f"the folder {folder} does not exist", name)
+    missing.__cause__ = exc
+    return missing
+
+
 def _failed(exc: OSError, path: Optional[str] = None) -> WriteError:
     if isinstance(exc, WriteError):
         if exc.filename is None and path is not None:
@@ -321,11 +332,7 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
     try:
         folder = Folder(os.path.dirname(real) or ".")
     except OSError as exc:
-        if exc.errno == errno.ENOENT:
-            # said in words, with the folder as the user named it (errno 0: a sentence of ours)
-            missing = WriteError(0, f"the folder {os.path.dirname(name) or '.'} does not exist", name)
-            raise missing from exc
-        raise _failed(exc) from exc
+        raise _no_folder(exc, name) or _failed(exc) from exc
     with folder, folder.write(os.path.basename(real), force=force, expect=expect, binary=binary, sync=sync,
                               keep_links=True, shown=name) as stream:
         yield stream
@@ -419,7 +426,7 @@ def open_lock(path: PathLike, mode: int = 0o600) -> int:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise OutputRefused("it is a symbolic link: it is left as it is", name) from None
-        raise _failed(exc, name) from exc
+        raise _no_folder(exc, name) or _failed(exc, name) from exc
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
@@ -449,7 +456,7 @@ def build_beside(dest: PathLike) -> Iterator[str]:
     try:
         scratch = tempfile.mkdtemp(prefix=f".{os.path.basename(target)[:200]}.", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise _failed(exc, target) from exc
+        raise _no_folder(exc, os.fspath(dest)) or _failed(exc, target) from exc
     try:
         built = os.path.join(scratch, os.path.basename(target))
         yield built

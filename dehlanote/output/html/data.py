@@ -160,10 +160,6 @@ def _trick(t: TrickFact, note: Any, rules: Rules, sides: tuple[str, str]) -> dic
     return out
 
 
-def _unplayed_tricks(d: DealFact) -> list[list[Any]]:
-    return [[t.number, [p.card for p in t.plays]] for t in d.unreplayed]
-
-
 def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str, int],
           points: dict[str, int]) -> dict[str, Any]:
     """One deal's data (``facts``: the game's, for its last deal only)."""
@@ -194,7 +190,7 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
         "closed": tf.by if tf is not None and (tf.closed or method_of_fact(tf.method).secret) else None,
         "secret": tf.suit if tf is not None and (tf.closed or method_of_fact(tf.method).secret) else None,
         "tricks": [_trick(t, n, rules, sides) for t, n in zip(d.tricks, notes)],
-        "unplayed": _unplayed_tricks(d),
+        "unplayed": [[t.number, [p.card for p in t.plays]] for t in d.unreplayed],
         "result": deal_result_text(d, rules, facts),
         "complete": d.complete, "winner": d.winner,
         "kot": None if d.kot is None else [d.kot.side, d.kot.reason],
