@@ -17,6 +17,7 @@ def main() -> None:
     global launching
     # until the command line installs its own handling, Ctrl-C ends quietly (status 130)
     signal.signal(signal.SIGINT, lambda *_: os._exit(130))
+    sys.unraisablehook = _stop_again
     launching = sys.argv[1:]
     if launching in (["--version"], ["-V"]) and _version():
         return
@@ -47,6 +48,31 @@ def main() -> None:
         raise
     finally:
         recorder.stop()
+
+
+def _stop_again(info: "sys.UnraisableHookArgs") -> None:
+    """A stop (Ctrl-C, or a hang-up or termination a command turns into an exception) that lands
+    while Python runs code that cannot pass an exception on (a weak reference's callback while
+    a module loads, an object's finaliser) is dropped there, with "Exception ignored in ...
+    KeyboardInterrupt" and a traceback printed, and the program goes on as if nothing was
+    asked (the recorder kept waiting for the next line). It is sent again instead, to land in
+    the program's own code: the program stops as asked, and nothing is printed. Any other
+    exception there is told as Python tells it."""
+    exc = info.exc_value
+    signum = signal.SIGINT if isinstance(exc, KeyboardInterrupt) else getattr(exc, "signum", None)
+    if not isinstance(signum, int):
+        sys.__unraisablehook__(info)
+        return
+    import threading
+    # sent from here, its handler would run inside this hook, where the exception is dropped
+    # again: sent a moment later to the main thread (where a read it waits in is interrupted);
+    # landing in such a place again, it comes back here and is sent again
+    later = threading.Timer(0.05, signal.pthread_kill, (threading.main_thread().ident, signum))
+    later.daemon = True
+    try:
+        later.start()
+    except RuntimeError:        # the interpreter is shutting down: nothing left to stop
+        pass
 
 
 def _version() -> bool:

@@ -136,6 +136,15 @@ def _read_only(st: os.stat_result, name: str, dir_fd: Optional[int]) -> bool:
         return False
 
 
+def signal_exit(signum: int) -> SystemExit:
+    """The exit a stop signal's handler raises: status 128 + the signal, and the signal kept
+    (``signum``), so that the console script can send it again if Python drops the exit where
+    it landed (see ``dehlanote._entry``)."""
+    stop = SystemExit(128 + signum)
+    stop.signum = signum  # type: ignore[attr-defined]
+    return stop
+
+
 @contextmanager
 def _signals_clean_up() -> Iterator[None]:
     """SIGTERM and SIGHUP raise SystemExit(128 + signal) inside the block, so that the
@@ -145,7 +154,7 @@ def _signals_clean_up() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
+        raise signal_exit(signum)
 
     old = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):

@@ -97,8 +97,14 @@ def _clean_temporaries(path: Path) -> None:
 class _Hangup(BaseException):
     """The terminal went away (SIGHUP) or the process was asked to stop (SIGTERM).
 
-    A ``BaseException``, like ``KeyboardInterrupt``: nothing on the way may swallow it.
+    A ``BaseException``, like ``KeyboardInterrupt``: nothing on the way may swallow it. Its
+    ``signum`` lets the console script send the signal again where Python had to drop it
+    (see ``dehlanote._entry``).
     """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
 
 
 def _on_signal(signum: int, _frame: object) -> None:

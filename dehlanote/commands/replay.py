@@ -14,6 +14,7 @@ from rich.control import Control
 from rich.markup import escape
 
 from ..analysis.judge import claim_judge
+from ..files import signal_exit
 from ..output.notes import deal_heading, deal_result_text
 from ..output.stepper import Stepper, flag_text, match_parts, match_state
 from ..output.analysis_view import Analyser, BackgroundAnalysis, DealView
@@ -246,7 +247,7 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Op
     background = BackgroundAnalysis(stepper.deals, stepper.rules, analyser) if analyser is not None else None
 
     def stop(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler's signature
-        raise SystemExit(128 + signum)
+        raise signal_exit(signum)
 
     try:
         signal.signal(signal.SIGTERM, stop)

@@ -650,3 +650,71 @@ def test_a_ctrl_c_while_a_finished_command_exits_is_quiet(argv):
     assert "Traceback" not in proc.stderr and "KeyboardInterrupt" not in proc.stderr, proc.stderr
     assert proc.returncode == 130, (proc.returncode, proc.stderr)
     assert proc.stdout                       # what the command wrote before is all there
+
+
+def test_python_m_exits_with_its_status_after_a_ctrl_c_it_caught_in_source_text(tmp_path):
+    # CPython remembers a KeyboardInterrupt that left code run from source text (exec: a
+    # dataclass made while a module loads, where a Ctrl-C can land) even when the program then
+    # caught it, and at the exit of `python -m` killed itself with SIGINT: the recorder,
+    # interrupted and having said it saved, ended by the signal (-2) in place of its 130.
+    # Here that memory is made as the command loads its first module (an import hook put in by
+    # sitecustomize), and the command must still end with its own status, 0.
+    (tmp_path / "sitecustomize.py").write_text(
+        "import sys\n"
+        "class Once:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.startswith('dehlanote.') and self in sys.meta_path:\n"
+        "            sys.meta_path.remove(self)\n"
+        "            try:\n"
+        "                exec('raise KeyboardInterrupt')\n"
+        "            except KeyboardInterrupt:\n"
+        "                pass\n"
+        "sys.meta_path.insert(0, Once())\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(ROOT)])}
+    for argv in (["--version"], ["rules", "standard"]):
+        proc = subprocess.run(console_script() + argv, capture_output=True, text=True, timeout=60, cwd=ROOT,
+                              env=env)
+        assert proc.returncode == 0, (argv, proc.returncode, proc.stderr)
+        assert proc.stdout and not proc.stderr
+
+
+# a Ctrl-C (or a hang-up) that lands in a weak reference's callback while a module loads: Python
+# cannot pass it on from there, printed "Exception ignored in ... KeyboardInterrupt" with a
+# traceback and went on; the recorder then waited for the next line as if nothing was asked
+DROPPED = """
+import os, sys, weakref
+from dehlanote import _entry
+from dehlanote.commands import record
+real = record._read
+def read(session, interactive):
+    class Thing:
+        pass
+    thing = Thing()
+    def callback(ref):
+        raise {raise_}
+    kept = weakref.ref(thing, callback)
+    del thing                        # the callback runs here: its exception cannot leave it
+    return real(session, interactive)
+record._read = read
+sys.argv = ["dehlanote", "record", sys.argv[1], "--no-sync"]
+_entry.main()
+"""
+
+
+@pytest.mark.parametrize("raise_, status", [("KeyboardInterrupt", 130),
+                                            ("record._Hangup(__import__('signal').SIGHUP)", 129)])
+def test_a_stop_python_had_to_drop_still_stops_the_recorder(tmp_path, raise_, status):
+    path = tmp_path / "game.dpn"
+    script = DROPPED.replace("{raise_}", raise_)
+    proc = subprocess.Popen([sys.executable, "-c", script, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        proc.wait(timeout=30)                # its input stays open: only the stop can end it
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    finally:
+        out, err = proc.communicate()
+    assert proc.returncode == status, (proc.returncode, err)
+    assert "Exception ignored" not in err and "Traceback" not in err, err
+    assert err.strip() == f'{path}: saved, unfinished (Result "*"): run the same command to resume'
+    assert '[Result "*"]' in path.read_text(encoding="utf-8")
