@@ -59,6 +59,9 @@ def image_command(
     snaps = snapshots(chosen, rules_used)
     ends = [0] + [i for i, s in enumerate(snaps) if s.trick is not None and s.complete]
     if trick == 0:
+        if card:
+            raise fail(f"--card {card} counts the cards of a trick: say which with --trick K "
+                       f"(e.g. --trick 1 --card {card})")
         index = 0
     else:
         numbers = [t.number for t in chosen.tricks]

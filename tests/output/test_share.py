@@ -142,6 +142,11 @@ def test_image_png_is_drawn_from_the_same_svg(tmp_path):
 def test_image_refuses_what_it_cannot_write(tmp_path, monkeypatch):
     assert "written as .svg or .png" in run("image", WORKED, "--deal", 1, "-o", tmp_path / "x.gif").stderr
     assert "deal 1 has no trick 14" in run("image", WORKED, "--deal", 1, "--trick", 14, "-o", tmp_path / "x.svg").stderr
+    # a card of no trick drew the table as dealt, saying nothing: it is a usage mistake
+    alone = run("image", WORKED, "--deal", 1, "--card", 3, "-o", tmp_path / "x.svg")
+    assert alone.exit_code == 2 and "--card 3 counts the cards of a trick: say which with --trick K" in alone.stderr
+    assert not (tmp_path / "x.svg").exists()
+    assert run("image", WORKED, "--deal", 1, "--card", 0, "-o", tmp_path / "x.svg").exit_code == 0   # before any card
     kept = tmp_path / "kept.svg"
     kept.write_text("mine")
     kept.chmod(0o444)
