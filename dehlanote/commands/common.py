@@ -344,6 +344,15 @@ def deal_span(deals: "Sequence[Any]") -> str:
     return f"deals {deals[0].number} to {deals[-1].number}" if deals else "no deal"
 
 
+def no_trick(deal: Any, trick: int) -> str:
+    """The message for a trick number a deal has not: ``deal 1 has no trick 14 (tricks 1 to
+    13)``; the tricks counted are those the replay could follow."""
+    numbers = [t.number for t in deal.tricks]
+    if not numbers:
+        return f"deal {deal.number} has no trick played"
+    return f"deal {deal.number} has no trick {trick} (tricks {numbers[0]} to {numbers[-1]})"
+
+
 def wanted_player(player: Optional[str]) -> Optional[str]:
     """A ``--player`` name as the commands match it, in any case with the spaces around it
     ignored (None: every player); an empty name is refused."""

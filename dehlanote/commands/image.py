@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from .common import RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry
+from .common import RULES_OPTION, Exit, deal_span, display_name, no_trick, err_console, fail, load_registry
 
 
 def image_command(
@@ -66,8 +66,7 @@ def image_command(
     else:
         numbers = [t.number for t in chosen.tricks]
         if trick not in numbers:
-            raise fail(f"deal {deal} has no trick {trick} (tricks 1 to {len(numbers)})" if numbers
-                       else f"deal {deal} has no trick played")
+            raise fail(no_trick(chosen, trick))
         k = numbers.index(trick)
         index = ends[k + 1]
         if card is not None:

@@ -43,6 +43,7 @@ from .common import (
     fail,
     load_registry,
     located,
+    no_trick,
     open_games,
     out_console,
     plural,
@@ -116,7 +117,7 @@ def replay(
     if deal is not None and not stepper.goto(deal):
         raise fail(f"game {game} has no deal {deal} ({deal_span(facts.deals)})")
     if trick is not None and not stepper.jump(trick):
-        raise fail(f"deal {stepper.deals[stepper.deal].number} has no trick {trick}")
+        raise fail(no_trick(stepper.deals[stepper.deal], trick))
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
                 if analyse or analyse_from else None)
     if interactive:

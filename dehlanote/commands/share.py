@@ -9,7 +9,7 @@ import typer
 
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .common import RULES_OPTION, Exit, display_name, err_console, fail, load_registry, open_games, plural
+from .common import RULES_OPTION, Exit, display_name, err_console, fail, load_registry, no_trick, open_games, plural
 
 
 def load_game(spec: str, number: int, reg: Registry) -> GameFacts:
@@ -59,7 +59,7 @@ def share_command(
     if trick is not None:
         d = next(d for d in facts.deals if d.number == deal)
         if trick and all(t.number != trick for t in d.tricks):
-            raise fail(f"deal {deal} has no trick {trick}")
+            raise fail(no_trick(d, trick))
     typer.echo(url)
     errors = [e for e in facts.errors if e.deal == deal]
     if errors:

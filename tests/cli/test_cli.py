@@ -482,7 +482,9 @@ def test_replay_plain_deal_and_trick_limit_the_output():
 
 
 def test_replay_bad_positions_exit_2():
-    assert run("replay", "--trick", "14", WORKED).exit_code == 2
+    past = run("replay", "--trick", "14", WORKED)
+    # the tricks there are said, as image and share say them
+    assert past.exit_code == 2 and "deal 1 has no trick 14 (tricks 1 to 13)" in past.stderr
     assert run("replay", "--deal", "3", WORKED).exit_code == 2
     assert run("replay", "--game", "2", WORKED).exit_code == 2
     assert run("replay", "-", input=b"").exit_code == 2

@@ -66,7 +66,7 @@ def test_a_deal_with_errors_is_shared_with_its_errors_and_exit_1():
 
 @pytest.mark.parametrize("args, says", [
     (["--deal", 9], "the game has no deal 9 (deals 1 to"),
-    (["--deal", 1, "--trick", 14], "deal 1 has no trick 14"),
+    (["--deal", 1, "--trick", 14], "deal 1 has no trick 14 (tricks 1 to 13)"),
     (["--deal", 1, "--base", "javascript:alert(1)"], "--base must be an http, https or file address"),
     (["--deal", 1, "--base", "viewer.html#x"], "without a # part"),
     (["--deal", 1, "--game", 5], "there is no game 5"),
