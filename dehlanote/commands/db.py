@@ -185,6 +185,8 @@ def query_command(
     try:
         try:
             result = con.execute(sql)
+            if result is None:      # nothing but spaces, semicolons or comments
+                raise fail('sql-error: the query holds no SQL statement (e.g. "select * from standings")')
             names = [d[0] for d in result.description] if result.description else []
             rows = result.fetchall()
         except duckdb.Error as exc:

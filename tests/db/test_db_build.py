@@ -265,7 +265,8 @@ def test_query_formats_and_errors(tmp_path: Path) -> None:
     table = run("db", "query", str(db), sql)
     assert table.returncode == 0 and "winner" in table.stdout and f"{len(lines) - 1} rows" in table.stdout
     for bad in ("selec 1", "select * from no_such_table", "delete from deals",
-                "copy deals to 'out.csv'", "select * from read_csv('/etc/passwd')"):
+                "copy deals to 'out.csv'", "select * from read_csv('/etc/passwd')",
+                "", " ;; ", "/* a comment and nothing else */"):     # (these three gave a traceback)
         proc = run("db", "query", str(db), bad, cwd=tmp_path)
         assert proc.returncode == 2, bad
         assert proc.stderr.startswith("dehlanote: sql-error: ") and proc.stderr.count("\n") == 1, proc.stderr
