@@ -344,6 +344,14 @@ def deal_span(deals: "Sequence[Any]") -> str:
     return f"deals {deals[0].number} to {deals[-1].number}" if deals else "no deal"
 
 
+def output_path(text: str) -> Path:
+    """An ``--output`` value, refused when it is empty: ``-o "$OUT"`` with the variable unset
+    would otherwise mean the current folder, and the pages or the file go there."""
+    if not text.strip():
+        raise fail("--output is empty: give a file or folder name (is a shell variable unset?)")
+    return Path(text)
+
+
 def no_trick(deal: Any, trick: int) -> str:
     """The message for a trick number a deal has not: ``deal 1 has no trick 14 (tricks 1 to
     13)``; the tricks counted are those the replay could follow."""

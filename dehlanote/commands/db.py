@@ -21,7 +21,8 @@ from typing import Any, Optional
 
 import typer
 
-from .common import RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console
+from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console,
+                     output_path)
 from .plainhelp import PlainCommand, PlainGroup
 
 db_app = typer.Typer(
@@ -67,8 +68,8 @@ def _first_line(exc: BaseException) -> str:
 @db_app.command("build", cls=PlainCommand)
 def build_command(
     files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns."),
-    output: Path = typer.Option(..., "--output", "-o", metavar="DB", help="The database file (made or brought "
-                                                                              "up to date)."),
+    output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="DB",
+                                help="The database file (made or brought up to date)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
     memory: Optional[str] = typer.Option(None, "--memory", metavar="SIZE",
                                          help="DuckDB's memory limit while building, e.g. 300MB (default: 192MB while "

@@ -17,7 +17,7 @@ import typer
 
 from ..files import OutputRefused
 from ..oracle.playout import Style, generate_match, parse_rules_text
-from .common import Exit, emit, fail, replacing, why
+from .common import Exit, emit, fail, output_path, replacing, why
 
 #: a match still undecided after this many deals stops there (Result "*")
 MAX_DEALS = 200
@@ -37,7 +37,7 @@ def generate_command(
     style: WritingStyle = typer.Option(WritingStyle.plain, "--style",
                                        help="plain: the canonical layout; loose: hand-written spellings, "
                                             "comments, glyphs, corrections, several tricks to a line."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE",
+    output: Optional[Path] = typer.Option(None, "--output", "-o", parser=output_path, metavar="FILE",
                                           help="Write to FILE instead of standard output."),
     force: bool = typer.Option(False, "--force", help="With -o, replace a read-only file too."),
 ) -> None:

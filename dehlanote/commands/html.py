@@ -28,6 +28,7 @@ from .common import (
     expand,
     fail,
     load_registry,
+    output_path,
     plural,
     why,
 )
@@ -55,7 +56,7 @@ def _sizes(specs: list[str]) -> int:
 def html_command(
     files: Optional[list[str]] = typer.Argument(None, metavar="FILE",
                                                 help="DPN files or glob patterns; - reads standard input."),
-    output: Path = typer.Option(..., "--output", "-o", metavar="OUT",
+    output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="OUT",
                                 help="The page to write (one input), or the site's folder (several inputs "
                                      "or --site)."),
     site: bool = typer.Option(False, "--site", help="Write a folder with an index.html (statistics, charts, "

@@ -7,7 +7,8 @@ from typing import Optional
 
 import typer
 
-from .common import RULES_OPTION, Exit, deal_span, display_name, no_trick, err_console, fail, load_registry
+from .common import (RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry, no_trick,
+                     output_path)
 
 
 def image_command(
@@ -18,7 +19,7 @@ def image_command(
     card: Optional[int] = typer.Option(None, "--card", "-c", min=0, metavar="J",
                                        help="With --trick K: after J cards of trick K (0: before its lead)."),
     game: int = typer.Option(1, "--game", "-g", min=1, metavar="N", help="Which game of the file (from 1)."),
-    output: Path = typer.Option(..., "--output", "-o", metavar="OUT.png|OUT.svg",
+    output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="OUT.png|OUT.svg",
                                 help="The picture to write: .svg, or .png (needs cairosvg: pip install "
                                      "'dehlanote[image]')."),
     force: bool = typer.Option(False, "--force", help="Replace a read-only file too."),

@@ -7,14 +7,14 @@ from typing import Optional
 
 import typer
 
-from .common import RULES_OPTION
+from .common import RULES_OPTION, output_path
 from .jsoning import run
 
 
 def json_command(
     files: list[str] = typer.Argument(..., metavar="FILE...",
                                       help="DPN files or glob patterns; - reads standard input."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="OUT.json",
+    output: Optional[Path] = typer.Option(None, "--output", "-o", parser=output_path, metavar="OUT.json",
                                           help="Write to this file instead of standard output."),
     compact: bool = typer.Option(False, "--compact", help="One line, no indentation."),
     force: bool = typer.Option(False, "--force", help="With -o, replace a read-only file too."),

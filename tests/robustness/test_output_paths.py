@@ -208,3 +208,27 @@ def test_16_1_fmt_write_refuses_when_the_file_changes_during_the_run(tmp_path):
     assert result.returncode == 2, result.stderr
     assert "changed" in result.stderr and path.read_text(encoding="utf-8").endswith("{saved}\n")
     assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("args", [["html", "{w}", "-o"], ["html", "{w}", "--site", "-o"], ["json", "{w}", "-o"],
+                                  ["image", "{w}", "-o"], ["generate", "-o"], ["db", "build", "{w}", "-o"]],
+                         ids=lambda a: " ".join(a))
+def test_an_empty_output_is_refused_and_nothing_is_written(tmp_path, monkeypatch, args):
+    # -o "$OUT" with the variable unset: the empty name meant the current folder, and html wrote
+    # its page there (a site its index and pages), where every other command said "it is a directory"
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    monkeypatch.chdir(tmp_path)
+    argv = [a.replace("{w}", str(WORKED)) for a in args] + [""]
+    result = CliRunner().invoke(app, argv)
+    assert result.exit_code == 2, result.output
+    assert "--output is empty: give a file or folder name (is a shell variable unset?)" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_output_is_refused_by_the_console_script_as_well(tmp_path):
+    result = run("json", str(WORKED), "-o", "", cwd=tmp_path)      # (json runs there without the Typer app)
+    assert result.returncode == 2
+    assert result.stderr == "dehlanote: --output is empty: give a file or folder name (is a shell variable unset?)\n"
+    assert list(tmp_path.iterdir()) == []
