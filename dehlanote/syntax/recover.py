@@ -10,8 +10,9 @@ is tried for an error, :func:`recover` keeps the try that reads furthest.
 
 Reading stops at a mistake that nothing after can be read past (the text ends, a comment is
 never closed, a limit of the reader), after :data:`MAX_ERRORS` errors in a game, once a
-game's text has been read again :data:`_BUDGET` characters' worth, and at once in a game of
-more than :data:`_BIG` characters; what was read before is kept.
+game's text has been read again 40 times over (:data:`_BUDGET_TIMES`; at least 400,000 and at
+most 4,000,000 characters), and at once in a game of more than :data:`_BIG` characters; what
+was read before is kept.
 """
 
 from __future__ import annotations
@@ -31,8 +32,14 @@ __all__ = ["MAX_ERRORS", "recover"]
 
 #: errors reported in one game before reading stops (a file of noise is not read again and again)
 MAX_ERRORS = 50
-#: characters a game's text may be read again to go on after its errors
+#: characters a game's text may be read again to go on after its errors: 40 times its length
+#: (at least 400,000, at most 4,000,000). The records and the mutated ones of the tests spend
+#: at most 40 times (a game of noise 98 times, to its 50 errors); each try reads the whole game
+#: again, so a budget of a fixed size let a file of 20 KB games each full of mistakes be read
+#: at 15 KB a second
 _BUDGET = 4_000_000
+_BUDGET_FLOOR = 400_000
+_BUDGET_TIMES = 40
 #: a game's text longer than this is not read again: reading stops at its first error (a
 #: game of this size is a whole archive in one game, or noise)
 _BIG = 1_000_000
@@ -237,6 +244,7 @@ def recover(chunk: Chunk, error: DpnError, fine: Any) -> tuple[tuple[list[Game],
     if len(text) > _BIG:
         return None, errors
     last_line = chunk.line + text.count("\n") + 1
+    budget = min(_BUDGET, max(_BUDGET_FLOOR, _BUDGET_TIMES * len(text)))
     spent = 0
     while not _stops(error, row) and len(errors) < MAX_ERRORS:
         at = _index(chunk, error.line, error.column)
@@ -246,7 +254,7 @@ def recover(chunk: Chunk, error: DpnError, fine: Any) -> tuple[tuple[list[Game],
         for edited, lines in _edits(text, at, row):
             outcome: tuple[Any, ...]
             spent += len(edited)
-            if spent > _BUDGET:
+            if spent > budget:
                 break
             try:
                 read = fine.parse(chunk._replace(text=edited, whole=None), chunk.text)
@@ -268,12 +276,17 @@ def recover(chunk: Chunk, error: DpnError, fine: Any) -> tuple[tuple[list[Game],
     if error.message.endswith(NOT_READ):
         return None, errors
     # reading stops here: what was read before the element at fault is kept (the deals
-    # before it are replayed), the rest of the game is left out
+    # before it are replayed), the rest of the game is left out; when the lines before it do
+    # not end a deal that can be read (a hand cut short), the whole deals before that one
     at = _index(chunk, error.line, error.column)
-    if len(errors) >= MAX_ERRORS or spent > _BUDGET:
+    if len(errors) >= MAX_ERRORS or spent > budget:
         errors.append(DpnError("syntax", f"too many errors: {NOT_READ}", error.line, error.column))
-    try:
-        return fine.parse(chunk._replace(text=_blank(text, _line_start(text, max(0, at)), len(text), False),
-                                         whole=None), chunk.text), errors
-    except DpnError:
-        return None, errors
+    cut = _line_start(text, max(0, at))
+    deals = [m.start() + 1 for m in _DEAL_LINE_START.finditer(text, 0, cut)]
+    for start in (cut, *deals[-1:]):
+        try:
+            return fine.parse(chunk._replace(text=_blank(text, start, len(text), False), whole=None),
+                              chunk.text), errors
+        except DpnError:
+            continue
+    return None, errors

@@ -101,6 +101,28 @@ def test_a_game_of_noise_stops_after_max_errors() -> None:
     assert len(game.deals) == 1         # what was read before is kept
 
 
+def test_a_big_game_full_of_mistakes_is_read_again_a_bounded_number_of_times(monkeypatch) -> None:
+    # each try at going on reads the whole game again: a 20 KB game with a mistake on nearly every
+    # line (a record the fuzzer made) was read 203 times over, 2 s of CPU a game, so that a file
+    # of such games went at 15 KB a second. Counted in characters handed to the parser, not timed
+    import lark
+
+    text = (ROOT / "tests" / "data" / "many-mistakes.dpn").read_text(encoding="utf-8")
+    read = []
+    real = lark.Lark.parse
+    monkeypatch.setattr(lark.Lark, "parse", lambda self, t, *a, **k: read.append(len(t)) or real(self, t, *a, **k))
+    (game,) = parse_string(text)
+    assert sum(read) <= 41 * len(text) + 400_000, sum(read) / len(text)
+    # the first mistakes are reported where they are, then reading stops, saying so
+    assert [(e.line, e.column, e.code) for e in game.errors[:2]] == [(33, 9, "syntax"), (90, 1, "syntax")]
+    assert game.errors[-1].message == "too many errors: the rest of this game is not read"
+    # what was read before is kept: the first deal, whole (deal 2 stops inside its hands, which
+    # cannot be read cut short: the game was kept with no deal at all)
+    assert [d.number.value for d in game.deals] == [1] and len(game.deals[0].tricks) == 13
+    facts = replay_game(game)
+    assert facts.deals[0].complete and {e.code for e in facts.errors} == {"syntax", "result-mismatch"}
+
+
 def test_positions_and_source_lines_are_the_records_own() -> None:
     # the second error is found in a text where the first line at fault was left out: its
     # caret line is still the record's own
