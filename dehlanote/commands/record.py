@@ -408,7 +408,7 @@ def _say_farewell(session: Session, console: Console, path: str, quiet: bool) ->
     partial = session.state.partial
     kept = ""
     if partial:
-        kept = (f"; the {len(partial)} card{'s' if len(partial) != 1 else ''} of the trick under way wait in a "
-                "comment and are resumed")
+        kept = ("; the card of the trick under way waits in a comment and is resumed" if len(partial) == 1 else
+                f"; the {len(partial)} cards of the trick under way wait in a comment and are resumed")
     console.print(f"{path}: saved, unfinished (Result \"*\"){kept}: run the same command to resume",
                   markup=False, highlight=False)

@@ -876,3 +876,23 @@ def test_a_record_in_a_folder_that_does_not_exist_is_said_so(tmp_path):
     assert done.exit_code == 2
     assert f"cannot record into {target}: the folder {tmp_path / 'nowhere'} does not exist" in done.output
     assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("cards, said", [(["AH"], "the card of the trick under way waits in a comment and is resumed"),
+                                         (["AH", "10H"], "the 2 cards of the trick under way wait in a comment "
+                                                         "and are resumed")])
+def test_stopped_inside_a_trick_it_says_what_waits_in_words(tmp_path, cards, said):
+    # (one card was "the 1 card of the trick under way wait in a comment and are resumed")
+    path = tmp_path / "game.dpn"
+    proc = subprocess.Popen(CLI + [str(path), "--no-sync"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True, env=env())
+    assert proc.stdin is not None
+    proc.stdin.write("\n".join(["dealer D", "trump S", "1 A: " + cards[0], *cards[1:]]) + "\n")
+    proc.stdin.flush()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (path.exists() and cards[-1] + "}" in path.read_text(encoding="utf-8")):
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err == f'{path}: saved, unfinished (Result "*"); {said}: run the same command to resume\n'
