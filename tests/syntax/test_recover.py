@@ -107,7 +107,7 @@ def test_a_big_game_full_of_mistakes_is_read_again_a_bounded_number_of_times(mon
     # of such games went at 15 KB a second. Counted in characters handed to the parser, not timed
     import lark
 
-    text = (ROOT / "tests" / "data" / "many-mistakes.dpn").read_text(encoding="utf-8")
+    text = (ROOT / "tests" / "syntax" / "records" / "many-mistakes.dpn").read_text(encoding="utf-8")
     read = []
     real = lark.Lark.parse
     monkeypatch.setattr(lark.Lark, "parse", lambda self, t, *a, **k: read.append(len(t)) or real(self, t, *a, **k))
