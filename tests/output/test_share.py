@@ -69,6 +69,7 @@ def test_a_deal_with_errors_is_shared_with_its_errors_and_exit_1():
     (["--deal", 1, "--trick", 14], "deal 1 has no trick 14 (tricks 1 to 13)"),
     (["--deal", 1, "--base", "javascript:alert(1)"], "--base must be an http, https or file address"),
     (["--deal", 1, "--base", "viewer.html#x"], "without a # part"),
+    (["--deal", 1, "--base", ""], "--base is empty: give the viewer's address"),    # (was a bare #dpn1=...)
     (["--deal", 1, "--game", 5], "there is no game 5"),
 ])
 def test_what_cannot_be_shared_is_said(args, says):

@@ -168,7 +168,11 @@ def decode(fragment: str) -> dict[str, Any]:
 
 def check_base(base: str) -> str:
     """The viewer's address as given (``https://club.example/viewer.html``, ``file:///…``, a
-    relative path); ShareError for one a link cannot be added to."""
+    relative path); ShareError for one a link cannot be added to (an empty one too: the link
+    would be a bare #fragment, which opens no viewer)."""
+    if not base.strip():
+        raise ShareError("--base is empty: give the viewer's address, e.g. https://club.example/viewer.html "
+                         "(is a shell variable unset?)")
     if "#" in base:
         raise ShareError("--base is the viewer's address, without a # part")
     scheme = urlsplit(base).scheme.lower()
