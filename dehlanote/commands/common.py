@@ -287,6 +287,8 @@ def load_registry(rules_file: Optional[Path]) -> Registry:
     reg = default_registry()
     try:
         reg.load_path(rules_file)
+    except IsADirectoryError:
+        raise fail(f"cannot read the rules file {rules_file}: it is a folder; give the .yaml file of rule profiles")
     except OSError as exc:
         raise fail(f"cannot read the rules file {rules_file}: {why(exc)}")
     except UnicodeDecodeError:
@@ -312,7 +314,7 @@ def _options() -> dict[str, Any]:
     import typer
     return {
         "RULES_OPTION": typer.Option(
-            None, "--rules", metavar="FILE.yaml",
+            None, "--rules", metavar="FILE.yaml", parser=rules_path,
             help="Load extra rule profiles and options from a YAML file (as the package's own profiles)."),
         "ANALYSE_FROM_OPTION": typer.Option(
             None, "--analyse-from", min=1, metavar="K",
@@ -342,6 +344,13 @@ def _version(value: bool) -> None:
 def deal_span(deals: "Sequence[Any]") -> str:
     """The deals a game has, for a message about a deal number it has not: ``deals 1 to 7``."""
     return f"deals {deals[0].number} to {deals[-1].number}" if deals else "no deal"
+
+
+def rules_path(text: str) -> Path:
+    """A ``--rules`` value, refused when it is empty (it would be read as the current folder)."""
+    if not text.strip():
+        raise fail("--rules is empty: give the .yaml file of rule profiles (is a shell variable unset?)")
+    return Path(text)
 
 
 def output_path(text: str) -> Path:

@@ -720,3 +720,17 @@ def test_a_stop_python_had_to_drop_still_stops_the_recorder(tmp_path, raise_, st
     assert "Exception ignored" not in err and "Traceback" not in err, err
     assert err.strip() == f'{path}: saved, unfinished (Result "*"): run the same command to resume'
     assert '[Result "*"]' in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("command", ["validate", "json", "annotate", "stats"])
+def test_an_empty_or_folder_rules_file_is_said_in_words(tmp_path, command):
+    # --rules "" was read as the current folder: "cannot read the rules file .: is a directory
+    # (give the files in it, e.g. DIR/*.dpn)", a hint about records, not rule files
+    empty = run(command, str(WORKED), "--rules", "")
+    assert empty.exit_code == 2
+    assert empty.stderr == ("dehlanote: --rules is empty: give the .yaml file of rule profiles "
+                            "(is a shell variable unset?)\n")
+    folder = run(command, str(WORKED), "--rules", str(tmp_path))
+    assert folder.exit_code == 2
+    assert folder.stderr == (f"dehlanote: cannot read the rules file {tmp_path}: it is a folder; give the .yaml file "
+                             "of rule profiles\n")
