@@ -16,6 +16,7 @@ import enum
 import io
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -60,6 +61,18 @@ def _out_of_memory(duckdb: Any, exc: BaseException) -> bool:
     return isinstance(exc, duckdb.OutOfMemoryException) or "Out of Memory" in text or "could not allocate" in text
 
 
+#: a --memory size as DuckDB reads it: a number and its unit (1000 or 1024 based)
+_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
+
+
+def memory_size(text: str) -> str:
+    """A ``--memory`` value: a number and its unit, as DuckDB reads them (an empty one, a
+    negative one or one without its unit is refused in words before the database is opened)."""
+    if _SIZE.fullmatch(text) is None:
+        raise fail(f"--memory {text!r}: give a size with its unit, e.g. 300MB or 2GiB")
+    return text.strip()
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
@@ -71,7 +84,7 @@ def build_command(
     output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="DB",
                                 help="The database file (made or brought up to date)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
-    memory: Optional[str] = typer.Option(None, "--memory", metavar="SIZE",
+    memory: Optional[str] = typer.Option(None, "--memory", metavar="SIZE", parser=memory_size,
                                          help="DuckDB's memory limit while building, e.g. 300MB (default: 192MB while "
                                               "the files are read, 256MB for the ratings)."),
     rules: Optional[Path] = RULES_OPTION,

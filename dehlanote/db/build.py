@@ -186,8 +186,8 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
 def schema_version(con: duckdb.DuckDBPyConnection) -> Optional[int]:
     try:
         rows = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
-    except duckdb.Error:
-        return None
+    except duckdb.CatalogException:     # no meta table: not a database of db build
+        return None                     # (anything else, out of memory, is not a verdict on the file)
     return int(rows[0][0]) if rows else None
 
 

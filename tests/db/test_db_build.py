@@ -168,6 +168,23 @@ def test_a_build_out_of_memory_says_so_and_leaves_the_database(tmp_path: Path) -
     assert "Traceback" not in proc.stderr and not db.exists()
 
 
+def test_memory_limits_are_read_as_sizes_and_a_small_one_is_not_mistaken_for_a_bad_database(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    for size in ("", "-5GB", "300", "lots"):     # DuckDB took "" and "-5GB" silently, "300" as not-a-database
+        proc = run("db", "build", SAMPLES[0], "-o", str(db), "--memory", size)
+        assert proc.returncode == 2 and not db.exists()
+        assert proc.stderr == f"dehlanote: --memory {size!r}: give a size with its unit, e.g. 300MB or 2GiB\n"
+    assert run("db", "build", SAMPLES[0], "-o", str(db)).returncode == 0
+    before = db.read_bytes()
+    # a limit too small to read the database's own description: it was "not-a-database: it is not
+    # a database made by dehlanote db build", of a database it had just built
+    proc = run("db", "build", *SAMPLES, "-o", str(db), "--memory", "500KB")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"dehlanote: out-of-memory: {db}: DuckDB needed more than --memory 500KB")
+    assert db.read_bytes() == before
+    assert run("db", "build", *SAMPLES, "-o", str(db), "--memory", "64MiB").returncode == 0
+
+
 def _match(seed: int, date: str | None = None) -> str:
     text, _ = generate_match(random.Random(seed), "standard", None, Style(), max_deals=6)
     if date:
