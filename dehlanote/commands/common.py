@@ -347,9 +347,10 @@ def deal_span(deals: "Sequence[Any]") -> str:
 
 
 def rules_path(text: str) -> Path:
-    """A ``--rules`` value, refused when it is empty (it would be read as the current folder)."""
+    """A rules file's name (``--rules``, serve's ``--rules-file``), refused when it is empty (it
+    would be read as the current folder)."""
     if not text.strip():
-        raise fail("--rules is empty: give the .yaml file of rule profiles (is a shell variable unset?)")
+        raise fail("the rules file's name is empty: give the .yaml file of rule profiles (is a shell variable unset?)")
     return Path(text)
 
 

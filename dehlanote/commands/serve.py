@@ -15,7 +15,7 @@ from typing import Optional
 
 import typer
 
-from .common import Exit, fail, load_registry
+from .common import Exit, fail, load_registry, rules_path
 
 INSTALL = "pip install 'dehlanote[serve]'"
 
@@ -30,7 +30,7 @@ def serve_command(
     port: int = typer.Option(8000, "--port", metavar="N", help="The port (0: any free one)."),
     lang: Optional[str] = typer.Option(None, "--lang", metavar="LANG",
                                        help="The pages' language (en, hi); default: each browser's own."),
-    rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE.yaml",
+    rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE.yaml", parser=rules_path,
                                               help="Extra rule profiles, as on every command."),
     sync: bool = typer.Option(True, "--sync/--no-sync", help="Flush every card to disk (fsync)."),
     new_key: bool = typer.Option(False, "--new-key", help="With --lan: a new secret (the phones must scan the new "

@@ -728,9 +728,15 @@ def test_an_empty_or_folder_rules_file_is_said_in_words(tmp_path, command):
     # (give the files in it, e.g. DIR/*.dpn)", a hint about records, not rule files
     empty = run(command, str(WORKED), "--rules", "")
     assert empty.exit_code == 2
-    assert empty.stderr == ("dehlanote: --rules is empty: give the .yaml file of rule profiles "
+    assert empty.stderr == ("dehlanote: the rules file's name is empty: give the .yaml file of rule profiles "
                             "(is a shell variable unset?)\n")
     folder = run(command, str(WORKED), "--rules", str(tmp_path))
     assert folder.exit_code == 2
     assert folder.stderr == (f"dehlanote: cannot read the rules file {tmp_path}: it is a folder; give the .yaml file "
                              "of rule profiles\n")
+
+
+def test_serve_refuses_an_empty_rules_file_before_it_serves(tmp_path):
+    result = run("serve", str(tmp_path), "--rules-file", "", "--port", "0")   # (nothing is bound: refused first)
+    assert result.exit_code == 2
+    assert "the rules file's name is empty" in result.stderr
