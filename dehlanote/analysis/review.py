@@ -324,6 +324,14 @@ def verdict(d: Decision, card: str) -> tuple[str, float]:
 
 # ---- players --------------------------------------------------------------------------------
 
+def judged_how(dd: bool, worlds: int) -> str:
+    """How the cards were judged, as the review's pages and text say it: ``double dummy``,
+    ``single dummy, 32 worlds a decision`` (``1 world``)."""
+    if dd:
+        return "double dummy"
+    return f"single dummy, {worlds} world{'' if worlds == 1 else 's'} a decision"
+
+
 def player_names(game: Any, rules: Rules | None) -> dict[str, str]:
     """Each named seat's player: the seat tag's text, stripped (as the site's player pages
     and the database name them); seats without a name are left out."""

@@ -447,6 +447,14 @@ def play_mark(a: DealAnalysis, p: PlayAnalysis, rules: Rules, dealer: int) -> st
     return glyph(p, a.game, rules, dealer)
 
 
+def over_deals(worlds: int, exact: bool, stderr: float) -> str:
+    """Over which deals a single-dummy figure was found: ``over all 12 deals``, ``over the only
+    deal``, ``±0.40 over 32 sampled deals`` (``1 sampled deal``)."""
+    if exact:
+        return "over the only deal" if worlds == 1 else f"over all {worlds} deals"
+    return f"\u00b1{stderr:.2f} over {worlds} sampled deal{'' if worlds == 1 else 's'}"
+
+
 def play_advice(a: DealAnalysis, p: PlayAnalysis) -> str:
     """What would have kept the value, in the view the deal was judged in:
     ``A expected 1.6 tens fewer than with QD or JD (±0.4 over 32 deals it could not tell apart)``."""
@@ -456,6 +464,5 @@ def play_advice(a: DealAnalysis, p: PlayAnalysis) -> str:
     unit = {"tens": "ten", "points": "point", "tricks": "trick"}[a.game.score]
     better = [c for c in sd.best if c != p.card]
     cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")
-    over = f"over all {sd.worlds} deals" if sd.exact else f"\u00b1{sd.stderr:.2f} over {sd.worlds} sampled deals"
     return (f"{p.seat} should have played {cards}: {sd.expected_loss:.2f} {unit}s more expected "
-            f"({over} {p.seat} could not tell apart)")
+            f"({over_deals(sd.worlds, sd.exact, sd.stderr)} {p.seat} could not tell apart)")

@@ -11,8 +11,9 @@ from typing import Any, Optional
 import typer
 
 from ..analysis.judge import claim_judge
-from ..analysis.review import Decision, DealReview, Options, PlayerReview, cache_key, cached, keep, player_names, \
-    players, review_deal
+from ..analysis.single import over_deals
+from ..analysis.review import Decision, DealReview, Options, PlayerReview, cache_key, cached, judged_how, keep, \
+    player_names, players, review_deal
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import Step, run_deals
@@ -81,11 +82,11 @@ def _value(d: Decision, v: float, short: bool = False) -> str:
 def _how(d: Decision) -> str:
     if not d.single:
         return "double dummy"
-    if d.worlds == 1:
+    if d.exact and d.worlds == 1:
         return "the only deal the player could not tell apart: every hand known to them"
     if d.exact:
-        return f"over all {d.worlds} deals the player could not tell apart"
-    return f"\u00b1{d.stderr:.2f} over {d.worlds} sampled deals"
+        return f"{over_deals(d.worlds, True, d.stderr)} the player could not tell apart"
+    return over_deals(d.worlds, False, d.stderr)
 
 
 def decision_json(d: Decision, link: str) -> dict[str, Any]:
@@ -236,7 +237,7 @@ def review_command(
     order = sorted(people.values(), key=lambda p: (-p.per_deal, p.name))
     summary = {"judged": judged, "from_cache": from_cache, "partial": partial, "skipped": sum(skipped.values()),
                "skipped_why": dict(sorted(skipped.items())), "unnamed_decisions": unnamed}
-    how = "double dummy" if dd else f"single dummy, {worlds} worlds a decision, seed {seed}"
+    how = judged_how(dd, worlds) + ("" if dd else f", seed {seed}")
     if format.value == "json":
         emit(json.dumps({"judgement": "double-dummy" if dd else "single-dummy", "worlds": None if dd else worlds,
                          "seed": None if dd else seed, "from_trick": from_trick, "deals": summary,

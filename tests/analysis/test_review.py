@@ -206,3 +206,15 @@ def test_a_closed_trump_stays_hidden_from_those_who_did_not_set_it() -> None:
             else:
                 assert (d.seen.trump_how, d.seen.trump, d.seen.setter) == ("closed-hidden", None, setter)
                 assert "spades" not in d.seen.to_json()["trump_note"]
+
+
+def test_one_sampled_world_is_said_as_one_sample_not_as_every_hand_known(tmp_path: Path) -> None:
+    # with --worlds 1 each costly decision said "the only deal the player could not tell apart:
+    # every hand known to them", true only of a player who could tell every hand (one exact world)
+    ran = run(str(MATCH), "--worlds", "1", "--from-trick", "9", cache=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.startswith("7 deals judged single dummy, 1 world a decision, seed 0, from trick 9\n")
+    assert "expected to lose 2.00 tens (\u00b10.00 over 1 sampled deal)" in ran.stdout
+    assert "every hand known" not in ran.stdout and "1 worlds" not in ran.stdout and "1 sampled deals" not in ran.stdout
+    assert "(over all 30 deals the player could not tell apart)" in run(
+        str(MATCH), "--worlds", "32", "--from-trick", "11", cache=tmp_path).stdout

@@ -23,8 +23,8 @@ from html import escape
 from pathlib import Path
 from typing import IO, Any, Callable, Optional
 
-from ...analysis.review import DealReview, Decision, Options, PlayerReview, cache_key, from_analysis, player_names, \
-    players
+from ...analysis.review import DealReview, Decision, Options, PlayerReview, cache_key, from_analysis, judged_how, \
+    player_names, players
 from ...files import Folder
 from ...replay import DealFact
 from ...rules.profile import Rules
@@ -183,7 +183,7 @@ def _figures(_: Tr, p: PlayerReview) -> str:
 def player_section(p: PlayerReview, slug: str, options: Options) -> str:
     """The section a player's page (in English, as the player pages are) gains: the review's
     figures and links to both pages."""
-    how = "double dummy" if options.dd else f"single dummy, {options.worlds} worlds a decision"
+    how = judged_how(options.dd, options.worlds)
     return ('<section aria-labelledby="h-review"><h2 id="h-review">Mistake review</h2>' + _figures(str, p)
             + f'<p>Judged {escape(how)}. <a href="{escape(slug)}-review.html">The costliest decisions</a> \u00b7 '
             f'<a href="{escape(slug)}-drill.html">Drill: what would you play here?</a></p></section>')
