@@ -4,10 +4,11 @@ Typer turns every value given on the command line into its parameter's type thro
 pydantic ``TypeAdapter``, and loading pydantic and building the adapters is most of the
 command line's start-up (about 0.1 s of CPU, more than checking a thousand deals). The
 parameters of these commands are plain (text, whole numbers, file paths, a list of files,
-a choice, a flag), and for those the conversion is done here directly, the way typer's
-adapter does it (its own choice and path helpers). Anything else, and any value that does
-not convert cleanly here (a number out of range, ``--jobs x``, a choice not offered), goes
-to typer's own conversion, so every error message is typer's, word for word.
+a choice, a flag, a value one of our own parsers reads), and for those the conversion is
+done here directly, the way typer's adapter does it (its own choice and path helpers).
+Anything else, and any value that does not convert cleanly here (a number out of range,
+``--jobs x``, a choice not offered), goes to typer's own conversion, so every error message
+is typer's, word for word.
 
 It uses two of typer's private modules (``typer._coercion``, ``typer._param_types``, new in
 typer 0.29, the first release that converts through pydantic), so pyproject.toml pins the
@@ -56,6 +57,8 @@ def convert(descriptor: Any, value: Any, param: Any, ctx: Any) -> Any:
     """``value`` converted as typer's adapter would, or _Heavy when that is left to it."""
     annotation = descriptor.annotation
     info = descriptor.parameter_info
+    if info.parser is not None and descriptor.file_annotation is None and isinstance(value, str):
+        return info.parser(value)       # (our own parsers: the empty names refused, a size checked)
     if info.parser is not None or descriptor.file_annotation is not None:
         raise _Heavy
     if annotation is str:
