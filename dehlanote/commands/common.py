@@ -346,20 +346,20 @@ def deal_span(deals: "Sequence[Any]") -> str:
     return f"deals {deals[0].number} to {deals[-1].number}" if deals else "no deal"
 
 
-def rules_path(text: str) -> Path:
-    """A rules file's name (``--rules``, serve's ``--rules-file``), refused when it is empty (it
-    would be read as the current folder)."""
-    if not text.strip():
-        raise fail("the rules file's name is empty: give the .yaml file of rule profiles (is a shell variable unset?)")
-    return Path(text)
+def _named_path(empty: str) -> Callable[[str], Path]:
+    """A parser of a file or folder name that refuses an empty one, saying ``empty``: an empty
+    name (``-o "$OUT"`` with the variable unset) is the current folder to the system."""
+    def parse(text: str) -> Path:
+        if not text.strip():
+            raise fail(f"{empty} (is a shell variable unset?)")
+        return Path(text)
+    return parse
 
 
-def output_path(text: str) -> Path:
-    """An ``--output`` value, refused when it is empty: ``-o "$OUT"`` with the variable unset
-    would otherwise mean the current folder, and the pages or the file go there."""
-    if not text.strip():
-        raise fail("--output is empty: give a file or folder name (is a shell variable unset?)")
-    return Path(text)
+#: a rules file's name (``--rules``, serve's ``--rules-file``)
+rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles")
+#: an ``--output`` value (the pages or the file would go to the current folder)
+output_path = _named_path("--output is empty: give a file or folder name")
 
 
 def no_trick(deal: Any, trick: int) -> str:

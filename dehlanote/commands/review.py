@@ -84,9 +84,8 @@ def _how(d: Decision) -> str:
         return "double dummy"
     if d.exact and d.worlds == 1:
         return "the only deal the player could not tell apart: every hand known to them"
-    if d.exact:
-        return f"{over_deals(d.worlds, True, d.stderr)} the player could not tell apart"
-    return over_deals(d.worlds, False, d.stderr)
+    over = over_deals(d.worlds, d.exact, d.stderr)
+    return f"{over} the player could not tell apart" if d.exact else over
 
 
 def decision_json(d: Decision, link: str) -> dict[str, Any]:
