@@ -107,7 +107,7 @@ def both(files, tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tupl
     out: dict[str, list[tuple]] = {}
     for mode in ("typer", "direct"):
         cases = [(["json", *_args(args, files, mode, i)], stdin) for i, (args, stdin, _) in enumerate(CASES)]
-        spec = json.dumps({"dir": str(folder), "cases": cases})
+        spec = json.dumps({"dir": str(folder), "cases": cases, "warm": files["bad"]})
         # (from a folder of their own: a case left to Typer may write a file of a relative name)
         proc = subprocess.run([sys.executable, "-c", DRIVER, mode, spec], capture_output=True, text=True,
                               env=_env(), cwd=folder, check=True)
