@@ -172,3 +172,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     waits left a core idle: on 2 cores, 2 workers took 365-371 s, 3 workers 316 s, every test
     passing."""
     return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1) + 1
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The package's modules are compiled to bytecode once, before any test runs.
+
+    Hundreds of tests start ``dehlanote`` in a process of its own. In a fresh clone, with
+    ``PYTHONDONTWRITEBYTECODE`` set (as on the build machines), no ``__pycache__`` is ever
+    written, so every such process compiled the modules it imports from source again: 0.07 to
+    0.13 s a process (``validate`` 0.20 against 0.14 s, ``html`` 0.35 against 0.22 s). Done once
+    here (about 0.4 s), by the controller only (xdist's workers start after it)."""
+    if hasattr(config, "workerinput"):
+        return
+    import compileall
+    from pathlib import Path
+
+    compileall.compile_dir(Path(__file__).resolve().parents[1] / "dehlanote", quiet=1)
