@@ -197,4 +197,25 @@ def test_the_drill_speaks_the_site_language(browser: Any, tmp_path: Path) -> Non
     assert answer.get_attribute("data-verdict") == "lost" and answer.text.startswith("नहीं बचा")
     review = (tmp_path / "site" / "players" / "ravi-review.html").read_text()
     assert "सबसे महँगे फ़ैसले" in review
+    # the link to the drill and the "or" between the cards that kept the value (marked inside
+    # f-strings, they were never extracted and stayed English)
+    assert "इन हालात का अभ्यास: यहाँ आप क्या चलते?" in review and "Drill these" not in review
+    assert re.search(r"<td>[^<]* या [^<]*:", review) and not re.search(r"<td>[^<]* or [^<]*:", review)
     assert not severe(browser)
+
+
+def test_one_world_a_decision_is_worded_for_one_deal(browser: Any, tmp_path: Path) -> None:
+    # with --worlds 1 the review page said "±0.00 over 1 deals" and the drill "judged over 1
+    # sampled deals": one sampled deal is said as one, in English and in Hindi
+    for lang, review_words, drill_words in (
+            ("en", "\u00b10.00 on 1 sampled deal", "Every legal card, judged on 1 sampled deal"),
+            ("hi", "\u00b10.00, 1 चुने हुए बँटवारे पर", "हर चलने लायक पत्ता, 1 चुने हुए बँटवारे पर परखा गया")):
+        res = build(tmp_path / lang, "--analyse-from", "9", "--worlds", "1", "--lang", lang)
+        assert res.returncode == 0, res.stderr
+        review = (tmp_path / lang / "players" / "ravi-review.html").read_text()
+        assert review_words in review and "over 1 deals" not in review and "1 बँटवारों" not in review
+        browser.get((tmp_path / lang / "players" / "ravi-drill.html").as_uri())
+        ready(browser)
+        browser.find_element(By.CSS_SELECTOR, "#d-hand button:not([disabled])").click()
+        assert browser.find_element(By.CSS_SELECTOR, "#d-losses caption").text == drill_words
+        assert not severe(browser)

@@ -167,8 +167,12 @@ def _loss(_: Tr, d: Decision) -> str:
     if not d.single:
         return _("{loss} (double dummy)").format(loss=amount)
     if d.exact:
+        if d.worlds == 1:
+            return _("{loss} on the only deal the player could not tell apart").format(loss=amount)
         return _("{loss} over all {n} deals the player could not tell apart").format(loss=amount, n=d.worlds)
-    return _("{loss} \u00b1{error} over {n} deals").format(loss=amount, error=f"{d.stderr:.2f}", n=d.worlds)
+    if d.worlds == 1:
+        return _("{loss} \u00b1{error} on 1 sampled deal").format(loss=amount, error=f"{d.stderr:.2f}")
+    return _("{loss} \u00b1{error} over {n} sampled deals").format(loss=amount, error=f"{d.stderr:.2f}", n=d.worlds)
 
 
 def _figures(_: Tr, p: PlayerReview) -> str:
@@ -203,19 +207,21 @@ def review_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, i
            '<section aria-labelledby="h-costliest"><h2 id="h-costliest">', escape(_("The costliest decisions")),
            '</h2>']
     if not worst:
-        out.append(f"<p>{escape(_('No decision marked ? or ??.'))}</p>")
+        none = _("No decision marked ? or ??.")
+        out.append(f"<p>{escape(none)}</p>")
     else:
-        out.append(f'<p><a href="{escape(slug)}-drill.html">'
-                   f'{escape(_("Drill these positions: what would you play here?"))}</a></p>')
+        drill = _("Drill these positions: what would you play here?")
+        out.append(f'<p><a href="{escape(slug)}-drill.html">{escape(drill)}</a></p>')
         heads = ("#", _("position"), _("played"), _("would have kept the value"), _("expected loss"))
         out.append("<div class='scroll'><table id='costliest'><thead><tr>" + "".join(
             f"<th scope='col'>{escape(h)}</th>" for h in heads) + "</tr></thead><tbody>")
+        or_ = " " + _("or") + " "      # (Babel does not read the words marked inside an f-string)
         for i, d in enumerate(worst, 1):
             where = _where(_, d)
             link = _link(links, d)
             cell = f'<a href="{escape(link)}">{escape(where)}</a>' if link else escape(where)
             better = [card_text(c) for c in d.best if c != d.card]
-            kept = f"{_(' or ').join(better)}: {_value(_, d, d.best_value)}"
+            kept = f"{or_.join(better)}: {_value(_, d, d.best_value)}"
             out.append(f"<tr><td>{i}</td><td>{cell}</td><td>{escape(d.seat)} {escape(card_text(d.card))}"
                        f"{escape(d.mark)} ({escape(_value(_, d, d.value))})</td><td>{escape(kept)}</td>"
                        f"<td>{escape(_loss(_, d))}</td></tr>")

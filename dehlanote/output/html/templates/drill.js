@@ -154,7 +154,9 @@
       body.appendChild(tr);
     });
     var how = !p.single ? _("Every legal card, judged double dummy")
+      : p.exact && p.worlds === 1 ? fmt(_("Every legal card, judged on the only deal {seat} could not tell apart"), {seat: p.seat})
       : p.exact ? fmt(_("Every legal card, judged over all {n} deals {seat} could not tell apart"), {n: p.worlds, seat: p.seat})
+      : p.worlds === 1 ? _("Every legal card, judged on 1 sampled deal")
       : fmt(_("Every legal card, judged over {n} sampled deals {seat} could not tell apart"), {n: p.worlds, seat: p.seat});
     $("d-losses").querySelector("caption").textContent = how;
     $("d-after").hidden = false;
