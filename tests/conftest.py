@@ -135,6 +135,7 @@ TOGETHER = frozenset({
     "tests/batch/test_dask.py",
     "tests/db/test_db_docs.py",
     "tests/output/test_html_browser.py",
+    "tests/output/test_hindi_pages.py",
     "tests/output/test_review_browser.py",
     "tests/output/test_viewer_browser.py",
     "tests/output/test_whatif_browser.py",

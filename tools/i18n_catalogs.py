@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 I18N = ROOT / "dehlanote" / "i18n"
 #: where the pages' words are (the same as babel.cfg)
 METHODS = [("dehlanote/serve/**.py", "python"), ("dehlanote/output/html/**.py", "python"),
-           ("dehlanote/output/notes.py", "python"),
+           ("dehlanote/output/notes.py", "python"), ("dehlanote/output/analysis_view.py", "python"),
+           ("dehlanote/analysis/deal.py", "python"), ("dehlanote/analysis/single.py", "python"),
            ("dehlanote/serve/templates/*.js", "javascript"), ("dehlanote/output/html/templates/*.js", "javascript")]
 KEYWORDS = {"_": None, "N_": None}
 

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..i18n import N_
 from ..replay import DealFact
 from ..replay.core import play_card
 from ..replay.methods import trump_method
@@ -26,7 +27,7 @@ from .position import PlayRules, Position, describe, position_from_state
 from .search import OutOfTime, Solver
 
 
-TIMEOUT = "not solved in time"
+TIMEOUT = N_("not solved in time")
 
 
 class NotAnalysable(Exception):
@@ -266,10 +267,15 @@ def split(game: PlayRules, value: int) -> str:
     return f"{value}\u2013{game.total - value}"
 
 
-def advice(play: PlayAnalysis, game: PlayRules) -> str:
-    """What would have kept the value: ``B should have played 10S: AC 2–2 instead of 1–3``."""
-    better = [c for c in play.best if c != play.card]
-    cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")
-    side = game.sides[0]
-    return (f"{play.seat} should have played {cards}: {side} {split(game, play.best_value)} "
-            f"instead of {split(game, play.value)}")
+def either(cards: list[str], _: Callable[[str], str] = str) -> str:
+    """Up to three cards a player could have played: ``QD or JD``, ``AH or KH or 9H ...``."""
+    return (" " + _("or") + " ").join(cards[:3]) + (" ..." if len(cards) > 3 else "")
+
+
+def advice(play: PlayAnalysis, game: PlayRules, _: Callable[[str], str] = str) -> str:
+    """What would have kept the value: ``B should have played 10S: AC 2–2 instead of 1–3``
+    (``_``: the words of a page's language)."""
+    cards = either([c for c in play.best if c != play.card], _)
+    return _("{seat} should have played {cards}: {side} {best} instead of {value}").format(
+        seat=play.seat, cards=cards, side=game.sides[0], best=split(game, play.best_value),
+        value=split(game, play.value))

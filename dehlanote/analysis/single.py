@@ -45,9 +45,10 @@ from functools import lru_cache
 from typing import Any
 
 from ..deck import SUITS
+from ..i18n import N_
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .deal import DealAnalysis, NotAnalysable, PlayAnalysis, advice, analyse_deal, glyph, start_position
+from .deal import DealAnalysis, NotAnalysable, PlayAnalysis, advice, analyse_deal, either, glyph, start_position
 from .position import PlayRules, Position
 from .search import OutOfTime, Solver
 from . import WORLDS  # worlds a decision, by default (defined where the options read it)
@@ -447,22 +448,31 @@ def play_mark(a: DealAnalysis, p: PlayAnalysis, rules: Rules, dealer: int) -> st
     return glyph(p, a.game, rules, dealer)
 
 
-def over_deals(worlds: int, exact: bool, stderr: float) -> str:
+def over_deals(worlds: int, exact: bool, stderr: float, _: Callable[[str], str] = str) -> str:
     """Over which deals a single-dummy figure was found: ``over all 12 deals``, ``over the only
-    deal``, ``±0.40 over 32 sampled deals`` (``1 sampled deal``)."""
+    deal``, ``±0.40 over 32 sampled deals`` (``1 sampled deal``); ``_``: a page's words."""
     if exact:
-        return "over the only deal" if worlds == 1 else f"over all {worlds} deals"
-    return f"\u00b1{stderr:.2f} over {worlds} sampled deal{'' if worlds == 1 else 's'}"
+        return _("over the only deal") if worlds == 1 else _("over all {n} deals").format(n=worlds)
+    if worlds == 1:
+        return _("\u00b1{error} over 1 sampled deal").format(error=f"{stderr:.2f}")
+    return _("\u00b1{error} over {n} sampled deals").format(error=f"{stderr:.2f}", n=worlds)
 
 
-def play_advice(a: DealAnalysis, p: PlayAnalysis) -> str:
+#: a single-dummy loss, in the deal's unit
+_MORE = {"tens": N_("{seat} should have played {cards}: {n} tens more expected ({over} {seat} could not tell apart)"),
+         "points": N_("{seat} should have played {cards}: {n} points more expected ({over} {seat} could not tell "
+                      "apart)"),
+         "tricks": N_("{seat} should have played {cards}: {n} tricks more expected ({over} {seat} could not tell "
+                      "apart)")}
+
+
+def play_advice(a: DealAnalysis, p: PlayAnalysis, _: Callable[[str], str] = str) -> str:
     """What would have kept the value, in the view the deal was judged in:
-    ``A expected 1.6 tens fewer than with QD or JD (±0.4 over 32 deals it could not tell apart)``."""
+    ``A should have played QD or JD: 1.60 tens more expected (±0.40 over 32 sampled deals A could
+    not tell apart)``; ``_``: the words of a page's language."""
     sd = p.single
     if not a.single_dummy or sd is None:
-        return advice(p, a.game)
-    unit = {"tens": "ten", "points": "point", "tricks": "trick"}[a.game.score]
-    better = [c for c in sd.best if c != p.card]
-    cards = " or ".join(better[:3]) + (" ..." if len(better) > 3 else "")
-    return (f"{p.seat} should have played {cards}: {sd.expected_loss:.2f} {unit}s more expected "
-            f"({over_deals(sd.worlds, sd.exact, sd.stderr)} {p.seat} could not tell apart)")
+        return advice(p, a.game, _)
+    cards = either([c for c in sd.best if c != p.card], _)
+    return _(_MORE[a.game.score]).format(seat=p.seat, cards=cards, n=f"{sd.expected_loss:.2f}",
+                                         over=over_deals(sd.worlds, sd.exact, sd.stderr, _))

@@ -102,7 +102,7 @@ def html_command(
 
     Example: dehlanote html samples/match.dpn -o match.html
     """
-    from ..i18n import LanguageUnavailable, catalog
+    from ..i18n import LanguageUnavailable, catalog, translator
     try:
         catalog(lang)
     except LanguageUnavailable as exc:
@@ -118,7 +118,7 @@ def html_command(
     if STDIN in specs and as_site:
         raise fail("standard input can be made into one page only: give files for a site")
     started = time.perf_counter()
-    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
+    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, words=translator(lang))
                 if analyse or analyse_from else None)
     extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None
     if not as_site:

@@ -17,6 +17,7 @@ from ..analysis.commentary import DEAL_SECONDS
 from ..analysis import Solver
 from ..analysis.deal import TIMEOUT, DealAnalysis, analyse_deal, known_hands
 from ..analysis.single import WORLDS, judge_deal, play_advice, play_mark
+from ..i18n import N_
 from ..analysis.position import PlayRules
 from ..replay.facts import DealFact
 from ..rules.profile import Rules
@@ -24,9 +25,13 @@ from ..rules.profile import Rules
 __all__ = ["HANDS_UNKNOWN", "TrickView", "DealView", "deal_view", "value_text", "Analyser"]
 
 #: what a deal whose hands are not all known says, once
-HANDS_UNKNOWN = "not analysed: hands unknown"
+HANDS_UNKNOWN = N_("not analysed: hands unknown")
 
-_UNITS = {"tens": "tens", "points": "points", "tricks": "tricks"}
+#: a value under best play, in the deal's unit
+_BEST = {"tens": N_("best play: {a} {x} \u2013 {b} {y} tens"), "points": N_("best play: {a} {x} \u2013 {b} {y} points"),
+         "tricks": N_("best play: {a} {x} \u2013 {b} {y} tricks")}
+
+Words = Callable[[str], str]
 
 Progress = Callable[[int, int], None]
 
@@ -34,10 +39,11 @@ Progress = Callable[[int, int], None]
 CACHE_DEALS = 2048
 
 
-def value_text(game: PlayRules, value: int) -> str:
-    """A value under best play as the replays say it: ``best play: AC 3 – BD 1 tens``."""
+def value_text(game: PlayRules, value: int, _: Words = str) -> str:
+    """A value under best play as the replays say it: ``best play: AC 3 – BD 1 tens`` (``_``: the
+    words of a page's language)."""
     a, b = game.sides
-    return f"best play: {a} {value} \u2013 {b} {game.total - value} {_UNITS.get(game.score, game.score)}"
+    return _(_BEST[game.score]).format(a=a, x=value, b=b, y=game.total - value)
 
 
 @dataclass
@@ -76,28 +82,30 @@ def _dealer(fact: DealFact, rules: Rules) -> int:
     return seats.index(fact.dealer) if fact.dealer and fact.dealer in seats else 0
 
 
-def deal_view(fact: DealFact, rules: Rules, analysis: DealAnalysis) -> DealView:
-    """What the replays show of one deal's analysis."""
+def deal_view(fact: DealFact, rules: Rules, analysis: DealAnalysis, _: Words = str) -> DealView:
+    """What the replays show of one deal's analysis (``_``: the words of a page's language; the
+    solver's reasons for not going on stay English but for the commonest, the time limit)."""
     view = DealView(fact.number)
     game = analysis.game
     if not analysis.tricks:
-        reason = analysis.reason or "no trick to analyse"
-        view.note = HANDS_UNKNOWN if reason.startswith("the hands are not known") else f"not analysed: {reason}"
+        reason = analysis.reason or N_("no trick to analyse")
+        view.note = (_(HANDS_UNKNOWN) if reason.startswith("the hands are not known")
+                     else _("not analysed: {reason}").format(reason=_(reason)))
         return view
     dealer = _dealer(fact, rules)
     for t in analysis.tricks:
-        tv = TrickView(t.number, value_text(game, t.value))
+        tv = TrickView(t.number, value_text(game, t.value, _))
         for k, p in enumerate(t.plays):
             mark = play_mark(analysis, p, rules, dealer)
             if mark:
-                tv.marks[k] = (mark, play_advice(analysis, p))
+                tv.marks[k] = (mark, play_advice(analysis, p, _))
         view.tricks[t.number] = tv
     first = analysis.tricks[0].number
     if first > 1:
-        view.note = f"analysed from trick {first}" + (f": earlier tricks {analysis.reason}" if analysis.reason
-                                                      else "")
+        view.note = (_("analysed from trick {n}: earlier tricks {reason}").format(n=first, reason=_(analysis.reason))
+                     if analysis.reason else _("analysed from trick {n}").format(n=first))
     elif analysis.reason:
-        view.note = analysis.reason
+        view.note = _(analysis.reason)
     return view
 
 
@@ -110,9 +118,11 @@ class Analyser:
     """
 
     def __init__(self, *, from_trick: int = 1, time_limit: Optional[float] = DEAL_SECONDS, dd: bool = True,
-                 worlds: int = WORLDS, seed: int = 0) -> None:
+                 worlds: int = WORLDS, seed: int = 0, words: Words = str) -> None:
         """``dd``: the double-dummy view only; else each card is judged single dummy too
-        (``worlds`` a decision, ``seed``), in ``time_limit`` more CPU seconds."""
+        (``worlds`` a decision, ``seed``), in ``time_limit`` more CPU seconds; ``words``: the
+        views' sentences in a page's language (:func:`dehlanote.i18n.translator`)."""
+        self.words = words
         self.from_trick = from_trick
         self.time_limit = time_limit
         self.dd, self.worlds, self.seed = dd, worlds, seed
@@ -141,9 +151,10 @@ class Analyser:
         return None if view is None else _renumbered(view, fact.number)
 
     def _unsolved(self, fact: DealFact, rules: Rules) -> DealView:
+        _ = self.words
         if not fact.tricks:
-            return DealView(fact.number, "not analysed: no trick was played")
-        return DealView(fact.number, HANDS_UNKNOWN)
+            return DealView(fact.number, _("not analysed: no trick was played"))
+        return DealView(fact.number, _(HANDS_UNKNOWN))
 
     def view(self, fact: DealFact, rules: Rules, progress: Optional[Progress] = None,
              partial: Optional[Callable[[DealView], None]] = None) -> DealView:
@@ -159,11 +170,13 @@ class Analyser:
             analysis: Optional[DealAnalysis] = None
             try:
                 analysis = self._solve(fact, rules, progress, partial)
-                view = deal_view(fact, rules, analysis)
+                view = deal_view(fact, rules, analysis, self.words)
             except (KeyboardInterrupt, _Stopped):
                 raise
             except Exception as exc:  # noqa: BLE001 - a solver fault costs this deal's analysis, not the page
-                view = DealView(fact.number, f"not analysed: the solver failed ({type(exc).__name__}: {exc})")
+                _ = self.words
+                view = DealView(fact.number, _("not analysed: the solver failed ({why})").format(
+                    why=f"{type(exc).__name__}: {exc}"))
             if len(self._cache) >= CACHE_DEALS:     # bounded: a run of any size keeps the memory of a few
                 del self._cache[next(iter(self._cache))]
             self._cache[key] = view
@@ -205,15 +218,15 @@ class Analyser:
                 break
             best = a
             if partial is not None:
-                partial(deal_view(fact, rules, a))
+                partial(deal_view(fact, rules, a, self.words))
             if not a.solved or a.tricks[0].number > k:    # the limit, or nothing before (five-card phase)
                 break
         if best is None:
             best = analyse_deal(fact, rules, from_trick=self.from_trick, solver=solver, time_limit=self.time_limit)
         if not self.dd and best.tricks:
             best.single_dummy = True
-            if partial is not None:
-                partial(deal_view(fact, rules, best))       # the double-dummy values while the cards are judged
+            if partial is not None:     # the double-dummy values while the cards are judged
+                partial(deal_view(fact, rules, best, self.words))
             judge_deal(fact, rules, best, worlds=self.worlds, seed=self.seed, time_limit=self.time_limit)
         if progress is not None:
             progress(total, total)

@@ -20,7 +20,7 @@ from importlib import resources
 from typing import Any, Optional
 
 from ..version import __version__
-from ..i18n import catalog, translator
+from ..i18n import N_, catalog, translator
 from ..output.html.page import SUIT_SYMBOLS, csp, fill, render_replay, replay_csp, script_json
 from .tables import Table
 
@@ -69,7 +69,6 @@ def live_replay_page(table: Table, *, lang: str, key: Optional[str]) -> tuple[st
     live = _template("live.js")
     title = f"{_('Table')} {table.number}"
     page = render_replay(games, title, back="/" + (f"?key={key}" if key else ""),
-                                      back_label=_("all tables"), lang=lang, live=live,
-                                      live_data={"table": table.number, "key": key or "",
-                                                 "version": table.version})
+                         back_label=N_("all tables"), lang=lang, live=live,       # (translated there)
+                         live_data={"table": table.number, "key": key or "", "version": table.version})
     return page, replay_csp(live) + FRAMES

@@ -119,6 +119,7 @@ _PAGE_WORDS: dict[str, str] = {
     "T_END": N_("end of the deal"),
     "T_NEXTDEAL": N_("next deal"),
     "T_AUTOPLAY": N_("autoplay"),
+    "T_ONEBYONE": N_("play the cards one by one"),
     "T_SPEED": N_("speed"),
     "T_SLOW": N_("slow"),
     "T_NORMAL": N_("normal"),
@@ -136,6 +137,20 @@ _PAGE_WORDS: dict[str, str] = {
     "T_KEYERR": N_("next / previous error"),
     "T_KEYWI": N_("what-if: play on from here, or back to the game"),
     "T_KEYWIU": N_("what-if: undo a card / the solver's card"),
+    # the names screen readers give the page's parts and controls
+    "A_GAME": N_("game"),
+    "A_DEAL": N_("deal"),
+    "A_VIEW": N_("whose view of the table"),
+    "A_KEYS": N_("keys"),
+    "A_TABLE": N_("the table"),
+    "A_TRICK": N_("the trick in play"),
+    "A_WHATIF": N_("what if"),
+    "A_PILES": N_("captured piles"),
+    "A_STORY": N_("the story of the deal"),
+    "A_CONTROLS": N_("move through the game"),
+    "A_SPEED": N_("autoplay speed"),
+    "A_JUMP": N_("go to trick number"),
+    "A_SCRUB": N_("card position in the deal"),
 }
 
 _SLOT = re.compile(r"\{\{([A-Z_]+)\}\}")
@@ -154,11 +169,12 @@ def replay_csp(live: Optional[str] = None) -> str:
 
 
 def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str] = None,
-                  back_label: str = "all games", four_colour: bool = False, lang: str = "en",
+                  back_label: str = N_("all games"), four_colour: bool = False, lang: str = "en",
                   live: Optional[str] = None, live_data: Optional[dict[str, Any]] = None) -> str:
     """The replay page for ``games`` (each from :func:`~.data.game_data`).
 
-    ``back``: a relative link shown in the header (the site's index), or None. ``lang``: the
+    ``back``: a relative link shown in the header (the site's index), or None, with
+    ``back_label`` (an English message, translated here). ``lang``: the
     language of the page's words (a catalog of :mod:`dehlanote.i18n`). ``live``: a script
     added to the page (the server's follower), with ``live_data`` for it.
     """
@@ -168,7 +184,7 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     js = template("replay.js")
     back_html = ""
     if back is not None:
-        back_html = f'<a class="back" href="{html.escape(back)}">\u2190 {html.escape(back_label)}</a>'
+        back_html = f'<a class="back" href="{html.escape(back)}">\u2190 {html.escape(_(back_label))}</a>'
     policy = replay_csp(live)
     data: dict[str, Any] = {"format": "dehlanote-replay/1", "four": four_colour}
     if live_data is not None:

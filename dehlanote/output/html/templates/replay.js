@@ -4,15 +4,15 @@
   "use strict";
   var DATA = JSON.parse(document.getElementById("dpn-data").textContent);
   var GAMES = DATA.games;
+  /* the page's words: the message catalog of its language (English: the messages themselves) */
+  var WORDS = DATA.words || {};
+  function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
   if (!GAMES.length) {
-    document.getElementById("where").textContent = "this record holds no game";
+    document.getElementById("where").textContent = _("this record holds no game");
     document.documentElement.setAttribute("data-ready", "1");
     return;
   }
   var NS = "http://www.w3.org/2000/svg";
-  /* the page's words: the message catalog of its language (English: the messages themselves) */
-  var WORDS = DATA.words || {};
-  function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
   function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return o[k] !== undefined ? String(o[k]) : m; }); }
   var RANKS = {A: _("ace"), K: _("king"), Q: _("queen"), J: _("jack"), "10": _("ten"), "9": _("nine"), "8": _("eight"),
     "7": _("seven"), "6": _("six"), "5": _("five"), "4": _("four"), "3": _("three"), "2": _("two")};
@@ -72,7 +72,7 @@
     var s = svg("svg", {viewBox: "0 0 40 56", role: "img"});
     var cls = "card";
     if (c === null) {
-      s.setAttribute("aria-label", extra && extra.label ? extra.label : "a card not shown");
+      s.setAttribute("aria-label", extra && extra.label ? extra.label : _("a card not shown"));
       s.setAttribute("class", "card back" + (extra && extra.cls ? " " + extra.cls : ""));
       s.appendChild(svg("rect", {x: 1, y: 1, width: 38, height: 54, rx: 4, "class": "face"}));
       s.appendChild(svg("rect", {x: 5, y: 5, width: 30, height: 46, rx: 2, "class": "weave"}));
@@ -117,7 +117,7 @@
     var span = el("span", "an-mark", recorded === mark[1] ? "" : mark[1]);
     span.title = visible(mark[2]);
     span.setAttribute("role", "note");
-    span.setAttribute("aria-label", "analysis: lost value. " + mark[2]);
+    span.setAttribute("aria-label", fmt(_("analysis: lost value. {advice}"), {advice: mark[2]}));
     return span;
   }
 
@@ -194,7 +194,7 @@
 
   function hand(g, d, seat, cards, unknown, faceUp, next) {
     var box = el("section", "seat seat-" + (g.seats.length === 6 ? LAYOUT6 : LAYOUT4)[seat]);
-    box.setAttribute("aria-label", "seat " + seatName(g, seat));
+    box.setAttribute("aria-label", fmt(_("seat {seat}"), {seat: seatName(g, seat)}));
     if (next) { box.className += " to-play"; }
     var head = el("h3", "seat-head");
     head.appendChild(el("span", "seat-letter", seat));
@@ -206,15 +206,15 @@
     var row = el("div", "hand");
     var total = cards.length + unknown;
     row.setAttribute("role", "group");
-    row.setAttribute("aria-label", "hand of " + seat + ": " + plural(total, "card"));
+    row.setAttribute("aria-label", fmt(_("hand of {seat}: {cards}"), {seat: seat, cards: plural(total, "card")}));
     if (faceUp) {
       sorted(cards).forEach(function (c) { row.appendChild(card(c)); });
       if (unknown > 0) {
-        row.appendChild(card(null, {label: plural(unknown, "card") + " the record does not show"}));
+        row.appendChild(card(null, {label: fmt(_("{cards} the record does not show"), {cards: plural(unknown, "card")})}));
         row.appendChild(el("span", "more", fmt(_("and {n} more never seen"), {n: unknown})));
       }
     } else if (total > 0) {
-      row.appendChild(card(null, {label: plural(total, "card") + " held, not shown in this view"}));
+      row.appendChild(card(null, {label: fmt(_("{cards} held, not shown in this view"), {cards: plural(total, "card")})}));
       row.appendChild(el("span", "more", plural(total, "card")));
     }
     if (total === 0) { row.appendChild(el("span", "more", _("no cards left"))); }
@@ -261,9 +261,10 @@
       if (t && k >= 0 && k < st.shown) {
         var win = st.complete && t.w === s;
         var play = t.p[k];
-        var note = (t.l === s ? "led by " : "played by ") + s + (win ? ", wins the trick" : "");
+        var note = fmt(t.l === s ? (win ? _("led by {seat}, wins the trick") : _("led by {seat}"))
+          : (win ? _("played by {seat}, wins the trick") : _("played by {seat}")), {seat: s});
         var mark = view === "open" ? markOf(d, t, k) : null;
-        if (mark) { note += ", lost value (" + mark[1] + "): " + mark[2]; }
+        if (mark) { note = fmt(_("{note}, lost value ({mark}): {advice}"), {note: note, mark: mark[1], advice: mark[2]}); }
         slot.appendChild(card(play[0], {cls: win ? "winner" : "", note: note}));
         var lab = el("span", "slot-label", s + (t.l === s ? " " + _("leads") : "") + (win ? " \u2713 " + _("wins") : ""));
         if (play[1]) { lab.textContent += " " + visible(play[1]); }
@@ -275,7 +276,7 @@
         }
         slot.appendChild(lab);
         if (play[3] && play[3].length) {
-          slot.appendChild(el("span", "slot-label withdrawn", "withdrew " + play[3].join(" ")));
+          slot.appendChild(el("span", "slot-label withdrawn", fmt(_("withdrew {cards}"), {cards: play[3].join(" ")})));
         }
       } else {
         slot.appendChild(el("span", "slot-empty", s));
@@ -417,10 +418,10 @@
     var shown = t || d.tricks[0];
     var a = analysisOf(d, shown);
     if (!a) {
-      box.appendChild(el("p", "an-note", d.an.note || "not analysed"));
+      box.appendChild(el("p", "an-note", d.an.note || _("not analysed")));
       return;
     }
-    box.appendChild(el("p", "an-value", "Before trick " + shown.n + ", " + a[0]));
+    box.appendChild(el("p", "an-value", fmt(_("Before trick {n}, {value}"), {n: shown.n, value: a[0]})));
     a[1].forEach(function (m) {
       if (!t || m[0] >= st.shown) { return; }
       var p = el("p", "an-line");
@@ -434,8 +435,8 @@
   function errorLine(er) {
     var p = el("p", "error");
     p.appendChild(el("span", "error-mark", "\u26a0 " + _("error")));
-    var where = er[2] ? " line " + er[2] + ":" + er[3] : "";
-    p.appendChild(el("span", "", " " + er[0] + where + ": " + er[1]));
+    p.appendChild(el("span", "", " " + (er[2] ? fmt(_("{code} line {line}:{column}: {message}"),
+      {code: er[0], line: er[2], column: er[3], message: er[1]}) : er[0] + ": " + er[1])));
     return p;
   }
 
@@ -445,8 +446,8 @@
 
   function copyText(text, button) {
     function done(ok) {
-      button.textContent = ok ? "copied" : "copy failed";
-      setTimeout(function () { button.textContent = "copy link"; }, 1500);
+      button.textContent = ok ? _("copied") : _("copy failed");
+      setTimeout(function () { button.textContent = _("copy link"); }, 1500);
     }
     try {
       if (navigator.clipboard && window.isSecureContext) {
@@ -476,7 +477,7 @@
       var seat = t.o.charAt(k);
       var mark = (t.w === seat ? "*" : "") + (crossed.indexOf(play[0]) >= 0 ? "\u2020" : "") + (play[1] || "");
       var c = cardText(play[0], mark);
-      c.title = seat + " plays " + cardName(play[0]);
+      c.title = fmt(_("{seat} plays {card}"), {seat: seat, card: cardName(play[0])});
       if (t.w === seat) { c.className += " won"; }
       span.appendChild(c);
       var lost = d ? markOf(d, t, k) : null;
@@ -504,7 +505,7 @@
     (d.comments || []).forEach(function (c) { body.appendChild(el("p", "comment", c)); });
     /* a deal's end-of-deal errors (a wrong tens line: it gives the split away) are told with its result */
     d.errors.forEach(function (er) { if (!END_CODES[er[0]]) { body.appendChild(errorLine(er)); } });
-    if (d.an && d.an.note) { body.appendChild(el("p", "an an-note", "Analysis: " + d.an.note)); }
+    if (d.an && d.an.note) { body.appendChild(el("p", "an an-note", fmt(_("Analysis: {note}"), {note: d.an.note}))); }
     var list = el("ol", "timeline");
     var ends_ = ends(d);
     // tens that changed sides: marked † in the trick they were won in
@@ -525,7 +526,7 @@
       var head = el("div", "entry-head");
       var go = el("button", "go", fmt(_("Trick {n}"), {n: t.n}));
       go.type = "button";
-      go.setAttribute("aria-label", "show trick " + t.n);
+      go.setAttribute("aria-label", fmt(_("show trick {n}"), {n: t.n}));
       go.addEventListener("click", function () { stop(); move(pos.g, pos.d, ends_[i + 1]); });
       head.appendChild(go);
       head.appendChild(el("span", "lead", fmt(_("{seat} leads:"), {seat: t.l}) + " "));
@@ -543,7 +544,7 @@
       ul.appendChild(el("li", "fact fact-tens", _("tens") + " " + g.sides.map(function (s) { return s + " " + t.d[s]; }).join(" ")));
       var an = analysisOf(d, t);
       if (an) {
-        ul.appendChild(el("li", "fact an an-value", "before the trick, " + an[0]));
+        ul.appendChild(el("li", "fact an an-value", fmt(_("before the trick, {value}"), {value: an[0]})));
         an[1].forEach(function (m) {
           var item = el("li", "fact an an-line");
           item.appendChild(el("span", "an-glyph", t.o.charAt(m[0]) + " " + rank(t.p[m[0]][0]) + SYMBOL[suit(t.p[m[0]][0])] + m[1]));
@@ -560,26 +561,26 @@
       });
       li.appendChild(ul);
       (t.e || []).forEach(function (er) { li.appendChild(errorLine(er)); li.className += " has-error"; });
-      var a = el("a", "link", "link");
+      var a = el("a", "link", _("link"));
       a.href = link(g, d, t.n);
       a.tabIndex = -1;  /* keyboard users have the trick button and "copy link": fewer stops */
-      a.setAttribute("aria-label", "link to trick " + t.n);
+      a.setAttribute("aria-label", fmt(_("link to trick {n}"), {n: t.n}));
       li.appendChild(a);
-      var copy = el("button", "copy", "copy link");
+      var copy = el("button", "copy", _("copy link"));
       copy.type = "button";
-      copy.setAttribute("aria-label", "copy a link to trick " + t.n);
+      copy.setAttribute("aria-label", fmt(_("copy a link to trick {n}"), {n: t.n}));
       copy.addEventListener("click", function () { copyText(pageUrl() + link(g, d, t.n), copy); });
       li.appendChild(copy);
       list.appendChild(li);
     });
     if (d.claim) {
       var cli = el("li", "entry claim");
-      cli.appendChild(el("span", "", "Claim after trick " + (d.claim[2] - 1) + ": " + d.claim[5]));
+      cli.appendChild(el("span", "", fmt(_("Claim after trick {n}: {claim}"), {n: d.claim[2] - 1, claim: d.claim[5]})));
       list.appendChild(cli);
     }
     d.unplayed.forEach(function (u) {
       var li = el("li", "entry unplayed");
-      li.appendChild(el("span", "", "Trick " + u[0] + " (not replayed): " + u[1].join(" ")));
+      li.appendChild(el("span", "", fmt(_("Trick {n} (not replayed): {cards}"), {n: u[0], cards: u[1].join(" ")})));
       list.appendChild(li);
     });
     body.appendChild(list);
@@ -625,13 +626,13 @@
     for (var i = 0; i < g.seats.length; i++) {
       var s = g.seats.charAt(i);
       var cell = el("div", "ph ph-" + layout[s]);
-      cell.appendChild(el("strong", "", seatName(g, s) + (d.dealer === s ? " (dealer)" : "")));
+      cell.appendChild(el("strong", "", d.dealer === s ? fmt(_("{seat} (dealer)"), {seat: seatName(g, s)}) : seatName(g, s)));
       var cards = sorted(d.hands[s] || []);
       SUIT_ORDER.split("").forEach(function (su) {
         var ranks = cards.filter(function (c) { return suit(c) === su; }).map(rank);
         cell.appendChild(el("div", "", SYMBOL[su] + " " + (ranks.join(" ") || "\u2014")));
       });
-      if (d.unknown[s]) { cell.appendChild(el("div", "", plural(d.unknown[s], "card") + " not recorded")); }
+      if (d.unknown[s]) { cell.appendChild(el("div", "", fmt(_("{cards} not recorded"), {cards: plural(d.unknown[s], "card")}))); }
       grid.appendChild(cell);
     }
     box.appendChild(grid);
@@ -644,7 +645,8 @@
       return out.concat(t.m || []).join(" \u00b7 ");
     }
     var notes = d.tricks.some(function (t) { return said(t) !== ""; });
-    ["#", "leader", "cards (winner *)", "won", g.centre ? "centre" : "", "capture", "tens", notes ? "notes" : ""].forEach(function (h) {
+    ["#", _("leader"), _("cards (winner *)"), _("won"), g.centre ? _("centre") : "", _("capture"), _("tens"),
+      notes ? _("notes") : ""].forEach(function (h) {
       if (h !== "") { hr.appendChild(el("th", "", h)); }
     });
     tbl.appendChild(hr);
@@ -720,9 +722,9 @@
       /* one line, the errors themselves behind it: a few are shown open on a wide screen, a long
          list (or any list on a phone, where the table comes first) waits to be opened */
       var det = el("details", "error-list");
-      det.appendChild(el("summary", "error-head", "This game has " + plural(g.errors.length, "error") +
-        (atTricks ? "; those in a deal are flagged \u26a0 at their trick and in the deal chooser (e / E: next / previous)" : "") +
-        ":"));
+      det.appendChild(el("summary", "error-head", fmt(atTricks
+        ? _("This game has {errors}; those in a deal are flagged \u26a0 at their trick and in the deal chooser (e / E: next / previous):")
+        : _("This game has {errors}:"), {errors: plural(g.errors.length, "error")})));
       g.errors.forEach(function (er) { det.appendChild(errorLine(er)); });
       det.open = g.errors.length <= 3 && !(window.matchMedia && window.matchMedia("(max-width: 600px)").matches);
       errs.appendChild(det);
@@ -736,7 +738,7 @@
     var g = game();
     if (!g.deals.length) {
       choosers();
-      $("where").textContent = "this game has no deal that could be replayed";
+      $("where").textContent = _("this game has no deal that could be replayed");
       $("seats").textContent = "";
       $("story-body").textContent = "";
       return;

@@ -790,7 +790,7 @@ var DPN_WHATIF = (function () {
     document.body.classList.toggle("what-if", W.on);
     if (!W.on) {
       var why = whyNot(g, d, api.pos.p);
-      var b = button(_("play on from here"), "what if? (w)", begin, "wi-start");
+      var b = button(_("play on from here"), _("what if?") + " (w)", begin, "wi-start");
       b.setAttribute("aria-describedby", "wi-why");
       if (why) { b.disabled = true; }
       box.appendChild(b);

@@ -1,0 +1,102 @@
+"""A site made with ``--lang hi`` speaks Hindi everywhere a player looks, in a real browser.
+
+The pages are read as a browser shows them: the visible text, and what a screen reader says
+(``aria-label``) or a pointer shows (``title``), at positions across every deal of
+``samples/match.dpn`` analysed single dummy. A word of English letters there is a message that
+never went through a catalog, unless it is the record's own (its players, event, rules, file
+name) or notation (card codes such as ``QH``, the sides ``AC``/``BD``, seat letters: capitals).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import headless  # noqa: E402  (tests/headless.py: the system's Chromium, started one way everywhere)
+
+headless.require()
+from selenium.webdriver.common.by import By  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH = ROOT / "samples" / "match.dpn"
+#: the record's own words (its tags and file name), the program's name and the keys' names
+OWN = {"Friday", "club", "table", "Esha", "Omar", "Nandini", "Ravi", "standard", "samples", "match", "dpn",
+       "dehlanote",
+       "Home", "End", "Page", "Up", "Down", "Space"}        # (the names printed on the keys)
+WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[a-z][A-Za-z'\-]*")      # a word with a small letter: not notation
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Path]:
+    folder = Path(tempfile.mkdtemp(prefix="dehlanote-hindi-"))
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["XDG_CACHE_HOME"] = str(folder / "cache")
+    res = subprocess.run([sys.executable, "-m", "dehlanote", "html", "--site", str(MATCH), "-o", str(folder / "site"),
+                          "--lang", "hi", "--analyse-from", "9", "--worlds", "1"],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    assert res.returncode == 0, res.stderr
+    yield folder / "site"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    driver = headless.start(1280, 800)
+    yield driver
+    headless.stop(driver)
+
+
+def english(driver: Any) -> set[str]:
+    """The lines of the page now shown (and its labels and titles) that hold English words."""
+    lines = driver.execute_script(
+        "var out = document.body.innerText.split('\\n');"
+        "['aria-label', 'title', 'placeholder'].forEach(function (a) {"
+        "  document.querySelectorAll('[' + a + ']').forEach(function (e) { out.push(e.getAttribute(a)); }); });"
+        "return out;")
+    return {line for line in lines if any(w not in OWN for w in WORD.findall(line))}
+
+
+def ready(driver: Any) -> None:
+    for _ in range(200):
+        if driver.execute_script("return document.documentElement.dataset.ready") == "1":
+            return
+        time.sleep(0.05)
+    raise AssertionError("the page did not get ready")
+
+
+def test_the_replay_page_speaks_hindi_at_every_deal(browser: Any, site: Path) -> None:
+    page = site / "games" / "match.html"
+    found: set[str] = set()
+    browser.get(page.as_uri() + "#game=1&deal=1&trick=1&card=0")
+    ready(browser)
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "hi"
+    for deal in range(1, 8):
+        for trick, card in ((1, 0), (9, 2), (13, 4)):       # before the analysis, in it, at the end
+            where = browser.find_element(By.ID, "where").text
+            browser.execute_script(f"location.hash = 'game=1&deal={deal}&trick={trick}&card={card}'")
+            for _ in range(100):                # the page follows its fragment
+                if browser.find_element(By.ID, "where").text != where:
+                    break
+                time.sleep(0.02)
+            found |= english(browser)
+    assert not found, "\n".join(sorted(found))
+
+
+@pytest.mark.parametrize("name", ["players/ravi-review.html", "players/ravi-drill.html"])
+def test_the_site_pages_speak_hindi(browser: Any, site: Path, name: str) -> None:
+    browser.get((site / name).as_uri())
+    if name.endswith("drill.html"):
+        ready(browser)
+        browser.find_element(By.CSS_SELECTOR, "#d-hand button:not([disabled])").click()
+    assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "hi"
+    assert not english(browser), sorted(english(browser))
