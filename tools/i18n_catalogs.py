@@ -23,6 +23,7 @@ I18N = ROOT / "dehlanote" / "i18n"
 METHODS = [("dehlanote/serve/**.py", "python"), ("dehlanote/output/html/**.py", "python"),
            ("dehlanote/output/notes.py", "python"), ("dehlanote/output/analysis_view.py", "python"),
            ("dehlanote/analysis/deal.py", "python"), ("dehlanote/analysis/single.py", "python"),
+           ("dehlanote/analysis/review.py", "python"),
            ("dehlanote/serve/templates/*.js", "javascript"), ("dehlanote/output/html/templates/*.js", "javascript")]
 KEYWORDS = {"_": None, "N_": None}
 

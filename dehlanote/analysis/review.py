@@ -324,12 +324,14 @@ def verdict(d: Decision, card: str) -> tuple[str, float]:
 
 # ---- players --------------------------------------------------------------------------------
 
-def judged_how(dd: bool, worlds: int) -> str:
+def judged_how(dd: bool, worlds: int, _: Callable[[str], str] = str) -> str:
     """How the cards were judged, as the review's pages and text say it: ``double dummy``,
-    ``single dummy, 32 worlds a decision`` (``1 world``)."""
+    ``single dummy, 32 worlds a decision`` (``1 world``); ``_``: the words of a page's language."""
     if dd:
-        return "double dummy"
-    return f"single dummy, {worlds} world{'' if worlds == 1 else 's'} a decision"
+        return _("double dummy")
+    if worlds == 1:
+        return _("single dummy, 1 world a decision")
+    return _("single dummy, {n} worlds a decision").format(n=worlds)
 
 
 def player_names(game: Any, rules: Rules | None) -> dict[str, str]:

@@ -335,7 +335,8 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
         charts.append(bar_chart(f"Deal wins by dealer position{at}", dealer_bars,
                                 note="Deals won by the dealer's side and by the other side, then per dealing seat."))
     charts.append(bar_chart("Kots by reason", [
-        Bar(reason, n, cls=f"c{i + 2}", pattern=i + 1, stat=f"kots.{reason}")
+        Bar({"all-tens": "all the tens", "streak": "a streak", "all-tricks": "every trick"}.get(reason, reason), n,
+            cls=f"c{i + 2}", pattern=i + 1, stat=f"kots.{reason}")
         for i, (reason, n) in enumerate(s["kots"].items())]))
     by_player = s["tens_by_player"]
     if by_player:
@@ -390,7 +391,8 @@ def _games(rows: list[dict[str, Any]], files: list[PageReport], pages: dict[str,
     out = ['<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>',
            '<p class="filter" id="filter-box" hidden><label for="filter">Filter the games</label> '
            '<input type="search" id="filter" placeholder="a player, an event, a date, a file..." '
-           'autocomplete="off"> <span id="shown" aria-live="polite"></span></p>']
+           'autocomplete="off"> <span id="shown" aria-live="polite" data-some="{n} of {m} games" '
+           'data-all="{m} games"></span></p>']
     head = ["file", "#", "event", "date", "players", "rules", "result", "deals", "errors"]
     body = []
     for r in rows:

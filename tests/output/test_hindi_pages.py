@@ -28,9 +28,9 @@ from selenium.webdriver.common.by import By  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 MATCH = ROOT / "samples" / "match.dpn"
-#: the record's own words (its tags and file name), the program's name and the keys' names
+#: the record's own words (its tags and file name), the program's name, the rating's (Elo) and the keys' names
 OWN = {"Friday", "club", "table", "Esha", "Omar", "Nandini", "Ravi", "standard", "samples", "match", "dpn",
-       "dehlanote",
+       "dehlanote", "Elo",
        "Home", "End", "Page", "Up", "Down", "Space"}        # (the names printed on the keys)
 WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[a-z][A-Za-z'\-]*")      # a word with a small letter: not notation
 
@@ -92,9 +92,12 @@ def test_the_replay_page_speaks_hindi_at_every_deal(browser: Any, site: Path) ->
     assert not found, "\n".join(sorted(found))
 
 
-@pytest.mark.parametrize("name", ["players/ravi-review.html", "players/ravi-drill.html"])
+@pytest.mark.parametrize("name", ["index.html", "players/ravi.html", "players/ravi-review.html",
+                                  "players/ravi-drill.html"])
 def test_the_site_pages_speak_hindi(browser: Any, site: Path, name: str) -> None:
     browser.get((site / name).as_uri())
+    if name == "index.html":        # the filter box, once something is typed
+        browser.find_element(By.ID, "filter").send_keys("ravi")
     if name.endswith("drill.html"):
         ready(browser)
         browser.find_element(By.CSS_SELECTOR, "#d-hand button:not([disabled])").click()

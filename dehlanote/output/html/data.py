@@ -231,13 +231,13 @@ def game_summary(facts: GameFacts, number: int, deals: Optional[int] = None) -> 
     players = {s: game.tag(s) for s in seats if game.tag(s)}
     result = facts.result
     if result is None:
-        outcome = "not replayed"
+        outcome = _("not replayed")
     elif result.finished:
-        outcome = f"{result.winner} wins" if result.winner else "level"
+        outcome = _("{side} wins").format(side=result.winner) if result.winner else _("level")
     elif result.finished is None:
-        outcome = "result unknown"
+        outcome = _("result unknown")
     else:
-        outcome = "unfinished"
+        outcome = _("unfinished")
     return {"n": number, "title": _title(facts, number), "date": game.tag("Date") or "",
             "players": players, "rules": rules.label() if rules else (game.tag("Rules") or ""),
             "result": outcome, "deals": len(facts.deals) if deals is None else deals, "errors": len(facts.errors)}

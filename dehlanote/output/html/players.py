@@ -28,6 +28,7 @@ from ...rules.profile import Rules
 from ...stats import date_parts
 from ...syntax.model import Game
 from ...files import Folder, record_spool
+from ...i18n import N_, speaking_words as _
 from .page import html_table as _table, index_frame, table_parts
 
 __all__ = ["PlayerBook", "Rating", "rating_chart", "write_player_pages", "player_slugs", "player_parts",
@@ -120,9 +121,9 @@ class PlayerBook:
             href, title, date, _sort, n, names, winners, finished, winner = record
             seat = list(names)[position]
             side = side_of(seat, n)
-            outcome = "unfinished"
+            outcome = N_("unfinished")
             if finished:
-                outcome = "level" if winner is None else ("won" if winner == side else "lost")
+                outcome = N_("level") if winner is None else (N_("won") if winner == side else N_("lost"))
             yield {"href": href, "title": title, "date": date, "seat": seat, "result": outcome,
                    "deals": len(winners), "won": sum(w == side for w in winners),
                    "partners": [m for s, m in names.items() if s != seat and side_of(s, n) == side and m]}
@@ -211,7 +212,8 @@ def rating_chart(points: "list[tuple[int, Optional[str], float]] | Rating", *, w
     rating = points if isinstance(points, Rating) else Rating.of(points)
     count = len(rating.values)
     if not count:
-        return '<p class="chart-note">No rated results (a game is rated when every seat is named).</p>'
+        return ('<p class="chart-note">' + escape(_("No rated results (a game is rated when every seat is named)."))
+                + '</p>')
     left, right, top, bottom = 56, 12, 14, 30
     values = array("d", [START])
     values.extend(rating.values)
@@ -229,20 +231,23 @@ def rating_chart(points: "list[tuple[int, Optional[str], float]] | Rating", *, w
     line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     first, last = rating.first, rating.last
     final = values[-1]
-    parts = [f'<figure class="chart rating"><figcaption>Rating over time (Elo; {count} results, now '
-             f'<span class="now">{final:.0f}</span>)</figcaption>',
+    caption = escape(_("Rating over time (Elo; {n} results, now {rating})")).format(
+        n=count, rating=f'<span class="now">{final:.0f}</span>')
+    label = _("Rating over time: from {start} to {rating} after {n} results, lowest {low}, highest {high}").format(
+        start=f"{START:.0f}", rating=f"{final:.0f}", n=count, low=f"{low:.0f}", high=f"{high:.0f}")
+    first_said, last_said = first or _("first result"), last or _("latest result")
+    parts = [f'<figure class="chart rating"><figcaption>{caption}</figcaption>',
              f'<svg viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
-             f'aria-label="Rating over time: from {START:.0f} to {final:.0f} after {count} results, '
-             f'lowest {low:.0f}, highest {high:.0f}">',
+             f'aria-label="{escape(label)}">',
              f'<line x1="{left}" x2="{width - right}" y1="{y(START):.1f}" y2="{y(START):.1f}" class="start"/>',
              f'<text x="{left - 6}" y="{y(START) + 4:.1f}" text-anchor="end" class="label">{START:.0f}</text>',
              *(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" class="label">{v:.0f}</text>'
                for v in (high, low) if abs(y(v) - y(START)) > 14),
              f'<polyline points="{line}" class="line"/>',
              f'<circle cx="{x(count):.1f}" cy="{y(final):.1f}" r="3.5" class="dot"/>',
-             f'<text x="{left}" y="{height - 8}" class="label">{escape(first or "first result")}</text>',
+             f'<text x="{left}" y="{height - 8}" class="label">{escape(first_said)}</text>',
              f'<text x="{width - right}" y="{height - 8}" text-anchor="end" class="label">'
-             f'{escape(last or "latest result")}</text>',
+             f'{escape(last_said)}</text>',
              "</svg></figure>"]
     return "".join(parts)
 
@@ -259,16 +264,17 @@ def player_parts(name: str, figures: dict[str, Any], games: Callable[[], Iterabl
     """:func:`player_body` in pieces, its games taken as they come (``games()`` gives them
     afresh: once for the partners, once for the table of games)."""
     f = figures
-    out = ['<header><h1>', escape(name), '</h1><a class="back" href="../index.html">\u2190 all games</a></header>',
-           '<main>', '<section aria-labelledby="h-record"><h2 id="h-record">Record</h2><ul class="figures">']
-    for key, label in (("games", "games"), ("matches_won", "matches won"), ("deals", "deals"),
-                       ("deals_won", "deals won"), ("deals_lost", "deals lost"), ("kots", "kots"),
-                       ("tens", "tens captured"), ("tens_lost", "tens lost"), ("sweeps", "sweeps")):
+    out = ['<header><h1>', escape(name), '</h1><a class="back" href="../index.html">\u2190 ', escape(_("all games")),
+           '</a></header><main>', '<section aria-labelledby="h-record"><h2 id="h-record">', escape(_("Record")),
+           '</h2><ul class="figures">']
+    for key, label in (("games", _("games")), ("matches_won", _("matches won")), ("deals", _("deals")),
+                       ("deals_won", _("deals won")), ("deals_lost", _("deals lost")), ("kots", _("kots")),
+                       ("tens", _("tens captured")), ("tens_lost", _("tens lost")), ("sweeps", _("sweeps"))):
         value = f.get(key, 0)
         out.append(f'<li><span data-stat="{key}" data-value="{value}">{value}</span> {escape(label)}</li>')
     out.append("</ul></section>")
     out.append(extra)
-    out.append('<section aria-labelledby="h-rating"><h2 id="h-rating">Rating</h2>')
+    out.append('<section aria-labelledby="h-rating"><h2 id="h-rating">' + escape(_("Rating")) + '</h2>')
     out.append(rating_chart(rating))
     out.append("</section>")
     partners = sorted(f.get("partners", {}).items(), key=lambda kv: (-kv[1], kv[0]))
@@ -280,16 +286,16 @@ def player_parts(name: str, figures: dict[str, Any], games: Callable[[], Iterabl
                 row[0] += 1
                 row[1] += g["deals"]
                 row[2] += g["won"]
-        out.append('<section aria-labelledby="h-partners"><h2 id="h-partners">Partners</h2>')
-        out.append(_table(["partner", "games", "deals together", "deals won together"],
+        out.append('<section aria-labelledby="h-partners"><h2 id="h-partners">' + escape(_("Partners")) + '</h2>')
+        out.append(_table([_("partner"), _("games"), _("deals together"), _("deals won together")],
                           [[(p, f"{slugs[p]}.html") if p in slugs else p, together.get(p, [0])[0], n,
                             together.get(p, [0, 0, 0])[2]] for p, n in partners]))
         out.append("</section>")
-    out.append('<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>')
+    out.append('<section aria-labelledby="h-games"><h2 id="h-games">' + escape(_("Games")) + '</h2>')
     yield "".join(out)
-    yield from table_parts(["game", "date", "seat", "partners", "result", "deals won"],
+    yield from table_parts([_("game"), _("date"), _("seat"), _("partners"), _("result"), _("deals won")],
                            ([(g["title"], f"../{g['href']}"), g["date"], g["seat"], ", ".join(g["partners"]),
-                             g["result"], f"{g['won']} of {g['deals']}"] for g in games()))
+                             _(g["result"]), _("{n} of {m}").format(n=g["won"], m=g["deals"])] for g in games()))
     yield "</section></main>"
 
 
@@ -309,9 +315,10 @@ def write_parts(stream: IO[str], parts: Iterable[str], block: int = 1 << 16) -> 
 
 
 def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any],
-                       extra: Optional[dict[str, str]] = None) -> dict[str, str]:
+                       extra: Optional[dict[str, str]] = None, lang: str = "en") -> dict[str, str]:
     """``out/players/SLUG.html`` for every named player; returns name -> page (relative to ``out``).
-    ``extra``: name -> HTML added to that player's page (the mistake review's section).
+    ``extra``: name -> HTML added to that player's page (the mistake review's section); ``lang``:
+    the pages' language (their words come from the :func:`~dehlanote.i18n.speaking` block around).
     Each page is written in pieces, its games read back from the book one at a time."""
     if not book.played:
         return {}
@@ -320,7 +327,7 @@ def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any],
     pages = {}
     with Folder(out, create=True) as site, site.folder("players") as folder:   # a planted link is never followed
         for name in book.played:
-            head, tail = index_frame(name)
+            head, tail = index_frame(name, lang=lang)
             parts = player_parts(name, players.get(name, {}), functools.partial(book.games_of, name),
                                  ratings.get(name) or Rating(), slugs, (extra or {}).get(name, ""))
             with folder.write(f"{slugs[name]}.html") as stream:

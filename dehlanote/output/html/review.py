@@ -102,7 +102,7 @@ class SiteReview:
                     stream.write(render_index(_("{name}: what would you play here?").format(name=name),
                                               drill_body(p, worst, links, slug, _, words), script=template("drill.js"),
                                               lang=self.lang))
-                extra[name] = player_section(p, slug, self.options)
+                extra[name] = player_section(p, slug, self.options, _)
         return extra
 
     def _located(self) -> tuple[list[Decision], dict[tuple[str, int, int], str]]:
@@ -184,13 +184,14 @@ def _figures(_: Tr, p: PlayerReview) -> str:
         for k, v, label in items) + "</ul>"
 
 
-def player_section(p: PlayerReview, slug: str, options: Options) -> str:
-    """The section a player's page (in English, as the player pages are) gains: the review's
-    figures and links to both pages."""
-    how = judged_how(options.dd, options.worlds)
-    return ('<section aria-labelledby="h-review"><h2 id="h-review">Mistake review</h2>' + _figures(str, p)
-            + f'<p>Judged {escape(how)}. <a href="{escape(slug)}-review.html">The costliest decisions</a> \u00b7 '
-            f'<a href="{escape(slug)}-drill.html">Drill: what would you play here?</a></p></section>')
+def player_section(p: PlayerReview, slug: str, options: Options, _: Tr = str) -> str:
+    """The section a player's page gains: the review's figures and links to both pages, in the
+    site's language."""
+    how = _("Judged {how}.").format(how=judged_how(options.dd, options.worlds, _))
+    head, costliest, drill = _("Mistake review"), _("The costliest decisions"), _("Drill: what would you play here?")
+    return (f'<section aria-labelledby="h-review"><h2 id="h-review">{escape(head)}</h2>' + _figures(_, p)
+            + f'<p>{escape(how)} <a href="{escape(slug)}-review.html">{escape(costliest)}</a> \u00b7 '
+            f'<a href="{escape(slug)}-drill.html">{escape(drill)}</a></p></section>')
 
 
 def _where(_: Tr, d: Decision) -> str:

@@ -23,6 +23,7 @@ from ...analysis.judge import claim_judge
 from ...deck import SUITS, sides_for
 from ...errors import DpnError, why
 from ...files import Folder, WriteError, drain, record_spool, spool, write_target
+from ...i18n import N_, speaking, speaking_words as _
 from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
 from ...stats import ArchiveStats
@@ -137,7 +138,6 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                names: Optional[PageNames] = None, force: bool = False) -> PageReport:
     """Write the replay page(s) of one input, its words and the story of its deals in ``lang``
     (see :func:`_write_page`)."""
-    from ...i18n import speaking
     with speaking(lang):
         return _write_page(stream, path, target, reg, four_colour=four_colour, stats=stats, back=back,
                            on_game=on_game, per_page=per_page, rows=rows, link_base=link_base, extend=extend,
@@ -264,7 +264,7 @@ def _page_parts(title: str, *, back: Optional[str], four_colour: bool, lang: str
     return page[:cut], page[cut:]
 
 
-def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN games",
+def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = N_("DPN games"),
                four_colour: bool = False, per_page: int = PER_PAGE,
                progress: Optional[Callable[[str, int], None]] = None,
                opener: Callable[[str], IO[bytes]] = lambda p: open(p, "rb"),
@@ -324,11 +324,13 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = "DPN 
                 report.files.append(page)
             figures = stats.to_json()
             extra = review(out, player_slugs(list(book.played))) if review is not None and book.played else {}
-            pages = write_player_pages(out, book, figures["players"], extra=extra)
-            head, tail = index_frame(title, script=template("index.js"))
-            with site.write("index.html", force=force) as index:
-                write_parts(index, itertools.chain((head,), index_parts(
-                    title, figures, rows, report.files, four_colour=four_colour, player_pages=pages), (tail,)))
+            with speaking(lang):        # the players' pages and the index in the site's language
+                pages = write_player_pages(out, book, figures["players"], extra=extra, lang=lang)
+                head, tail = index_frame(_(title), script=template("index.js"), lang=lang)
+                with site.write("index.html", force=force) as index:
+                    write_parts(index, itertools.chain((head,), index_parts(
+                        _(title), figures, rows, report.files, four_colour=four_colour, player_pages=pages),
+                        (tail,)))
             report.index = site.join("index.html")
     finally:
         rows.close()
@@ -357,7 +359,7 @@ class IndexRows:
         if self._spool is None:
             return
         self._spool.seek(0)
-        for _ in range(self.count):
+        for _row in range(self.count):
             yield dict(zip(self._KEYS, pickle.load(self._spool)))
 
     def close(self) -> None:
@@ -377,6 +379,16 @@ def _side(name: str) -> int:
     return 0 if name[:1] in sides_for(6)[0] else 1     # AC and ACE: the first seat of A C E
 
 
+#: the reasons for a kot, as the statistics name them
+KOT_REASONS = {"all-tens": N_("all the tens"), "streak": N_("a streak"), "all-tricks": N_("every trick")}
+
+
+def _markup(text: str, values: dict[str, str]) -> str:
+    """A sentence of the page's language (escaped) with markup put in its blanks: ``{n} games``
+    with ``n`` a figure's ``<span>``. The blanks are filled in one pass, never searched again."""
+    return re.sub(r"\{(\w+)\}", lambda m: values.get(m.group(1), m.group(0)), escape(text))
+
+
 def _stat(key: str, value: Any) -> str:
     return f'<span data-stat="{escape(key)}" data-value="{escape(str(value))}">{escape(str(value))}</span>'
 
@@ -393,26 +405,33 @@ def index_parts(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], f
     """:func:`index_body` in pieces: the table of games a row at a time, as ``rows`` gives them."""
     pages = player_pages or {}
     checked = " checked" if four_colour else ""
+    four = escape(_("four-colour deck"))
     out: list[str] = [PATTERNS, '<header><h1>', escape(title), '</h1>',
-                      f'<label class="check"><input type="checkbox" id="four"{checked}> four-colour deck</label>'
+                      f'<label class="check"><input type="checkbox" id="four"{checked}> {four}</label>'
                       '</header>',
                       '<main>']
     matches = s["matches"]
-    out.append('<section aria-labelledby="h-summary"><h2 id="h-summary">The archive</h2><ul class="figures">')
-    out.append(f'<li>{_stat("files", s["files"])} files</li><li>{_stat("games", s["games"])} games</li>'
-               f'<li>{_stat("deals", s["deals"])} deals ({_stat("complete", s["complete"])} complete)</li>'
-               f'<li>{_stat("tricks", s["tricks"])} tricks</li>'
-               f'<li>{_stat("matches.finished", matches["finished"])} matches finished, '
-               f'{_stat("matches.unfinished", matches["unfinished"])} unfinished</li>'
-               f'<li>{_stat("games_with_errors", s["games_with_errors"])} games with errors</li></ul></section>')
+    out.append('<section aria-labelledby="h-summary"><h2 id="h-summary">' + escape(_("The archive")) +
+               '</h2><ul class="figures">')
+    figures = [
+        (_("{n} files"), {"n": _stat("files", s["files"])}),
+        (_("{n} games"), {"n": _stat("games", s["games"])}),
+        (_("{n} deals ({complete} complete)"), {"n": _stat("deals", s["deals"]),
+                                                 "complete": _stat("complete", s["complete"])}),
+        (_("{n} tricks"), {"n": _stat("tricks", s["tricks"])}),
+        (_("{finished} matches finished, {unfinished} unfinished"),
+         {"finished": _stat("matches.finished", matches["finished"]),
+          "unfinished": _stat("matches.unfinished", matches["unfinished"])}),
+        (_("{n} games with errors"), {"n": _stat("games_with_errors", s["games_with_errors"])})]
+    out.append("".join(f"<li>{_markup(text, values)}</li>" for text, values in figures) + "</ul></section>")
     yield "".join(out)
     out = []
     yield from _games(rows, files, pages)
     players = s["players"]
     if players:
-        out.append('<section aria-labelledby="h-players"><h2 id="h-players">Players</h2>')
-        out.append(_table(["player", "games", "matches won", "deals", "deals won", "kots", "tens", "tens lost",
-                           "sweeps"],
+        out.append('<section aria-labelledby="h-players"><h2 id="h-players">' + escape(_("Players")) + '</h2>')
+        out.append(_table([_("player"), _("games"), _("matches won"), _("deals"), _("deals won"), _("kots"),
+                           _("tens"), _("tens lost"), _("sweeps")],
                           [[(name, pages[name]) if name in pages else name,
                             *(str(p[k]) for k in ("games", "matches_won", "deals", "deals_won", "kots", "tens",
                                                   "tens_lost", "sweeps"))]
@@ -421,69 +440,74 @@ def index_parts(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], f
     charts: list[str] = []
     tables = s["by_table"]
     for size, tb in tables.items():
-        at = f" ({size} players)" if len(tables) > 1 else ""
+        at = _(" ({n} players)").format(n=size) if len(tables) > 1 else ""
         won = tb["won"]
-        charts.append(bar_chart(f"Deal wins by side{at}", [
+        charts.append(bar_chart(_("Deal wins by side") + at, [
             *[Bar(side, n, cls=f"c{_side(side)}", pattern=_side(side), stat=f"by_table.{size}.won.{side}")
               for side, n in won.items()],
-            Bar("no result", tb["no_result"], cls="c2", pattern=2, stat=f"by_table.{size}.no_result")]))
+            Bar(_("no result"), tb["no_result"], cls="c2", pattern=2, stat=f"by_table.{size}.no_result")]))
         decided = tb["dealing_side_won"] + tb["other_side_won"]
         dealing, other = tb["dealing_side_won"], tb["other_side_won"]
         dealer_bars = [
-            Bar("dealing side", dealing, f'{dealing} ({_pct(dealing, decided)})', cls="c0", pattern=0,
+            Bar(_("dealing side"), dealing, f'{dealing} ({_pct(dealing, decided)})', cls="c0", pattern=0,
                 stat=f"by_table.{size}.dealing_side_won"),
-            Bar("other side", other, f'{other} ({_pct(other, decided)})', cls="c1", pattern=1,
+            Bar(_("other side"), other, f'{other} ({_pct(other, decided)})', cls="c1", pattern=1,
                 stat=f"by_table.{size}.other_side_won")]
         for i, (seat, d) in enumerate(tb["dealer"].items()):
-            dealer_bars.append(Bar(f"{seat} deals: dealing side", d["dealing_side_won"],
-                                   f'{d["dealing_side_won"]} of {d["deals"]}', cls=f"c{2 + i % 4}",
+            dealer_bars.append(Bar(_("{seat} deals: dealing side").format(seat=seat), d["dealing_side_won"],
+                                   _("{n} of {m}").format(n=d["dealing_side_won"], m=d["deals"]), cls=f"c{2 + i % 4}",
                                    pattern=2 + i % 4, stat=f"by_table.{size}.dealer.{seat}.dealing_side_won"))
-        charts.append(bar_chart(f"Deal wins by dealer position{at}", dealer_bars,
-                                note="Deals won by the dealer's side and by the other side, then per dealing seat."))
-    charts.append(bar_chart("Kots by reason", [
-        Bar(reason, n, cls=f"c{i + 2}", pattern=i + 1, stat=f"kots.{reason}")
+        charts.append(bar_chart(_("Deal wins by dealer position") + at, dealer_bars,
+                                note=_("Deals won by the dealer's side and by the other side, then per dealing seat.")))
+    charts.append(bar_chart(_("Kots by reason"), [
+        Bar(_(KOT_REASONS.get(reason, reason)), n, cls=f"c{i + 2}", pattern=i + 1, stat=f"kots.{reason}")
         for i, (reason, n) in enumerate(s["kots"].items())]))
     by_player = s["tens_by_player"]
     if by_player:
         top = sorted(by_player.items(), key=lambda kv: (-kv[1], kv[0]))[:20]
-        charts.append(bar_chart("Tens captured per player", [
+        charts.append(bar_chart(_("Tens captured per player"), [
             Bar(name, n, cls="c0", pattern=0) for name, n in top],
-            note="Tens taken by each player's captures; the top 20."))
+            note=_("Tens taken by each player's captures; the top 20.")))
     for size, tb in tables.items():
-        charts.append(bar_chart(f"Tens captured per seat ({size} players)", [
+        charts.append(bar_chart(_("Tens captured per seat ({n} players)").format(n=size), [
             Bar(seat, n, cls=f"c{_side(seat)}", pattern=_side(seat), stat=f"by_table.{size}.tens_by_seat.{seat}")
             for seat, n in tb["tens_by_seat"].items()],
-            note="A seat is a place at the table: across games it is different people (by name: Players)."))
+            note=_("A seat is a place at the table: across games it is different people (by name: Players).")))
     sweeps = s["sweeps"]
-    charts.append(bar_chart(f"Centre sweeps by size ({sweeps['count']} sweeps)", [
-        Bar(f"{size} cards", n, cls="c3", pattern=3, stat=f"sweeps.size.{size}")
+    charts.append(bar_chart(_("Centre sweeps by size ({n} sweeps)").format(n=sweeps["count"]), [
+        Bar(_("{n} cards").format(n=size), n, cls="c3", pattern=3, stat=f"sweeps.size.{size}")
         for size, n in sweeps["size"].items()]))
-    charts.append(bar_chart("Tens in a sweep", [
-        Bar(f"{tens} ten{'s' if tens != '1' else ''}", n, cls="c4", pattern=4, stat=f"sweeps.tens.{tens}")
+    charts.append(bar_chart(_("Tens in a sweep"), [
+        Bar((_("1 ten") if tens == "1" else _("{n} tens").format(n=tens)), n, cls="c4", pattern=4,
+            stat=f"sweeps.tens.{tens}")
         for tens, n in sweeps["tens"].items()]))
     trump = s["trump"]
-    charts.append(bar_chart("Trump suits", [
-        Bar(f"{t['name']}", t["deals"], cls=f"suit-{suit}" if suit in SUITS else "c2", pattern=i,
+    charts.append(bar_chart(_("Trump suits"), [
+        Bar(_(t["name"]), t["deals"], cls=f"suit-{suit}" if suit in SUITS else "c2", pattern=i,
             stat=f"trump.{suit}.deals") for i, (suit, t) in enumerate(trump.items())]))
-    charts.append(bar_chart("How often the trump side won", [
-        Bar(f"{t['name']}", 100 * t["trump_side_won"] / t["decided"] if t["decided"] else 0,
-            f'{t["trump_side_won"]} of {t["decided"]} ({_pct(t["trump_side_won"], t["decided"])})',
+    charts.append(bar_chart(_("How often the trump side won"), [
+        Bar(_(t["name"]), 100 * t["trump_side_won"] / t["decided"] if t["decided"] else 0,
+            _("{n} of {m} ({share})").format(n=t["trump_side_won"], m=t["decided"],
+                                             share=_pct(t["trump_side_won"], t["decided"])),
             cls=f"suit-{suit}" if suit in SUITS else "c2", pattern=i, stat=None)
         for i, (suit, t) in enumerate(trump.items()) if suit != "none"],
-        note="Deals won by the side whose player set trump, of the deals with a result."))
-    out.append('<section aria-labelledby="h-charts"><h2 id="h-charts">Charts</h2><div class="charts">')
+        note=_("Deals won by the side whose player set trump, of the deals with a result.")))
+    out.append('<section aria-labelledby="h-charts"><h2 id="h-charts">' + escape(_("Charts")) +
+               '</h2><div class="charts">')
     out.extend(charts)
     out.append("</div></section>")
     largest = sweeps.get("largest")
     if largest:
-        out.append(f'<p>The largest sweep: {_stat("sweeps.largest.cards", largest["cards"])} cards by '
-                   f'{escape(str(largest["by"]))} ({escape(" ".join(largest["tens"])) or "no tens"}), '
-                   f'{escape(str(largest["source"]))} game {largest["game"]} deal {largest["deal"]} '
-                   f'trick {largest["trick"]}. Last tricks took the rest of the centre '
-                   f'{_stat("last_trick.count", s["last_trick"]["count"])} times; '
-                   f'{_stat("claims.count", s["claims"]["count"])} deals ended with a claim.</p>')
-    out.append('<section aria-labelledby="h-streaks"><h2 id="h-streaks">Longest streaks</h2>')
-    out.append(_table(["deals in a row", "side", "players", "file", "game", "ending at deal"],
+        out.append("<p>" + _markup(_(
+            "The largest sweep: {cards} cards by {seat} ({tens}), {file} game {game} deal {deal} trick {trick}. "
+            "Last tricks took the rest of the centre {last} times; {claims} deals ended with a claim."), {
+                "cards": _stat("sweeps.largest.cards", largest["cards"]), "seat": escape(str(largest["by"])),
+                "tens": escape(" ".join(largest["tens"])) or escape(_("no tens")),
+                "file": escape(str(largest["source"])), "game": str(largest["game"]), "deal": str(largest["deal"]),
+                "trick": str(largest["trick"]), "last": _stat("last_trick.count", s["last_trick"]["count"]),
+                "claims": _stat("claims.count", s["claims"]["count"])}) + "</p>")
+    out.append('<section aria-labelledby="h-streaks"><h2 id="h-streaks">' + escape(_("Longest streaks")) + '</h2>')
+    out.append(_table([_("deals in a row"), _("side"), _("players"), _("file"), _("game"), _("ending at deal")],
                       [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),
                         str(st["deal"])] for st in s["streaks"]]))
     out.append("</section></main>")
@@ -493,11 +517,12 @@ def index_parts(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], f
 def _games(rows: Iterable[dict[str, Any]], files: list[PageReport], pages: dict[str, str]) -> Iterator[str]:
     """The list of every game, first on the index, with a filter box (the page's script shows
     it and hides the rows whose text does not hold what is typed; without script, all rows)."""
-    out = ['<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>',
-           '<p class="filter" id="filter-box" hidden><label for="filter">Filter the games</label> '
-           '<input type="search" id="filter" placeholder="a player, an event, a date, a file..." '
-           'autocomplete="off"> <span id="shown" aria-live="polite"></span></p>']
-    head = ["file", "#", "event", "date", "players", "rules", "result", "deals", "errors"]
+    out = ['<section aria-labelledby="h-games"><h2 id="h-games">', escape(_("Games")), '</h2>',
+           '<p class="filter" id="filter-box" hidden><label for="filter">', escape(_("Filter the games")), '</label> ',
+           '<input type="search" id="filter" placeholder="', escape(_("a player, an event, a date, a file...")),
+           '" autocomplete="off"> <span id="shown" aria-live="polite" data-some="', escape(_("{n} of {m} games")),
+           '" data-all="', escape(_("{m} games")), '"></span></p>']
+    head = [_("file"), "#", _("event"), _("date"), _("players"), _("rules"), _("result"), _("deals"), _("errors")]
 
     def body() -> Iterator[list[Any]]:
         for r in rows:
@@ -509,7 +534,7 @@ def _games(rows: Iterable[dict[str, Any]], files: list[PageReport], pages: dict[
     yield from table_parts(head, body(), table_id="games")
     bad = [f for f in files if f.unreadable]
     if bad:
-        out.append("<p class='errors'>Not read: " + "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})"
-                                                               for f in bad) + "</p>")
+        not_read = "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})" for f in bad)
+        out.append("<p class='errors'>" + escape(_("Not read:")) + f" {not_read}</p>")
     out.append("</section>")
     yield "".join(out)

@@ -18,7 +18,9 @@
       row.hidden = !keep;
       if (keep) { count += 1; }
     });
-    shown.textContent = words.length ? count + " of " + rows.length + " games" : rows.length + " games";
+    /* the words come with the page, in its language: "{n} of {m} games", "{m} games" */
+    var said = words.length ? shown.getAttribute("data-some") : shown.getAttribute("data-all");
+    shown.textContent = (said || "{n} / {m}").replace("{n}", String(count)).replace("{m}", String(rows.length));
   }
   input.addEventListener("input", apply);
   apply();
