@@ -32,6 +32,9 @@ def share_command(
     base: str = typer.Option("viewer.html", "--base", metavar="URL",
                              help="The viewer page's address (written by dehlanote html --viewer), e.g. "
                                   "https://club.example/viewer.html or file:///home/me/viewer.html."),
+    lang: str = typer.Option("en", "--lang", metavar="LANG",
+                             help="The language of the deal's story in the link: en, or hi (Hindi). The viewer's "
+                                  "own words are the language it was written in (html --viewer --lang)."),
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Print a link that shows one deal in the viewer page.
@@ -45,15 +48,21 @@ def share_command(
 
     Example: dehlanote share samples/match.dpn --deal 3 --base https://club.example/viewer.html
     """
+    from ..i18n import LanguageUnavailable, catalog, speaking
     from ..output.html.viewer import ShareError, link
 
+    try:
+        catalog(lang)
+    except LanguageUnavailable as exc:
+        raise fail(f"--lang {lang}: {exc}")
     reg = load_registry(rules)
     facts = load_game(file, game, reg)
     if facts.rules is None:
         raise fail(f"game {game} of {display_name(file)} cannot be replayed: its rules are not known",
                    Exit.INVALID)
     try:
-        url = link(facts, deal, base=base, trick=trick, number=game)
+        with speaking(lang):        # the story's sentences, made into the link, in that language
+            url = link(facts, deal, base=base, trick=trick, number=game)
     except ShareError as exc:
         raise fail(str(exc))
     if trick is not None:

@@ -50,6 +50,24 @@ def test_the_link_carries_the_deal_as_the_replay_page_has_it():
     assert len(url) < 4000
 
 
+def test_the_story_in_the_link_speaks_the_language_asked():
+    # the story's sentences travel in the link, made by share: the viewer in Hindi showed them in
+    # English ("D sweeps 40 cards (two in a row)")
+    from dehlanote.i18n import speaking
+    result = run("share", MATCH, "--deal", 3, "--lang", "hi")
+    assert result.exit_code == 0, result.stderr
+    carried = decode(result.stdout.strip())
+    facts = next(replay_games(iter_path(MATCH)))
+    with speaking("hi"):
+        whole = game_data(facts, 1)                                      # the page's data, in Hindi
+    assert carried["deals"] == [whole["deals"][2]]
+    assert "D ने 40 पत्ते समेटे (लगातार दो हाथ): 10D 10C" in str(carried["deals"])
+    english = decode(run("share", MATCH, "--deal", 3).stdout.strip())
+    assert "D sweeps 40 cards (two in a row): 10D 10C" in str(english["deals"])
+    refused = run("share", MATCH, "--deal", 3, "--lang", "xx")
+    assert refused.exit_code == 2 and "--lang xx: no catalog for the language 'xx'" in refused.stderr
+
+
 def test_the_link_opens_at_a_trick_and_defaults_to_a_viewer_beside_it():
     url = run("share", WORKED, "--deal", 1, "--trick", 8).stdout.strip()
     assert url.startswith(f"viewer.html#trick=8&{KEY}=")
