@@ -77,11 +77,11 @@ def ready(driver: Any) -> None:
 def test_the_replay_page_speaks_hindi_at_every_deal(browser: Any, site: Path) -> None:
     page = site / "games" / "match.html"
     found: set[str] = set()
-    browser.get(page.as_uri() + "#game=1&deal=1&trick=1&card=0")
+    browser.get(page.as_uri() + "#game=1&deal=7&trick=13&card=4")      # (the last position: each move changes it)
     ready(browser)
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "hi"
     for deal in range(1, 8):
-        for trick, card in ((1, 0), (9, 2), (13, 4)):       # before the analysis, in it, at the end
+        for trick, card in ((1, 0), (9, 2), (13, 3)):       # before the analysis, in it, near the end
             where = browser.find_element(By.ID, "where").text
             browser.execute_script(f"location.hash = 'game=1&deal={deal}&trick={trick}&card={card}'")
             for _ in range(100):                # the page follows its fragment
@@ -103,3 +103,9 @@ def test_the_site_pages_speak_hindi(browser: Any, site: Path, name: str) -> None
         browser.find_element(By.CSS_SELECTOR, "#d-hand button:not([disabled])").click()
     assert browser.find_element(By.TAG_NAME, "html").get_attribute("lang") == "hi"
     assert not english(browser), sorted(english(browser))
+    # one world a decision (--worlds 1) is said of one deal: the review said "±0.00 over 1 deals"
+    if name.endswith("review.html"):
+        assert "\u00b10.00, 1 चुने हुए बँटवारे पर" in browser.page_source and "1 बँटवारों" not in browser.page_source
+    if name.endswith("drill.html"):
+        caption = browser.find_element(By.CSS_SELECTOR, "#d-losses caption").text
+        assert caption == "हर चलने लायक पत्ता, 1 चुने हुए बँटवारे पर परखा गया"
