@@ -9,11 +9,8 @@ name) or notation (card codes such as ``QH``, the sides ``AC``/``BD``, seat lett
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,8 +23,12 @@ import headless  # noqa: E402  (tests/headless.py: the system's Chromium, starte
 headless.require()
 from selenium.webdriver.common.by import By  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-MATCH = ROOT / "samples" / "match.dpn"
+# html --site of samples/match.dpn as a user runs it, and the browser, as the review's tests have them
+import test_review_browser  # noqa: E402
+
+build = test_review_browser.build
+browser = test_review_browser.browser
+
 #: the record's own words (its tags and file name), the program's name, the rating's (Elo) and the keys' names
 OWN = {"Friday", "club", "table", "Esha", "Omar", "Nandini", "Ravi", "standard", "samples", "match", "dpn",
        "dehlanote", "Elo",
@@ -38,22 +39,10 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[a-z][A-Za-z'\-]*")      # a word with a
 @pytest.fixture(scope="module")
 def site() -> Iterator[Path]:
     folder = Path(tempfile.mkdtemp(prefix="dehlanote-hindi-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
-    env["XDG_CACHE_HOME"] = str(folder / "cache")
-    res = subprocess.run([sys.executable, "-m", "dehlanote", "html", "--site", str(MATCH), "-o", str(folder / "site"),
-                          "--lang", "hi", "--analyse-from", "9", "--worlds", "1"],
-                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=300)
+    res = build(folder / "site", "--lang", "hi", "--analyse-from", "9", "--worlds", "1")
     assert res.returncode == 0, res.stderr
     yield folder / "site"
     shutil.rmtree(folder, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    driver = headless.start(1280, 800)
-    yield driver
-    headless.stop(driver)
 
 
 def english(driver: Any) -> set[str]:
