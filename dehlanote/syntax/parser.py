@@ -68,7 +68,7 @@ from .lazy import LAZY_DEALS, LazyDeals
 from .model import Deal, Game, Tag, make_game
 from .recover import MAX_ERRORS, recover
 from .reader import GAME_WHOLE_AT, TAG, Chunk, Source, split_games, stray_tags
-from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS, OverLimit
+from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS
 
 __all__ = ["MAX_CARDS", "MAX_ERRORS", "MAX_HANDS", "MAX_TRICKS", "iter_games", "iter_path", "parse_chunk",
            "parse_path", "parse_string", "paused_gc", "read_whole", "warm_up", "whole_span"]
@@ -175,9 +175,7 @@ class _Parser:
         b = self.builder
         tag_span, at, end, tens = found
         lines, line, column = b._text_lines(text[at:end], *self._at(text, at))
-        deal = b._deal_lines(lines, line, column, tens)
-        if len(deal.tricks) > MAX_TRICKS:
-            raise OverLimit()
+        deal = b._deal_lines(lines, line, column, tens)      # (OverLimit past MAX_TRICKS)
         if tag_span is None:
             return Game((), (deal,), deal.line, deal.column)
         lines, line, column = b._text_lines(text[tag_span[0]:tag_span[1]], *self._at(text, tag_span[0]))

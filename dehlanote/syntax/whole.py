@@ -632,6 +632,8 @@ class WholeReader:
             lead = stripped[:1]
             if lead.isdigit():   # the tricks: the rest of the token
                 self._tricks(lines[i:], ln, off, tricks)
+                if len(tricks) > MAX_TRICKS:    # (every whole deal is read here: its one check)
+                    raise OverLimit()
                 break
             if hands is not None and lead in seat_letters and not stripped[1:2].isalpha():
                 # a seat (no keyword is one letter): the hands go on, told without the
