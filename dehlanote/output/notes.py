@@ -166,10 +166,16 @@ def capture_text(cap: Optional[Capture]) -> str:
 
 def claim_text(claim: "ClaimFact", tricks: int) -> str:
     """``D claims the rest (tricks 11 to 13): BD takes 16 cards with 10C``."""
-    rest = f"trick {claim.trick}" if claim.trick == tricks else f"tricks {claim.trick} to {tricks}"
-    tens = (" with " + " ".join(claim.tens)) if claim.tens else ""
-    sound = {True: " (sound)", False: " (unsound)"}.get(claim.sound, "") if claim.sound is not None else ""
-    return f"{claim.by} claims the rest ({rest}): {claim.side} takes {claim.cards} cards{tens}{sound}"
+    rest = (_("trick {n}").format(n=claim.trick) if claim.trick == tricks
+            else _("tricks {a} to {b}").format(a=claim.trick, b=tricks))
+    said = (_("{seat} claims the rest ({rest}): {side} takes {cards} cards with {tens}") if claim.tens
+            else _("{seat} claims the rest ({rest}): {side} takes {cards} cards")).format(
+        seat=claim.by, rest=rest, side=claim.side, cards=claim.cards, tens=" ".join(claim.tens))
+    if claim.sound is True:
+        return _("{claim} (sound)").format(claim=said)
+    if claim.sound is False:
+        return _("{claim} (unsound)").format(claim=said)
+    return said
 
 
 def deal_heading(deal: DealFact) -> str:

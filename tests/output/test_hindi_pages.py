@@ -22,6 +22,7 @@ import headless  # noqa: E402  (tests/headless.py: the system's Chromium, starte
 
 headless.require()
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 
 # html --site of samples/match.dpn as a user runs it, and the browser, as the review's tests have them
 import test_review_browser  # noqa: E402
@@ -98,3 +99,24 @@ def test_the_site_pages_speak_hindi(browser: Any, site: Path, name: str) -> None
     if name.endswith("drill.html"):
         caption = browser.find_element(By.CSS_SELECTOR, "#d-losses caption").text
         assert caption == "हर चलने लायक पत्ता, 1 चुने हुए बँटवारे पर परखा गया"
+
+
+def test_a_claim_is_told_in_hindi(browser: Any, tmp_path: Path) -> None:
+    # the claim's sentence on the table and in the story was made in English ("D claims the rest:
+    # BD takes 16 cards with 10C") whatever the page's language
+    from dehlanote import parse_string
+    from dehlanote.i18n import speaking
+    from dehlanote.output.html import game_data, render_replay
+    from dehlanote.replay import replay_games
+    from test_stats import CLAIMED
+
+    with speaking("hi"):
+        facts = next(replay_games(parse_string(CLAIMED)))
+        page = tmp_path / "claim.html"
+        page.write_text(render_replay([game_data(facts, 1)], "claim", lang="hi"), encoding="utf-8")
+    browser.get(page.as_uri())
+    ready(browser)
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)        # the end of the deal: the claim
+    said = browser.find_element(By.ID, "capture").text
+    assert "D ने बाक़ी हाथों का दावा किया: BD को 10C के साथ 16 पत्ते" in said
+    assert not english(browser) - {"Claimed"}, sorted(english(browser))      # (the record's event)

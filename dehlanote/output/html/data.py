@@ -199,10 +199,11 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
     }
     claim = d.claim
     if claim is not None:
-        said = f"{claim.by} claims the rest: {claim.side} takes {claim.cards} cards"
-        said += (" with " + " ".join(claim.tens)) if claim.tens else ", no ten"
+        said = (_("{seat} claims the rest: {side} takes {cards} cards with {tens}") if claim.tens
+                else _("{seat} claims the rest: {side} takes {cards} cards, no ten")).format(
+            seat=claim.by, side=claim.side, cards=claim.cards, tens=" ".join(claim.tens))
         if claim.sound is False:
-            said += " (the claim is not sound)"
+            said = _("{claim} (the claim is not sound)").format(claim=said)
         out["claim"] = [claim.by, claim.side, claim.trick, claim.cards, list(claim.tens), said]
     if points:
         out["points"] = dict(points)
