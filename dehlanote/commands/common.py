@@ -219,6 +219,15 @@ def fail(message: str, code: int = Exit.USAGE) -> BaseException:
     return typer.Exit(code)
 
 
+def check_lang(lang: str) -> None:
+    """A usage error unless the pages can speak ``lang`` (``html --lang``, ``share --lang``)."""
+    from ..i18n import LanguageUnavailable, catalog
+    try:
+        catalog(lang)
+    except LanguageUnavailable as exc:
+        raise fail(f"--lang {lang}: {exc}")
+
+
 def emit(text: str, *, coloured: bool = False) -> None:
     """Write record text (DPN, JSON) to standard output as UTF-8, whatever the locale
     (``coloured``: text already made printable, with the lexer's colours)."""

@@ -21,6 +21,7 @@ from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
     STDIN,
+    check_lang,
     Exit,
     analysis_progress,
     display_name,
@@ -102,11 +103,8 @@ def html_command(
 
     Example: dehlanote html samples/match.dpn -o match.html
     """
-    from ..i18n import LanguageUnavailable, catalog, translator
-    try:
-        catalog(lang)
-    except LanguageUnavailable as exc:
-        raise fail(f"--lang {lang}: {exc}")
+    from ..i18n import translator
+    check_lang(lang)
     err = err_console()
     if viewer:
         _write_viewer(files, output, err, lang)

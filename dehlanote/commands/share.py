@@ -9,7 +9,8 @@ import typer
 
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .common import RULES_OPTION, Exit, display_name, err_console, fail, load_registry, no_trick, open_games, plural
+from .common import (RULES_OPTION, Exit, check_lang, display_name, err_console, fail, load_registry, no_trick,
+                     open_games, plural)
 
 
 def load_game(spec: str, number: int, reg: Registry) -> GameFacts:
@@ -48,13 +49,10 @@ def share_command(
 
     Example: dehlanote share samples/match.dpn --deal 3 --base https://club.example/viewer.html
     """
-    from ..i18n import LanguageUnavailable, catalog, speaking
+    from ..i18n import speaking
     from ..output.html.viewer import ShareError, link
 
-    try:
-        catalog(lang)
-    except LanguageUnavailable as exc:
-        raise fail(f"--lang {lang}: {exc}")
+    check_lang(lang)
     reg = load_registry(rules)
     facts = load_game(file, game, reg)
     if facts.rules is None:
