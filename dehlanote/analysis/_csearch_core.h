@@ -455,6 +455,23 @@ static int FN(play)(S *s, int k, int seat, int led, int bk, int bsuit, int brank
                 heaviest_first(moves, w, nm);
             }
         }
+        /* the leads that leave the other side the fewest answers first (fewest cards to follow
+         * with; a void's every card): a lead proves its side's goal only once every answer of
+         * the other side is searched, so the lead with the fewest answers is the cheapest proof
+         * (a stable sort: the order above kept among leads with as many answers) */
+        if (nm > 1) {
+            int w[MAXMOVES], answers[4];
+            for (int su = 0; su < 4; su++) {
+                int n = 0;
+                for (int o = !(seat & 1); o < NS; o += 2) {
+                    uint32_t m = s->H[o * 4 + su];
+                    n += m ? LEN(m) : left;
+                }
+                answers[su] = n;
+            }
+            for (int i = 0; i < nm; i++) w[i] = -answers[moves[i] >> 4];
+            heaviest_first(moves, w, nm);
+        }
         if (hint) {
             int h = hint - 1;
             for (int i = 0; i < nm; i++) {
