@@ -36,6 +36,7 @@ import fcntl
 import hashlib
 import os
 import stat
+import time
 from pathlib import Path
 from typing import Optional, Union
 
@@ -169,10 +170,18 @@ class Claim(RecordLock):
 
 
 def _holder(fd: int) -> str:
-    try:
-        return os.read(fd, 200).decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
+    """Who holds the lock, as it wrote itself down. A holder writes its note just after it
+    takes the lock, so a note still empty is read again for a moment (up to 0.2 s) before
+    the holder is left unnamed (a recorder stopped in between)."""
+    for _ in range(20):
+        try:
+            note = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        if note:
+            return note
+        time.sleep(0.01)
+    return ""
 
 
 def not_a_record(path: PathLike) -> Optional[str]:

@@ -128,6 +128,30 @@ def test_the_lock_is_taken_before_the_record_exists_and_excludes_a_second_holder
         pass
 
 
+def test_a_recorder_refused_just_as_another_takes_the_record_names_that_one(tmp_path):
+    """The holder writes who it is just after it takes the record; a recorder refused in
+    between waits for that note, so the refusal names the holder (it said "another recorder"
+    then, and the test below failed now and then)."""
+    import fcntl
+    import threading
+
+    from dehlanote.files import note_lock, open_lock
+    from dehlanote.record.store import RecordBusy, RecordLock, lock_path
+
+    path = tmp_path / "game.dpn"
+    fd = open_lock(lock_path(path), 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)       # taken, its note not written yet
+    late = threading.Timer(0.05, note_lock, (fd, "4242 dehlanote record\n"))
+    late.start()
+    try:
+        with pytest.raises(RecordBusy) as busy:
+            RecordLock(path).acquire()
+        assert busy.value.holder == "4242 dehlanote record"
+    finally:
+        late.join()
+        os.close(fd)
+
+
 def test_two_recorders_started_together_on_a_new_file_do_not_both_run(tmp_path):
     for attempt in range(3):
         path = tmp_path / f"new-{attempt}.dpn"
