@@ -19,12 +19,21 @@ from babel.messages.pofile import read_po, write_po
 
 ROOT = Path(__file__).resolve().parents[1]
 I18N = ROOT / "dehlanote" / "i18n"
-#: where the pages' words are (the same as babel.cfg)
-METHODS = [("dehlanote/serve/**.py", "python"), ("dehlanote/output/html/**.py", "python"),
-           ("dehlanote/output/notes.py", "python"), ("dehlanote/output/analysis_view.py", "python"),
-           ("dehlanote/analysis/deal.py", "python"), ("dehlanote/analysis/single.py", "python"),
-           ("dehlanote/analysis/review.py", "python"),
-           ("dehlanote/serve/templates/*.js", "javascript"), ("dehlanote/output/html/templates/*.js", "javascript")]
+
+
+def _methods() -> list[tuple[str, str]]:
+    """Where the pages' words are: babel.cfg's list (the one list, that ``pybabel extract -F`` reads too)."""
+    try:
+        from babel.messages.frontend import parse_mapping_cfg as parse
+    except ImportError:         # Babel before 2.14
+        from babel.messages.frontend import parse_mapping as parse
+    with open(ROOT / "babel.cfg", encoding="utf-8") as cfg:
+        method_map, _options = parse(cfg)
+    return list(method_map)
+
+
+#: (file pattern, extractor) for each place that holds the pages' words
+METHODS = _methods()
 KEYWORDS = {"_": None, "N_": None}
 
 
