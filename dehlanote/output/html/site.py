@@ -326,10 +326,11 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = N_("D
             extra = review(out, player_slugs(list(book.played))) if review is not None and book.played else {}
             with speaking(lang):        # the players' pages and the index in the site's language
                 pages = write_player_pages(out, book, figures["players"], extra=extra, lang=lang)
-                head, tail = index_frame(_(title), script=template("index.js"), lang=lang)
+                site_title = _(title)
+                head, tail = index_frame(site_title, script=template("index.js"), lang=lang)
                 with site.write("index.html", force=force) as index:
                     write_parts(index, itertools.chain((head,), index_parts(
-                        _(title), figures, rows, report.files, four_colour=four_colour, player_pages=pages),
+                        site_title, figures, rows, report.files, four_colour=four_colour, player_pages=pages),
                         (tail,)))
             report.index = site.join("index.html")
     finally:
