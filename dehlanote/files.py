@@ -44,6 +44,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Union, cast
 
+from .workers import STOPS
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
@@ -562,7 +564,6 @@ def silence(fd: int) -> None:
         os.close(null)
 
 
-_STOPS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 _TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -579,7 +580,7 @@ def _temporary(dir_fd: Optional[int], folder: str, base: str) -> Iterator[tuple[
     held back while the file is made, and let through only inside the clean-up's reach, so
     no moment is left where one would leave the file behind.
     """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     try:
         for _ in range(100):
             tmp = _temp_name(base)

@@ -11,6 +11,7 @@ import io
 import os
 import stat
 import sys
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator, Optional, cast
@@ -241,7 +242,10 @@ def parallel_reports(spec: str, jobs: int, rules_file: Optional[Path], report: F
     from .pool import validate_parallel
     files = (rules_file,) if rules_file is not None else ()
     # (the path itself: each worker reads its own byte range of the file)
-    _take(validate_parallel(spec, jobs, files, name=report.path, on_bytes=on_bytes), report, on_error, keep)
+    # (closed at once if taking its reports stops with Ctrl-C or an error: its workers are then
+    # terminated there, not left to the interpreter's exit)
+    with closing(validate_parallel(spec, jobs, files, name=report.path, on_bytes=on_bytes)) as reports:
+        _take(reports, report, on_error, keep)
     return True
 
 

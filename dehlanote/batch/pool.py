@@ -26,7 +26,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
+from typing import IO, Callable, Generator, Iterable, Iterator, NamedTuple, Optional, Sequence, Union
 
 from ..analysis.judge import claim_judge
 from ..errors import DpnError
@@ -36,6 +36,7 @@ from ..rules.profile import Registry, registry
 from ..syntax.model import Game
 from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk, split_games
+from ..workers import worker_pool
 from .locate import error_state, located, rebuild_error
 from .profiles import load_registry
 from .ranges import RangeResult, check_range, plan_ranges, range_count, rebuilt
@@ -237,7 +238,7 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
                       registry_files: Sequence[Union[str, "os.PathLike[str]"]] = (), *,
                       name: Optional[str] = None, batch_chars: int = BATCH_CHARS,
                       mp_context: Optional[str] = None, ranges: Optional[int] = None,
-                      on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[GameReport]:
+                      on_bytes: Optional[Callable[[int], None]] = None) -> Generator[GameReport, None, None]:
     """Check every game of a file or stream on ``jobs`` processes; reports in input order.
 
     Args:
@@ -255,7 +256,9 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
 
     Yields:
         One :class:`GameReport` per game, in the order of the input; the same reports,
-        error for error, whatever ``jobs`` is.
+        error for error, whatever ``jobs`` is. A caller that may stop before the end
+        closes the generator (``contextlib.closing``): its workers are then terminated
+        at once, rather than when the generator is collected.
 
     Raises:
         OSError: the input cannot be read (raised where reading fails).
@@ -274,30 +277,29 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
         path = os.fspath(source)
         cuts = plan_ranges(path, ranges or range_count(os.path.getsize(path), jobs))
     context = multiprocessing.get_context(mp_context) if mp_context else None
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_init_worker,
-                               initargs=(files, os.getpid()))
     pending: deque[Future] = deque()
     index = 0
-    try:
-        if isinstance(source, (str, os.PathLike)):
-            yield from _by_ranges(pool, path, cuts, name, window, on_bytes)
-            return
-        with _opened(source) as stream:
-            for batch in batches(split_games(stream), batch_chars):
-                with _forking():    # (the pool starts its workers in submit)
-                    pending.append(pool.submit(_check_batch, batch, name))
-                while len(pending) >= window:
-                    for report in pending.popleft().result():
-                        yield report._replace(index=index)
-                        index += 1
-        while pending:
-            for report in pending.popleft().result():
-                yield report._replace(index=index)
-                index += 1
-    except BrokenProcessPool:
-        raise _lost(index) from None
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    # (stopped early, by Ctrl-C, an error or the caller closing this generator, the pool's
+    # workers are terminated at once: see dehlanote.workers)
+    with worker_pool(jobs, context, _init_worker, (files, os.getpid())) as pool:
+        try:
+            if isinstance(source, (str, os.PathLike)):
+                yield from _by_ranges(pool, path, cuts, name, window, on_bytes)
+                return
+            with _opened(source) as stream:
+                for batch in batches(split_games(stream), batch_chars):
+                    with _forking():    # (the pool starts its workers in submit)
+                        pending.append(pool.submit(_check_batch, batch, name))
+                    while len(pending) >= window:
+                        for report in pending.popleft().result():
+                            yield report._replace(index=index)
+                            index += 1
+            while pending:
+                for report in pending.popleft().result():
+                    yield report._replace(index=index)
+                    index += 1
+        except BrokenProcessPool:
+            raise _lost(index) from None
 
 
 def _by_ranges(pool: ProcessPoolExecutor, path: str, cuts: list, name: Optional[str], window: int,

@@ -63,25 +63,20 @@ def run_deals(
         bar = progress.add_task("", total=len(items))
         if jobs > 1 and len(items) > 1:
             import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
             from concurrent.futures.process import BrokenProcessPool
 
-            pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                                       initializer=quiet_worker)
-            try:
-                for result in pool.map(work, items):
-                    if done is not None:
-                        done(len(results), result)
-                    results.append(result)
-                    progress.advance(bar)
-            except BrokenProcessPool:
-                lost = True
-            except KeyboardInterrupt:
-                for process in list(getattr(pool, "_processes", {}).values()):
-                    process.terminate()
-                raise
-            finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+            from ..workers import worker_pool
+
+            # (Ctrl-C terminates the workers at once: see dehlanote.workers)
+            with worker_pool(jobs, multiprocessing.get_context("spawn"), quiet_worker) as pool:
+                try:
+                    for result in pool.map(work, items):
+                        if done is not None:
+                            done(len(results), result)
+                        results.append(result)
+                        progress.advance(bar)
+                except BrokenProcessPool:
+                    lost = True
         else:
             for n, item in enumerate(items):
                 progress.update(bar, description=escape(label(n)))

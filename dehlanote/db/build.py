@@ -28,6 +28,7 @@ from array import array
 from collections import deque
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import ExitStack
 from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 import duckdb
@@ -38,6 +39,7 @@ from ..batch import pool
 from ..batch.check import NotText, sniff
 from ..rules.profile import Registry
 from ..syntax.reader import split_games
+from ..workers import worker_pool
 from . import ratings, schema
 from .rows import KINDS, Batch, Coded, batch_of_chunks, worker_batch
 
@@ -343,16 +345,14 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
             _create(con)
         else:
             _check_schema(con)
-        executor = None
-        if jobs > 1 and plan.read:
-            executor = ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context(START_METHOD),
-                                           initializer=pool._init_worker, initargs=(registry_files, os.getpid()))
-        try:
+        with ExitStack() as workers:
+            executor = None
+            if jobs > 1 and plan.read:
+                # (stopped by Ctrl-C or an error, its workers are terminated at once: dehlanote.workers)
+                executor = workers.enter_context(worker_pool(jobs, multiprocessing.get_context(START_METHOD),
+                                                             pool._init_worker, (registry_files, os.getpid())))
             _run(con, "BEGIN")
             counts = _sync(con, plan, reg, jobs, registry_files, executor, on_file)
-        finally:
-            if executor is not None:
-                executor.shutdown(wait=True, cancel_futures=True)
         _run(con, "SET memory_limit = ?", [rating_memory])
         _run(con, "COMMIT")
         _run(con, "BEGIN")
