@@ -10,7 +10,8 @@ protocol) is the same. The implicit import of a module's parent packages is not 
 (every module would otherwise depend on its package's ``__init__``).
 
 The layers, lowest first (docs/DECISIONS.md): ground (the cards, the errors, the safe writer,
-the terminal sanitiser, the version, the private cache, the message catalogs), syntax and
+the terminal sanitiser, the version, the private cache, the message catalogs, the worker
+processes), syntax and
 rules, the core (the replay) with the independent oracle beside it, the analysis, the outputs
 (and the statistics, the players' ratings), batch (and the archive database), the recorder and
 the servers, the commands, and on top the command line and the package's public facade. A
@@ -33,7 +34,7 @@ PACKAGE = ROOT / "dehlanote"
 #: lowest first; a name stands for the module or package and everything under it
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ground", ("dehlanote.deck", "dehlanote.errors", "dehlanote.files", "dehlanote.text",
-                "dehlanote.version", "dehlanote.cache", "dehlanote.i18n")),
+                "dehlanote.version", "dehlanote.cache", "dehlanote.i18n", "dehlanote.workers")),
     ("syntax and rules", ("dehlanote.syntax", "dehlanote.rules")),
     ("core", ("dehlanote.replay", "dehlanote.oracle")),
     ("analysis", ("dehlanote.analysis",)),
