@@ -44,8 +44,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Union, cast
 
-from .workers import STOPS
-
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
@@ -564,6 +562,9 @@ def silence(fd: int) -> None:
         os.close(null)
 
 
+#: the signals a command turns into a stop: Ctrl-C, and termination and hang-up (the recorder,
+#: the stepper and this writer), held back where a stop must not land (see dehlanote.workers)
+STOPS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
 _TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 

@@ -142,11 +142,7 @@ _worker_registry: Optional[Registry] = None
 
 
 def _init_worker(registry_files: tuple[str, ...], parent: int) -> None:
-    # Ctrl-C is the parent's to handle (it stops the pool): a worker that took it too printed
-    # "Process ForkProcess-2: Traceback ... KeyboardInterrupt" (SIGINT is blocked from the
-    # fork until here, see _forking, so it cannot land before this line either)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    # (Ctrl-C is already set aside: dehlanote.workers starts every worker that way)
     _die_with(parent)
     global _worker_registry
     _worker_registry = load_registry(registry_files)
@@ -182,21 +178,6 @@ def _die_with(parent: int) -> None:
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True).start()
-
-
-@contextmanager
-def _forking() -> Iterator[None]:
-    """SIGINT blocked while the pool may start a worker (the worker unblocks it once it has
-    set SIGINT aside); a Ctrl-C meanwhile reaches this process right after."""
-    try:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    except (AttributeError, ValueError, OSError):   # pragma: no cover - not POSIX, or not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _check_range(path: str, cuts: list, index: int, name: Optional[str]) -> RangeResult:
@@ -288,8 +269,7 @@ def validate_parallel(source: PathOrStream, jobs: Optional[int] = None,
                 return
             with _opened(source) as stream:
                 for batch in batches(split_games(stream), batch_chars):
-                    with _forking():    # (the pool starts its workers in submit)
-                        pending.append(pool.submit(_check_batch, batch, name))
+                    pending.append(pool.submit(_check_batch, batch, name))
                     while len(pending) >= window:
                         for report in pending.popleft().result():
                             yield report._replace(index=index)
@@ -313,8 +293,7 @@ def _by_ranges(pool: ProcessPoolExecutor, path: str, cuts: list, name: Optional[
     while at < ranges:
         try:
             while submitted < ranges and submitted < at + window:
-                with _forking():
-                    futures[submitted] = pool.submit(_check_range, path, cuts, submitted, name)
+                futures[submitted] = pool.submit(_check_range, path, cuts, submitted, name)
                 submitted += 1
             result: RangeResult = futures.pop(at).result()
         except BrokenProcessPool:

@@ -24,6 +24,7 @@ import typer
 
 from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console,
                      output_path)
+from ..db import ctrl_c_told
 from .plainhelp import PlainCommand, PlainGroup
 
 db_app = typer.Typer(
@@ -197,14 +198,15 @@ def query_command(
     except duckdb.Error as exc:
         raise fail(f"not-a-database: {path}: {_first_line(exc)}")
     try:
-        try:
-            result = con.execute(sql)
-            if result is None:      # nothing but spaces, semicolons or comments
-                raise fail('sql-error: the query holds no SQL statement (e.g. "select * from standings")')
-            names = [d[0] for d in result.description] if result.description else []
-            rows = result.fetchall()
-        except duckdb.Error as exc:
-            raise fail(f"sql-error: {_first_line(exc)}")
+        with ctrl_c_told():     # (DuckDB's "Query interrupted" is the Ctrl-C it comes from)
+            try:
+                result = con.execute(sql)
+                if result is None:      # nothing but spaces, semicolons or comments
+                    raise fail('sql-error: the query holds no SQL statement (e.g. "select * from standings")')
+                names = [d[0] for d in result.description] if result.description else []
+                rows = result.fetchall()
+            except duckdb.Error as exc:
+                raise fail(f"sql-error: {_first_line(exc)}")
     finally:
         con.close()
     if format is QueryFormat.json:

@@ -10,7 +10,6 @@ obtained before it, not with a pool waiting forever (``multiprocessing.Pool`` wa
 
 from __future__ import annotations
 
-import signal
 import sys
 from dataclasses import dataclass
 from typing import Callable, Generic, Optional, Sequence, TypeVar
@@ -20,11 +19,6 @@ Result = TypeVar("Result")
 
 #: a progress callback: tricks (or worlds) done of a total, within one deal
 Step = Callable[[int, int], None]
-
-
-def quiet_worker() -> None:
-    """A worker process ignores Ctrl-C: the parent stops it (else every worker prints a traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass
@@ -67,8 +61,8 @@ def run_deals(
 
             from ..workers import worker_pool
 
-            # (Ctrl-C terminates the workers at once: see dehlanote.workers)
-            with worker_pool(jobs, multiprocessing.get_context("spawn"), quiet_worker) as pool:
+            # (workers that ignore Ctrl-C, which terminates them at once: see dehlanote.workers)
+            with worker_pool(jobs, multiprocessing.get_context("spawn")) as pool:
                 try:
                     for result in pool.map(work, items):
                         if done is not None:

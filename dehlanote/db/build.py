@@ -40,7 +40,7 @@ from ..batch.check import NotText, sniff
 from ..rules.profile import Registry
 from ..syntax.reader import split_games
 from ..workers import worker_pool
-from . import ratings, schema
+from . import ctrl_c_told, ratings, schema
 from .rows import KINDS, Batch, Coded, batch_of_chunks, worker_batch
 
 __all__ = ["BuildSummary", "FileProblem", "build", "connect_read", "SchemaMismatch"]
@@ -135,8 +135,7 @@ def _file_batches(path: str, reg: Registry, jobs: int, executor: Optional[Proces
         window = 2 * jobs + 2
         pending: deque[Future] = deque()
         for batch in pool.batches(chunks, pool.BATCH_CHARS):
-            with pool._forking():
-                pending.append(executor.submit(worker_batch, batch))
+            pending.append(executor.submit(worker_batch, batch))
             while len(pending) >= window:
                 yield pending.popleft().result()
         while pending:
@@ -267,7 +266,15 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
         FileProblem: a file cannot be read (the database is left as it was).
         SchemaMismatch: ``dest`` is not a database this command made.
         duckdb.Error: the database cannot be opened or written.
+        KeyboardInterrupt: Ctrl-C, even where DuckDB reported it as an error of its own
+            (:func:`dehlanote.db.ctrl_c_told`); the database is left as it was.
     """
+    with ctrl_c_told():
+        return _build(specs, dest, reg, jobs=jobs, registry_files=registry_files, memory=memory, on_file=on_file)
+
+
+def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registry_files: Sequence[str],
+           memory: Optional[str], on_file: Optional[Callable[[str, str], None]]) -> BuildSummary:
     rating_memory = memory or RATINGS_MEMORY
     memory = memory or MEMORY
     paths = list(dict.fromkeys(os.path.normpath(p) for p in specs))

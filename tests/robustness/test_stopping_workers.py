@@ -10,7 +10,10 @@ timed into the moment it once went wrong in, by raising it where it would land:
   interpreter's exit, which could wait for ever on workers told nothing);
 * while a worker is busy with a long piece of work (the pool waited for it);
 * in the last milliseconds of the exit, after Python has put back the system's default for
-  SIGINT (the process was killed by the signal).
+  SIGINT (the process was killed by the signal);
+* while spawned workers are still starting their Python (each printed a traceback);
+* while a worker sends a large result (the pool waited for the rest of it for ever);
+* while DuckDB runs a query (its "Query interrupted" came out as a traceback).
 """
 
 from __future__ import annotations
@@ -122,3 +125,89 @@ def test_ctrl_c_in_the_last_moments_of_the_exit_keeps_the_commands_status(tmp_pa
     assert run.returncode == 0, (run.returncode, run.stderr)
     assert "valid" in run.stdout
     assert run.stderr == ""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="child processes are found in /proc")
+def test_ctrl_c_while_spawned_workers_start_prints_nothing():
+    # as a terminal does, the Ctrl-C goes to the whole group, sent as soon as a worker exists
+    # (its Python is then starting); the harness runs in a session of its own, and its thread
+    # that sends the Ctrl-C may be the one the system gives it to
+    run = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import os, signal, threading, time
+        from dehlanote.commands.dealpool import run_deals
+
+        def worker_started():
+            me = os.getpid()
+            with open(f"/proc/{me}/task/{me}/children") as f:
+                for child in f.read().split():
+                    try:
+                        with open(f"/proc/{child}/cmdline", "rb") as c:
+                            if b"spawn_main" in c.read():     # (not Python's resource tracker)
+                                return True
+                    except OSError:
+                        pass
+            return False
+
+        def ctrl_c_once_a_worker_starts():
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and not worker_started():
+                time.sleep(0.001)
+            os.killpg(os.getpgid(0), signal.SIGINT)
+
+        threading.Thread(target=ctrl_c_once_a_worker_starts, daemon=True).start()
+        try:
+            run_deals("solving", [2.0] * 4, time.sleep, lambda item, step: None, str, jobs=2)
+        except KeyboardInterrupt:
+            print("stopped")
+        """)], env=ENV, capture_output=True, text=True, timeout=120, cwd=ROOT, start_new_session=True)
+    assert run.stdout.strip() == "stopped", (run.returncode, run.stdout, run.stderr)
+    assert run.stderr == ""
+
+
+def test_a_pool_stopped_while_a_worker_sends_a_large_result_does_not_hang():
+    # a 400 MB result takes a while to go through the pipe: the worker is terminated half-way
+    run = harness("""
+        import time
+        from dehlanote.workers import worker_pool
+
+        try:
+            with worker_pool(1) as pool:
+                big = pool.submit(bytes, 400_000_000)
+                time.sleep(1.0)
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            print("stopped:", big.done())
+        """, timeout=90)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "stopped: True", run.stdout
+    assert run.stderr == ""
+
+
+def test_ctrl_c_while_duckdb_reads_rows_from_python_is_the_ctrl_c():
+    # db build hands DuckDB its rows as Arrow data read from Python: a Ctrl-C landing there came
+    # out as DuckDB's "Invalid Input Error: ... KeyboardInterrupt" (and db build said the database
+    # was not one); in a query, as "RuntimeError: Query interrupted" (a traceback)
+    pytest.importorskip("duckdb")
+    run = harness("""
+        import os, signal, threading, time
+        import duckdb, pyarrow as pa
+        from dehlanote.db import ctrl_c_told
+
+        def batches():
+            for n in range(3000):
+                time.sleep(0.01)
+                yield pa.record_batch([pa.array(range(100))], names=["n"])
+
+        rows = pa.RecordBatchReader.from_batches(pa.schema([("n", pa.int64())]), batches())
+        con = duckdb.connect()
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        try:
+            with ctrl_c_told():
+                con.execute("select sum(n) from rows").fetchall()
+            print("finished")
+        except KeyboardInterrupt:
+            print("Ctrl-C")
+        except Exception as exc:
+            print("error:", type(exc).__name__, exc)
+        """)
+    assert run.stdout.strip() == "Ctrl-C", run.stdout + run.stderr
