@@ -272,7 +272,8 @@ def split_games(source: Source) -> Iterator[Chunk]:
         """The chunk of a plain game that starts at ``start``, followed by a blank line and
         the next game's ``[``, or None. Such a game is cut exactly where the scan below
         would cut it: its text holds no deal numbered 1 after its first deal, no tag holding
-        the word deal and no comment holding a [ (the scan's other ways of cutting)."""
+        the word deal and no comment holding a [ (the scan's other ways of cutting), and the
+        next game's [ is not one alone on its line before another."""
         space = _SPACE(buf, start)
         at = space.end() if space is not None else start     # (it always matches)
         game = GAME_WHOLE_AT(buf, at)
@@ -280,7 +281,9 @@ def split_games(source: Source) -> Iterator[Chunk]:
             return None
         end = game.end()
         after = _AFTER_GAME(buf, end)
-        if after is None:
+        if after is None or lone_bracket(after.end()):
+            # (a [ alone on its line before another [ opens no game: the scan keeps it with
+            # this game, as it did when the game ended at a block's edge)
             return None
         first = _FIRST_DEAL.search(buf, at, end)
         if first is None or buf[buf.rfind("\n", at, first.start()) + 1: first.start()].strip(" \t"):

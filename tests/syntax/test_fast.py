@@ -375,6 +375,10 @@ READER_TEXTS = [
     '[Event "a"]\r\ndeal 1 dealer A\r\n 1 A: AH 10H 3H 7H\r\ntens AC 1 BD 0\r\n\r\n[Event "b"]\r\ndeal 1\r\n',
     '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n[Event "b"]\ndeal 1\n',
     '\n\n[Event "a"][Site "{"]\ndeal 2 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n[Event "b"]\n',
+    # a [ alone on its line after a blank line, before another [: it stays with the game
+    # before (fuzz seed 4927: the plain game was cut before it, the scan after it)
+    '[t""]\ndeal dealer C\n1 8\u2665\ntens AC 4 BD 0\n\n[\n[',
+    '[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n\n[ \t\n\n  [Event "b"]\ndeal 1\n',
     # a deal numbered 1 after other white space than a space before it (the plain-game
     # test looks for it from the line end when the game holds no comment), in any case
     *('[Event "a"]\ndeal 1 dealer A\n 1 A: AH 10H 3H 7H\ntens AC 1 BD 0\n' + gap + 'DeAl\t01 dealer B\n'
