@@ -87,8 +87,12 @@ def stops_held() -> Iterator[None]:
 
 
 def _start(initializer: Optional[Callable[..., None]], initargs: tuple) -> None:
-    """A worker's first step (it starts with the stops held back, see :class:`_Pool`)."""
+    """A worker's first step (it starts with the stops held back, see :class:`_Pool`): Ctrl-C
+    ignored, and termination and hang-up end it, whatever a forked worker took over from its
+    parent's handlers (abandoning a pool terminates its workers)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)      # (a Ctrl-C held back meanwhile is dropped)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     try:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
     except (AttributeError, ValueError, OSError):     # pragma: no cover - not POSIX

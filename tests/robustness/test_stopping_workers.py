@@ -90,6 +90,27 @@ def test_a_pool_stopped_early_does_not_wait_for_the_work_its_workers_are_on():
     assert run.stderr == ""
 
 
+def test_a_forked_worker_ends_on_termination_whatever_its_parent_handled():
+    # a command that turns SIGTERM into an exit (the safe writer, the recorder) hands that
+    # handling down to the workers it forks; abandoning the pool terminates them (SIGTERM),
+    # and each must end then, not only when it is killed 10 s later
+    run = harness("""
+        import multiprocessing, signal, sys, time
+        from dehlanote.workers import worker_pool
+
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+        try:
+            with worker_pool(2, multiprocessing.get_context("fork")) as pool:
+                busy = [pool.submit(time.sleep, 600) for _ in range(2)]
+                time.sleep(0.5)
+                workers = multiprocessing.active_children()
+                raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            print("ended by:", sorted({w.exitcode for w in workers}))
+        """, timeout=60)
+    assert run.stdout.strip() == f"ended by: [{-signal.SIGTERM}]", run.stdout + run.stderr
+
+
 def test_a_pool_that_finished_gives_every_result():
     run = harness("""
         from dehlanote.workers import worker_pool
