@@ -48,7 +48,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
            "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside", "kind_of",
-           "silence", "open_lock", "make_folder", "build_beside"]
+           "silence", "open_lock", "make_folder", "build_beside", "STOPS", "stops_held"]
 
 
 class OutputRefused(Exception):
@@ -565,6 +565,49 @@ def silence(fd: int) -> None:
 #: the signals a command turns into a stop: Ctrl-C, and termination and hang-up (the recorder,
 #: the stepper and this writer), held back where a stop must not land (see dehlanote.workers)
 STOPS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP held back inside the block; the first one sent meanwhile
+    lands as the block ends.
+
+    Two holds, as a signal reaches a process two ways. The stops are blocked in this thread,
+    which a process it starts inherits (a spawned one too). And the stops Python handles (Ctrl-C;
+    SIGTERM and SIGHUP where a command turned them into an exit) are noted, not acted on: the
+    system delivers a signal blocked in one thread to another thread of the process (a
+    progress bar's, a pool's), and Python then runs its handler in this thread all the
+    same (a KeyboardInterrupt raised half-way through starting a worker, which printed
+    "EOFError: Ran out of input"). Handlers are set only from the main thread: elsewhere only
+    the first hold applies."""
+    noted: list[tuple[int, Any]] = []
+    handlers: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOPS:
+            handler = signal.getsignal(sig)
+            if callable(handler):
+                handlers[sig] = handler
+                signal.signal(sig, lambda signum, frame: noted.append((signum, frame)))
+    try:
+        try:
+            # (the mask as it is, first: blocking acts on a stop that came just before only
+            # once the mask is changed, which would leave the stops blocked)
+            held = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+        except (AttributeError, ValueError, OSError):     # pragma: no cover - not POSIX
+            held = None
+        try:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+            yield
+        finally:
+            if held is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    finally:
+        for stop, handler in handlers.items():
+            signal.signal(stop, handler)
+        if noted:
+            signum, frame = noted[0]
+            handlers[signum](signum, frame)
+
+
 _TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -578,34 +621,33 @@ def _temporary(dir_fd: Optional[int], folder: str, base: str) -> Iterator[tuple[
     its path): its descriptor and its name in the folder.
 
     The file is removed if the block raises, Ctrl-C and the stop signals included: they are
-    held back while the file is made, and let through only inside the clean-up's reach, so
-    no moment is left where one would leave the file behind.
+    held back while the file is made (:func:`stops_held`), and let through only inside the
+    clean-up's reach, so no moment is left where one would leave the file behind.
     """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    made: Optional[str] = None
     try:
-        for _ in range(100):
-            tmp = _temp_name(base)
+        with stops_held():
+            for _ in range(100):
+                tmp = _temp_name(base)
+                try:
+                    if dir_fd is None:
+                        fd = os.open(os.path.join(folder, tmp), _TEMP_FLAGS, 0o600)
+                    else:
+                        fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd)
+                    made = tmp
+                    break
+                except FileExistsError:
+                    continue
+            else:       # pragma: no cover - 100 random names all taken
+                raise FileExistsError(errno.EEXIST, "no temporary name is free", folder)
+        # (a stop held back meanwhile lands as the hold ends: the file is made, and removed)
+        yield fd, made
+    except BaseException:
+        if made is not None:
             try:
-                if dir_fd is None:
-                    fd = os.open(os.path.join(folder, tmp), _TEMP_FLAGS, 0o600)
-                else:
-                    fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=dir_fd)
-                break
-            except FileExistsError:
-                continue
-        else:       # pragma: no cover - 100 random names all taken
-            raise FileExistsError(errno.EEXIST, "no temporary name is free", folder)
-    except BaseException:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        raise
-    try:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        yield fd, tmp
-    except BaseException:
-        try:
-            os.unlink(tmp, dir_fd=dir_fd) if dir_fd is not None else os.unlink(os.path.join(folder, tmp))
-        except OSError:
-            pass
+                os.unlink(made, dir_fd=dir_fd) if dir_fd is not None else os.unlink(os.path.join(folder, made))
+            except OSError:
+                pass
         raise
 
 

@@ -32,58 +32,14 @@ work).
 from __future__ import annotations
 
 import signal
-import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
-from .files import STOPS
+from .files import STOPS, stops_held
 
-__all__ = ["abandon", "stops_held", "worker_pool"]
-
-
-@contextmanager
-def stops_held() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP held back inside the block; the first one sent meanwhile
-    lands as the block ends.
-
-    Two holds, as a signal reaches a process two ways. The stops are blocked in this thread,
-    which a process it starts inherits (a spawned one too). And the stops Python handles (Ctrl-C;
-    SIGTERM and SIGHUP where a command turned them into an exit) are noted, not acted on: the
-    system delivers a signal blocked in one thread to another thread of the process (a
-    progress bar's, the pool's), and Python then runs its handler in this thread all the
-    same (a KeyboardInterrupt raised half-way through starting a worker, which printed
-    "EOFError: Ran out of input"). Handlers are set only from the main thread: elsewhere only
-    the first hold applies."""
-    noted: list[tuple[int, Any]] = []
-    handlers: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in STOPS:
-            handler = signal.getsignal(sig)
-            if callable(handler):
-                handlers[sig] = handler
-                signal.signal(sig, lambda signum, frame: noted.append((signum, frame)))
-    try:
-        try:
-            # (the mask as it is, first: blocking acts on a stop that came just before only
-            # once the mask is changed, which would leave the stops blocked)
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, ())
-        except (AttributeError, ValueError, OSError):     # pragma: no cover - not POSIX
-            held = None
-        try:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
-            yield
-        finally:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    finally:
-        for stop, handler in handlers.items():
-            signal.signal(stop, handler)
-        if noted:
-            signum, frame = noted[0]
-            handlers[signum](signum, frame)
+__all__ = ["abandon", "worker_pool"]
 
 
 def _start(initializer: Optional[Callable[..., None]], initargs: tuple) -> None:

@@ -232,3 +232,35 @@ def test_ctrl_c_while_duckdb_reads_rows_from_python_is_the_ctrl_c():
             print("error:", type(exc).__name__, exc)
         """)
     assert run.stdout.strip() == "Ctrl-C", run.stdout + run.stderr
+
+
+def test_a_held_ctrl_c_that_another_thread_receives_lands_only_as_the_hold_ends():
+    # the hold under the safe writer's temporary files and a pool's starting workers: the
+    # system gives a signal blocked in one thread to another, and Python then ran its handler
+    # in the held thread all the same, half-way through what was held
+    run = harness("""
+        import os, signal, threading, time
+        from dehlanote.files import stops_held
+
+        # a thread started before the hold (a thread takes the blocked signals of the thread
+        # that starts it): the system gives it the Ctrl-C, blocked where the hold is
+        go = threading.Event()
+
+        def send():
+            go.wait()
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1.0)
+
+        threading.Thread(target=send, daemon=True).start()
+        steps = []
+        try:
+            with stops_held():
+                go.set()
+                time.sleep(0.3)         # (Python runs a pending handler between two steps)
+                steps.append("held to the end")
+            steps.append("not stopped")
+        except KeyboardInterrupt:
+            steps.append("stopped after it")
+        print(steps)
+        """)
+    assert run.stdout.strip() == "['held to the end', 'stopped after it']", run.stdout + run.stderr
