@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from .files import STOPS, stops_held
 
-__all__ = ["abandon", "worker_pool"]
+__all__ = ["worker_pool"]
 
 
 def _start(initializer: Optional[Callable[..., None]], initargs: tuple) -> None:
@@ -85,11 +85,11 @@ def worker_pool(jobs: int, mp_context: Any = None, initializer: Optional[Callabl
         yield pool
         pool.shutdown(wait=True, cancel_futures=True)   # (a Ctrl-C landing in this wait: abandoned too)
     except BaseException:
-        abandon(pool)
+        _abandon(pool)
         raise
 
 
-def abandon(pool: ProcessPoolExecutor, wait: float = 10.0) -> None:
+def _abandon(pool: ProcessPoolExecutor, wait: float = 10.0) -> None:
     """Stop a pool now: the work not started is cancelled, and the workers are terminated
     (SIGTERM; SIGKILL for one still there after ``wait`` seconds) without waiting for what
     they are doing; then the pool's own thread, which sees them gone, is given up to ``wait``

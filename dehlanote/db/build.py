@@ -28,7 +28,7 @@ from array import array
 from collections import deque
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import ExitStack
+from contextlib import nullcontext
 from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 import duckdb
@@ -352,12 +352,10 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
             _create(con)
         else:
             _check_schema(con)
-        with ExitStack() as workers:
-            executor = None
-            if jobs > 1 and plan.read:
-                # (stopped by Ctrl-C or an error, its workers are terminated at once: dehlanote.workers)
-                executor = workers.enter_context(worker_pool(jobs, multiprocessing.get_context(START_METHOD),
-                                                             pool._init_worker, (registry_files, os.getpid())))
+        # (stopped by Ctrl-C or an error, its workers are terminated at once: dehlanote.workers)
+        workers = worker_pool(jobs, multiprocessing.get_context(START_METHOD), pool._init_worker,
+                              (registry_files, os.getpid())) if jobs > 1 and plan.read else nullcontext()
+        with workers as executor:
             _run(con, "BEGIN")
             counts = _sync(con, plan, reg, jobs, registry_files, executor, on_file)
         _run(con, "SET memory_limit = ?", [rating_memory])
