@@ -53,6 +53,7 @@ _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
 _NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
 _REVOKE = re.compile(r"revoke\s+([A-Fa-f])\s+(?:at\s+)?(\d+)\s+(stands|penalty)", re.IGNORECASE)
+_COMMENTS_ONLY = re.compile(r"(?:\{[^}]*\}\s*)+")     # a line of comments, nothing else
 
 
 class Session(SessionView):
@@ -539,6 +540,11 @@ class Session(SessionView):
     def _comment(self, text: str) -> Outcome:
         if "}" not in text:
             return Outcome(False, reason="a comment ends with }")
+        if not _COMMENTS_ONLY.fullmatch(text):
+            # what follows a comment on its line would be kept as part of the deal's text,
+            # unchecked as an element of its own (a claim, a trick past the one under way)
+            return Outcome(False, reason="a comment line holds only the comment: type what follows it on a "
+                           "line of its own")
         state = self.state
         if state.partial:
             plays = state.partial[:-1] + (state.partial[-1] + " " + text,)

@@ -175,6 +175,19 @@ def test_a_second_trick_on_the_line_that_breaks_a_rule_refuses_the_whole_line():
     assert session.text == text and not session.state.partial
 
 
+@pytest.mark.parametrize("line", ["{x} claim A", "{x} 2 A: 2C 3C 4C 5C", "{x}AS", "{x} tens AC 4 BD 0", "{a} {b} KS"])
+def test_a_comment_line_carries_no_element_past_the_checks(line):
+    # after a comment, the rest of the line was kept as part of the deal's text: a claim that
+    # ended the deal with a result the game did not have, a trick past the one under way
+    session = record(["deal 1 dealer D", "trump H", "AH KH QH JH"])
+    text = session.text
+    outcome = session.feed(line)
+    assert not outcome.accepted and "only the comment" in outcome.reason
+    assert session.text == text
+    assert session.feed("{a} {b}").accepted and session.text.count("{a} {b}") == 1
+    assert session.feed("AS").accepted and not replay_game(parse_string(session.text)[0]).errors
+
+
 def test_the_trick_in_progress_waits_in_a_comment_and_is_resumed_at_the_next_card():
     session = record(["deal 1 dealer D", "trump D", "AH 10H 3H 7H"])
     on_disk = session.text
