@@ -48,7 +48,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
            "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside", "kind_of",
-           "silence", "open_lock", "make_folder", "build_beside", "STOPS", "stops_held"]
+           "silence", "open_lock", "make_folder", "build_beside", "STOPS", "stops_held", "signals_clean_up"]
 
 
 class OutputRefused(Exception):
@@ -146,7 +146,7 @@ def signal_exit(signum: int) -> SystemExit:
 
 
 @contextmanager
-def _signals_clean_up() -> Iterator[None]:
+def signals_clean_up() -> Iterator[None]:
     """SIGTERM and SIGHUP raise SystemExit(128 + signal) inside the block, so that the
     ``finally`` clauses run (outside the main thread, handlers cannot be set: nothing done)."""
     if threading.current_thread() is not threading.main_thread():
@@ -286,7 +286,7 @@ def _descriptor(name: str) -> Optional[int]:
 @contextmanager
 def _plain(fd: int, binary: bool) -> Iterator[IO[Any]]:
     """Write to an open descriptor as it is (a device, a FIFO, a terminal, a pipe)."""
-    with _signals_clean_up(), _stream(fd, binary) as stream:
+    with signals_clean_up(), _stream(fd, binary) as stream:
         out = _Out(stream)
         yield cast(IO[Any], out)
         out.flush()
@@ -756,7 +756,7 @@ class Folder:
             raise OutputRefused("it is read-only (--force writes it all the same)", shown)
         mine = True     # False while the caller's block runs: its own errors (reading) pass as they are
         try:
-            with _signals_clean_up(), _temporary(self.fd, self.path, name) as (fd, tmp):
+            with signals_clean_up(), _temporary(self.fd, self.path, name) as (fd, tmp):
                 with _stream(fd, binary) as stream:
                     out = _Out(stream)
                     mine = False

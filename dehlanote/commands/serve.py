@@ -11,10 +11,11 @@ import ipaddress
 import socket
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
+from ..files import signals_clean_up
 from .common import Exit, fail, load_registry, rules_path
 
 INSTALL = "pip install 'dehlanote[serve]'"
@@ -110,13 +111,49 @@ def serve_command(
                   file=sys.stderr, flush=True)
         print(f"dehlanote: serving {tables.folder} ({len(tables.tables)} table(s) found); Ctrl-C stops",
               file=sys.stderr, flush=True)
-        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off",
+        config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http=_deadline_h11(),
                                 timeout_graceful_shutdown=2, limit_concurrency=200, h11_max_incomplete_event_size=16384)
         server = uvicorn.Server(config)
-        server.run(sockets=[sock])
+        # uvicorn stops on SIGTERM as on Ctrl-C, then sends the signal again to itself: it then
+        # raises SystemExit(143) here (not the default action, which would end the process at
+        # once), so the records' holds are let go below
+        with signals_clean_up():
+            server.run(sockets=[sock])
     finally:
         tables.close()
     raise typer.Exit(Exit.OK)
+
+
+#: seconds a connection has to send a whole request's head (after it opens, or after an answer)
+REQUEST_SECONDS = 10.0
+
+
+def _deadline_h11() -> type:
+    """uvicorn's h11 protocol with a deadline on each request's head: a connection that sends
+    nothing whole within :data:`REQUEST_SECONDS` of opening, or of its last answer, is closed.
+    Without it, a few hundred idle connections (no byte sent, no key needed) held every place
+    of the server (``limit_concurrency``) and every phone got 503 until they went away."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class DeadlineH11(H11Protocol):
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._arm()
+
+        def _arm(self) -> None:
+            waiting_after = self.cycle     # the request answered last (None: none yet)
+
+            def due() -> None:
+                idle = self.cycle is waiting_after and (waiting_after is None or waiting_after.response_complete)
+                if idle and not self.transport.is_closing():
+                    self.transport.close()
+            self.loop.call_later(REQUEST_SECONDS, due)
+
+    return DeadlineH11
 
 
 def _lan_address() -> Optional[str]:

@@ -73,6 +73,15 @@ class Session(SessionView):
         self.state = State(tag_nodes, resolved, match=start_match(resolved))
         self._revoked: Optional[str] = None    # the last line refused for a revoke
 
+    def checkpoint(self) -> tuple[State, Optional[str]]:
+        """The session as it is now, for :meth:`rollback` (its states are never changed in place)."""
+        return self.state, self._revoked
+
+    def rollback(self, mark: tuple[State, Optional[str]]) -> None:
+        """Back to a :meth:`checkpoint`: every line fed since is forgotten (a line kept by the
+        session that its caller could not keep, a record grown too long or not saved)."""
+        self.state, self._revoked = mark
+
     # ---- loading ------------------------------------------------------------------------------
 
     @classmethod

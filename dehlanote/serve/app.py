@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import secrets
 from typing import Any, Optional
 
 from starlette.applications import Starlette
@@ -25,7 +26,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..i18n import DEFAULT, choose, languages, translator
-from .pages import live_replay_page, serve_page
+from .pages import live_replay_page, refusal_page, serve_page
 from .security import Guard
 from .tables import Limits, Refusal, Table, Tables
 from .view import summary, table_state
@@ -42,7 +43,7 @@ class Hub:
     """Who waits for a change: each change wakes every open event stream."""
 
     def __init__(self) -> None:
-        self.version = 0
+        self.version = 1 + secrets.randbelow(1 << 30)    # (see Table.version)
         self._event: Optional[asyncio.Event] = None
         self.stopping = False
 
@@ -117,7 +118,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             t = tables.start(rules=_text(body.get("rules"), "standard"),
                              names={str(k): _text(v, "") for k, v in names.items()},
                              dealer=_text(body.get("dealer"), "") or None,
-                             hands=bool(body.get("hands")), confirm=bool(body.get("confirm")),
+                             hands=_flag(body.get("hands")), confirm=_flag(body.get("confirm")),
                              event=_text(body.get("event"), ""))
             hub.changed()
             return _state(t, request)
@@ -141,8 +142,18 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
         device = _text(body.get("device"), "")
         if device and not _DEVICE.match(device):
             device = ""
+        seen = body.get("version")
+        if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int)):
+            raise Refusal("bad-request", "the version is a whole number", status=400)
+        if seen is not None and seen != t.version:
+            # the page acted on a state the table has left (another phone's tap came first, a
+            # request sent again): taken now, it would go to the wrong seat or undo twice
+            raise Refusal("stale", "the table has changed since this page last showed it: look again",
+                          status=409)
         what = _text(body.get("do"), "")
         if what == "confirm":
+            if not device:
+                raise Refusal("bad-request", "a confirmation names the phone it comes from", status=400)
             tables.confirm(t, device=device)
         else:
             tables.feed(t, _line(what, body, t), device=device)
@@ -173,12 +184,24 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
 
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, Refusal)
-        _ = translator(language(request))
-        return JSONResponse({"code": exc.code, "message": exc.message,
-                             "sentence": refusal_sentence(exc.code, _)}, status_code=exc.status)
+        return refused_page(request, exc)
 
     async def not_found(request: Request, exc: Exception) -> Response:
-        return JSONResponse({"code": "not-found", "message": "there is nothing at this address"}, status_code=404)
+        return refused_page(request, Refusal("not-found", "there is nothing at this address", status=404))
+
+    async def not_allowed(request: Request, exc: Exception) -> Response:
+        return refused_page(request, Refusal("method", "only GET and POST are answered here", status=405))
+
+    def refused_page(request: Request, exc: Refusal) -> Response:
+        """A refusal as JSON for the pages' scripts, or as a page for a person at an address."""
+        language_ = language(request)
+        if request.url.path.startswith("/api/") or request.method != "GET":
+            _ = translator(language_)
+            return JSONResponse({"code": exc.code, "message": exc.message,
+                                 "sentence": refusal_sentence(exc.code, _)}, status_code=exc.status)
+        body, policy = refusal_page(exc.code, lang=language_, home="/" + (f"?key={secret}" if lan else ""))
+        return Response(body, status_code=exc.status, media_type="text/html; charset=utf-8",
+                        headers={"content-security-policy": policy, "content-language": language_})
 
     routes = [
         Route("/", index), Route("/new", new),
@@ -188,17 +211,17 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
         Route("/api/t/{n:int}", api_table, methods=["GET", "POST"]),
         Route("/api/events", events),
     ]
-    app = Starlette(routes=routes, exception_handlers={Refusal: refused, 404: not_found})
+    app = Starlette(routes=routes, exception_handlers={Refusal: refused, 404: not_found, 405: not_allowed})
     app.state.hub = hub
     app.state.tables = tables
-    return Guard(app, secret=secret, lan=lan, hosts=hosts, body_limit=limits.body)
+    return Guard(app, secret=secret, lan=lan, hosts=hosts, body_limit=limits.body, lang=lang)
 
 
 async def _json(request: Request) -> dict[str, Any]:
     raw = await request.body()
     try:
         body = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):    # (a body of 4,000 nested lists)
         raise Refusal("bad-request", "the request is not JSON", status=400) from None
     if not isinstance(body, dict):
         raise Refusal("bad-request", "the request is not a JSON object", status=400)
@@ -208,9 +231,25 @@ async def _json(request: Request) -> dict[str, Any]:
 def _text(value: Any, default: str) -> str:
     if value is None:
         return default
-    if not isinstance(value, (str, int)):
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise Refusal("bad-request", "a value of the request is not text", status=400)
-    return str(value)
+    text = str(value)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # half of a character (JSON's \ud800 alone: a phone's field cut in the middle of an
+        # emoji): no file can hold it
+        raise Refusal("bad-request", "a value of the request is not well-formed text", status=400) from None
+    return text
+
+
+def _flag(value: Any) -> bool:
+    """A yes-or-no field: true, false or left out (the text "false" is not a yes)."""
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise Refusal("bad-request", "a yes-or-no field is true or false", status=400)
+    return value
 
 
 def _line(what: str, body: dict[str, Any], table: Table) -> str:
@@ -227,7 +266,7 @@ def _line(what: str, body: dict[str, Any], table: Table) -> str:
         suit = _text(body.get("suit"), "").upper()
         if not _SUIT.match(suit):
             raise Refusal("bad-request", "trump is one of the four suits", status=400)
-        return f"trump {suit}" + (" closed" if body.get("closed") else "")
+        return f"trump {suit}" + (" closed" if _flag(body.get("closed")) else "")
     if what in ("undo", "misdeal"):
         return what
     if what == "dealer":

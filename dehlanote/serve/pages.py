@@ -24,7 +24,7 @@ from ..i18n import N_, catalog, translator
 from ..output.html.page import SUIT_SYMBOLS, csp, fill, render_replay, replay_csp, script_json
 from .tables import Table
 
-__all__ = ["serve_page", "live_replay_page", "policy"]
+__all__ = ["serve_page", "live_replay_page", "policy", "refusal_page"]
 
 
 @lru_cache(maxsize=None)
@@ -57,8 +57,27 @@ def serve_page(kind: str, *, lang: str, key: str, lan: bool, data: dict[str, Any
         "LANG": html.escape(lang), "CSP": html.escape(policy(css, (js,)), quote=False),
         "VERSION": html.escape(__version__), "TITLE": html.escape(title), "CSS": css, "JS": js,
         "SYMBOLS": SUIT_SYMBOLS, "DATA": script_json(payload),
+        "NOSCRIPT": html.escape(_("This page needs JavaScript.")),
     })
     return page, policy(css, (js,)) + FRAMES
+
+
+_REFUSAL_STYLE = ("body{font:1.1rem/1.5 system-ui,sans-serif;margin:2rem auto;max-width:36rem;padding:0 1rem}"
+                  "code{color:#666}")
+
+
+def refusal_page(code: str, *, lang: str, home: str) -> tuple[str, str]:
+    """A page for a person who opened an address the server cannot answer (a table that is not
+    there): the refusal's sentence in the reader's language, its code, a link to every table."""
+    from .words import refusal_sentence
+    _ = translator(lang)
+    sentence = refusal_sentence(code, _)
+    page = (f'<!doctype html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f'<title>{html.escape(sentence)}</title>\n<style>{_REFUSAL_STYLE}</style>\n</head>\n<body>\n'
+            f'<p>{html.escape(sentence)} <code>{html.escape(code)}</code></p>\n'
+            f'<p><a href="{html.escape(home)}">{html.escape(_("all tables"))}</a></p>\n</body>\n</html>\n')
+    return page, csp(_REFUSAL_STYLE, None) + FRAMES
 
 
 def live_replay_page(table: Table, *, lang: str, key: Optional[str]) -> tuple[str, str]:

@@ -14,10 +14,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import hmac
 import json
 from typing import Any, Awaitable, Callable, Iterable, MutableMapping, Optional
 from urllib.parse import parse_qs
+
+from ..i18n import DEFAULT, choose, languages, translator
+from .words import refusal_sentence
 
 __all__ = ["Guard", "KEY_HEADER"]
 
@@ -43,8 +47,11 @@ class Guard:
     """Wraps the app: ``secret`` always guards POST; ``lan`` makes it guard every request."""
 
     def __init__(self, app: ASGIApp, *, secret: str, lan: bool, hosts: Iterable[str],
-                 body_limit: int = 8192, url_limit: int = 2048) -> None:
+                 body_limit: int = 8192, url_limit: int = 2048, lang: Optional[str] = None,
+                 body_seconds: float = 10.0) -> None:
         self.app = app
+        self.body_seconds = body_seconds
+        self.lang = lang
         self.secret = secret
         self.lan = lan
         self.hosts = {h.lower() for h in hosts}
@@ -63,34 +70,58 @@ class Guard:
         method = scope["method"]
         path = scope.get("path", "")
         query = scope.get("query_string", b"").decode("latin-1")
+        asked = parse_qs(query)
+        _ = translator(self._language(asked, headers))
+
+        async def refuse(status: int, code: str, message: str, *, allow: bool = False) -> None:
+            await _refuse(send, status, code, message, sentence=refusal_sentence(code, _), allow=allow)
+
         if len(path) + len(query) > self.url_limit:
-            await _refuse(send, 414, "too-long", "the address is too long")
+            await refuse(414, "too-long", "the address is too long")
             return
         if method not in ("GET", "HEAD", "POST"):
-            await _refuse(send, 405, "method", "only GET and POST are answered here", allow=True)
+            await refuse(405, "method", "only GET and POST are answered here", allow=True)
             return
         host = headers.get("host", "").lower()
         if self.hosts and host not in self.hosts:
-            await _refuse(send, 403, "wrong-host", "this server answers only to its own address")
+            await refuse(403, "wrong-host", "this server answers only to its own address")
             return
         header_key = headers.get(KEY_HEADER)
-        query_key = (parse_qs(query).get("key") or [None])[0]
+        query_key = (asked.get("key") or [None])[0]
         if self.lan and not (self._key_ok(header_key) or self._key_ok(query_key)):
-            await _refuse(send, 403, "no-key", "this table's address holds a key: scan the code or type the "
-                          "whole address shown where the server runs")
+            await refuse(403, "no-key", "this table's address holds a key: scan the code or type the "
+                         "whole address shown where the server runs")
             return
         if method == "POST":
             if not self._key_ok(header_key):
-                await _refuse(send, 403, "no-key", "a change comes from the table's page only")
+                await refuse(403, "no-key", "a change comes from the table's page only")
                 return
-            if headers.get("content-type", "").split(";")[0].strip() != "application/json":
-                await _refuse(send, 415, "not-json", "a change is sent as JSON")
+            if headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+                await refuse(415, "not-json", "a change is sent as JSON")
                 return
             length = headers.get("content-length")
             if length is not None and (not length.isdigit() or int(length) > self.body_limit):
-                await _refuse(send, 413, "too-large", "that request is larger than a change may be")
+                await refuse(413, "too-large", "that request is larger than a change may be")
                 return
-            receive = _bounded(receive, self.body_limit)
+            # the whole body read here, bounded, before the app sees the request: a body sent in
+            # chunks past the limit is refused before anything answers (the app answered it
+            # first with an error of its own, and the refusal after it broke the connection)
+            body = bytearray()
+            while True:
+                try:
+                    message = await asyncio.wait_for(receive(), self.body_seconds)
+                except asyncio.TimeoutError:      # a body that never comes holds a place of the server
+                    await refuse(408, "too-slow", "the request's body did not come in time")
+                    return
+                if message["type"] != "http.request":
+                    return          # the client went away
+                body += message.get("body", b"")
+                if len(body) > self.body_limit:
+                    await refuse(413, "too-large", "that request is larger than a change may be")
+                    return
+                if not message.get("more_body", False):
+                    break
+            receive = _replay(bytes(body), receive)
 
         async def guarded_send(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -100,32 +131,37 @@ class Guard:
                     (k, v) for k, v in _COMMON if k not in names]
             await send(message)
 
-        try:
-            await self.app(scope, receive, guarded_send)
-        except _TooLarge:
-            await _refuse(send, 413, "too-large", "that request is larger than a change may be")
+        await self.app(scope, receive, guarded_send)
+
+    def _language(self, asked: dict[str, list[str]], headers: dict[str, str]) -> str:
+        """The refusal's language, as the app chooses a page's: ``?lang=``, the server's, the browser's."""
+        wanted = (asked.get("lang") or [""])[0]
+        if wanted in languages():
+            return str(wanted)
+        if self.lang is not None:
+            return self.lang
+        return choose(headers.get("accept-language"), DEFAULT)
 
 
-class _TooLarge(Exception):
-    pass
-
-
-def _bounded(receive: Receive, limit: int) -> Receive:
-    seen = 0
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """The request's body, read already, given again to the app; then what the client says next."""
+    given = False
 
     async def inner() -> Message:
-        nonlocal seen
-        message = await receive()
-        if message["type"] == "http.request":
-            seen += len(message.get("body", b""))
-            if seen > limit:
-                raise _TooLarge()
-        return message
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
     return inner
 
 
-async def _refuse(send: Send, status: int, code: str, message: str, *, allow: bool = False) -> None:
-    body = json.dumps({"code": code, "message": message}).encode("utf-8")
+async def _refuse(send: Send, status: int, code: str, message: str, *, sentence: str = "",
+                  allow: bool = False) -> None:
+    answer = {"code": code, "message": message}
+    if sentence:
+        answer["sentence"] = sentence
+    body = json.dumps(answer).encode("utf-8")
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())] + _COMMON
     if allow:
         headers.append((b"allow", b"GET, HEAD, POST"))

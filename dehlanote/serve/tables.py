@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import DpnError
-from ..files import Folder
-from ..record import RecordError, Session, save
+from ..files import Folder, OutputRefused
+from ..record import RecordError, Session
 from ..record.session import Outcome
 from ..record.store import Claim, RecordBusy
 from ..replay.table import Table as CoreTable
@@ -35,7 +35,8 @@ from ..deck import seats_for
 __all__ = ["core_table", "FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables", "folder_secret",
            "new_secret"]
 
-_NAME = re.compile(r"^table-([1-9][0-9]{0,3})\.dpn$")
+_NAME = re.compile(r"^table-([1-9][0-9]{0,8})\.dpn$")
+OWNER = "dehlanote serve"     # who holds a served record, as a recorder refused on it is told
 _CARD = re.compile(r"^(?:[AKQJ98765432]|10)[SHDC]$")
 _NAME_CHARS = re.compile(r"[\x00-\x1f\x7f\"\\\]\[{}]")
 
@@ -59,7 +60,8 @@ class Limits:
     """What one request, one line and one record may hold."""
 
     body: int = 8192            # bytes of a request body
-    line: int = 300             # characters of one element (a comment, a name)
+    line: int = 300             # characters of one element (a comment, a DPN line)
+    name: int = 60              # characters of a player's or the event's name
     record: int = 512 * 1024    # bytes of a table's record
     tables: int = 64            # tables in one folder
 
@@ -96,7 +98,9 @@ class Table:
     path: Path
     session: Session
     claim: Claim
-    version: int = 0
+    # each change adds one; it starts anywhere, so that a page open across a restart of the
+    # server never takes a new state for the one it shows (or a tap for a fresh one)
+    version: int = field(default_factory=lambda: 1 + secrets.randbelow(1 << 30))
     hands: bool = False                 # the table enters the hands before the cards
     confirm: bool = False               # each trick confirmed from a second phone
     confirmed: int = 0                  # tricks (of the whole game, counted) confirmed so far
@@ -130,7 +134,11 @@ class Tables:
         self.tables: dict[int, Table] = {}
         self.lock = FolderLock(self.folder)
         self.lock.take()
+        self.held: Optional[Folder] = None
         try:
+            # the records are written by name in the folder held open: a link put in the place
+            # of a record is replaced, never written through (a record is only ever in the folder)
+            self.held = Folder(self.folder)
             self._load()
         except BaseException:
             self.close()
@@ -145,7 +153,7 @@ class Tables:
             if path.is_symlink() or not path.is_file():
                 continue   # a link could point outside the folder: only plain files are tables
             self._clean_temporaries(path)
-            claim = Claim(path)
+            claim = Claim(path, OWNER)
             try:
                 claim.take()
             except RecordBusy:
@@ -176,6 +184,9 @@ class Tables:
     def close(self) -> None:
         for table in self.tables.values():
             table.claim.release()
+        if self.held is not None:
+            os.close(self.held.fd)
+            self.held = None
         self.lock.release()
 
     # ---- tables -------------------------------------------------------------------------------
@@ -201,7 +212,7 @@ class Tables:
         tags: list[tuple[str, str]] = []
         if event:
             tags.append(("Event", _clean_name(event, self.limits)))
-        number = max(self.tables, default=0) + 1
+        number = self._free_number()
         tags.append(("Table", str(number)))
         for seat in seats:
             name = _clean_name(names.get(seat, ""), self.limits)
@@ -218,13 +229,26 @@ class Tables:
             if not outcome.accepted:
                 raise Refusal(*_first_problem(outcome))
         path = self.folder / f"table-{number}.dpn"
-        claim = Claim(path)
+        claim = Claim(path, OWNER)
         table = Table(number, path, session, claim, hands=hands, confirm=confirm, sync=self.sync)
         if path.exists() or path.is_symlink():
             raise Refusal("busy", f"{path.name} is already in the folder")
         self._save(table)     # the save takes the hold on the new file (Claim.follow)
         self.tables[number] = table
         return table
+
+    def _free_number(self) -> int:
+        """The next table's number: after every table, and after every file of the folder named
+        as a table that this server left alone (a record with errors, a link): never its name."""
+        taken = set(self.tables)
+        for entry in os.listdir(self.folder):
+            m = re.match(r"^table-([0-9]+)\.dpn$", entry)
+            if m and len(m.group(1)) < 10:
+                taken.add(int(m.group(1)))
+        number = max(taken, default=0) + 1
+        if not _NAME.match(f"table-{number}.dpn"):
+            raise Refusal("too-many-tables", "this folder already has as many tables as a night may have")
+        return number
 
     # ---- entering the game --------------------------------------------------------------------
 
@@ -238,6 +262,7 @@ class Tables:
         if waiting is not None and word not in ("undo", "") and not line.startswith("{"):
             raise Refusal("unconfirmed-trick", "the last trick waits for the other side's phone to confirm it")
         before_tricks = table.tricks_done()
+        mark = table.session.checkpoint()
         if _CARD.match(line):
             # a tapped card is checked by the per-card core first (validate's codes), then kept
             # by the recorder's session, which writes it in the record
@@ -249,11 +274,16 @@ class Tables:
         if not outcome.accepted:
             code, message = _first_problem(outcome)
             raise Refusal(code, message, status=422)
-        if len(table.session.text.encode("utf-8")) > self.limits.record:
-            table.session.feed("undo")
-            raise Refusal("record-full", "this record is as long as a table's record may be: start a new match")
-        if outcome.saved:
-            self._save(table)
+        try:
+            if len(table.session.text.encode("utf-8")) > self.limits.record:
+                raise Refusal("record-full", "this record is as long as a table's record may be: start a new match")
+            if outcome.saved:
+                self._save(table)
+        except Refusal:
+            # refused after the session took the line: the table is back exactly as it was
+            # before it (an undo took back only the last card or line, not a comment or a claim)
+            table.session.rollback(mark)
+            raise
         after = table.tricks_done()
         if after > before_tricks and device:
             table.entered_by[after] = device
@@ -277,8 +307,12 @@ class Tables:
         table.version += 1
 
     def _save(self, table: Table) -> None:
+        assert self.held is not None
         try:
-            save(table.path, table.session.text, sync=table.sync)
+            self.held.write_file(table.path.name, table.session.text, sync=table.sync)
+        except OutputRefused as exc:      # a read-only record, a folder put in its place
+            reason = str(exc).split(" (--force")[0]
+            raise Refusal("cannot-save", f"the record cannot be written: {reason}", status=507) from None
         except OSError as exc:
             raise Refusal("cannot-save", f"the record cannot be written ({(exc.strerror or str(exc)).lower()})",
                           status=507) from None
@@ -314,10 +348,12 @@ def _tag(session: Session, name: str) -> str:
 
 
 def _clean_name(name: str, limits: Limits) -> str:
-    """A player's or event's name as a tag value: one line, no quote, bracket or brace, bounded."""
-    if len(name) > limits.line:
-        raise Refusal("too-long", f"a name has at most {limits.line} characters")
-    return " ".join(_NAME_CHARS.sub(" ", name).split())[:60]
+    """A player's or event's name as a tag value: one line, no quote, bracket or brace, bounded
+    (a longer one is refused: it was cut to its first 60 characters without a word)."""
+    clean = " ".join(_NAME_CHARS.sub(" ", name).split())
+    if len(clean) > limits.name:
+        raise Refusal("too-long", f"a name has at most {limits.name} characters")
+    return clean
 
 
 def _first_problem(outcome: Outcome) -> tuple[str, str]:

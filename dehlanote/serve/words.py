@@ -49,6 +49,12 @@ REFUSALS: dict[str, str] = {
     "no-table": N_("There is no such table."),
     "bad-request": N_("The page sent something the table does not understand: reload it."),
     "no-key": N_("This page needs the whole address with its key."),
+    "stale": N_("The table has changed on another phone: look again, then tap."),
+    "not-found": N_("There is nothing at this address."),
+    "method": N_("This address only shows a page; it takes no change."),
+    "not-json": N_("The page sent something the table does not understand: reload it."),
+    "wrong-host": N_("This server answers only at its own address."),
+    "too-slow": N_("The connection is too slow: try again."),
 }
 
 

@@ -219,7 +219,8 @@ def test_two_browsers_live_replay_and_kill_9(phone: Any, desk: Any, tmp_path: Pa
             after = get(f"{base2}api/t/1?key={key2}")
             for field in ("trick", "centre", "piles", "tens", "expect", "legal", "score", "trump"):
                 assert after[field] == before[field], field
-            wait(desk, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-live-version='0']"), 5)
+            # the new server's versions start elsewhere: the live page follows it, to its state
+            wait(desk, lambda d: d.find_elements(By.CSS_SELECTOR, f"html[data-live-version='{after['version']}']"), 5)
             phone.refresh()
             wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
             assert trick_cards(phone) == ["AS"]

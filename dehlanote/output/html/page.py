@@ -135,6 +135,11 @@ _PAGE_WORDS: dict[str, str] = {
     "T_WCARD": N_("card"),
     "T_STORYALL": N_("show the rest of the deal"),
     "T_KEYERR": N_("next / previous error"),
+    "T_KEYPREV": N_("start of the deal, then the previous deal"),
+    "T_KEYENDS": N_("start / end of the deal"),
+    "T_KEYGOTO": N_("go to a trick: type its number, then Enter"),
+    "T_KEYAUTO": N_("autoplay on or off"),
+    "T_KEYHELP": N_("show or hide these keys"),
     "T_KEYWI": N_("what-if: play on from here, or back to the game"),
     "T_KEYWIU": N_("what-if: undo a card / the solver's card"),
     # the names screen readers give the page's parts and controls

@@ -310,6 +310,7 @@
     function send(body) {
       if (busy) { return; }
       busy = true;
+      if (st) { body.version = st.version; }    /* the state this tap was made on (a stale one is refused) */
       api("/api/t/" + T, body, function (ok, j) {
         busy = false;
         if (!ok) { refused(j); if (j.code === "offline") { return; } load(); return; }

@@ -1,0 +1,319 @@
+"""dehlanote serve refuses cleanly and keeps a table whole: each request a hostile pass over the
+server got wrong (a refusal that undid the wrong element, text no file can hold, a save that
+failed half-way, a link written through, taps made on a state the table had left, bodies that
+broke the answer, idle connections holding every place, SIGTERM leaving the holds behind)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import stat
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
+try:  # the ASGI test client: httpx2 (Starlette 1.10 and later) or httpx
+    import httpx2  # noqa: F401
+except ImportError:
+    pytest.importorskip("httpx", reason="the ASGI test client needs httpx2 or httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from dehlanote import parse_string, replay_game  # noqa: E402
+from dehlanote.serve import Limits, Tables, create_app  # noqa: E402
+
+from serve_helpers import running  # noqa: E402
+
+KEY = "k3y-for-tests"
+HEAD = {"X-Dehlanote-Key": KEY}
+NAMES = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev"}
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    night = tmp_path / "night"
+    night.mkdir()
+    return night
+
+
+def client_for(folder: Path, limits: Limits = Limits()) -> tuple[TestClient, Tables]:
+    tables = Tables(folder, sync=False, limits=limits)
+    return TestClient(create_app(tables, secret=KEY, hosts=("testserver",), stream_seconds=0.5)), tables
+
+
+@pytest.fixture
+def served(folder: Path) -> Iterator[tuple[TestClient, Tables]]:
+    c, tables = client_for(folder)
+    yield c, tables
+    tables.close()
+
+
+def start(c: TestClient, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/tables", json={"rules": "standard", "names": NAMES, "dealer": "D", **body}, headers=HEAD)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def do(c: TestClient, status: int = 200, table: int = 1, **body: Any) -> dict[str, Any]:
+    r = c.post(f"/api/t/{table}", json=body, headers=HEAD)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def on_disk(folder: Path, table: int = 1) -> str:
+    return (folder / f"table-{table}.dpn").read_text(encoding="utf-8")
+
+
+def test_a_record_grown_past_its_limit_is_refused_and_loses_nothing(folder: Path) -> None:
+    # the refusal took back the line with an undo: the trump line went, with every comment on it
+    c, tables = client_for(folder, Limits(record=1500))
+    try:
+        start(c)
+        do(c, do="trump", suit="H")
+        r = None
+        for i in range(40):
+            r = c.post("/api/t/1", json={"do": "comment", "text": f"note {i} " + "x" * 60}, headers=HEAD)
+            if r.status_code != 200:
+                break
+        assert r is not None and r.status_code == 422 and r.json()["code"] == "record-full"
+        kept = on_disk(folder)
+        assert "trump H" in kept and f"note {i - 1} " in kept and f"note {i} " not in kept
+        assert c.get("/t/1/record.dpn").text == kept          # the table as the file holds it
+        st = c.get("/api/t/1").json()
+        assert st["trump"] and st["expect"]["kind"] == "card" and st["expect"]["seat"] == "A"
+        assert not replay_game(parse_string(kept)[0]).errors
+    finally:
+        tables.close()
+
+
+@pytest.mark.parametrize("line", ["{x} claim A", "{x} 1 A: AH KH QH JH"])
+def test_a_comment_line_cannot_carry_an_element(served: tuple[TestClient, Tables], folder: Path, line: str) -> None:
+    c, _ = served
+    start(c, confirm=True)
+    do(c, do="trump", suit="H")
+    before = on_disk(folder)
+    assert do(c, 422, do="line", line=line)["code"] == "refused"
+    assert on_disk(folder) == before
+    st = do(c, do="card", card="AH", device="phone1")
+    assert st["expect"]["seat"] == "B"
+
+
+def test_half_a_character_is_refused_and_the_table_goes_on(served: tuple[TestClient, Tables], folder: Path) -> None:
+    # a lone surrogate ("\ud800": a phone's field cut in the middle of an emoji) was kept in
+    # memory and every later request on the table, and the list of tables, answered 500
+    c, _ = served
+    start(c)
+    do(c, do="trump", suit="H")
+    raw = {**HEAD, "Content-Type": "application/json"}
+    r = c.post("/api/t/1", content=b'{"do": "comment", "text": "x\\ud800y"}', headers=raw)
+    assert r.status_code == 400 and r.json()["code"] == "bad-request"
+    r = c.post("/api/tables", content=b'{"names": {"A": "\\udfff"}, "dealer": "D"}', headers=raw)
+    assert r.status_code == 400 and r.json()["code"] == "bad-request"
+    assert c.get("/api/tables").status_code == 200
+    assert sorted(os.listdir(folder)) == [".table-1.dpn.lock", "table-1.dpn"]
+    assert do(c, do="undo")["expect"]["kind"] == "trump"
+    assert do(c, do="trump", suit="S")["trump"]
+
+
+def test_a_save_that_fails_leaves_the_card_untaken(served: tuple[TestClient, Tables], folder: Path) -> None:
+    c, _ = served
+    start(c)
+    do(c, do="trump", suit="H")
+    record = folder / "table-1.dpn"
+    before = record.read_text(encoding="utf-8")
+    record.chmod(0o444)
+    try:
+        r = do(c, 507, do="card", card="AH")
+        assert r["code"] == "cannot-save" and "read-only" in r["message"] and "--force" not in r["message"]
+    finally:
+        record.chmod(0o644)
+    assert record.read_text(encoding="utf-8") == before
+    st = do(c, do="card", card="AH")          # was refused as duplicate-card: kept in memory
+    assert st["trick"]["cards"][0] == ["A", "AH"] and "AH" in record.read_text(encoding="utf-8")
+
+
+def test_a_link_in_the_place_of_a_record_is_replaced_not_written_through(
+        served: tuple[TestClient, Tables], folder: Path, tmp_path: Path) -> None:
+    c, _ = served
+    start(c)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not a record\n", encoding="utf-8")
+    record = folder / "table-1.dpn"
+    record.rename(folder / "moved.dpn")
+    record.symlink_to(outside)
+    do(c, do="trump", suit="H")
+    assert outside.read_text(encoding="utf-8") == "not a record\n"
+    assert stat.S_ISREG(os.lstat(record).st_mode) and "trump H" in record.read_text(encoding="utf-8")
+
+
+def test_a_tap_made_on_a_state_the_table_left_is_refused(served: tuple[TestClient, Tables]) -> None:
+    # two phones tapping for B: the second card went to C; an undo sent twice took back two cards
+    c, _ = served
+    st = start(c)
+    st = do(c, do="trump", suit="H", version=st["version"])
+    st = do(c, do="card", card="AH", version=st["version"])
+    seen = st["version"]
+    st = do(c, do="card", card="5H", version=seen)                 # the first phone, for B
+    stale = do(c, 409, do="card", card="7H", version=seen)         # the second, for B too
+    assert stale["code"] == "stale" and stale["sentence"]
+    assert [x[1] for x in c.get("/api/t/1").json()["trick"]["cards"]] == ["AH", "5H"]
+    seen = st["version"]
+    do(c, do="undo", version=seen)
+    assert do(c, 409, do="undo", version=seen)["code"] == "stale"   # sent again: not a second undo
+    assert [x[1] for x in c.get("/api/t/1").json()["trick"]["cards"]] == ["AH"]
+    assert do(c, 400, do="undo", version="3")["code"] == "bad-request"
+    assert do(c, do="card", card="5H")["trick"]["cards"][1] == ["B", "5H"]   # no version: taken as it comes
+
+
+def test_versions_start_anew_somewhere_else_after_a_restart(folder: Path) -> None:
+    seen = set()
+    for _ in range(2):
+        c, tables = client_for(folder)
+        try:
+            if not os.listdir(folder):
+                start(c)
+            seen.add(c.get("/api/t/1").json()["version"])
+        finally:
+            tables.close()
+    assert len(seen) == 2
+
+
+def test_yes_or_no_fields_and_confirmations_say_what_they_mean(served: tuple[TestClient, Tables]) -> None:
+    c, _ = served
+    r = c.post("/api/tables", json={"names": NAMES, "dealer": "D", "hands": "false"}, headers=HEAD)
+    assert r.status_code == 400 and r.json()["code"] == "bad-request"
+    start(c, confirm=True)
+    do(c, do="trump", suit="H")
+    for card in ("AH", "5H", "7H", "3H"):
+        do(c, do="card", card=card, device="phone1")
+    assert do(c, 400, do="confirm")["code"] == "bad-request"      # no phone named: no check possible
+    assert do(c, 422, do="confirm", device="phone1")["code"] == "same-phone"
+    assert do(c, do="confirm", device="phone2")["awaiting"] is None
+    assert do(c, 400, do="trump", suit="S", closed="yes")["code"] == "bad-request"
+
+
+def test_a_long_name_is_refused_not_cut(served: tuple[TestClient, Tables], folder: Path) -> None:
+    c, _ = served
+    r = c.post("/api/tables", json={"names": {"A": "N" * 61}, "dealer": "D"}, headers=HEAD)
+    assert r.status_code == 422 and r.json()["code"] == "too-long" and "60" in r.json()["message"]
+    st = start(c, names={"A": "N" * 60})
+    assert st and f'[A "{"N" * 60}"]' in on_disk(folder)
+
+
+def test_a_file_named_as_a_table_but_not_one_never_blocks_a_new_table(folder: Path) -> None:
+    (folder / "table-1.dpn").write_text("junk\n", encoding="utf-8")
+    c, tables = client_for(folder)
+    try:
+        assert start(c)["table"] == 2
+        assert (folder / "table-1.dpn").read_text(encoding="utf-8") == "junk\n"
+    finally:
+        tables.close()
+    (folder / "table-99999.dpn").write_text((folder / "table-2.dpn").read_text(encoding="utf-8"), encoding="utf-8")
+    c, tables = client_for(folder)
+    try:
+        assert sorted(tables.tables) == [2, 99999]     # five digits: loaded again after a restart
+        assert start(c)["table"] == 100000
+    finally:
+        tables.close()
+    c, tables = client_for(folder)
+    try:
+        assert 100000 in tables.tables
+    finally:
+        tables.close()
+
+
+def test_bodies_that_broke_the_answer_are_refused(served: tuple[TestClient, Tables]) -> None:
+    c, _ = served
+    start(c)
+    deep = "[" * 4000 + "]" * 4000
+    r = c.post("/api/t/1", content=deep, headers={**HEAD, "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "bad-request"
+
+    def pieces() -> Iterator[bytes]:
+        for _ in range(10):
+            yield b" " * 1000
+    r = c.post("/api/t/1", content=pieces(), headers={**HEAD, "Content-Type": "application/json"})
+    assert r.status_code == 413 and r.json()["code"] == "too-large" and r.json()["sentence"]
+    r = c.post("/api/t/1", content=b'{"do": "trump", "suit": "H"}',
+               headers={**HEAD, "Content-Type": "Application/JSON; charset=UTF-8"})
+    assert r.status_code == 200, r.text
+
+
+def test_an_address_with_nothing_there_says_so_in_the_readers_language(served: tuple[TestClient, Tables]) -> None:
+    c, _ = served
+    start(c)
+    page = c.get("/t/7", headers={"Accept-Language": "hi"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "ऐसी कोई मेज़ नहीं" in page.text or "मेज़" in page.text
+    assert '<html lang="hi">' in page.text and "default-src 'none'" in page.headers["content-security-policy"]
+    assert c.get("/api/t/7").json()["code"] == "no-table"
+    r = c.post("/t/1", json={}, headers=HEAD)
+    assert r.status_code == 405 and r.json()["code"] == "method"
+    r = c.post("/api/t/1", json={"do": "undo"}, headers={"Accept-Language": "hi"})
+    assert r.status_code == 403 and r.json()["code"] == "no-key" and r.json()["sentence"].startswith("इस")
+    page = c.get("/t/1/replay?lang=hi").text
+    keys = page[page.index('<section id="help"'):]
+    keys = keys[:keys.index("</section>")]
+    assert "show or hide these keys" not in keys and "forward one card" not in keys
+    assert "ये कुंजियाँ दिखाएँ या छिपाएँ" in keys
+
+
+def test_sigterm_lets_the_records_go(tmp_path: Path) -> None:
+    import urllib.request
+    folder = tmp_path / "night"
+    folder.mkdir()
+    with running(folder) as (proc, url):
+        page = urllib.request.urlopen(url).read().decode("utf-8")
+        key = page.split('"key":"', 1)[1].split('"', 1)[0]
+        req = urllib.request.Request(url + "api/tables", data=b'{"dealer": "D"}', method="POST",
+                                     headers={"Content-Type": "application/json", "X-Dehlanote-Key": key})
+        assert urllib.request.urlopen(req).status == 200
+        assert (folder / ".table-1.dpn.lock").exists()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 143
+    assert sorted(os.listdir(folder)) == ["table-1.dpn"]     # no hold left behind
+
+
+def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+    import uvicorn
+    from dehlanote.commands import serve as command
+    monkeypatch.setattr(command, "REQUEST_SECONDS", 0.5)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, http=command._deadline_h11(), lifespan="off", log_level="warning"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if server.started:
+                break
+            time.sleep(0.05)
+        idle = socket.create_connection(("127.0.0.1", port), timeout=5)
+        talker = socket.create_connection(("127.0.0.1", port), timeout=5)
+        talker.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        answer = b""
+        while not answer.endswith(b"ok"):
+            answer += talker.recv(1000)
+        assert answer.startswith(b"HTTP/1.1 200")
+        t0 = time.monotonic()
+        assert idle.recv(10) == b""                        # closed by the server
+        assert 0.3 < time.monotonic() - t0 < 3
+        assert talker.recv(10) == b""                      # idle after its answer: closed too
+        idle.close()
+        talker.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
