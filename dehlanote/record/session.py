@@ -39,8 +39,8 @@ from ..syntax import Deal, Game, Tag, Trick, parse_string
 from ..syntax.model import Revoke, make_revoke
 from ..deck import seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
-from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, normalise, prefix_of,
-                    trick_words, without_marker)
+from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, marker_notes, normalise,
+                    prefix_of, trick_words, without_marker)
 from .view import SessionView
 from .words import loosen, stray_word, unknown_word
 
@@ -191,7 +191,9 @@ class Session(SessionView):
             if state.partial and not state.cur_errors:
                 # the cards of the trick under way, in a comment: valid DPN, and resumed from
                 at = len(cur) - 1 - (len(state.cur.revokes) if state.cur is not None else 0)
-                cur[at] += " {" + marker(self._trick_number(state), state.partial) + "}"
+                number = self._trick_number(state)
+                cur[at] += "".join(" {" + text + "}" for text in [marker(number, state.partial)]
+                                   + marker_notes(number, state.partial))
             lines += [""] + cur
         return "\n".join(lines) + "\n"
 

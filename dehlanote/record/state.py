@@ -94,9 +94,38 @@ class Checked:
 MARKER = re.compile(r"unfinished trick (\d+), not yet in the record: ([^{}]+)")
 
 
+NOTE = re.compile(r"unfinished trick (\d+), comment after card (\d+): (.*)", re.DOTALL)
+
+
 def marker(number: int, plays: tuple[str, ...]) -> str:
     cards = " ".join(p.split("{", 1)[0].strip() for p in plays)
     return f"unfinished trick {number}, not yet in the record: {cards}"
+
+
+def marker_notes(number: int, plays: tuple[str, ...]) -> list[str]:
+    """The comments typed on the cards of the trick under way, one comment each after the
+    marker (a comment cannot hold another one's closing brace): saved with the cards, so a
+    recorder stopped mid-trick loses none of them."""
+    return [f"unfinished trick {number}, comment after card {k}: {text}"
+            for k, play in enumerate(plays, 1) for text in re.findall(r"\{([^}]*)\}", play)]
+
+
+def _with_notes(cards: str, notes: list[tuple[int, str]]) -> str:
+    """The marker's cards with the comments put back after their cards (a play is its
+    corrections, ``-7C``, then its card)."""
+    plays: list[str] = []
+    held: list[str] = []
+    for word in cards.split():
+        held.append(word)
+        if not word.startswith("-"):
+            plays.append(" ".join(held))
+            held = []
+    if held:
+        plays.append(" ".join(held))
+    for k, text in notes:
+        if 1 <= k <= len(plays):
+            plays[k - 1] += " {" + text + "}"
+    return " ".join(plays)
 
 
 def without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
@@ -105,15 +134,22 @@ def without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
         return game, None
     deal = game.deals[-1]
     found: list[tuple[int, str]] = []
+    notes: list[tuple[int, str]] = []
 
     def clean(comments: tuple[str, ...]) -> tuple[str, ...]:
         kept = []
+        after = False       # right after the marker: its notes
         for c in comments:
             m = MARKER.fullmatch(c.strip())
+            note = NOTE.fullmatch(c.lstrip())
             if m and not found:
                 found.append((int(m.group(1)), m.group(2).strip()))
+                after = True
+            elif note and after and int(note.group(1)) == found[0][0]:
+                notes.append((int(note.group(2)), note.group(3)))
             else:
                 kept.append(c)
+                after = False
         return tuple(kept)
 
     if deal.tricks:
@@ -132,7 +168,7 @@ def without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
         deal = deal._replace(comments=clean(deal.comments))
     if not found:
         return game, None
-    return game._replace(deals=game.deals[:-1] + (deal,)), found[0]
+    return game._replace(deals=game.deals[:-1] + (deal,)), (found[0][0], _with_notes(found[0][1], notes))
 
 
 def normalise(line: str) -> str:

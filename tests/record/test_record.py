@@ -188,6 +188,25 @@ def test_a_comment_line_carries_no_element_past_the_checks(line):
     assert session.feed("AS").accepted and not replay_game(parse_string(session.text)[0]).errors
 
 
+def test_a_comment_on_a_card_of_the_trick_under_way_is_on_disk_at_once():
+    # it was kept in memory until the trick was complete: a recorder (or a served table)
+    # stopped before then lost it, though the line was answered as kept
+    session = record(["deal 1 dealer D", "trump H", "AH 10H 3H 7H {nice}", "AS"])
+    for line in ("{after the lead}", "-3C QS {forced}", "{two {braces}"):
+        outcome = session.feed(line)
+        assert outcome.accepted and outcome.saved, line
+    text = session.text
+    assert not replay_game(parse_string(text)[0]).errors
+    resumed, unfinished = Session.resume(text)
+    assert unfinished and resumed.text == text
+    assert resumed.state.partial == ("AS {after the lead}", "-3C QS {forced} {two {braces}")
+    for s in (session, resumed):
+        record(["2S", "10S"], s)
+        assert " 2 A: AS {after the lead} -3C QS {forced} {two {braces} 2S 10S\n" in s.text
+        assert "unfinished" not in s.text and "{nice}" in s.text
+    assert resumed.text == session.text
+
+
 def test_the_trick_in_progress_waits_in_a_comment_and_is_resumed_at_the_next_card():
     session = record(["deal 1 dealer D", "trump D", "AH 10H 3H 7H"])
     on_disk = session.text
