@@ -22,10 +22,10 @@ import re
 from typing import Any, NamedTuple, Optional
 
 from .deck import SUIT_SYMBOLS, SUITS, sides_for, sort_key
-from .errors import READING_CODES, DpnError
-from .replay import DealFact, GameFacts, explicit, replay_game
+from .errors import DpnError
+from .replay import DealFact, GameFacts, canonical_text, explicit, replay_game
 from .rules.profile import Registry, registry
-from .syntax import parse_string, write_game
+from .syntax import parse_string
 from .syntax.cards import card_of
 from .syntax.model import Game
 
@@ -104,12 +104,9 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
     pieces = []
     for game in _games(text):
         facts = replay_game(game, reg)
-        if any(e.code in READING_CODES for e in game.errors):
-            piece = (game.source if game.source is not None else write_game(game)).strip("\n") + "\n"
-        else:
-            piece = write_game(explicit(facts))
-            if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
-                piece = (game.source or piece).strip("\n") + "\n"
+        piece = canonical_text(game, facts)      # fmt's own: a game with faults kept as written
+        if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
+            piece = (game.source or piece).strip("\n") + "\n"
         pieces.append(piece)
     return "\n".join(pieces)
 

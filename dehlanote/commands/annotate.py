@@ -20,7 +20,6 @@ from ..output.render import (
     game_result_text,
 )
 from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
-from ..errors import READING_CODES
 from ..replay import DealFact, GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry, Rules
 from ..syntax import Game
@@ -170,7 +169,7 @@ def _annotate_dpn(dpn: DpnOut, game: Game, reg: Registry, path: str, first: bool
     """The record with the facts as comments (a game that could not be read: as written)."""
     if not first:
         dpn("\n")
-    if any(e.code in READING_CODES for e in game.errors):
+    if game.errors:     # (a fault of the reader: the game's text kept as written)
         facts = _drained(iter_replay(game, reg, claim_judge))
         dpn(canonical_text(game, facts))
     else:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from ..version import __version__
-from ..errors import READING_CODES, DpnError
+from ..errors import DpnError
 from ..batch.check import (  # noqa: F401 (the commands take these from here)
     PARALLEL_MIN_BYTES,
     STDIN,
@@ -573,11 +573,8 @@ def replacing(target: Path, *, force: bool = False, expect: Optional[Snapshot] =
 
 
 def canonical_text(game: Game, facts: GameFacts) -> str:
-    """The canonical DPN of a game; a game that could not be read is kept as written."""
-    from ..replay import explicit
-    from ..syntax import write_game
-    if any(e.code in READING_CODES for e in game.errors):
-        text = game.source if game.source is not None else write_game(game)
-        return text.strip("\n") + "\n"
-    return write_game(explicit(facts))
+    """The canonical DPN of a game; a game the reader found faults in is kept as written
+    (:func:`dehlanote.replay.canonical_text`)."""
+    from ..replay import canonical_text as canonical
+    return canonical(game, facts)
 

@@ -279,6 +279,19 @@ def replay_games(games: Iterable[Game], reg: Optional[Registry] = None,
         yield _replay(game, reg, judge=judge)
 
 
+def canonical_text(game: Game, facts: GameFacts) -> str:
+    """The canonical DPN of a game (what ``fmt``, the language server's formatting and
+    ``annotate --format dpn`` write). A game the reader found faults in is kept as written,
+    whatever the fault: its text may hold what the reader could not place in the game (a
+    stray ``[`` in a trick line opens what the reader takes for another game's tags, and the
+    cards after it are in no game at all)."""
+    from ..syntax import write_game
+    if game.errors:
+        text = game.source if game.source is not None else write_game(game)
+        return text.strip("\n") + "\n"
+    return write_game(explicit(facts))
+
+
 def explicit(facts: GameFacts) -> Game:
     """The game with what the replay established written in: deal numbers, dealers,
     trick leaders, the trump line and the tens of complete deals.

@@ -575,3 +575,31 @@ def test_16_2_a_comment_left_open_before_the_next_games_opening_comments(between
     # on a line of its own after a blank line, it is the next game's opening text: the game before keeps its deals
     if between.startswith("\n{"):
         assert len(games) == 3 and len(games[0].deals) == len(list(iter_games(first))[0].deals)
+
+
+FAULTY = {
+    # a stray [ in a trick line opens what the reader takes for another game's tags: the cards
+    # after it were in no game, and fmt dropped them (and "[10S" with them)
+    "stray bracket": '[Event "Friday"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n'
+                     ' 2 A: AS QS 2S [10S\n 3 A: 4S 5S 7S 9S {a note}\n 4 D: KC 5C 4C 9C\n\n'
+                     '[Event "Game two"]\n\ndeal 1 dealer A\ntrump S\n',
+    # a tag whose value is not quoted: the reader leaves it out of the game's tags
+    "tag without quotes": "[Event \"x\"]\n[Site Ravi's house]\n[Result \"*\"]\n\ndeal 1 dealer D\n"
+                          "trump D by A\n 1 A: AH 10H 3H 7H\n",
+    "tag name with a digit first": '[1Event "x"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D\n 1 A: AH 10H 3H 7H\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAULTY))
+def test_fmt_and_the_editors_formatting_keep_every_word_of_a_game_with_faults(tmp_path, name):
+    from dehlanote.langserver import formatted
+    text = FAULTY[name]
+    path = tmp_path / "faulty.dpn"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["fmt", str(path)])
+    assert result.exit_code == 1 and "written as they are" in result.stderr
+    assert result.stdout.split() == text.split()
+    assert formatted(text).split() == text.split()
+    again = tmp_path / "again.dpn"
+    again.write_text(result.stdout, encoding="utf-8")
+    assert runner.invoke(app, ["fmt", str(again)]).stdout == result.stdout      # idempotent
