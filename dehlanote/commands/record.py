@@ -108,6 +108,10 @@ class _Hangup(BaseException):
 
 
 def _on_signal(signum: int, _frame: object) -> None:
+    # the first stop is the one acted on: one sent again (a closing terminal sends more than
+    # one) would otherwise land in the leaving itself, before the record's lock is let go
+    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
     raise _Hangup(signum)
 
 
@@ -165,6 +169,28 @@ def record_command(
     problem = not_a_record(file)     # before the lock: no lock file made beside a device
     if problem is not None:
         raise fail(f"cannot record into {path}: {problem}")
+    # a stop from here on ends the program through the release of the lock (before, one sent
+    # while the record was being set up killed it by the signal, and the lock file stayed)
+    held = {s: signal.signal(s, _on_signal) for s in (signal.SIGHUP, signal.SIGTERM)}
+    try:
+        _held(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)
+    except _Hangup as exc:
+        raise typer.Exit(128 + exc.signum)
+    except (typer.Exit, SystemExit) as exc:
+        # (SystemExit: a stop that came while a save was made, see files.signals_clean_up)
+        code = exc.exit_code if isinstance(exc, typer.Exit) else exc.code
+        if isinstance(code, int) and code >= 128:
+            _leaving(held)      # stopped: the stops stay ignored to the end (the status is the first one's)
+        raise
+    finally:
+        for s, handler in held.items():
+            signal.signal(s, handler)
+
+
+def _held(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optional[Rules],
+          text_rules: Optional[str], names: Optional[str], dealer: Optional[str], interactive: bool,
+          out: Console, err: Console) -> None:
+    """The record's lock taken, the session run, the lock let go."""
     lock = RecordLock(file)
     try:
         lock.acquire()
@@ -280,16 +306,32 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
                     out.print(note, markup=False, highlight=False)
                 _show(session, out)
     except KeyboardInterrupt:
+        _leaving(old)
         _farewell(session, err, path)
         raise typer.Exit(130)
     except _Hangup as exc:
+        _leaving(old)
         _farewell(session, err, path)
         raise typer.Exit(128 + int(exc.args[0]))
+    except SystemExit as exc:
+        if isinstance(exc.code, int) and exc.code >= 128:   # a stop that came while a save was made
+            _leaving(old)
+            _farewell(session, err, path)
+        raise
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
     _farewell(session, err if not interactive else out, path, quiet=not interactive)
     raise typer.Exit(Exit.INVALID if refused and not interactive else Exit.OK)
+
+
+def _leaving(old: dict) -> None:
+    """Stopped: a stop sent again (a closing terminal sends more than one; a stop dropped
+    where Python could not raise it comes back a moment later) is ignored from here on, so
+    it cannot end the program between here and the release of the record's lock (the lock
+    file was left behind in 2 closings of 5)."""
+    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        old[s] = signal.SIG_IGN
 
 
 def _error_text(e: DpnError, path: str) -> Text:
@@ -323,9 +365,17 @@ def _new_session(session: Session, reg: Registry, text_rules: Optional[str], nam
     rules = reg.resolve(label or "standard")
     seats = rules.seat_letters
     tags: list[tuple[str, str]] = []
-    if names is None and interactive:
+    asked = names is None and interactive
+    while asked:
+        # typed at the question: a wrong count is asked again, as the rules are (it ended the
+        # program, telling of an option --names the player never typed)
         names = _ask(out, f"Players {', '.join(seats)} (comma-separated; Enter: none): ")
-    if names:
+        count = len(names.split(",")) if names.strip() else len(seats)
+        if count == len(seats):
+            break
+        out.print(f"{len(seats)} names, one per seat ({', '.join(seats)}) in that order, not {count}; "
+                  "or Enter for none", markup=False, style="red")
+    if names and names.strip():
         given = [n.strip() for n in names.split(",")]
         if len(given) != len(seats):
             raise fail(f"--names needs {len(seats)} names, one per seat ({', '.join(seats)}), not {len(given)}")
@@ -382,7 +432,8 @@ def _read(session: Session, interactive: bool) -> Optional[str]:
     raw = sys.stdin.buffer.readline()
     if not raw:
         return None
-    return raw.decode("utf-8", "replace").rstrip("\n")
+    # a byte order mark (a file saved by Notepad, piped in) is no part of the first line
+    return raw.decode("utf-8", "replace").lstrip("\ufeff").rstrip("\n")
 
 
 def _show(session: Session, out: Console) -> None:

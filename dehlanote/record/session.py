@@ -39,8 +39,8 @@ from ..syntax import Deal, Game, Tag, Trick, parse_string
 from ..syntax.model import Revoke, make_revoke
 from ..deck import seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
-from .state import (INTERNAL, Checked, Expect, Outcome, RecordError, State, card_of, marker, marker_notes, normalise,
-                    prefix_of, trick_words, without_marker)
+from .state import (INTERNAL, MARKER, NOTE, Checked, Expect, Outcome, RecordError, State, card_of, marker,
+                    marker_notes, normalise, prefix_of, trick_words, without_marker)
 from .view import SessionView
 from .words import loosen, stray_word, unknown_word
 
@@ -129,6 +129,7 @@ class Session(SessionView):
         assert facts.rules is not None
         rules = facts.rules
         tags = tuple(t for t in game.tags if t.name != "Result")
+        said = tuple(c for t in game.tags if t.name == "Result" for c in t.comments)
         if not any(t.name == "Rules" for t in tags):
             tags += (Tag("Rules", rules.label(), 0, 0),)
         canon = explicit(facts)
@@ -150,7 +151,7 @@ class Session(SessionView):
         if match.finished:
             result = sides_for(rules.seats)[match.winner] if match.winner is not None else "="
         state = State(tags, rules, tuple(done), tuple(done_facts), tuple(before), match, None, None,
-                       result=result, comments=game.comments)
+                       result=result, comments=game.comments, result_comments=said)
         state = replace(state, done_lines=self._deal_lines(state.done))
         if cur is not None:
             # renumber the lines: the canonical text may differ from what was read
@@ -163,7 +164,7 @@ class Session(SessionView):
     # ---- the text -----------------------------------------------------------------------------
 
     def _head_lines(self, state: State) -> list[str]:
-        tags = ordered_tags(state.tags + (Tag("Result", state.result or "*", 0, 0),))
+        tags = ordered_tags(state.tags + (Tag("Result", state.result or "*", 0, 0, state.result_comments),))
         return ["{" + c.replace("}", ")") + "}" for c in state.comments] + [write_tag(t) for t in tags]
 
     @staticmethod
@@ -556,6 +557,11 @@ class Session(SessionView):
             # unchecked as an element of its own (a claim, a trick past the one under way)
             return Outcome(False, reason="a comment line holds only the comment: type what follows it on a "
                            "line of its own")
+        if any(MARKER.fullmatch(c.strip()) or NOTE.fullmatch(c.lstrip())
+               for c in re.findall(r"\{([^}]*)\}", text)):
+            # resumed, it would be taken for the trick under way
+            return Outcome(False, reason="that comment has the very form the recorder gives the trick under "
+                           "way: word it otherwise")
         state = self.state
         if state.partial:
             plays = state.partial[:-1] + (state.partial[-1] + " " + text,)
@@ -578,8 +584,11 @@ class Session(SessionView):
         tags = list(state.tags)
         if not tags:
             return Outcome(False, reason="nothing to attach the comment to yet")
-        last_tag = ordered_tags(tags)[-1]
-        tags = [t._replace(comments=t.comments + (text[1:text.index("}")],)) if t is last_tag else t for t in tags]
+        # before the first deal: on the tag typed last (a tag typed again goes to the end), or
+        # the last the game began with. (It was looked for among ordered_tags' copies, never
+        # found, and the comment was answered as kept and dropped.)
+        said = tuple(c.group(1) for c in re.finditer(r"\{([^}]*)\}", text))
+        tags[-1] = tags[-1]._replace(comments=tags[-1].comments + said)
         return self._commit(replace(state, tags=tuple(tags)))
 
     # -- cards ----------------------------------------------------------------------------------

@@ -80,6 +80,7 @@ class State:
     result: Optional[str] = None           # the Result once the match (or session) is over
     done_lines: tuple[str, ...] = field(default=())  # the text of the complete deals
     comments: tuple[str, ...] = ()         # the game's comments before its first tag
+    result_comments: tuple[str, ...] = ()  # the comments on the Result tag (the recorder writes the tag itself)
 
 
 @dataclass(frozen=True)
@@ -137,20 +138,20 @@ def without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
     notes: list[tuple[int, str]] = []
 
     def clean(comments: tuple[str, ...]) -> tuple[str, ...]:
-        kept = []
-        after = False       # right after the marker: its notes
-        for c in comments:
-            m = MARKER.fullmatch(c.strip())
-            note = NOTE.fullmatch(c.lstrip())
-            if m and not found:
-                found.append((int(m.group(1)), m.group(2).strip()))
-                after = True
-            elif note and after and int(note.group(1)) == found[0][0]:
-                notes.append((int(note.group(2)), note.group(3)))
-            else:
-                kept.append(c)
-                after = False
-        return tuple(kept)
+        # the recorder's marker is the last of them but its notes: a comment written like it
+        # earlier (by hand) stays a comment, and never takes the place of the cards it holds
+        at = max((i for i, c in enumerate(comments) if MARKER.fullmatch(c.strip())), default=None)
+        if at is None:
+            return comments
+        m = MARKER.fullmatch(comments[at].strip())
+        assert m is not None
+        number = int(m.group(1))
+        tail = [NOTE.fullmatch(c.lstrip()) for c in comments[at + 1:]]
+        if not all(n is not None and int(n.group(1)) == number for n in tail):
+            return comments     # something else after it: not the recorder's
+        found.append((number, m.group(2).strip()))
+        notes.extend((int(n.group(2)), n.group(3)) for n in tail if n is not None)
+        return comments[:at]
 
     if deal.tricks:
         trick = deal.tricks[-1]

@@ -928,3 +928,91 @@ def test_stopped_inside_a_trick_it_says_what_waits_in_words(tmp_path, cards, sai
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err == f'{path}: saved, unfinished (Result "*"); {said}: run the same command to resume\n'
+
+
+def test_comments_typed_before_the_first_deal_are_kept():
+    # they were answered as kept and dropped: the last tag was looked for among copies
+    session = record(["{game note first}", '[Event "Friday"]', "{after the event} {and more}", "dealer D"])
+    text = session.text
+    assert '[Event "Friday"] {after the event} {and more}\n' in text and "{game note first}" in text
+    assert not replay_game(parse_string(text)[0]).errors
+    resumed, unfinished = Session.resume(text)
+    assert unfinished and resumed.text == text
+
+
+def test_the_comment_on_the_result_tag_survives_a_resume():
+    text = ('[Event "Friday"]\n[Result "*"] {played at Ravi\'s; scores kept by Asha}\n\n'
+            "deal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n")
+    session, unfinished = Session.resume(text)
+    assert unfinished and "{played at Ravi's; scores kept by Asha}" in session.text
+    record(["AS"], session)
+    assert '[Result "*"] {played at Ravi\'s; scores kept by Asha}\n' in session.text
+
+
+def test_a_comment_in_the_recorders_own_form_is_refused_and_a_hand_written_one_is_no_marker():
+    session = record(["deal 1 dealer D", "trump D", "AH 10H 3H 7H", "AS QS 2S 10S"])
+    text = session.text
+    for line in ("{unfinished trick 3, not yet in the record: 4S 5S}",
+                 "{unfinished trick 3, comment after card 1: x}"):
+        outcome = session.feed(line)
+        assert not outcome.accepted and "form the recorder gives" in outcome.reason
+        assert session.text == text
+    # a file with such a comment written by hand before the recorder's own marker: the marker
+    # (the last) holds the trick under way, the other stays a comment
+    record(["4S", "{the lead}", "5S"], session)
+    forged = session.text.replace(" {unfinished trick 3,", " {unfinished trick 3, not yet in the record: KC QC}"
+                                  " {unfinished trick 3,", 1)
+    assert forged.count("not yet in the record") == 2
+    resumed, unfinished = Session.resume(forged)
+    assert unfinished and resumed.state.partial == ("4S {the lead}", "5S")
+    assert "{unfinished trick 3, not yet in the record: KC QC}" in resumed.text
+
+
+def test_a_piped_record_reads_a_first_line_after_a_byte_order_mark(tmp_path):
+    path = tmp_path / "bom.dpn"
+    done = subprocess.run(CLI + [str(path)], input="\ufeffdealer D\ntrump D\n".encode("utf-8"),
+                          capture_output=True, env=env(), timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "deal 1 dealer D\ntrump D by A\n" in path.read_text(encoding="utf-8")
+
+
+def test_a_wrong_count_of_names_at_the_question_is_asked_again(tmp_path):
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "names.dpn"
+    child = pexpect.spawn(sys.executable, ["-m", "dehlanote", "record", str(path)], env=env(),
+                          encoding="utf-8", timeout=60, dimensions=(40, 110), cwd=str(tmp_path))
+    child.expect("Rules")
+    child.sendline("")
+    child.expect("Players")
+    child.sendline("Asha, Bilal")           # it ended the program, telling of --names
+    child.expect("4 names, one per seat")
+    child.expect("Players")
+    child.sendline("Asha, Bilal, Chitra, Dev")
+    child.expect("First dealer")
+    child.sendline("D")
+    child.expect("names trump")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    assert '[A "Asha"]' in path.read_text(encoding="utf-8") and '[D "Dev"]' in path.read_text(encoding="utf-8")
+
+
+def test_a_closing_terminal_that_sends_its_stop_twice_leaves_no_lock_behind(tmp_path):
+    # the second stop could land after the handlers were put back, before the lock went
+    for attempt in range(4):
+        path = tmp_path / f"twice-{attempt}.dpn"
+        proc = subprocess.Popen(CLI + [str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env())
+        assert proc.stdin is not None
+        proc.stdin.write(b"dealer D\n")
+        proc.stdin.flush()
+        lock = tmp_path / f".twice-{attempt}.dpn.lock"
+        end = time.monotonic() + 30
+        while not (path.exists() and "dealer D" in path.read_text(encoding="utf-8")) and time.monotonic() < end:
+            time.sleep(0.02)
+        assert lock.exists()
+        proc.send_signal(signal.SIGHUP)
+        time.sleep(0.002 * attempt)
+        proc.send_signal(signal.SIGHUP)
+        proc.communicate(timeout=30)
+        assert proc.returncode == 129
+        assert not lock.exists() and "deal 1 dealer D" in path.read_text(encoding="utf-8")
