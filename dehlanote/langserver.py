@@ -7,7 +7,7 @@ the reader and the replayer.
   centre and its tens, each side's tens, trump, whose turn), from the replayed facts.
 * **Completion** in a trick: the cards the player to play may play (tried one by one
   through the replayer, so every profile's rules hold: following suit, the five-card
-  phase, cards already played); in a ``hands`` line, the cards not dealt yet.
+  phase, cards already played); in a ``hands`` line, the cards with a copy not dealt yet.
 * **Formatting**: the document as ``dehlanote fmt`` writes it.
 
 The answers are plain functions of the document's text (:func:`diagnostics`, :func:`hover`,
@@ -19,11 +19,12 @@ extra) over standard input and output.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Any, NamedTuple, Optional
 
 from .deck import SUIT_SYMBOLS, SUITS, sides_for, sort_key
 from .errors import DpnError
-from .replay import DealFact, GameFacts, canonical_text, explicit, replay_game
+from .replay import DealFact, GameFacts, canonical_text, explicit, iter_replay, replay_game
 from .rules.profile import Registry, registry
 from .syntax import parse_string
 from .syntax.cards import card_of
@@ -225,7 +226,7 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
     before = "\n".join(lines[start:line]) + "\n"
     head = _TRICK_HEAD.match(current)
     if _HAND_HEAD.match(current) and head is None:
-        return _undealt(before + current + "\n")
+        return _undealt(before + current + "\n", reg)
     if head is None:
         return []
     games = parse_string(before)
@@ -250,14 +251,16 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
     return [str(c) for c in table.legal_cards()]
 
 
-def _undealt(prefix: str) -> list[str]:
-    """The cards no hand of the deal being written holds yet."""
+def _undealt(prefix: str, reg: Registry) -> list[str]:
+    """The cards no hand of the deal being written holds yet: each card has as many copies as
+    the rules' decks (three for six players), so it is offered while a copy is left."""
     games = parse_string(prefix)
     if not games or not games[-1].deals:
         return list(ALL_CARDS)
-    deal = games[-1].deals[-1]
-    dealt = {c.card for h in deal.hands or () for c in h.cards}
-    return [c for c in ALL_CARDS if c not in dealt]
+    rules = iter_replay(games[-1], reg).rules
+    copies = rules.decks if rules is not None else 1
+    dealt = Counter(c.card for h in games[-1].deals[-1].hands or () for c in h.cards)
+    return [c for c in ALL_CARDS if dealt[c] < copies]
 
 
 # ---- the server --------------------------------------------------------------------------------------

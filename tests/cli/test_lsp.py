@@ -17,6 +17,7 @@ from typing import Any, Optional
 import pytest
 
 from dehlanote import iter_path, replay_games
+from dehlanote.langserver import completions
 
 pytest.importorskip("pygls", reason="the language server needs pygls (pip install -e '.[test]')")
 
@@ -238,3 +239,20 @@ def test_completion_without_hands_offers_the_cards_not_seen_led_suit_first(clien
     assert set(offered) == deck - seen and len(offered) == len(deck - seen)
     diamonds = [c for c in offered if c.endswith("D")]
     assert offered[: len(diamonds)] == diamonds                 # the suit led first
+
+
+def test_completion_in_a_six_player_hand_offers_a_card_while_a_copy_is_left():
+    # six players deal three decks: a card is offered until its three copies are dealt (the
+    # hands line used to be checked against one 52-card deck, so a card dealt once was gone)
+    head = '[Rules "standard six-player"]\n\ndeal 1 dealer F\n'
+
+    def offered(hands: str) -> list[str]:
+        lines = (head + hands).split("\n")
+        return completions(head + hands, len(lines) - 1, len(lines[-1]))
+
+    assert "KS" in offered("hands A: AS KS\n      B: ") and "AS" in offered("hands A: AS KS\n      B: ")
+    assert "KS" in offered("hands A: AS KS KS\n      B: ")
+    assert "KS" not in offered("hands A: AS KS KS\n      B: KS ")           # the three copies dealt
+    assert len(offered("hands A: AS KS KS\n      B: KS ")) == 51
+    four = "deal 1 dealer D\nhands A: AS KS\n      B: "                     # one deck: dealt once is gone
+    assert "KS" not in completions(four, 2, 9) and len(completions(four, 2, 9)) == 50
