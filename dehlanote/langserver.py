@@ -19,6 +19,7 @@ extra) over standard input and output.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from typing import Any, NamedTuple, Optional
 
@@ -38,6 +39,8 @@ _TOKEN_END = re.compile(r"[^\s{}\[\]:,]*")
 _WORD_TAIL = re.compile(r"[0-9A-Za-z♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?-]*$")
 _TRICK_HEAD = re.compile(r"^\s*\d+\.?\s*(?:[A-F]\s*:)?")
 _HAND_HEAD = re.compile(r"^\s*(?:hands\s+)?[A-F]\s*:", re.I)
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_NEWLINE = re.compile(r"\n")
 
 
 class Diagnostic(NamedTuple):
@@ -62,6 +65,25 @@ def _from_utf16(line: str, units: int) -> int:
     return len(line)
 
 
+def _lsp_lines(text: str) -> list[str]:
+    """The document's lines as LSP counts them: ``\r\n``, ``\r`` and ``\n`` each end one (the
+    reader ends a line at ``\n`` only: to it a lone ``\r`` is a space)."""
+    return _LINE_BREAK.split(text)
+
+
+def _starts(text: str, breaks: "re.Pattern[str]" = _LINE_BREAK) -> list[int]:
+    """Where each line of ``text`` starts, LSP's lines (or the reader's, with ``breaks`` ``\n``)."""
+    return [0] + [m.end() for m in breaks.finditer(text)]
+
+
+def _offset(text: str, line: int, units: int) -> Optional[int]:
+    """The index in ``text`` of an LSP position (None past the last line)."""
+    lines = _lsp_lines(text)
+    if not 0 <= line < len(lines):
+        return None
+    return _starts(text)[line] + _from_utf16(lines[line], units)
+
+
 def _games(text: str) -> list[Game]:
     return parse_string(text, keep_source=True)
 
@@ -71,9 +93,10 @@ def _replayed(text: str, reg: Registry) -> list[GameFacts]:
 
 
 def diagnostics(text: str, reg: Optional[Registry] = None) -> list[Diagnostic]:
-    """Every error of the document, as ``validate`` reports it, with the range of its token."""
+    """Every error of the document, as ``validate`` reports it, with the range of its token on
+    LSP's lines (where a lone ``\r`` ends a line, which the reader's positions count as a space)."""
     reg = reg or registry()
-    lines = text.split("\n")
+    places = (_starts(text, _NEWLINE), _starts(text), _lsp_lines(text))
     out: list[Diagnostic] = []
     seen: set[tuple[str, int, int, str]] = set()
     for facts in _replayed(text, reg):
@@ -82,14 +105,18 @@ def diagnostics(text: str, reg: Optional[Registry] = None) -> list[Diagnostic]:
             if key in seen:
                 continue
             seen.add(key)
-            out.append(_diagnostic(e, lines))
+            out.append(_diagnostic(e, len(text), *places))
     return out
 
 
-def _diagnostic(e: DpnError, lines: list[str]) -> Diagnostic:
-    row = max(e.line - 1, 0)
-    source = lines[row] if row < len(lines) else ""
-    col = max(e.column - 1, 0) if e.line else 0
+def _diagnostic(e: DpnError, size: int, readers: list[int], starts: list[int], lines: list[str]) -> Diagnostic:
+    at = 0                                                 # the error's index in the text
+    if e.line:
+        row = min(e.line, len(readers)) - 1
+        end = readers[row + 1] - 1 if row + 1 < len(readers) else size
+        at = min(readers[row] + max(e.column - 1, 0), end)
+    row = bisect_right(starts, at) - 1
+    source, col = lines[row], at - starts[row]
     m = _TOKEN_END.match(source, col)
     end = m.end() if m and m.end() > col else min(col + 1, len(source))
     return Diagnostic(row, _utf16(source[:col]), _utf16(source[:end]), e.code, e.message)
@@ -115,23 +142,21 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
 # ---- hover: the position after a card -------------------------------------------------------------
 
 def _card_at(text: str, line: int, units: int) -> Optional[tuple[int, int, str]]:
-    """The card token under (line, UTF-16 column): its 1-based line and column, and the card."""
+    """The card token under (line, UTF-16 column): its reader's 1-based line and column, and the card."""
     from pygments.token import Generic, String
 
     from .output.lexer import DpnLexer
 
-    lines = text.split("\n")
-    if line >= len(lines):
+    offset = _offset(text, line, units)
+    if offset is None:
         return None
-    col = _from_utf16(lines[line], units)
-    offset = sum(len(s) + 1 for s in lines[:line]) + col
     for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text):
         if start > offset:
             break
         if start <= offset < start + len(value) and (token in String.Symbol or token in Generic.Strong):
-            row_start = sum(len(s) + 1 for s in lines[:line])
             card = card_of(value.rstrip("!?"))
-            return (line + 1, start - row_start + 1, card) if card else None
+            row_start = text.rfind("\n", 0, start) + 1
+            return (text.count("\n", 0, start) + 1, start - row_start + 1, card) if card else None
     return None
 
 
@@ -216,9 +241,10 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
     the profile's rules; else every card not yet seen, the led suit first); in a hand, the
     cards not dealt yet."""
     reg = reg or registry()
-    lines = text.split("\n")
-    if line >= len(lines):
+    lines = _lsp_lines(text)
+    if not 0 <= line < len(lines):
         return []
+    text = "\n".join(lines)
     current = lines[line][: _from_utf16(lines[line], units)]
     tail = _WORD_TAIL.search(current)
     current = current[: len(current) - len(tail.group(0) if tail else "")]       # the word being typed
@@ -326,7 +352,7 @@ def serve(reg: Optional[Registry] = None) -> None:
         new = _safely(formatted, None, doc.source, reg)
         if new is None or new == doc.source:
             return []
-        lines = doc.source.split("\n")
+        lines = _lsp_lines(doc.source)
         end = types.Position(line=len(lines) - 1, character=_utf16(lines[-1]))
         return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=new)]
 

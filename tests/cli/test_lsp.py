@@ -256,3 +256,31 @@ def test_completion_in_a_six_player_hand_offers_a_card_while_a_copy_is_left():
     assert len(offered("hands A: AS KS KS\n      B: KS ")) == 51
     four = "deal 1 dealer D\nhands A: AS KS\n      B: "                     # one deck: dealt once is gone
     assert "KS" not in completions(four, 2, 9) and len(completions(four, 2, 9)) == 50
+
+
+@pytest.mark.parametrize("end", ["\r", "\r\n"])
+def test_positions_follow_lsps_line_ends_a_lone_cr_too(client, tmp_path, end):
+    # LSP ends a line at \r\n, \r or \n; the reader at \n only (a lone \r is a space to it, so
+    # validate puts every error of a CR-only file on its line 1): the errors are validate's,
+    # placed on the editor's lines, where they are in the same file written with \n
+    text = BAD.read_text(encoding="utf-8")
+    written = tmp_path / "ends.dpn"
+    written.write_bytes(text.replace("\n", end).encode("utf-8"))
+    uri = _open(client, BAD, text.replace("\n", end), uri=f"untitled:ends{len(end)}.dpn")
+    found = client.diagnostics(uri)
+    assert [d["code"] for d in found] == [code for code, _, _ in _validated(written)]
+    assert [(d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in found] \
+        == _validated(BAD)
+    leader = next(d for d in found if d["code"] == "wrong-leader")
+    assert leader["range"] == {"start": {"line": 7, "character": 3}, "end": {"line": 7, "character": 4}}
+    # hover and formatting count the same lines
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith(" 9 A:"))
+    worked = _open(client, WORKED, end.join(lines), uri=f"untitled:worked-ends{len(end)}.dpn")
+    client.diagnostics(worked)
+    result = client.request("textDocument/hover", {"textDocument": {"uri": worked},
+                                                   "position": {"line": row, "character": lines[row].index("5H")}})
+    assert result["contents"]["value"].startswith("**B plays 5♥**: deal 1, trick 9, card 2 of 4")
+    edits = client.request("textDocument/formatting", {"textDocument": {"uri": worked},
+                                                       "options": {"tabSize": 4, "insertSpaces": True}})
+    assert edits and all(e["range"]["end"] == {"line": len(lines) - 1, "character": len(lines[-1])} for e in edits)
