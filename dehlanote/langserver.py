@@ -293,23 +293,42 @@ def _undealt(prefix: str, reg: Registry) -> list[str]:
 
 def serve(reg: Optional[Registry] = None) -> None:
     """Run the language server on standard input and output until the editor stops it."""
+    from urllib.parse import unquote
+
     from lsprotocol import types
     from pygls.lsp.server import LanguageServer
+    from pygls.protocol import LanguageServerProtocol
+    from pygls.protocol.language_server import lsp_method
 
     from .version import __version__
 
+    class Protocol(LanguageServerProtocol):
+        @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+        def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+            if unquote(params.text_document.uri) in self.workspace.text_documents:
+                yield from super().lsp_text_document__did_change(params)
+            else:                            # pygls would raise a KeyError the editor shows
+                _log(f"a change to {params.text_document.uri}, which is not open, is ignored")
+
     reg = reg or registry()
-    server = LanguageServer("dehlanote", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
+    server = LanguageServer("dehlanote", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full,
+                            protocol_cls=Protocol)
+
+    def source(uri: str) -> tuple[str, Optional[int]]:
+        """The text of an open document and its version: a document not open is empty (not
+        read from the disk: the editor's copy is the one that counts)."""
+        doc = server.workspace.text_documents.get(unquote(uri))
+        return (doc.source, doc.version) if doc is not None else ("", None)
 
     def publish(uri: str) -> None:
-        doc = server.workspace.get_text_document(uri)
+        text, version = source(uri)
         found = [types.Diagnostic(
             range=types.Range(start=types.Position(line=d.line, character=d.start),
                               end=types.Position(line=d.line, character=d.end)),
             message=d.message, severity=types.DiagnosticSeverity.Error, code=d.code, source="dehlanote")
-            for d in _safely(diagnostics, [], doc.source, reg)]
+            for d in _safely(diagnostics, [], text, reg)]
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found,
-                                                                                version=doc.version))
+                                                                                version=version))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: Any, params: types.DidOpenTextDocumentParams) -> None:
@@ -330,8 +349,8 @@ def serve(reg: Optional[Registry] = None) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     def on_hover(ls: Any, params: types.HoverParams) -> Optional[types.Hover]:
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        text = _safely(hover, None, doc.source, params.position.line, params.position.character, reg)
+        text = _safely(hover, None, source(params.text_document.uri)[0], params.position.line,
+                       params.position.character, reg)
         if text is None:
             return None
         return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text))
@@ -340,19 +359,19 @@ def serve(reg: Optional[Registry] = None) -> None:
     def on_completion(ls: Any, params: types.CompletionParams) -> types.CompletionList:
         from .output.html.data import card_name
 
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        cards = _safely(completions, [], doc.source, params.position.line, params.position.character, reg)
+        cards = _safely(completions, [], source(params.text_document.uri)[0], params.position.line,
+                        params.position.character, reg)
         items = [types.CompletionItem(label=c, kind=types.CompletionItemKind.Value, detail=card_name(c),
                                       sort_text=f"{i:03d}") for i, c in enumerate(cards)]
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     def on_formatting(ls: Any, params: types.DocumentFormattingParams) -> list[types.TextEdit]:
-        doc = server.workspace.get_text_document(params.text_document.uri)
-        new = _safely(formatted, None, doc.source, reg)
-        if new is None or new == doc.source:
+        text = source(params.text_document.uri)[0]
+        new = _safely(formatted, None, text, reg)
+        if new is None or new == text:
             return []
-        lines = _lsp_lines(doc.source)
+        lines = _lsp_lines(text)
         end = types.Position(line=len(lines) - 1, character=_utf16(lines[-1]))
         return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=new)]
 
@@ -362,12 +381,16 @@ def serve(reg: Optional[Registry] = None) -> None:
 def _safely(function: Any, default: Any, *args: Any) -> Any:
     """An answer, or ``default`` when the document trips the reader (the editor keeps going;
     the error is logged on standard error, which editors show in their server log)."""
-    import sys
     import traceback
 
     try:
         return function(*args)
     except Exception:                        # noqa: BLE001 - a half-typed record must never stop the server
-        sys.stderr.write("dehlanote lsp: could not answer: " + traceback.format_exc(limit=3))
+        _log("could not answer: " + traceback.format_exc(limit=3))
         return default
 
+
+def _log(message: str) -> None:
+    import sys
+
+    sys.stderr.write(f"dehlanote lsp: {message.rstrip()}\n")

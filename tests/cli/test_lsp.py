@@ -35,6 +35,7 @@ class Client:
         self.proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "lsp"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=ENV, cwd=ROOT)
         self.inbox: "queue.Queue[dict[str, Any]]" = queue.Queue()
+        self.log: list[dict[str, Any]] = []               # every message received, in order
         self.next_id = 0
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -53,7 +54,9 @@ class Client:
                 if name.lower() == "content-length":
                     length = int(value)
             assert length is not None
-            self.inbox.put(json.loads(out.read(length)))
+            message = json.loads(out.read(length))
+            self.log.append(message)
+            self.inbox.put(message)
 
     def _send(self, message: dict[str, Any]) -> None:
         body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
@@ -284,3 +287,26 @@ def test_positions_follow_lsps_line_ends_a_lone_cr_too(client, tmp_path, end):
     edits = client.request("textDocument/formatting", {"textDocument": {"uri": worked},
                                                        "options": {"tabSize": 4, "insertSpaces": True}})
     assert edits and all(e["range"]["end"] == {"line": len(lines) - 1, "character": len(lines[-1])} for e in edits)
+
+
+def test_a_document_not_open_is_empty_and_its_change_ignored(client):
+    # requests on a document never opened (or closed) read it from the disk and answered with
+    # FileNotFoundError and its traceback; a change before the didOpen popped up a KeyError
+    seen = len(client.log)
+    never = "file:///never.dpn"
+    here = {"textDocument": {"uri": never}, "position": {"line": 0, "character": 0}}
+    assert client.request("textDocument/hover", here) is None
+    assert client.request("textDocument/completion", here)["items"] == []
+    assert client.request("textDocument/formatting", {"textDocument": {"uri": never},
+                                                      "options": {"tabSize": 4, "insertSpaces": True}}) == []
+    client.notify("textDocument/didChange", {"textDocument": {"uri": never, "version": 2},
+                                             "contentChanges": [{"text": BAD.read_text(encoding="utf-8")}]})
+    client.notify("textDocument/didSave", {"textDocument": {"uri": WORKED.as_uri()}})    # on the disk, not open
+    assert client.diagnostics(WORKED.as_uri()) == []
+    closed = _open(client, BAD, uri="untitled:closed.dpn")
+    assert client.diagnostics(closed)
+    client.notify("textDocument/didClose", {"textDocument": {"uri": closed}})
+    assert client.diagnostics(closed) == []
+    assert client.request("textDocument/hover", {"textDocument": {"uri": closed},
+                                                 "position": {"line": 7, "character": 6}}) is None
+    assert not [m for m in client.log[seen:] if m.get("method") == "window/showMessage" or "error" in m]
