@@ -296,6 +296,7 @@ def serve(reg: Optional[Registry] = None) -> None:
     from urllib.parse import unquote
 
     from lsprotocol import types
+    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol
     from pygls.protocol.language_server import lsp_method
@@ -303,6 +304,40 @@ def serve(reg: Optional[Registry] = None) -> None:
     from .version import __version__
 
     class Protocol(LanguageServerProtocol):
+        """pygls's, answering every request: one whose params do not read (``"line": -1``,
+        ``params`` missing or null), one not JSON-RPC 2.0, one after ``shutdown`` gets an error
+        response with its id where pygls logged it and answered nothing."""
+
+        def structure_message(self, data: dict[str, Any]) -> Any:
+            try:
+                return super().structure_message(data)
+            except JsonRpcException:
+                if "id" not in data or "method" not in data:
+                    raise                    # a notification's fault: logged and shown, as pygls does
+                self.refuse(data["id"], JsonRpcInvalidParams.CODE, f"invalid params for {data['method']}")
+                return None
+
+        def handle_message(self, message: Any) -> None:
+            if message is None:              # a request refused as it was read
+                return
+            version, msg_id, method = (message.get(k) if isinstance(message, dict) else getattr(message, k, None)
+                                       for k in ("jsonrpc", "id", "method"))
+            request = msg_id is not None and method is not None
+            if version != self.VERSION:
+                if request:
+                    self.refuse(msg_id, JsonRpcInvalidRequest.CODE, 'not a JSON-RPC 2.0 request ("jsonrpc": "2.0")')
+                else:
+                    _log(f"not a JSON-RPC 2.0 message, ignored (a {type(message).__name__})")
+            elif request and self._shutdown and method != "exit":
+                self.refuse(msg_id, JsonRpcInvalidRequest.CODE, "the server is shut down")
+            else:
+                super().handle_message(message)
+
+        def refuse(self, msg_id: Any, code: int, message: str) -> None:
+            _log(f"request {str(msg_id)[:20]} refused: {message}")
+            if isinstance(msg_id, (int, str)):       # else the id is no id: there is none to answer
+                self._send_response(msg_id, error=types.ResponseError(code=code, message=message))
+
         @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
         def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
             if unquote(params.text_document.uri) in self.workspace.text_documents:

@@ -64,6 +64,19 @@ class Client:
         self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
         self.proc.stdin.flush()
 
+    def send(self, data: bytes) -> None:
+        """Bytes as they are, framed or not."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def answer(self, msg_id: Any, timeout: float = 60) -> dict[str, Any]:
+        """The response to the request ``msg_id``, a result or an error."""
+        while True:
+            msg = self.wait(timeout=timeout)
+            if msg.get("id") == msg_id and "method" not in msg:
+                return msg
+
     def notify(self, method: str, params: Any) -> None:
         self._send({"method": method, "params": params})
 
@@ -310,3 +323,48 @@ def test_a_document_not_open_is_empty_and_its_change_ignored(client):
     assert client.request("textDocument/hover", {"textDocument": {"uri": closed},
                                                  "position": {"line": 7, "character": 6}}) is None
     assert not [m for m in client.log[seen:] if m.get("method") == "window/showMessage" or "error" in m]
+
+
+def _started() -> Client:
+    c = Client()
+    c.request("initialize", {"processId": os.getpid(), "rootUri": ROOT.as_uri(), "capabilities": {}})
+    c.notify("initialized", {})
+    return c
+
+
+def test_every_request_is_answered_even_with_params_that_do_not_read(client):
+    # a hover at line -1, or without params, had no response at all (pygls logged "Invalid
+    # Params" and popped it up): the editor waited for ever
+    uri = {"uri": "untitled:params.dpn"}
+    bad = [{"textDocument": uri, "position": {"line": -1, "character": 0}},
+           {"textDocument": uri, "position": {"line": 0}}, None, "hover", MISSING]
+    for n, params in enumerate(bad, start=1000):
+        message = {"jsonrpc": "2.0", "id": n, "method": "textDocument/hover"}
+        if params is not MISSING:
+            message["params"] = params
+        client.send(_framed(message))
+        error = client.answer(n)["error"]
+        assert error["code"] == -32602 and error["message"] == "invalid params for textDocument/hover"
+        assert "data" not in error
+    client.send(_framed({"id": "no-version", "method": "textDocument/hover", "params": None}))
+    assert client.answer("no-version")["error"]["code"] == -32600
+    assert client.request("textDocument/hover", {"textDocument": uri, "position": {"line": 0, "character": 0}}) \
+        is None                                                                  # and it goes on
+
+
+def test_a_request_after_shutdown_is_refused_not_dropped():
+    c = _started()
+    assert c.request("shutdown", None) is None
+    c.send(_framed({"jsonrpc": "2.0", "id": 99, "method": "textDocument/hover",
+                    "params": {"textDocument": {"uri": "untitled:x.dpn"}, "position": {"line": 0, "character": 0}}}))
+    assert c.answer(99)["error"]["code"] == -32600
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
+
+
+MISSING = object()
+
+
+def _framed(message: Any) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
