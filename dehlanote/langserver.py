@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
-from typing import Any, NamedTuple, Optional
+from typing import Any, BinaryIO, NamedTuple, Optional, cast
 
 from .deck import SUIT_SYMBOLS, SUITS, sides_for, sort_key
 from .errors import DpnError
@@ -31,7 +31,7 @@ from .syntax import parse_string
 from .syntax.cards import card_of
 from .syntax.model import Game
 
-__all__ = ["Diagnostic", "completions", "diagnostics", "formatted", "hover", "serve"]
+__all__ = ["MAX_MESSAGE", "Diagnostic", "Frames", "completions", "diagnostics", "formatted", "hover", "serve"]
 
 ALL_CARDS = tuple(sorted((r + s for s in SUITS for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4",
                                                               "3", "2")), key=sort_key))
@@ -291,8 +291,70 @@ def _undealt(prefix: str, reg: Registry) -> list[str]:
 
 # ---- the server --------------------------------------------------------------------------------------
 
+MAX_MESSAGE = 64 * 1024 * 1024     #: bytes: a message announced longer is refused unread
+_LINE_LIMIT = 64 * 1024            # bytes of a header line read at once; a longer line's tail is kept
+_LENGTH = re.compile(rb"content-length:[ \t]*([^\r\n]*?)[ \t]*\r?\n$", re.I)
+
+
+class Frames:
+    """Standard input as pygls reads it (a header line, a blank line, ``read`` the body), made
+    of well-framed messages only. A header block without a usable ``Content-Length`` (none,
+    not a number, 0, over :data:`MAX_MESSAGE`) is skipped, body unread: the next message's
+    header then comes glued to that body, and is found at the end of its line, so the stream
+    is in step again at the next well-formed ``Content-Length:`` header. A line is never held
+    whole past 64 KB, nor a body past :data:`MAX_MESSAGE`."""
+
+    def __init__(self, raw: BinaryIO) -> None:
+        self.raw = raw
+        self.pending: list[bytes] = []
+
+    def readline(self) -> bytes:
+        if not self.pending:
+            body = self._next()
+            if body is None:
+                return b""                   # the end of input: pygls stops
+            self.pending = [b"Content-Length: %d\r\n" % len(body), b"\r\n", body]
+        return self.pending.pop(0)
+
+    def read(self, size: int) -> bytes:
+        return self.pending.pop(0) if self.pending else b""      # the body readline announced
+
+    def _next(self) -> Optional[bytes]:
+        """The next well-framed message's body (None at the end of input)."""
+        length: Optional[int] = None
+        header: Optional[bytes] = None          # the last Content-Length's value in this block
+        block = False                           # a header line read since the last blank line
+        while True:
+            line = self._line()
+            if not line:
+                return None
+            if line.strip(b" \t\r\n"):
+                block = True
+                found = _LENGTH.search(line)
+                if found:
+                    header = found.group(1)
+                    length = int(header) if header.isdigit() and len(header) < 12 else None
+            elif block:
+                if length is not None and 0 < length <= MAX_MESSAGE:
+                    body = self.raw.read(length)
+                    return body if len(body) == length else None
+                shown = "none" if header is None else repr(header[:30].decode("ascii", "replace"))
+                _log(f"a message skipped: Content-Length {shown} (a message is 1 to {MAX_MESSAGE} bytes)")
+                length, header, block = None, None, False
+
+    def _line(self) -> bytes:
+        line = self.raw.readline(_LINE_LIMIT)
+        while line and not line.endswith(b"\n"):          # a long line: its end is what matters
+            more = self.raw.readline(_LINE_LIMIT)
+            if not more:
+                return b""
+            line = line[-100:] + more
+        return line
+
+
 def serve(reg: Optional[Registry] = None) -> None:
     """Run the language server on standard input and output until the editor stops it."""
+    import sys
     from urllib.parse import unquote
 
     from lsprotocol import types
@@ -410,7 +472,7 @@ def serve(reg: Optional[Registry] = None) -> None:
         end = types.Position(line=len(lines) - 1, character=_utf16(lines[-1]))
         return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=new)]
 
-    server.start_io()
+    server.start_io(stdin=cast(BinaryIO, Frames(sys.stdin.buffer)))     # pygls reads what Frames passes on
 
 
 def _safely(function: Any, default: Any, *args: Any) -> Any:

@@ -368,3 +368,26 @@ MISSING = object()
 def _framed(message: Any) -> bytes:
     body = json.dumps(message).encode("utf-8")
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+@pytest.mark.parametrize("bad", [b"Content-Length: abc\r\n\r\n{}", b"Content-Length: -5\r\n\r\n{}",
+                                 b"Content-Type: application/json\r\n\r\n{}", b"Content-Length: 0\r\n\r\n",
+                                 b"Content-Length: 99999999999999999999\r\n\r\n",
+                                 b"Content-Length: 67108865\r\n\r\n" + b"x" * 100_000,
+                                 b"garbage, no header at all\r\n", b"Content-Length: 1\r\n\r\n{"],
+                         ids=["not-a-number", "negative", "no-length", "overflow", "over-64MB", "zero", "garbage",
+                              "not-json"])
+def test_a_misframed_message_is_skipped_and_the_next_one_answered(bad):
+    # after a header block without a usable Content-Length every later header came glued to
+    # the previous body and nothing was answered again; a huge length was an OverflowError and
+    # the server's end. Now the message is skipped (a length over 64 MB unread) and the server
+    # is in step again at the next Content-Length header
+    c = _started()
+    hover = {"textDocument": {"uri": "untitled:frames.dpn"}, "position": {"line": 0, "character": 0}}
+    for n in (1, 2):
+        c.send(bad)
+        c.send(_framed({"jsonrpc": "2.0", "id": f"after{n}", "method": "textDocument/hover", "params": hover}))
+        assert c.answer(f"after{n}", timeout=20) == {"jsonrpc": "2.0", "id": f"after{n}", "result": None}
+    assert c.request("shutdown", None) is None
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
