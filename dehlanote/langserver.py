@@ -397,7 +397,7 @@ def serve(reg: Optional[Registry] = None) -> None:
 
         def refuse(self, msg_id: Any, code: int, message: str) -> None:
             _log(f"request {str(msg_id)[:20]} refused: {message}")
-            if isinstance(msg_id, (int, str)):       # else the id is no id: there is none to answer
+            if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):   # else no id to answer
                 self._send_response(msg_id, error=types.ResponseError(code=code, message=message))
 
         @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)

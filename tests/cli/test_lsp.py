@@ -348,8 +348,10 @@ def test_every_request_is_answered_even_with_params_that_do_not_read(client):
         assert "data" not in error
     client.send(_framed({"id": "no-version", "method": "textDocument/hover", "params": None}))
     assert client.answer("no-version")["error"]["code"] == -32600
+    client.send(_framed({"jsonrpc": "2.0", "id": True, "method": "textDocument/hover", "params": None}))
     assert client.request("textDocument/hover", {"textDocument": uri, "position": {"line": 0, "character": 0}}) \
         is None                                                                  # and it goes on
+    assert not [m for m in client.log if m.get("id") is True]                   # true is no id to answer
 
 
 def test_a_request_after_shutdown_is_refused_not_dropped():
