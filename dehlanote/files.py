@@ -48,7 +48,8 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
            "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside", "kind_of",
-           "silence", "open_lock", "make_folder", "build_beside", "STOPS", "stops_held", "signals_clean_up"]
+           "silence", "open_lock", "make_folder", "build_beside", "STOPS", "stops_held", "signals_clean_up",
+           "same_file", "regular_or_missing"]
 
 
 class OutputRefused(Exception):
@@ -345,6 +346,47 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
     with folder, folder.write(os.path.basename(real), force=force, expect=expect, binary=binary, sync=sync,
                               keep_links=True, shown=name) as stream:
         yield stream
+
+
+def same_file(path: PathLike, inputs: "list[PathLike]") -> Optional[str]:
+    """The first of ``inputs`` that is the very file ``path`` names (the same device and inode,
+    links followed: a symlink or a hard link to an input is that input), or None. ``-`` among
+    the inputs is standard input, when it reads a file. Only a regular file counts: writing a
+    device or a FIFO that is also read (``/dev/stdout`` on the terminal standard input reads)
+    destroys nothing. A path that does not exist, or cannot be looked at, is no input."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    for spec in inputs:
+        name = os.fspath(spec)
+        try:
+            other = os.fstat(0) if name == "-" else os.stat(name)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(other.st_mode) and (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
+            return name
+    return None
+
+
+def regular_or_missing(path: PathLike) -> None:
+    """Nothing when ``path`` is a regular file (links followed) or names nothing yet; else
+    OutputRefused saying what it is: a save that must never block nor write through (a FIFO
+    would hold the program in ``open`` until someone reads it, a device would take the text),
+    decided before anything is opened. ``/dev/stdout`` and its kind are refused too."""
+    name = os.fspath(path)
+    if _descriptor(name) is not None:
+        raise OutputRefused("it is one of the program's own streams, not a file")
+    try:
+        st = os.stat(name)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise _failed(exc, name) from exc
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputRefused(f"it is {kind_of(st)}, not a regular file")
 
 
 def write_file(path: PathLike, data: Union[str, bytes], *, force: bool = False, expect: Optional[Snapshot] = None,

@@ -371,6 +371,23 @@ rules_path = _named_path("the rules file's name is empty: give the .yaml file of
 output_path = _named_path("--output is empty: give a file or folder name")
 
 
+def refuse_input_output(output: "os.PathLike[str] | str", inputs: "Sequence[Any]") -> None:
+    """A usage error (``output-is-input``, nothing written) when the output a command was told
+    to write is one of the files it reads (the same file, also through a symlink or a hard
+    link, or standard input read from it): every command with input files and ``-o`` checks
+    here before it writes. ``inputs``: the record files (``-`` for standard input) and any
+    other file read (a ``--rules`` file); None among them is skipped."""
+    from ..files import same_file
+    hit = same_file(output, [os.fspath(i) for i in inputs if i is not None])
+    if hit is None:
+        return
+    shown = display_name(os.fspath(output))
+    what = ("standard input" if hit == STDIN else display_name(hit))
+    same = "an input of this command" if what == shown else f"the same file as {what}, an input of this command"
+    raise fail(f"output-is-input: {shown} is {same}: writing it would lose the record; "
+               "give another output file (nothing was written)")
+
+
 def no_trick(deal: Any, trick: int) -> str:
     """The message for a trick number a deal has not: ``deal 1 has no trick 14 (tricks 1 to
     13)``; the tricks counted are those the replay could follow."""

@@ -23,7 +23,7 @@ from typing import Any, Optional
 import typer
 
 from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console,
-                     output_path)
+                     output_path, refuse_input_output)
 from ..db import ctrl_c_told
 from .plainhelp import PlainCommand, PlainGroup
 
@@ -111,6 +111,7 @@ def build_command(
         raise fail("usage: db build reads files (a database remembers them by name): not standard input")
     workers = jobs or os.cpu_count() or 1
     target = os.fspath(output)
+    refuse_input_output(target, [*specs, rules])
     if os.path.isdir(target):
         raise fail(f"not-a-database: {target}: it is a directory")
     folder = os.path.dirname(target) or "."

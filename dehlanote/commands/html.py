@@ -31,6 +31,7 @@ from .common import (
     load_registry,
     output_path,
     plural,
+    refuse_input_output,
     why,
 )
 
@@ -124,6 +125,7 @@ def html_command(
         target = output / f"{_stem(spec)}.html" if output.is_dir() else output
         if not target.parent.exists():
             raise fail(f"cannot write {_shown(target)}: the folder {_shown(target.parent)} does not exist")
+        refuse_input_output(target, [spec, rules])
         try:
             with open_checked(spec) as stream:
                 report = write_page(stream, site_name(spec), target, reg, four_colour=four_colour,

@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from .common import (RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry, no_trick,
-                     output_path)
+                     output_path, refuse_input_output)
 
 
 def image_command(
@@ -50,6 +50,7 @@ def image_command(
         except (ImportError, OSError) as exc:     # OSError: the cairo library itself is missing
             raise fail("a PNG needs cairosvg and the cairo library: pip install 'dehlanote[image]' "
                        f"(or write an .svg) ({type(exc).__name__}: {exc})")
+    refuse_input_output(output, [file, rules])
     reg = load_registry(rules)
     facts = load_game(file, game, reg)
     rules_used = facts.rules

@@ -15,7 +15,8 @@ from typing import Callable, Iterator, Optional
 
 from ..files import OutputRefused
 from ..output.jsonstream import write_document
-from .common import Exit, STDIN, emit, expand, fail, load_registry, open_games, replacing, spare_collector, why
+from .common import (Exit, STDIN, emit, expand, fail, load_registry, open_games, refuse_input_output, replacing,
+                     spare_collector, why)
 
 __all__ = ["JOIN_CHARS", "run"]
 
@@ -56,6 +57,8 @@ def run(files: list[str], output: Optional[Path] = None, compact: bool = False, 
     specs = expand(files)
     if specs.count(STDIN) > 1:
         raise fail("standard input (-) can be read only once")
+    if output is not None:
+        refuse_input_output(output, [*specs, rules])
     # every file is opened (and its first game read) before anything is written
     opened = [open_games(spec) for spec in specs]
     games = (game for source in opened for game in source)

@@ -21,7 +21,7 @@ from ..analysis.search import Solver
 from ..analysis.position import PlayRules
 from ..deck import SUIT_NAMES, sort_key
 from ..errors import DpnError
-from ..files import OutputRefused, WriteError, write_file
+from ..files import OutputRefused, WriteError, regular_or_missing, same_file, write_file
 from ..replay.events import TrumpRevealed, TrumpSet
 from ..replay.facts import DealFact, GameFacts, PlayFact, TrickFact
 from ..replay.table import IllegalCard, Table
@@ -346,6 +346,10 @@ class WhatIf:
         if not path:
             self.message = "save-refused: no file name"
             return False
+        refused = self._refused(path)
+        if refused:
+            self.message = f"save-refused: {path}: {refused}"
+            return False
         if os.path.lexists(path) and not overwrite:
             self.confirm = path
             return False
@@ -356,6 +360,10 @@ class WhatIf:
             return False
         except ValueError as exc:
             self.message = f"nothing-to-save: {exc}"
+            return False
+        refused = self._refused(path)       # (again: it may have changed while y / n was asked)
+        if refused:
+            self.message = f"save-refused: {path}: {refused}"
             return False
         try:
             write_file(path, text)
@@ -368,6 +376,20 @@ class WhatIf:
         self.saved = path
         self.message = f"saved the line as {path}"
         return True
+
+    def _refused(self, path: str) -> str:
+        """Why ``path`` will not be saved to, before anything is opened ("" when it may be): the
+        record being replayed (also through a link), or anything but a regular file (a FIFO would
+        hold the stepper in ``open`` for good, a device would take the text, a folder cannot)."""
+        if self.source and same_file(path, [self.source]) is not None:
+            return "it is the record being replayed: save the line under another name"
+        try:
+            regular_or_missing(path)
+        except OutputRefused as exc:
+            return str(exc)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+        return ""
 
 
 def _point(deal: DealFact, played: int) -> tuple[int, int]:

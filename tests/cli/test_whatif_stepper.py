@@ -12,6 +12,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -135,8 +136,7 @@ def test_save_errors_are_coded_messages(tmp_path):
     keys = _keys(tmp_path)
     _press(keys, "w", "1", "s", "\x15", str(tmp_path), "\r")
     w = keys.whatif
-    assert w.confirm == str(tmp_path)                     # it exists: asked first
-    _press(keys, "y")
+    assert w.confirm is None                              # a folder: refused at once, never asked about
     assert w.message.startswith(f"save-refused: {tmp_path}: ")
     _press(keys, "s", "\x15", str(tmp_path / "no-such-folder" / "x.dpn"), "\r")
     assert w.message.startswith("write-failed: ") or w.message.startswith("save-refused: ")
@@ -144,6 +144,57 @@ def test_save_errors_are_coded_messages(tmp_path):
     assert w.message.startswith("duplicate-card: ")
     _press(keys, "c", "ZZ", "\r")
     assert w.message.startswith("bad-card: ")
+
+
+def test_the_record_being_replayed_is_never_saved_over(tmp_path):
+    """The open record, named as it is, through a symlink or through a hard link: refused at
+    once (no "overwrite it?" question that a y would answer), the record left whole."""
+    keys = _keys(tmp_path)
+    source = tmp_path / "game.dpn"
+    before = source.read_bytes()
+    os.symlink(source, tmp_path / "link.dpn")
+    os.link(source, tmp_path / "hard.dpn")
+    _press(keys, "w", "1")
+    w = keys.whatif
+    for name in (source, tmp_path / "link.dpn", tmp_path / "hard.dpn"):
+        _press(keys, "s", "\x15", str(name), "\r")
+        assert w.confirm is None and w.saved is None
+        assert w.message == f"save-refused: {name}: it is the record being replayed: save the line under another name"
+        _press(keys, "y")                                 # a y typed on would answer no question
+        assert source.read_bytes() == before
+    _press(keys, "s", "\x15", str(tmp_path / "other.dpn"), "\r")
+    assert w.saved == str(tmp_path / "other.dpn") and source.read_bytes() == before
+
+
+def test_a_fifo_or_a_device_is_refused_without_opening_it(tmp_path):
+    """A FIFO held the stepper in open() for good (no reader: q and Ctrl-C did nothing); a
+    device would take the text. Both are refused before anything is opened, as a folder is."""
+    def stuck(signum, frame):
+        raise AssertionError("the save sat in open() on the FIFO")
+    old = signal.signal(signal.SIGALRM, stuck)
+    signal.alarm(10)
+    try:
+        _fifo_refused(tmp_path)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _fifo_refused(tmp_path: Path) -> None:
+    keys = _keys(tmp_path)
+    fifo = tmp_path / "pipe.dpn"
+    os.mkfifo(fifo)
+    _press(keys, "w", "1")
+    w = keys.whatif
+    for name in (str(fifo), os.devnull, "/dev/stdout"):
+        _press(keys, "s", "\x15", name, "\r")
+        assert w.confirm is None and w.saved is None, name
+        assert w.message.startswith(f"save-refused: {name}: "), w.message
+    _press(keys, "s", "\x15", str(fifo), "\r")
+    assert w.message == f"save-refused: {fifo}: it is a FIFO, not a regular file"
+    assert keys.whatif is w and w.prompt is None          # the stepper goes on: its keys still answer
+    _press(keys, LEFT)
+    assert w.pos == 3
 
 
 def test_a_name_typed_in_any_script_and_a_record_wrong_before_the_point(tmp_path):

@@ -232,3 +232,88 @@ def test_an_empty_output_is_refused_by_the_console_script_as_well(tmp_path):
     assert result.returncode == 2
     assert result.stderr == "dehlanote: --output is empty: give a file or folder name (is a shell variable unset?)\n"
     assert list(tmp_path.iterdir()) == []
+
+
+# ---- an output that is one of the inputs -------------------------------------------------------
+
+#: every command that reads files and writes -o OUT, with OUT put in the command's words
+INPUT_OUTPUT = {
+    "html": lambda rec, out: ["html", rec, "-o", out],
+    "html --analyse-from": lambda rec, out: ["html", rec, "--analyse-from", "13", "-o", out],
+    "json": lambda rec, out: ["json", rec, "-o", out],
+    "json, two files": lambda rec, out: ["json", str(WORKED), rec, "-o", out],
+    "image": lambda rec, out: ["image", rec, "--deal", "1", "-o", out],
+    "db build": lambda rec, out: ["db", "build", rec, "-o", out],
+}
+
+
+@pytest.mark.parametrize("how", ["same", "symlink", "hard link"])
+@pytest.mark.parametrize("command", list(INPUT_OUTPUT))
+def test_an_output_that_is_an_input_is_refused_and_nothing_is_written(tmp_path, command, how):
+    """`html keep.dpn -o keep.dpn` replaced the record with its page (json too): the output is
+    checked against every input (the same device and inode, through a link too) before
+    anything is written, with a coded error."""
+    if command == "db build":
+        pytest.importorskip("duckdb")
+    suffix = ".svg" if command == "image" else ".dpn"
+    record = tmp_path / f"keep{suffix}"
+    record.write_bytes(WORKED.read_bytes())
+    before = record.read_bytes()
+    out = record
+    if how == "symlink":
+        out = tmp_path / f"link{suffix}"
+        out.symlink_to(record.name)
+    elif how == "hard link":
+        out = tmp_path / f"hard{suffix}"
+        os.link(record, out)
+    result = run(*INPUT_OUTPUT[command](record.name, out.name), cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    line = result.stderr.strip()
+    assert line.startswith(f"dehlanote: output-is-input: {out.name} is ") and "\n" not in line, line
+    assert "nothing was written" in line
+    assert record.read_bytes() == before
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("command", ["html", "json", "image"])
+def test_standard_input_read_from_the_output_file_is_refused(tmp_path, command):
+    """`dehlanote json - -o keep.dpn < keep.dpn`: standard input is that file."""
+    record = tmp_path / ("keep.svg" if command == "image" else "keep.dpn")
+    record.write_bytes(WORKED.read_bytes())
+    args = [command, "-", "-o", record.name] + (["--deal", "1"] if command == "image" else [])
+    with open(record, "rb") as stdin:
+        result = subprocess.run([sys.executable, "-m", "dehlanote", *args], cwd=tmp_path, stdin=stdin,
+                                capture_output=True, text=True, timeout=120,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 2 and "output-is-input: keep" in result.stderr, result.stderr
+    assert "standard input" in result.stderr
+    assert record.read_bytes() == WORKED.read_bytes()
+
+
+def test_a_rules_file_is_an_input_too(tmp_path):
+    rules = tmp_path / "club.yaml"
+    rules.write_text("profiles: {}\n", encoding="utf-8")
+    result = run("json", str(WORKED), "--rules", rules.name, "-o", rules.name, cwd=tmp_path)
+    assert rules.read_text(encoding="utf-8") == "profiles: {}\n"
+    assert result.returncode == 2, result.stderr
+
+
+def test_the_console_script_s_direct_json_refuses_it_as_well(tmp_path):
+    """``dehlanote json FILE -o FILE`` through the console script's path that skips Typer."""
+    record = tmp_path / "keep.dpn"
+    record.write_bytes(WORKED.read_bytes())
+    code = ("import sys; from dehlanote._entry import main; sys.argv = ['dehlanote', 'json', 'keep.dpn', '-o', "
+            "'keep.dpn']; main()")
+    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert result.returncode == 2 and "output-is-input: keep.dpn" in result.stderr, result.stderr
+    assert record.read_bytes() == WORKED.read_bytes()
+
+
+def test_writing_the_terminal_standard_input_reads_is_no_input_output(tmp_path):
+    """Only a regular file counts: /dev/null read and /dev/null written destroy nothing."""
+    from dehlanote.files import same_file
+    assert same_file(os.devnull, [os.devnull]) is None
+    assert same_file(tmp_path / "missing", [tmp_path / "missing"]) is None
+    (tmp_path / "a").write_text("x")
+    assert same_file(tmp_path / "a", ["nothing-here", tmp_path / "a"]) == str(tmp_path / "a")
