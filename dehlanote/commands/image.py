@@ -36,6 +36,7 @@ def image_command(
     Example: dehlanote image samples/worked-example.dpn --deal 1 --trick 9 -o trick9.png
     """
     from ..files import OutputRefused, write_target
+    from ..text import printable
     from ..output.stepper import snapshots
     from ..output.svg import snapshot_svg
     from ..deck import seats_for
@@ -82,7 +83,14 @@ def image_command(
     where = f"trick {trick}" + (f", card {card}" if card is not None else "") if trick else "as dealt"
     title = f"{tags.get('Event') or 'Dehla Pakad'} · deal {deal} · {where}"
     svg = snapshot_svg(snaps[index], seats, names=names, title=title)
-    data: bytes = svg.encode("utf-8") if kind == ".svg" else cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+    data = svg.encode("utf-8", "replace")
+    if kind == ".png":
+        try:
+            data = cairosvg.svg2png(bytestring=data)
+        except Exception as exc:     # cairosvg raises what its parser and cairo raise: any of it is one line
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise fail(f"image-failed: cairosvg could not draw the PNG ({type(exc).__name__}: {printable(first)}); "
+                       "nothing was written (an .svg may still be written)") from None
     try:
         with write_target(output, force=force, binary=True) as stream:
             stream.write(data)

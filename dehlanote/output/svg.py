@@ -13,15 +13,36 @@ anything else can draw with it.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Optional, Sequence, Union
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax import saxutils
 
 from ..replay.facts import DISPLAY
 from ..deck import SUIT_NAMES, sides_for, side_of, sort_key
 from .html.page import SUIT_SYMBOLS as SUIT_DRAWINGS
+from ..text import printable
 from .stepper import Snapshot, seat_layout
 
-__all__ = ["snapshot_svg", "table_svg"]
+__all__ = ["snapshot_svg", "table_svg", "xml_text"]
+
+#: what :func:`printable` leaves that XML 1.0 cannot hold: lone surrogates (a file name's bytes
+#: that are not UTF-8) and the two noncharacters U+FFFE, U+FFFF
+_NOT_XML = re.compile("[\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_text(text: str) -> str:
+    """Record text as an SVG can hold it, shown as the other outputs show it: control
+    characters as their pictures (``␛``, ``␁``), bidirectional overrides and what XML
+    cannot hold as ``\ufffd``; tabs kept."""
+    return _NOT_XML.sub("\ufffd", printable(text))
+
+
+def escape(text: str) -> str:
+    return saxutils.escape(xml_text(text))
+
+
+def quoteattr(text: str) -> str:
+    return saxutils.quoteattr(xml_text(text))
 
 WIDTH, HEIGHT = 960, 680
 _FELT_BOTTOM = 590

@@ -176,3 +176,46 @@ def test_image_refuses_what_it_cannot_write(tmp_path, monkeypatch):
     result = run("image", WORKED, "--deal", 1, "-o", tmp_path / "x.png")
     assert result.exit_code == 2 and "pip install 'dehlanote[image]'" in result.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+#: characters a record may hold (validate accepts them) that XML cannot, or that reorder text
+XML_HOSTILE = ["\x01", "\x0b", "\x0c", "\x1b", "\x00", "\ufffe", "\uffff", "\u202e"]
+
+
+@pytest.mark.parametrize("ch", XML_HOSTILE, ids=lambda c: f"U+{ord(c):04X}")
+@pytest.mark.parametrize("kind", [".svg", ".png"])
+def test_image_of_a_record_with_control_characters_is_well_formed(tmp_path, ch, kind):
+    """A control character in Event or a name gave a ParseError traceback (PNG) or SVG that
+    is not XML: it is shown as the terminal shows it (a picture, or U+FFFD)."""
+    if kind == ".png":
+        pytest.importorskip("cairosvg")
+    record = tmp_path / "esc.dpn"
+    text = WORKED.read_text(encoding="utf-8").replace('[Event "', f'[Event "a{ch}b ').replace('"Asha"', f'"As{ch}ha"')
+    record.write_text(text, encoding="utf-8")
+    out = tmp_path / f"x{kind}"
+    result = run("image", record, "--deal", 1, "--trick", 9, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    if kind == ".png":
+        assert _png_size(out.read_bytes()) == (960, 680)
+        return
+    root = ET.parse(out).getroot()          # well-formed
+    shown = "\ufffd" if ch in "\ufffe\uffff\u202e" else chr(0x2400 + ord(ch))
+    assert root.find(f"{SVG}title").text.startswith(f"a{shown}b ")
+    texts = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
+    assert f"A As{shown}ha" in texts
+
+
+def test_a_failure_of_cairosvg_is_one_coded_line(tmp_path, monkeypatch):
+    pytest.importorskip("cairosvg")
+    import cairosvg
+
+    def broken(**kw):
+        raise ValueError("the drawing broke\nsecond line")
+    monkeypatch.setattr(cairosvg, "svg2png", broken)
+    out = tmp_path / "x.png"
+    result = run("image", WORKED, "--deal", 1, "-o", out)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("dehlanote: image-failed: cairosvg could not draw the PNG (ValueError: the "
+                                     "drawing broke); nothing was written (an .svg may still be written)")
+    assert not out.exists()
