@@ -63,7 +63,8 @@ def html_command(
                                      "or --site)."),
     site: bool = typer.Option(False, "--site", help="Write a folder with an index.html (statistics, charts, "
                                                      "every game) even for one input."),
-    title: str = typer.Option("DPN games", "--title", help="The site's title (its index page)."),
+    title: Optional[str] = typer.Option(None, "--title", help="The site's title (its index page; with --viewer, "
+                                                              "the viewer's). Default: DPN games."),
     four_colour: bool = typer.Option(False, "--four-colour", help="Start with the four-colour deck "
                                                                   "(spades black, hearts red, diamonds blue, "
                                                                   "clubs green); pages have a switch."),
@@ -108,7 +109,15 @@ def html_command(
     check_lang(lang)
     err = err_console()
     if viewer:
-        _write_viewer(files, output, err, lang)
+        unused = [name for name, given in (("--site", site), ("--analyse", analyse),
+                                           ("--analyse-from", analyse_from is not None), ("--dd", dd),
+                                           ("--rules", rules is not None)) if given]
+        if unused:
+            one = len(unused) == 1
+            raise fail(f"usage: --viewer writes the page that shows a shared deal, which {' and '.join(unused)} "
+                       f"{'does' if one else 'do'} not apply to: give {'it' if one else 'them'} "
+                       "without --viewer (nothing was written)")
+        _write_viewer(files, output, err, lang, title=title, four_colour=four_colour, force=force)
     if not files:
         raise fail("give a DPN file (or --viewer for the page that shows shared deals)")
     reg = load_registry(rules)
@@ -158,7 +167,7 @@ def html_command(
         opener, review = reviewer.opener, reviewer.write
     try:
         with _bar(total, show) as advance:
-            result = build_site(specs, output, reg, title=printable(title), four_colour=four_colour,
+            result = build_site(specs, output, reg, title=printable(title or "DPN games"), four_colour=four_colour,
                                 per_page=per_page, progress=advance, extend=extend, opener=opener,
                                 lang=lang, force=force, shown=site_name, review=review)
     except OutputRefused as exc:
@@ -179,7 +188,8 @@ def html_command(
     raise typer.Exit(Exit.INVALID if errors else Exit.OK)
 
 
-def _write_viewer(files: Optional[list[str]], output: Path, err: Any, lang: str) -> None:
+def _write_viewer(files: Optional[list[str]], output: Path, err: Any, lang: str, *, title: Optional[str] = None,
+                  four_colour: bool = False, force: bool = False) -> None:
     """``html --viewer``: the page that shows the deal of a ``dehlanote share`` link."""
     from ..files import OutputRefused, write_target
     from ..output.html.viewer import render_viewer
@@ -188,8 +198,9 @@ def _write_viewer(files: Optional[list[str]], output: Path, err: Any, lang: str)
         raise fail("--viewer writes the page that reads its deal from a link: give no FILE")
     target = output / "viewer.html" if output.is_dir() else output
     try:
-        with write_target(target) as stream:
-            stream.write(render_viewer(lang=lang))
+        with write_target(target, force=force) as stream:
+            stream.write(render_viewer(title if title is not None else "DPN deal viewer", lang=lang,
+                                       four_colour=four_colour))
     except OutputRefused as exc:
         raise fail(f"will not write {target}: {exc}")
     except OSError as exc:

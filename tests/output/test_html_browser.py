@@ -218,6 +218,23 @@ def test_fragment_restores_the_position_and_follows_it(browser: Any, tmp_path: P
     assert errors_logged(browser) == []
 
 
+@pytest.mark.parametrize("fragment, where", [
+    ("#trick=%", "Deal 1 of 1 · dealt"),                                  # the testers' blank page
+    ("#deal=%E0%A4&trick=5", "Deal 1 of 1 · trick 5 of 13"),            # half a UTF-8 character
+    ("#%=1&trick=%zz&deal=1&trick=3", "Deal 1 of 1 · trick 3 of 13"),
+    ("#trick", "Deal 1 of 1 · dealt"),
+])
+def test_a_malformed_percent_in_the_link_is_ignored(browser: Any, tmp_path: Path, fragment: str,
+                                                     where: str) -> None:
+    """decodeURIComponent threw URIError on #trick=% and left the page blank: a bad part is
+    left out and the rest opens the nearest position, cards drawn, nothing logged."""
+    page = page_of(tmp_path, WORKED)
+    open_page(browser, page, fragment)
+    assert text(browser, "where").startswith(where)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#seats .card, .hand .card")) > 0
+    assert errors_logged(browser) == []
+
+
 def test_game_chooser_and_autoplay(browser: Any, tmp_path: Path) -> None:
     two = WORKED.read_text(encoding="utf-8") + "\n" + MATCH.read_text(encoding="utf-8")
     open_page(browser, page_of(tmp_path, two), "#game=2")

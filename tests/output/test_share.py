@@ -120,6 +120,41 @@ def test_the_viewer_page_is_self_contained_with_the_replay_pages_policy(tmp_path
     assert "DecompressionStream" in script and KEY in script
 
 
+@pytest.mark.parametrize("extra, named", [
+    (["--site"], "--site"), (["--analyse"], "--analyse"), (["--analyse-from", "3"], "--analyse-from"),
+    (["--dd"], "--dd"), (["--site", "--analyse"], "--site and --analyse"),
+])
+def test_the_viewer_refuses_the_options_of_a_site_or_an_analysis(tmp_path, extra, named):
+    """--viewer ignored --site and --analyse without a word: refused, nothing written."""
+    out = tmp_path / "viewer.html"
+    result = run("html", "--viewer", *extra, "-o", out)
+    assert result.exit_code == 2
+    line = result.stderr.strip()
+    assert line.startswith("dehlanote: usage: --viewer writes the page that shows a shared deal, which "
+                           f"{named} ") and "nothing was written" in line and "\n" not in line
+    assert not out.exists()
+
+
+def test_the_viewer_takes_its_title_its_deck_and_force(tmp_path):
+    out = tmp_path / "viewer.html"
+    assert run("html", "--viewer", "-o", out).exit_code == 0
+    assert "<title>DPN deal viewer</title>" in out.read_text(encoding="utf-8")
+    assert run("html", "--viewer", "--title", "Club <deals>", "--four-colour", "-o", out).exit_code == 0
+    page = out.read_text(encoding="utf-8")
+    assert "<title>Club &lt;deals&gt;</title>" in page and '"four":true' in page
+    out.chmod(0o444)
+    assert run("html", "--viewer", "-o", out).exit_code == 2
+    assert run("html", "--viewer", "--force", "-o", out).exit_code == 0
+    assert "<title>DPN deal viewer</title>" in out.read_text(encoding="utf-8")
+
+
+def test_a_shared_deal_knows_the_match_s_last_deal():
+    facts = next(replay_games(iter_path(MATCH)))
+    from dehlanote.output.html.viewer import share_data
+    data = share_data(facts, 3)
+    assert [d["n"] for d in data["deals"]] == [3] and data["last"] == 7
+
+
 def test_the_viewer_takes_no_file_and_html_still_needs_one(tmp_path):
     assert run("html", "--viewer", WORKED, "-o", tmp_path / "v.html").exit_code == 2
     result = run("html", "-o", tmp_path / "p.html")

@@ -148,3 +148,19 @@ def test_a_copied_trick_link_carries_the_deal(browser, viewer):
     """)
     assert copied, "nothing was copied"
     assert any("#game=1&deal=1&trick=" in c and "&dpn1=" in c for c in copied), copied
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_malformed_part_beside_the_deal_is_ignored_and_the_match_s_deals_counted(browser, viewer, size, tmp_path):
+    """#trick=%&dpn1=... said "This link does not hold a deal" (the replay's URIError), and the
+    heading said "Deal 3 of 3" for deal 3 of a 7-deal match."""
+    url = share(MATCH, "--deal", 3, base=viewer)
+    base, fragment = url.split("#", 1)
+    open_link(browser, f"{base}#trick=%&{fragment}", size)
+    assert browser.execute_script("return document.documentElement.dataset.viewer") == "deal"
+    where = browser.find_element(By.ID, "where").text
+    assert where.startswith("Deal 3 of 7 · dealt"), where
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".card")) > 0
+    shot = Path(os.environ.get("DEHLANOTE_SHOTS", tmp_path)) / f"dehlanote-viewer-bad-part-{size[0]}x{size[1]}.png"
+    assert browser.save_screenshot(str(shot))
+    assert severe(browser) == []

@@ -116,12 +116,12 @@ class ShareError(ValueError):
     """A link that cannot be made (no such deal) or read (not a deal link)."""
 
 
-def render_viewer(title: str = "DPN deal viewer", *, lang: str = "en") -> str:
+def render_viewer(title: str = "DPN deal viewer", *, lang: str = "en", four_colour: bool = False) -> str:
     """The viewer page (no deal in it: the deal comes with the link): the replay page with
     the viewer's script run first, the page's policy naming that script's hash."""
     replay = template("replay.js")
     js = _VIEWER_JS.replace("__KEY__", KEY).replace("__REPLAY__", replay)
-    page = render_replay([], title, lang=lang)
+    page = render_replay([], title, lang=lang, four_colour=four_colour)
     own = f"<script>{replay}</script>"
     if page.count(own) != 1 or page.count(_sha256(replay)) != 1:
         raise AssertionError("the replay page's script is not where the viewer expects it")
@@ -137,6 +137,7 @@ def share_data(facts: GameFacts, deal_number: int, number: int = 1) -> dict[str,
         raise ShareError(f"the game has no deal {deal_number} ({have})")
     data = game_data(facts, number)
     data["deals"] = [data["deals"][index]]
+    data["last"] = facts.deals[-1].number       # "Deal 3 of 7": the match's last deal, not the link's only one
     data["errors"] = [e for e in data["errors"] if e[4] == deal_number]
     data["summary"] = dict(data["summary"], deals=1, errors=len(data["errors"]))
     return data

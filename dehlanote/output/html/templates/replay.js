@@ -296,7 +296,9 @@
   function drawInfo(g, d, st) {
     var e = st.ends;
     var t = st.ti >= 0 ? d.tricks[st.ti] : null;
-    var where = fmt(_("Deal {n} of {all}"), {n: d.n, all: game().deals[game().deals.length - 1].n});
+    /* g.last: the last deal of the match when the page holds only some of its deals (a shared deal) */
+    var where = fmt(_("Deal {n} of {all}"), {n: d.n,
+      all: typeof g.last === "number" ? g.last : game().deals[game().deals.length - 1].n});
     /* d.all: a what-if line's tricks to come; else the last trick's number (a trick of the wrong
        size is counted, not replayed, so the tricks shown can be one fewer) */
     var all = d.all || (d.tricks.length ? d.tricks[d.tricks.length - 1].n : 0);
@@ -891,7 +893,10 @@
     var q = {};
     h.split("&").forEach(function (part) {
       var kv = part.split("=");
-      if (kv.length === 2) { q[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1]); }
+      /* a part that is not a key and a value, or whose % escapes are malformed (#trick=%), is
+         left out: the rest of the link still opens the nearest position */
+      if (kv.length !== 2) { return; }
+      try { q[decodeURIComponent(kv[0])] = decodeURIComponent(kv[1]); } catch (err) { /* ignored */ }
     });
     var gi = 0;
     if (q.game) {
