@@ -7,7 +7,6 @@ charts are the package's own, shared by both."""
 # ruff: noqa: E501
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import IO, Any, Callable, Optional
 
@@ -16,7 +15,7 @@ from dehlanote.deck import SUITS, seats_for, side_of
 from dehlanote.errors import why
 from dehlanote.files import Folder, WriteError
 from dehlanote.output.html.charts import PATTERNS, Bar, bar_chart
-from dehlanote.output.html.page import render_index, template
+from dehlanote.output.html.page import escape, isolated, name_html, render_index, template
 from dehlanote.output.html.players import player_slugs
 from dehlanote.output.html.site import PER_PAGE, Extend, PageNames, PageReport, SiteReport, _pct, _side, _stat, write_page
 from dehlanote.replay import DealFact, GameFacts
@@ -35,12 +34,12 @@ def _table(head: list[str], rows: list[list[Any]], table_id: str = "") -> str:
         out.append("<tr>")
         for cell in row:
             if isinstance(cell, tuple):
-                out.append(f"<td><a href=\"{html.escape(cell[1])}\">{html.escape(cell[0])}</a></td>")
-            elif isinstance(cell, list):
-                out.append("<td>" + ", ".join(f"<a href=\"{html.escape(c[1])}\">{html.escape(c[0])}</a>"
-                                              if isinstance(c, tuple) else html.escape(str(c)) for c in cell) + "</td>")
+                out.append(f"<td><a href=\"{html.escape(cell[1])}\">{escape(cell[0])}</a></td>")
+            elif isinstance(cell, list):     # names, each isolated
+                out.append("<td>" + ", ".join(f"<a href=\"{html.escape(c[1])}\">{name_html(c[0])}</a>"
+                                              if isinstance(c, tuple) else name_html(str(c)) for c in cell) + "</td>")
             else:
-                out.append(f"<td>{html.escape(str(cell))}</td>")
+                out.append(f"<td>{escape(str(cell))}</td>")
         out.append("</tr>")
     out.append("</tbody></table></div>")
     return "".join(out)
@@ -232,7 +231,7 @@ def player_body(name: str, figures: dict[str, Any], games: list[dict[str, Any]],
     """The body of one player's page (every record string escaped); ``extra``: HTML added after
     the record (the mistake review's section, already escaped)."""
     f = figures
-    out = ['<header><h1>', escape(name), '</h1><a class="back" href="../index.html">\u2190 all games</a></header>',
+    out = ['<header><h1>', name_html(name), '</h1><a class="back" href="../index.html">\u2190 all games</a></header>',
            '<main>', '<section aria-labelledby="h-record"><h2 id="h-record">Record</h2><ul class="figures">']
     for key, label in (("games", "games"), ("matches_won", "matches won"), ("deals", "deals"),
                        ("deals_won", "deals won"), ("deals_lost", "deals lost"), ("kots", "kots"),
@@ -260,7 +259,7 @@ def player_body(name: str, figures: dict[str, Any], games: list[dict[str, Any]],
         out.append("</section>")
     out.append('<section aria-labelledby="h-games"><h2 id="h-games">Games</h2>')
     out.append(_table(["game", "date", "seat", "partners", "result", "deals won"],
-                      [[(g["title"], f"../{g['href']}"), g["date"], g["seat"], ", ".join(g["partners"]),
+                      [[(g["title"], f"../{g['href']}"), g["date"], g["seat"], list(g["partners"]),
                         g["result"], f"{g['won']} of {g['deals']}"] for g in games]))
     out.append("</section></main>")
     return "".join(out)
@@ -280,7 +279,7 @@ def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any],
             body = player_body(name, players.get(name, {}), games, ratings.get(name, []), slugs,
                                (extra or {}).get(name, ""))
             with folder.write(f"{slugs[name]}.html") as stream:
-                stream.write(render_index(name, body))
+                stream.write(render_index(isolated(name), body))
             pages[name] = f"players/{slugs[name]}.html"
     return pages
 def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files: list[PageReport], *,
@@ -372,14 +371,14 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
     largest = sweeps.get("largest")
     if largest:
         out.append(f'<p>The largest sweep: {_stat("sweeps.largest.cards", largest["cards"])} cards by '
-                   f'{escape(str(largest["by"]))} ({escape(" ".join(largest["tens"])) or "no tens"}), '
+                   f'{name_html(str(largest["by"]))} ({escape(" ".join(largest["tens"])) or "no tens"}), '
                    f'{escape(str(largest["source"]))} game {largest["game"]} deal {largest["deal"]} '
                    f'trick {largest["trick"]}. Last tricks took the rest of the centre '
                    f'{_stat("last_trick.count", s["last_trick"]["count"])} times; '
                    f'{_stat("claims.count", s["claims"]["count"])} deals ended with a claim.</p>')
     out.append('<section aria-labelledby="h-streaks"><h2 id="h-streaks">Longest streaks</h2>')
     out.append(_table(["deals in a row", "side", "players", "file", "game", "ending at deal"],
-                      [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),
+                      [[str(st["length"]), st["side"], list(st["players"]), st["source"], str(st["game"]),
                         str(st["deal"])] for st in s["streaks"]]))
     out.append("</section></main>")
     return "".join(out)

@@ -9,8 +9,9 @@ Nothing here comes from outside the package except labels, which are escaped.
 
 from __future__ import annotations
 
-from html import escape
 from typing import Optional, Sequence
+
+from .page import escape
 
 __all__ = ["Bar", "bar_chart", "PATTERNS"]
 

@@ -28,7 +28,7 @@ from ...text import printable
 from ...version import __version__
 
 __all__ = ["script_json", "render_replay", "render_index", "index_frame", "table_parts", "replay_csp", "template",
-           "SUIT_SYMBOLS"]
+           "SUIT_SYMBOLS", "escape", "neutral", "name_html", "isolated"]
 
 #: the four suits as SVG symbols (viewBox 0 0 50 50), drawn here so no font is needed
 SUIT_SYMBOLS = (
@@ -41,6 +41,35 @@ SUIT_SYMBOLS = (
     '<circle cx="37" cy="29" r="10"/><circle cx="25" cy="27" r="6"/>'
     '<path d="M23 24h4l1 14c1 5 3 7 6 9H16c3-2 5-4 6-9z"/></symbol>'
 )
+
+#: the bidirectional controls (overrides, embeddings, isolates, marks): in a name they reorder
+#: the text around it; the pages show them as U+FFFD, as the replay page's visible() and the
+#: terminal do
+_BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def neutral(text: str) -> str:
+    """``text`` with its bidirectional controls shown as U+FFFD."""
+    return _BIDI_CONTROLS.sub("\ufffd", text)
+
+
+def escape(text: str, quote: bool = True) -> str:
+    """:func:`html.escape` of record text for the site's pages: its bidirectional controls
+    neutralised (:func:`neutral`), so no name, event or file name reorders what follows it."""
+    return html.escape(neutral(text), quote)
+
+
+def name_html(text: str) -> str:
+    """A record's name (a player's) inside a sentence or a heading: escaped and isolated in a
+    ``<bdi>``, so that a name written right to left never reorders the sentence around it."""
+    return f"<bdi>{escape(text)}</bdi>"
+
+
+def isolated(text: str) -> str:
+    """A name inside plain text (a page's ``<title>``, where no element can go): neutralised
+    and between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE, the text form of ``<bdi>``."""
+    return "\u2068" + neutral(text) + "\u2069"
+
 
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 _JSON_UNSAFE = re.compile("[<>&\u2028\u2029]")
@@ -222,7 +251,8 @@ def render_index(title: str, body: str, script: Optional[str] = None, lang: str 
 def index_frame(title: str, script: Optional[str] = None, lang: str = "en") -> tuple[str, str]:
     """The page of :func:`render_index` before its body and after it (the template cut at its
     one ``{{BODY}}`` slot, each half filled): a long body, the index of every game, is written
-    between the two in pieces, never held whole."""
+    between the two in pieces, never held whole. ``title``: plain text, a name in it already
+    :func:`isolated` (its controls neutralised; the isolates themselves are kept)."""
     css = template("index.css")
     values = {"CSP": html.escape(csp(css, script), quote=False), "VERSION": html.escape(__version__),
               "TITLE": html.escape(title), "LANG": html.escape(lang), "CSS": css,
@@ -249,12 +279,12 @@ def table_parts(head: list[str], rows: Iterable[list[Any]], table_id: str = "") 
         out = ["<tr>"]
         for cell in row:
             if isinstance(cell, tuple):
-                out.append(f"<td><a href=\"{html.escape(cell[1])}\">{html.escape(cell[0])}</a></td>")
-            elif isinstance(cell, list):      # several entries, each a text or a (text, link)
-                out.append("<td>" + ", ".join(f"<a href=\"{html.escape(c[1])}\">{html.escape(c[0])}</a>"
-                                              if isinstance(c, tuple) else html.escape(str(c)) for c in cell) + "</td>")
+                out.append(f"<td><a href=\"{html.escape(cell[1])}\">{escape(cell[0])}</a></td>")
+            elif isinstance(cell, list):      # several entries (names), each a text or a (text, link), isolated
+                out.append("<td>" + ", ".join(f"<a href=\"{html.escape(c[1])}\">{name_html(c[0])}</a>"
+                                              if isinstance(c, tuple) else name_html(str(c)) for c in cell) + "</td>")
             else:
-                out.append(f"<td>{html.escape(str(cell))}</td>")
+                out.append(f"<td>{escape(str(cell))}</td>")
         out.append("</tr>")
         yield "".join(out)
     yield "</tbody></table></div>"

@@ -17,7 +17,6 @@ import itertools
 import pickle
 import re
 from array import array
-from html import escape
 from pathlib import Path
 from typing import IO, Any, BinaryIO, Callable, Iterable, Iterator, Optional, cast
 
@@ -29,7 +28,7 @@ from ...stats import date_parts
 from ...syntax.model import Game
 from ...files import Folder, record_spool
 from ...i18n import N_, speaking_words as _
-from .page import html_table as _table, index_frame, table_parts
+from .page import escape, html_table as _table, index_frame, isolated, name_html, table_parts
 
 __all__ = ["PlayerBook", "Rating", "rating_chart", "write_player_pages", "player_slugs", "player_parts",
            "write_parts"]
@@ -189,17 +188,29 @@ class Rating:
         return rating
 
 
+#: the pages a player's name stands for: ``SLUG.html``, and on an analysed site ``SLUG-review.html``
+#: and ``SLUG-drill.html`` (:mod:`.review`)
+PLAYER_PAGES = ("", "-review", "-drill")
+#: the longest slug kept from a name: a name of hundreds of characters made a file name the
+#: system refuses ("file name too long"), and the whole site stopped
+SLUG_CHARS = 60
+
+
 def player_slugs(names: list[str]) -> dict[str, str]:
-    """A file name for each player (ASCII letters, digits and dashes; unique without regard to case)."""
+    """A file name for each player (ASCII letters, digits and dashes, at most
+    :data:`SLUG_CHARS` and a ``-N``; unique without regard to case). Every page a slug
+    stands for (:data:`PLAYER_PAGES`) is unique too: a player called "Asha Review" never
+    takes the name of Asha's mistake review (``asha-review.html``); theirs is
+    ``asha-review-2.html``."""
     taken: set[str] = set()
     out = {}
     for i, name in enumerate(sorted(names), 1):
-        base = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower() or f"player-{i}"
+        base = re.sub(r"[^A-Za-z0-9]+", "-", name).strip("-").lower()[:SLUG_CHARS].strip("-") or f"player-{i}"
         slug, n = base, 2
-        while slug in taken:
+        while any(slug + page in taken for page in PLAYER_PAGES):
             slug = f"{base}-{n}"
             n += 1
-        taken.add(slug)
+        taken.update(slug + page for page in PLAYER_PAGES)
         out[name] = slug
     return out
 
@@ -264,7 +275,7 @@ def player_parts(name: str, figures: dict[str, Any], games: Callable[[], Iterabl
     """:func:`player_body` in pieces, its games taken as they come (``games()`` gives them
     afresh: once for the partners, once for the table of games)."""
     f = figures
-    out = ['<header><h1>', escape(name), '</h1><a class="back" href="../index.html">\u2190 ', escape(_("all games")),
+    out = ['<header><h1>', name_html(name), '</h1><a class="back" href="../index.html">\u2190 ', escape(_("all games")),
            '</a></header><main>', '<section aria-labelledby="h-record"><h2 id="h-record">', escape(_("Record")),
            '</h2><ul class="figures">']
     for key, label in (("games", _("games")), ("matches_won", _("matches won")), ("deals", _("deals")),
@@ -294,7 +305,7 @@ def player_parts(name: str, figures: dict[str, Any], games: Callable[[], Iterabl
     out.append('<section aria-labelledby="h-games"><h2 id="h-games">' + escape(_("Games")) + '</h2>')
     yield "".join(out)
     yield from table_parts([_("game"), _("date"), _("seat"), _("partners"), _("result"), _("deals won")],
-                           ([(g["title"], f"../{g['href']}"), g["date"], g["seat"], ", ".join(g["partners"]),
+                           ([(g["title"], f"../{g['href']}"), g["date"], g["seat"], list(g["partners"]),
                              _(g["result"]), _("{n} of {m}").format(n=g["won"], m=g["deals"])] for g in games()))
     yield "</section></main>"
 
@@ -327,7 +338,7 @@ def write_player_pages(out: Path, book: PlayerBook, players: dict[str, Any],
     pages = {}
     with Folder(out, create=True) as site, site.folder("players") as folder:   # a planted link is never followed
         for name in book.played:
-            head, tail = index_frame(name, lang=lang)
+            head, tail = index_frame(isolated(name), lang=lang)
             parts = player_parts(name, players.get(name, {}), functools.partial(book.games_of, name),
                                  ratings.get(name) or Rating(), slugs, (extra or {}).get(name, ""))
             with folder.write(f"{slugs[name]}.html") as stream:

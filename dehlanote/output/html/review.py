@@ -19,7 +19,6 @@ and, once every file is read, writes for each named player who had a judged deci
 
 from __future__ import annotations
 
-from html import escape
 from pathlib import Path
 from typing import IO, Any, Callable, Optional
 
@@ -30,7 +29,7 @@ from ...replay import DealFact
 from ...rules.profile import Rules
 from ...syntax import iter_games
 from ...i18n import N_, catalog, translator
-from .page import render_index, script_json, template
+from .page import escape, isolated, name_html, render_index, script_json, template
 from .site import PER_PAGE, GamePages, PageNames
 
 __all__ = ["SiteReview", "TOP"]
@@ -96,10 +95,10 @@ class SiteReview:
                     continue
                 worst = p.costliest(self.top)
                 with folder.write(f"{slug}-review.html") as stream:
-                    stream.write(render_index(_("{name}: mistake review").format(name=name),
+                    stream.write(render_index(_("{name}: mistake review").format(name=isolated(name)),
                                               review_body(p, worst, links, slug, _), lang=self.lang))
                 with folder.write(f"{slug}-drill.html") as stream:
-                    stream.write(render_index(_("{name}: what would you play here?").format(name=name),
+                    stream.write(render_index(_("{name}: what would you play here?").format(name=isolated(name)),
                                               drill_body(p, worst, links, slug, _, words), script=template("drill.js"),
                                               lang=self.lang))
                 extra[name] = player_section(p, slug, self.options, _)
@@ -201,8 +200,8 @@ def _where(_: Tr, d: Decision) -> str:
 
 def review_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, int, int], str], slug: str,
                 _: Tr = str) -> str:
-    out = ['<header><h1>', escape(_("{name}: mistake review").format(name=p.name)), '</h1><a class="back" href="',
-           escape(slug), '.html">\u2190 ', escape(p.name), '</a></header><main>',
+    out = ['<header><h1>', escape(_("{name}: mistake review")).format(name=name_html(p.name)),
+           '</h1><a class="back" href="', escape(slug), '.html">\u2190 ', name_html(p.name), '</a></header><main>',
            '<section aria-labelledby="h-figures"><h2 id="h-figures">', escape(_("Figures")), '</h2>',
            _figures(_, p), '</section>',
            '<section aria-labelledby="h-costliest"><h2 id="h-costliest">', escape(_("The costliest decisions")),
@@ -252,12 +251,12 @@ def drill_body(p: PlayerReview, worst: list[Decision], links: dict[tuple[str, in
                _: Tr = str, words: Optional[dict[str, str]] = None) -> str:
     data = {"player": p.name, "words": words or {}, "positions": drill_positions(worst, links, _)}
     return "".join([
-        '<header><h1>', escape(_("{name}: what would you play here?").format(name=p.name)),
+        '<header><h1>', escape(_("{name}: what would you play here?")).format(name=name_html(p.name)),
         '</h1><a class="back" href="', escape(slug), '-review.html">\u2190 ', escape(_("the mistake review")),
         '</a></header><main id="drill">',
         '<p class="drill-intro">', escape(_("Each position is one where {name} lost value. You see what they saw: "
                                             "their hand, the cards played, trump as far as they knew it. Choose "
-                                            "the card you would play.").format(name=p.name)), '</p>',
+                                            "the card you would play.")).format(name=name_html(p.name)), '</p>',
         '<noscript><p>', escape(_("The drill needs JavaScript.")), ' <a href="', escape(slug), '-review.html">',
         escape(_("The review lists the same positions.")), '</a></p></noscript>',
         '<div id="drill-box" hidden>',

@@ -14,7 +14,6 @@ import itertools
 import pickle
 import re
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from urllib.parse import quote
 from typing import IO, Any, Callable, Iterable, Iterator, Optional, Protocol
@@ -30,7 +29,8 @@ from ...stats import ArchiveStats
 from ...syntax import iter_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
-from .page import html_table as _table, index_frame, render_replay, script_json, table_parts, template
+from .page import (escape, html_table as _table, index_frame, name_html, render_replay, script_json, table_parts,
+                   template)
 from .players import PlayerBook, player_slugs, write_parts, write_player_pages
 
 __all__ = ["PageReport", "SiteReport", "replay_games_of", "write_page", "build_site", "index_body", "index_parts",
@@ -502,14 +502,14 @@ def index_parts(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], f
         out.append("<p>" + _markup(_(
             "The largest sweep: {cards} cards by {seat} ({tens}), {file} game {game} deal {deal} trick {trick}. "
             "Last tricks took the rest of the centre {last} times; {claims} deals ended with a claim."), {
-                "cards": _stat("sweeps.largest.cards", largest["cards"]), "seat": escape(str(largest["by"])),
+                "cards": _stat("sweeps.largest.cards", largest["cards"]), "seat": name_html(str(largest["by"])),
                 "tens": escape(" ".join(largest["tens"])) or escape(_("no tens")),
                 "file": escape(str(largest["source"])), "game": str(largest["game"]), "deal": str(largest["deal"]),
                 "trick": str(largest["trick"]), "last": _stat("last_trick.count", s["last_trick"]["count"]),
                 "claims": _stat("claims.count", s["claims"]["count"])}) + "</p>")
     out.append('<section aria-labelledby="h-streaks"><h2 id="h-streaks">' + escape(_("Longest streaks")) + '</h2>')
     out.append(_table([_("deals in a row"), _("side"), _("players"), _("file"), _("game"), _("ending at deal")],
-                      [[str(st["length"]), st["side"], ", ".join(st["players"]), st["source"], str(st["game"]),
+                      [[str(st["length"]), st["side"], list(st["players"]), st["source"], str(st["game"]),
                         str(st["deal"])] for st in s["streaks"]]))
     out.append("</section></main>")
     yield "".join(out)

@@ -16,6 +16,12 @@
     tricks: [_("{n} trick"), _("{n} tricks")]};
   var at = 0;
 
+  /* record text (a name, a file name) with its bidi controls shown as \ufffd, as the replay page
+     shows them; a name inside a sentence is also isolated (FSI ... PDI, the text form of <bdi>):
+     a name written right to left never reorders the sentence around it */
+  var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function visible(s) { return String(s).replace(BIDI, "\ufffd"); }
+  function iso(s) { return "\u2068" + visible(s) + "\u2069"; }
   function $(id) { return document.getElementById(id); }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -58,9 +64,9 @@
     $("d-count").textContent = fmt(_("position {n} of {all}"), {n: at + 1, all: LIST.length});
     $("d-prev").disabled = at === 0;
     $("d-next").disabled = at === LIST.length - 1;
-    $("d-where").textContent = p.where;
+    $("d-where").textContent = visible(p.where);
     var s = p.seen;
-    var who = p.player ? fmt(_("{seat} ({name})"), {seat: p.seat, name: p.player}) : p.seat;
+    var who = p.player ? fmt(_("{seat} ({name})"), {seat: p.seat, name: iso(p.player)}) : p.seat;
     $("d-you").textContent = s.trick.length ? fmt(_("You are {seat}, card {n} of the trick."), {seat: who, n: s.trick.length + 1})
       : fmt(_("You are {seat}, to lead."), {seat: who});
     var facts = $("d-facts");
