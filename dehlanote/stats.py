@@ -44,7 +44,7 @@ from .replay.facts import DealFact, GameFacts
 from .rules.profile import Rules
 from .syntax.model import Game
 
-__all__ = ["ArchiveStats", "GameCount", "archive_stats", "date_parts", "date_range", "TOP"]
+__all__ = ["ArchiveStats", "GameCount", "archive_stats", "date_parts", "date_range", "player_name", "TOP"]
 
 #: how many of the longest streaks are kept
 TOP = 5
@@ -348,6 +348,13 @@ class ArchiveStats:
         }
 
 
+def player_name(game: Game, seat: str) -> Optional[str]:
+    """The player at ``seat``: the seat tag's text, trimmed (None when the seat is not named).
+    Every count by name (stats, the database, the site's player pages, review) knows players so."""
+    name = (game.tag(seat) or "").strip()
+    return name or None
+
+
 def archive_stats(games: Iterable[tuple[GameFacts, str, int]]) -> ArchiveStats:
     """Sum ``(facts, source, number)`` triples in one pass."""
     stats = ArchiveStats()
@@ -383,7 +390,8 @@ class GameCount:
         if rules is None:
             return
         seats = rules.seat_letters
-        self.names = {s: game.tag(s) for s in seats if game.tag(s)}
+        # players are known by the seat tag's text, trimmed (as in the database and the site)
+        self.names = {s: name for s, name in ((s, player_name(game, s)) for s in seats) if name}
         self.people = {s: stats.players.setdefault(name, _Player()) for s, name in self.names.items() if name}
         for s, p in self.people.items():
             stats._names[id(p)] = self.names[s] or ""

@@ -15,7 +15,7 @@ from rich.text import Text
 from ..analysis.judge import claim_judge
 from ..deck import side_of
 from ..replay import GameFacts, iter_replay
-from ..stats import ArchiveStats, date_range
+from ..stats import ArchiveStats, _Player, date_range
 from .common import (
     RULES_OPTION,
     Exit,
@@ -138,6 +138,7 @@ class PlayerRecord:
         self.seats: dict[str, int] = {}
         self.games: list[dict[str, Any]] = []
         self.known: set[str] = set()
+        self.unknown_rules = 0      # the player's games not counted: their rules are unknown
 
     def seat_of(self, game: Any) -> Optional[str]:
         if self.wanted is None:
@@ -163,8 +164,12 @@ class PlayerRecord:
         """One game of the player's: ``deals`` its complete deals and how many the player's side won."""
         game = facts.game
         self.name = self.name or (game.tag(seat) or "").strip()
+        if facts.rules is None:
+            # not replayed, so counted in no one's record (nor in the database's): said apart
+            self.unknown_rules += 1
+            return
         self.seats[seat] = self.seats.get(seat, 0) + 1
-        n = facts.rules.seats if facts.rules is not None else 4
+        n = facts.rules.seats
         side = side_of(seat, n)
         result = facts.result
         outcome = "unfinished"
@@ -177,9 +182,11 @@ class PlayerRecord:
     def json(self, players: dict[str, Any]) -> dict[str, Any]:
         row = players.get(self.name or "", None)
         out: dict[str, Any] = {"name": self.name}
-        out.update(row or {})
+        # (a player whose every game has unknown rules has no row: an empty record, not a crash)
+        out.update(row or _Player().json())
         out["seats"] = dict(sorted(self.seats.items()))
         out["games_list"] = self.games
+        out["games_rules_unknown"] = self.unknown_rules
         return out
 
 
@@ -191,7 +198,11 @@ def print_player(out: Console, p: dict[str, Any]) -> None:
     out.print(f"{p['name']}: {p['games']} games ({p['matches_won']} matches won), {p['deals']} deals: "
               f"{p['deals_won']} won, {p['deals_lost']} lost, {p['kots']} kots; tens captured {p['tens']}, "
               f"lost {p['tens_lost']}; {p['sweeps']} sweeps; seats "
-              + ", ".join(f"{s} {n}" for s, n in p["seats"].items()), markup=False, highlight=False)
+              + (", ".join(f"{s} {n}" for s, n in p["seats"].items()) or "none"), markup=False, highlight=False)
+    if p.get("games_rules_unknown"):
+        n = p["games_rules_unknown"]
+        out.print(f"not counted: {n} game{'s' if n != 1 else ''} of {p['name']}'s whose Rules tag names rules "
+                  f"dehlanote does not know (dehlanote validate says which)", markup=False, highlight=False)
     t = _table("Partners", "partner", "deals together")
     for name, n in sorted(p["partners"].items(), key=lambda kv: (-kv[1], kv[0])):
         _row(t, name, str(n))

@@ -26,8 +26,7 @@ from ..errors import DpnError
 from ..replay.facts import DealFact, GameFacts
 from ..replay.game import replay_game
 from ..rules.profile import Registry
-from ..stats import date_parts
-from ..syntax.model import Game
+from ..stats import date_parts, player_name
 from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk
 
@@ -161,7 +160,7 @@ class Rows:
             bool(result.finished) if result is not None and result.finished is not None else None,
             len(facts.deals), len(errors)))
         if rules is not None:
-            t["seats"].extend((g, seat, side_of(seat, n), _name(game, seat)) for seat in seats)
+            t["seats"].extend((g, seat, side_of(seat, n), player_name(game, seat)) for seat in seats)
         for deal in facts.deals:
             self._deal(g, deal, n)
         t["errors"].extend((g, e.code, e.message, e.line, e.column, e.deal, e.trick) for e in errors)
@@ -259,12 +258,6 @@ class Rows:
 def _fit(order: str, count: int) -> list[Optional[str]]:
     """The seats of ``count`` cards played in ``order`` (none for a card past the seats)."""
     return [order[i] if i < len(order) else None for i in range(count)]
-
-
-def _name(game: Game, seat: str) -> Optional[str]:
-    name = game.tag(seat)
-    name = name.strip() if name else None
-    return name or None
 
 
 class Batch(NamedTuple):
