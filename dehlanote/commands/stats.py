@@ -220,10 +220,11 @@ def _pct(part: int, whole: int) -> str:
 
 
 def _table(title: str, *columns: str) -> Table:
-    table = Table(title=title, title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
+    """A table titled ``title`` (plain text: a title may hold a player's name, never read as markup)."""
+    table = Table(title=Text(title), title_justify="left", title_style="bold", box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False, min_width=len(title))
     for i, c in enumerate(columns):
-        table.add_column(c, justify="left" if i == 0 else "right")
+        table.add_column(Text(c), justify="left" if i == 0 else "right")
     return table
 
 

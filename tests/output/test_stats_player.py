@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -139,3 +140,16 @@ def test_six_player_sides_and_seats_are_counted_apart(archive: Path) -> None:
     assert (four["deals"], six["deals"]) == (deals[4], deals[6])
     assert four["dealing_side_won"] + six["dealing_side_won"] == s["dealing_side_won"]
     assert "tens_by_seat" not in s and "dealer" not in s            # no mixed totals left
+
+
+@pytest.mark.parametrize("name", ["[/]", "[bold]Asha", "Asha [link=http://x]x[/link]", "[red"])
+def test_names_that_look_like_markup_are_printed_as_written(tmp_path: Path, name: str) -> None:
+    worked = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    path = tmp_path / "markup.dpn"
+    path.write_text(worked.replace('[A "Asha"]', f'[A "{name}"]'), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "stats", str(path), "--player", name], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert f"Games of {name}" in proc.stdout
+    assert f"{name}: 1 games" in proc.stdout
+    assert re.search(rf"^{re.escape(name)}\s+1\s", proc.stdout, re.M)      # its row of the Players table
