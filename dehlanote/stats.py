@@ -19,8 +19,9 @@ What is counted (only complete deals count towards deal results):
   different people (``players`` counts people by name).
 - ``kots``: kots by reason (``all-tens``, ``streak``, ``all-tricks``).
 - ``tens_by_seat`` / ``tens_by_player``: tens captured by each seat's captures (a sweep
-  takes the tens in it to the sweeper), and by player name where the record names players;
-  ``tens_by_side`` also counts the tens a claim took (``claims``: how many, and their tens).
+  takes the tens in it to the sweeper; a claim takes the tens left, in the centre and in
+  hand, to the claimer), and by player name where the record names players; so the seats'
+  tens add up to ``tens_by_side`` (``claims``: how many, and their tens).
 - ``sweeps``: captures of the centre by two wins in a row (``count``, histograms of
   ``size`` in cards and of ``tens`` in them, the largest); ``last_trick``: the centre left
   to the last trick; ``trick_captures``: captures of single tricks (immediate capture).
@@ -256,8 +257,14 @@ class ArchiveStats:
         if claim is not None:
             self.claims += 1
             self.claim_tens += len(claim.tens)
+            # the claimer's side takes the centre and every card not yet played: the tens in them
+            # are the claimer's capture (as the database's captures row of reason claim)
             self.tens_by_side[claim.side] += len(claim.tens)
             table.tens_by_side[claim.side] += len(claim.tens)
+            table.tens_by_seat[claim.by] += len(claim.tens)
+            claimer = people.get(claim.by)
+            if claimer is not None:
+                claimer.tens += len(claim.tens)
             if people:
                 _lost(waiting, claim.tens, claim.side, seats, people)
         tf = deal.trump

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import random
 import re
 import traceback
 from pathlib import Path
@@ -16,6 +17,7 @@ pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
 from dehlanote.cli import app  # noqa: E402
+from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
@@ -97,3 +99,55 @@ def test_a_player_whose_game_has_unknown_rules_is_said_not_a_crash(tmp_path: Pat
     good.write_text(WORKED, encoding="utf-8")
     player = stats_json(str(unknown), str(good), "--player", "asha")["player"]
     assert (player["games"], player["deals"], len(player["games_list"]), player["games_rules_unknown"]) == (1, 1, 1, 1)
+
+
+NAMES = ["Asha", "Bala", "Chitra", "Dev", "Esha", "Farid", "Gita"]
+
+
+def claims_archive(path: Path) -> Path:
+    """Generated matches (four and six players) whose deals often end with a true claim."""
+    rng = random.Random(11)
+    texts = []
+    for i in range(10):
+        options = {"six-player": True} if i % 4 == 3 else None
+        text, _ = generate_match(random.Random(500 + i), "standard", options, Style(claims=0.7), max_deals=4)
+        for seat, name in zip("ABCDEF", rng.sample(NAMES, 6)):
+            text = re.sub(rf'^\[{seat} "[^"]*"\]', f'[{seat} "{name}"]', text, count=1, flags=re.M)
+        texts.append(text)
+    path.write_text("\n".join(texts), encoding="utf-8")
+    return path
+
+
+def test_the_tens_a_claim_takes_are_the_claimers_in_stats_as_in_the_database(tmp_path: Path) -> None:
+    archive = claims_archive(tmp_path / "claims.dpn")
+    figures = stats_json(str(archive))
+    db = build(tmp_path, archive)
+    claims = query(db, "select count(*) n, sum(tens) tens, count(*) filter (where tens > 0) with_tens "
+                       "from captures where reason = 'claim'")[0]
+    assert claims["with_tens"] >= 3, claims      # (the archive has claims that took tens)
+    assert (figures["claims"]["count"], figures["claims"]["tens"]) == (claims["n"], claims["tens"])
+    rows = {r["player"]: r for r in query(db, "select player, sum(tens_captured) tens, sum(tens_lost) lost "
+                                              "from standings group by 1")}
+    assert {name: (p["tens"], p["tens_lost"]) for name, p in figures["players"].items()} == \
+        {name: (r["tens"], r["lost"]) for name, r in rows.items()}
+    assert figures["tens_by_player"] == {name: r["tens"] for name, r in sorted(rows.items())}
+    # the tens by seat add up to the tens by side, per table size and against the database's captures
+    by_seat = {(str(r["seats"]), r["by_seat"]): r["tens"] for r in query(
+        db, "select g.seats, c.by_seat, sum(c.tens) tens from captures c join games g using (game_id) group by 1, 2")}
+    for size, table in figures["by_table"].items():
+        assert sum(table["tens_by_seat"].values()) == sum(table["tens_by_side"].values())
+        assert table["tens_by_seat"] == {seat: n for (s, seat), n in sorted(by_seat.items()) if s == size}
+
+
+def test_the_worked_example_ended_by_a_claim(tmp_path: Path) -> None:
+    lines = WORKED.splitlines()[:29]
+    text = "\n".join(x for x in lines if not re.match(r"1[23] D|tens", x)) + "\nclaim D\n"
+    path = tmp_path / "claim.dpn"
+    path.write_text(text, encoding="utf-8")
+    figures = stats_json(str(path))
+    assert figures["tens_by_player"] == {"Asha": 3, "Bilal": 0, "Chitra": 0, "Dev": 1}
+    assert figures["by_table"]["4"]["tens_by_seat"] == {"A": 3, "D": 1}
+    db = build(tmp_path, path)
+    assert query(db, "select player, tens_captured from standings order by 1") == [
+        {"player": "Asha", "tens_captured": 3}, {"player": "Bilal", "tens_captured": 0},
+        {"player": "Chitra", "tens_captured": 0}, {"player": "Dev", "tens_captured": 1}]
