@@ -51,7 +51,9 @@ __all__ = ["ArchiveStats", "GameCount", "archive_stats", "date_parts", "date_ran
 TOP = 5
 
 
-_DATE = re.compile(r"^(\d{4}|\?{4})[.\-/](\d\d|\?\?)[.\-/](\d\d|\?\?)$")
+#: a Date tag's parts: ASCII digits only (Python's ``\d`` is any Unicode digit, which DuckDB and the
+#: notation do not read as a date: ``२०२६.११.२७`` is no date, as validate says with bad-tag)
+_DATE = re.compile(r"([0-9]{4}|\?{4})[.\-/]([0-9]{2}|\?\?)[.\-/]([0-9]{2}|\?\?)")
 
 
 def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optional[str]]:
@@ -62,7 +64,7 @@ def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optio
     """
     if not text:
         return None, None, None
-    m = _DATE.match(text.strip())
+    m = _DATE.fullmatch(text.strip())
     if m is None or m.group(1).startswith("?"):
         return None, None, None
     year, month, day = m.groups()
@@ -92,7 +94,7 @@ def date_range(since: Optional[str], until: Optional[str]) -> Callable[[Optional
         if text is None:
             bounds.append(None)
             continue
-        m = re.fullmatch(r"(\d{4})(?:[.-](\d\d)(?:[.-](\d\d))?)?", text.strip())
+        m = re.fullmatch(r"([0-9]{4})(?:[.-]([0-9]{2})(?:[.-]([0-9]{2}))?)?", text.strip())
         if m is None or (m.group(2) and not 1 <= int(m.group(2)) <= 12):
             raise ValueError(f"{label} {text}: not a date (YYYY-MM-DD, YYYY-MM or YYYY)")
         if m.group(3):

@@ -13,7 +13,9 @@ from ..syntax.model import CardRef, Deal, Game, Tag, Tens, Trump, Word
 from .engine import ClaimJudge, MatchState, replay_deal, start_match
 from .facts import DealFact, GameFacts, ResultFact, trick_numbered
 
-_DATE = re.compile(r"(?:\d{4}|\?{4})\.(?:\d{2}|\?\?)\.(?:\d{2}|\?\?)")
+#: the notation's Date: ASCII digits (``\d`` would take any Unicode digit, e.g. Devanagari, which no
+#: program reading the archive takes for a date: stats, the database and the site agree with this)
+_DATE = re.compile(r"(?:[0-9]{4}|\?{4})\.(?:[0-9]{2}|\?\?)\.(?:[0-9]{2}|\?\?)")
 
 
 def _sorted(errors: Iterable[DpnError]) -> tuple[DpnError, ...]:
@@ -211,8 +213,8 @@ def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     errors = []
     date = game.tag_node("Date")
     if date is not None and not _DATE.fullmatch(date.value.strip()):
-        errors.append(DpnError("bad-tag", f'the Date "{date.value[:40]}" should be YYYY.MM.DD, with ?? for '
-                               "unknown parts", date.line, date.column))
+        errors.append(DpnError("bad-tag", f'the Date "{date.value[:40]}" should be YYYY.MM.DD in the digits '
+                               "0-9, with ?? for unknown parts", date.line, date.column))
     result = game.tag_node("Result")
     if result is not None:
         allowed = (*sides_for(rules.seats), "=", "*")

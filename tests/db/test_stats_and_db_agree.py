@@ -151,3 +151,28 @@ def test_the_worked_example_ended_by_a_claim(tmp_path: Path) -> None:
     assert query(db, "select player, tens_captured from standings order by 1") == [
         {"player": "Asha", "tens_captured": 3}, {"player": "Bilal", "tens_captured": 0},
         {"player": "Chitra", "tens_captured": 0}, {"player": "Dev", "tens_captured": 1}]
+
+
+@pytest.mark.parametrize("date", ["२०२६.११.२७", "٢٠٢٦.١١.٢٧", "2026.１１.27", "२०२६.??.??"])
+def test_a_date_in_other_digits_is_no_date_for_validate_stats_and_the_database(tmp_path: Path, date: str) -> None:
+    path = tmp_path / "dated.dpn"
+    path.write_text(WORKED.replace('[Date "2026.??.??"]', f'[Date "{date}"]'), encoding="utf-8")
+    code, out, err = run("validate", str(path))
+    assert code == 1, out + err
+    assert f'bad-tag: the Date "{date}" should be YYYY.MM.DD in the digits 0-9' in out + err
+    # the database is built, the game in it without a date, the error beside it
+    db = build(tmp_path, path)
+    assert query(db, "select date_text, date, season, sort_date from games") == [
+        {"date_text": date, "date": None, "season": None, "sort_date": None}]
+    assert [r["code"] for r in query(db, "select code from errors")] == ["bad-tag"]
+    assert query(db, "select season, player, games from standings where player = 'Asha'") == [
+        {"season": None, "player": "Asha", "games": 1}]
+    # stats: an undated game, left out of any date range
+    assert stats_json(str(path))["games"] == 1
+    assert stats_json(str(path), "--since", "2000")["games"] == 0
+
+
+def test_a_date_range_in_other_digits_is_refused() -> None:
+    code, _, err = run("stats", str(ROOT / "samples" / "worked-example.dpn"), "--since", "२०२६")
+    assert code == 2 and "Traceback" not in err
+    assert "--since २०२६: not a date (YYYY-MM-DD, YYYY-MM or YYYY)" in err
