@@ -15,8 +15,10 @@ import decimal
 import enum
 import io
 import json
+import math
 import os
 import re
+import uuid
 from pathlib import Path
 from typing import Any, Optional
 
@@ -137,10 +139,34 @@ def build_command(
     raise typer.Exit(Exit.OK)
 
 
+def _duration(value: datetime.timedelta) -> str:
+    """An interval as an ISO 8601 duration in days and time: ``P686D``, ``PT1H30M``, ``P33DT5S``,
+    ``-PT1H30M``, ``PT0.5S``, ``PT0S`` (DuckDB hands Python a month as 30 days)."""
+    micros = (value.days * 86_400 + value.seconds) * 1_000_000 + value.microseconds
+    sign, micros = ("-", -micros) if micros < 0 else ("", micros)
+    days, micros = divmod(micros, 86_400_000_000)
+    hours, micros = divmod(micros, 3_600_000_000)
+    minutes, micros = divmod(micros, 60_000_000)
+    seconds, micros = divmod(micros, 1_000_000)
+    time = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M")) if n)
+    if seconds or micros:
+        time += f"{seconds}.{micros:06d}".rstrip("0") + "S" if micros else f"{seconds}S"
+    text = (f"{days}D" if days else "") + (f"T{time}" if time else "")
+    return f"{sign}P{text or 'T0S'}"
+
+
+#: floats JSON has no number for (the names the JSON mapping of Protocol Buffers gives them)
+_NOT_FINITE = {math.inf: "Infinity", -math.inf: "-Infinity"}
+
+
 def _cell(value: Any) -> Any:
-    """A value as JSON holds it."""
+    """A value as JSON holds it (docs/db.md: every DuckDB type has its JSON form)."""
     if isinstance(value, (datetime.date, datetime.datetime, datetime.time)):
         return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return _duration(value)
+    if isinstance(value, uuid.UUID):
+        return str(value)
     if isinstance(value, decimal.Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
     if isinstance(value, (list, tuple)):
@@ -149,9 +175,16 @@ def _cell(value: Any) -> Any:
         return {str(k): _cell(v) for k, v in value.items()}
     if isinstance(value, (bytes, bytearray)):
         return value.hex()
-    if isinstance(value, float) and value != value:
-        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return _NOT_FINITE.get(value, "NaN")
     return value
+
+
+def _json_rows(names: list[str], rows: list[tuple[Any, ...]]) -> str:
+    """The rows as one JSON array of objects: always valid JSON (no NaN or Infinity; a value of a
+    type not met before is given as its text rather than failing)."""
+    return json.dumps([dict(zip(names, map(_cell, row))) for row in rows], ensure_ascii=False, indent=1,
+                      allow_nan=False, default=str)
 
 
 def _text(value: Any) -> str:
@@ -165,6 +198,20 @@ def _text(value: Any) -> str:
     if isinstance(value, (list, dict)):
         return json.dumps(value, ensure_ascii=False)
     return str(value)
+
+
+#: what a spreadsheet reads as the start of a formula (OWASP's "CSV injection")
+_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> str:
+    """A cell of ``--format csv``: its text, after a ``'`` when it would start a formula in a
+    spreadsheet (``=HYPERLINK(...)``, ``+1``, ``@SUM``), as OWASP advises; numbers as they are."""
+    text = _text(value)
+    if text.startswith(_FORMULA) and not (isinstance(value, (int, float, decimal.Decimal))
+                                          and not isinstance(value, bool)):
+        return "'" + text
+    return text
 
 
 @db_app.command("query", cls=PlainCommand)
@@ -211,13 +258,13 @@ def query_command(
     finally:
         con.close()
     if format is QueryFormat.json:
-        emit(json.dumps([dict(zip(names, map(_cell, row))) for row in rows], ensure_ascii=False, indent=1) + "\n")
+        emit(_json_rows(names, rows) + "\n")
     elif format is QueryFormat.csv:
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(names)
+        writer.writerow([_csv_cell(n) for n in names])
         for row in rows:
-            writer.writerow([_text(v) for v in row])
+            writer.writerow([_csv_cell(v) for v in row])
         emit(buf.getvalue())
     else:
         _print_table(names, rows)

@@ -1,0 +1,99 @@
+"""db query gives every DuckDB value as valid JSON, and CSV a spreadsheet does not run as formulas."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import json
+import math
+import traceback
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("duckdb")
+pytest.importorskip("pyarrow")
+
+from dehlanote.cli import app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    with contextlib.chdir(ROOT):
+        res = CliRunner(env={"NO_COLOR": "1", "FORCE_COLOR": None}).invoke(app, list(args))
+    err = res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        err += "".join(traceback.format_exception(res.exception))
+    return res.exit_code, res.stdout, err
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("values") / "club.duckdb"
+    code, _, err = run("db", "build", str(ROOT / "samples" / "worked-example.dpn"), "-o", str(path), "--jobs", "1")
+    assert code == 0, err
+    return path
+
+
+def strict(text: str) -> object:
+    """JSON as the standard has it (Python's reader takes NaN and Infinity: refused here)."""
+    def refuse(word: str) -> None:
+        raise ValueError(f"not JSON: {word}")
+    return json.loads(text, parse_constant=refuse)
+
+
+@pytest.mark.parametrize(("sql", "expected"), [
+    ("select age(date '2026-11-27', date '2025-01-01') v", "P686D"),
+    ("select interval 90 minute v", "PT1H30M"),
+    ("select -interval 90 minute v", "-PT1H30M"),
+    ("select interval 3 day + interval 5 second v", "P3DT5S"),
+    ("select interval 1500 millisecond v", "PT1.5S"),
+    ("select interval 0 second v", "PT0S"),
+    ("select '3c59cb26-0a65-46aa-ad56-f6626828b006'::uuid v", "3c59cb26-0a65-46aa-ad56-f6626828b006"),
+    ("select 'inf'::double v", "Infinity"),
+    ("select '-inf'::float v", "-Infinity"),
+    ("select 'nan'::double v", "NaN"),
+    ("select ['inf'::double, 1.5] v", ["Infinity", 1.5]),
+    ("select {'when': interval 1 hour, 'id': '3c59cb26-0a65-46aa-ad56-f6626828b006'::uuid} v",
+     {"when": "PT1H", "id": "3c59cb26-0a65-46aa-ad56-f6626828b006"}),
+    ("select date '2026-11-27' v", "2026-11-27"),
+    ("select 2.50::decimal(4,2) v", 2.5),
+    ("select 'x'::blob v", "78"),
+])
+def test_every_value_is_valid_json(db: Path, sql: str, expected: object) -> None:
+    code, out, err = run("db", "query", str(db), sql, "--format", "json")
+    assert code == 0 and "Traceback" not in err, err
+    assert strict(out) == [{"v": expected}]
+
+
+def test_the_testers_queries(db: Path) -> None:
+    for sql in ("select age(max(date), min(date)) from games", "select gen_random_uuid() u",
+                "select 'inf'::double x", "select timestamp '2026-11-27 10:00' - timestamp '2026-01-01' d"):
+        code, out, err = run("db", "query", str(db), sql, "--format", "json")
+        assert code == 0 and "Traceback" not in err, (sql, err)
+        rows = strict(out)
+        assert isinstance(rows, list) and len(rows) == 1
+        for fmt in ("csv", "table"):
+            code, _, err = run("db", "query", str(db), sql, "--format", fmt)
+            assert code == 0 and "Traceback" not in err, (sql, fmt, err)
+    code, out, _ = run("db", "query", str(db), "select gen_random_uuid() u, 'inf'::double x", "--format", "csv")
+    row = list(csv.reader(io.StringIO(out)))[1]
+    assert len(row[0]) == 36 and row[1] == "Infinity"
+    assert math.isinf(float(row[1]))
+
+
+def test_csv_cells_that_would_be_formulas_are_quoted(db: Path) -> None:
+    sql = ("select '=HYPERLINK(\"http://evil\",\"Asha\")' a, '+91 98' b, '-1+2' c, '@SUM(A1)' d, "
+           "chr(9) || '=1' e, 'Asha = Bala' f, -5 g, -1.5 h, 'Asha' \"=name\"")
+    code, out, err = run("db", "query", str(db), sql, "--format", "csv")
+    assert code == 0, err
+    header, row = list(csv.reader(io.StringIO(out)))
+    assert header == ["a", "b", "c", "d", "e", "f", "g", "h", "'=name"]
+    assert row == ["'=HYPERLINK(\"http://evil\",\"Asha\")", "'+91 98", "'-1+2", "'@SUM(A1)", "'\t=1", "Asha = Bala",
+                   "-5", "-1.5", "Asha"]
+    # JSON gives the text as stored
+    code, out, _ = run("db", "query", str(db), sql, "--format", "json")
+    assert strict(out)[0]["a"] == "=HYPERLINK(\"http://evil\",\"Asha\")"
