@@ -46,10 +46,10 @@ from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Unio
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-__all__ = ["OutputRefused", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target", "write_file",
-           "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside", "kind_of",
-           "silence", "open_lock", "make_folder", "build_beside", "STOPS", "stops_held", "signals_clean_up",
-           "same_file", "regular_or_missing"]
+__all__ = ["OutputRefused", "ReadOnly", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target",
+           "write_file", "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside",
+           "kind_of", "silence", "open_lock", "make_folder", "build_beside", "database_target", "STOPS", "stops_held",
+           "signals_clean_up", "same_file", "regular_or_missing"]
 
 
 class OutputRefused(Exception):
@@ -59,6 +59,10 @@ class OutputRefused(Exception):
     def __init__(self, message: str, path: Optional[str] = None) -> None:
         super().__init__(message)
         self.path = path
+
+
+class ReadOnly(OutputRefused):
+    """The file is read-only (its owner took its write permission away): refused unless forced."""
 
 
 class WriteError(OSError):
@@ -492,12 +496,41 @@ def note_lock(fd: int, text: str) -> None:
     os.pwrite(fd, text.encode("utf-8", "replace"), 0)
 
 
+def database_target(path: PathLike, *, force: bool = False) -> str:
+    """The file a build of a database (another library's file: :func:`build_beside`) makes or
+    replaces for ``path``: ``path`` with its symlinks resolved, so that a link to a database
+    keeps pointing at the new one (as :func:`write_target` writes through a link).
+
+    Raises:
+        OutputRefused: it exists and is not a regular file (a directory, a FIFO a build would
+            wait on for good, a device, a socket), or it is read-only and not ``force``.
+        WriteError: it cannot be looked at.
+    """
+    name = os.fspath(path)
+    try:
+        st = os.stat(name)      # follows symlinks
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        raise _failed(exc, name) from exc
+    real = os.path.realpath(name)
+    if st is None:
+        return real
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputRefused(f"it is {kind_of(st)}: a database is a regular file (it is left as it is)", name)
+    if not force and _read_only(st, real, None):
+        raise ReadOnly("it is read-only (--force replaces it all the same)", name)
+    return real
+
+
 @contextmanager
-def build_beside(dest: PathLike) -> Iterator[str]:
+def build_beside(dest: PathLike, mode: Optional[int] = None) -> Iterator[str]:
     """A path in a new private folder (0700) beside ``dest``, for a file another library
     writes itself (a DuckDB database): when the block succeeds the file made there is
-    renamed over ``dest`` (atomic: a reader sees the old file or the new one) and the folder
-    synced; the scratch folder is removed whatever happens.
+    given ``mode`` (when not None: the replaced file's), renamed over ``dest`` (atomic: a
+    reader sees the old file or the new one) and the folder synced; the scratch folder is
+    removed whatever happens. ``dest`` is the file itself (:func:`database_target`: a
+    symlink there would be replaced, not followed).
 
     Raises:
         WriteError: the scratch folder cannot be made, or the rename fails.
@@ -514,6 +547,8 @@ def build_beside(dest: PathLike) -> Iterator[str]:
         try:
             fd = os.open(built, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
             try:
+                if mode is not None:
+                    os.fchmod(fd, mode)
                 os.fsync(fd)        # whole on disk before it takes the name
             finally:
                 os.close(fd)
@@ -527,13 +562,15 @@ def build_beside(dest: PathLike) -> Iterator[str]:
 
 def copy_file(src: PathLike, dst: PathLike) -> None:
     """Copy the regular file ``src`` to ``dst``, a new file (made exclusively, never through a
-    link), with ``src``'s mode: the private copy a build works on (:func:`build_beside`).
+    link), with ``src``'s mode and its owner's write permission (a read-only database replaced
+    with --force is built on a writable copy): the private copy a build works on
+    (:func:`build_beside`, which gives the new file its mode back).
 
     Raises:
         WriteError: ``dst`` cannot be written (OSError when ``src`` cannot be read).
     """
     with open(src, "rb") as source:
-        mode = stat.S_IMODE(os.fstat(source.fileno()).st_mode)
+        mode = stat.S_IMODE(os.fstat(source.fileno()).st_mode) | stat.S_IRUSR | stat.S_IWUSR
         try:
             fd = os.open(os.fspath(dst), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         except OSError as exc:

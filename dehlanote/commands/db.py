@@ -4,7 +4,9 @@ A group of commands (cli.py adds it with ``app.add_typer``). DuckDB and pyarrow 
 the ``db`` extra; without them each command says how to install them (``missing-duckdb``,
 exit 2). Errors are one line, ``dehlanote: CODE: sentence``, exit 2: ``missing-duckdb``,
 ``no-database``, ``not-a-database``, ``out-of-memory`` (DuckDB's limit while building, ``--memory``),
-``sql-error``, ``unreadable``.
+``sql-error``, ``unreadable``, ``no-folder``, ``bad-memory`` (a ``--memory`` that is no size), ``read-only``
+(a read-only database, without ``--force``), ``locked`` (in use by another program), ``disk-full``,
+``cannot-write`` (the database's folder), ``no-permission``.
 """
 
 from __future__ import annotations
@@ -13,11 +15,13 @@ import csv
 import datetime
 import decimal
 import enum
+import errno
 import io
 import json
 import math
 import os
 import re
+import stat
 import uuid
 from pathlib import Path
 from typing import Any, Optional
@@ -26,6 +30,8 @@ import typer
 
 from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console,
                      output_path, refuse_input_output)
+from ..errors import why
+from ..files import OutputRefused, ReadOnly, kind_of
 from ..db import ctrl_c_told
 from .plainhelp import PlainCommand, PlainGroup
 
@@ -65,15 +71,39 @@ def _out_of_memory(duckdb: Any, exc: BaseException) -> bool:
 
 
 #: a --memory size as DuckDB reads it: a number and its unit (1000 or 1024 based)
-_SIZE = re.compile(r"\s*\d+(?:\.\d+)?\s*(?:B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
+_SIZE = re.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", re.IGNORECASE)
+_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12, "kib": 1 << 10, "mib": 1 << 20,
+          "gib": 1 << 30, "tib": 1 << 40}
+#: the largest --memory taken (DuckDB refuses sizes past 2^64 bytes, as a parser error)
+MAX_MEMORY_TB = 9_000_000
 
 
 def memory_size(text: str) -> str:
     """A ``--memory`` value: a number and its unit, as DuckDB reads them (an empty one, a
-    negative one or one without its unit is refused in words before the database is opened)."""
-    if _SIZE.fullmatch(text) is None:
-        raise fail(f"--memory {text!r}: give a size with its unit, e.g. 300MB or 2GiB")
+    negative one, one without its unit or one too large for DuckDB is refused in words before
+    the database is opened)."""
+    m = _SIZE.fullmatch(text)
+    if m is None:
+        raise fail(f"bad-memory: --memory {text!r}: give a size with its unit, e.g. 300MB or 2GiB")
+    if float(m.group(1)) * _UNITS[m.group(2).lower()] > MAX_MEMORY_TB * 10**12:
+        raise fail(f"bad-memory: --memory {text!r}: too large a size (at most {MAX_MEMORY_TB}TB), e.g. 300MB or 2GiB")
     return text.strip()
+
+
+def _trouble(duckdb: Any, exc: BaseException, path: str) -> Optional[str]:
+    """What a DuckDB error that is not about the database's content says, as ``code: sentence``
+    (None: the file is not a database DuckDB can read)."""
+    text = str(exc)
+    if "Could not set lock" in text or "Conflicting lock" in text:
+        pid = re.search(r"\(PID (\d+)\)", text)
+        by = f" (process {pid.group(1)})" if pid else ""
+        return (f"locked: {path}: the database is in use by another program{by}: try again once it has "
+                f"finished or closed it")
+    if "No space left on device" in text or "Disk full" in text:
+        return f"disk-full: {path}: the disk is full (no space left on device): free some space and try again"
+    if "Permission denied" in text:
+        return f"no-permission: {path}: permission denied"
+    return None
 
 
 def _first_line(exc: BaseException) -> str:
@@ -91,13 +121,16 @@ def build_command(
                                          help="DuckDB's memory limit while building, e.g. 300MB (default: 192MB while "
                                               "the files are read, 256MB for the ratings)."),
     rules: Optional[Path] = RULES_OPTION,
+    force: bool = typer.Option(False, "--force", help="Replace a read-only database too."),
 ) -> None:
     """Every game, deal, trick, card, capture, ten and error of FILE... in a DuckDB database.
 
     Again on the same database, only what changed is done: a file unchanged since the last
     build is not read again, a changed file's rows are replaced, a file no longer named has
     its rows removed. The build is one transaction: stopped at any point, the database stays
-    as the previous build left it. The schema is in docs/db.md.
+    as the previous build left it. DB may be a symbolic link: the database it points at is
+    built and the link kept. A read-only database is refused without --force; a FIFO, a
+    device or a folder is never a database. The schema is in docs/db.md.
 
     Exit status: 0 built (games with errors are in the errors table), 2 usage, an unreadable
     file or database.
@@ -119,19 +152,35 @@ def build_command(
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
         raise fail(f"no-folder: cannot write {display_name(target)}: the folder {display_name(folder)} does not exist")
+    unchanged = "the database is unchanged"
     try:
         summary = build(specs, target, reg, jobs=workers, registry_files=[os.fspath(rules)] if rules else [],
-                        memory=memory)
+                        memory=memory, force=force)
     except FileProblem as exc:
-        raise fail(f"unreadable: cannot read {display_name(exc.path)}: {exc.why} (the database is unchanged)")
+        raise fail(f"unreadable: cannot read {display_name(exc.path)}: {exc.why} ({unchanged})")
+    except ReadOnly:
+        raise fail(f"read-only: {target}: the database is read-only: it is left as it is (--force replaces it "
+                   f"all the same)") from None
+    except OutputRefused as exc:
+        raise fail(f"not-a-database: {target}: {exc}") from None
     except SchemaMismatch as exc:
         raise fail(f"not-a-database: {target}: {exc}")
     except duckdb.Error as exc:
         if _out_of_memory(duckdb, exc):
             limit = f"--memory {memory}" if memory else "its default limits (192MB reading, 256MB rating)"
             raise fail(f"out-of-memory: {target}: DuckDB needed more than {limit}: build again with a "
-                       f"larger --memory (the database is unchanged)")
+                       f"larger --memory ({unchanged})")
+        said = _trouble(duckdb, exc, target)
+        if said is not None:
+            raise fail(f"{said} ({unchanged})")
         raise fail(f"not-a-database: {target}: {_first_line(exc)}")
+    except OSError as exc:      # the database's folder: the private copy, the rename (files.WriteError)
+        if isinstance(exc, BrokenPipeError):
+            raise
+        if exc.errno == errno.ENOSPC:
+            raise fail(f"disk-full: {target}: the disk is full (no space left on device): free some space and "
+                       f"try again ({unchanged})") from None
+        raise fail(f"cannot-write: {target}: cannot write beside it: {why(exc)} ({unchanged})") from None
     err_console().print(
         f"{target}: {summary.files} files ({summary.read} read, {summary.unchanged} unchanged, "
         f"{summary.removed} removed), {summary.games} games, {summary.deals} deals, {summary.errors} errors",
@@ -239,12 +288,19 @@ def query_command(
     if os.path.isdir(path):
         raise fail(f"not-a-database: {path}: it is a directory")
     try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise fail(f"unreadable: cannot read {path}: {why(exc)}") from None
+    if not stat.S_ISREG(st.st_mode):      # (DuckDB would wait on a FIFO for good)
+        raise fail(f"not-a-database: {path}: it is {kind_of(st)}: a database is a regular file")
+    try:
         con = duckdb.connect(path, read_only=True)
         # a question reads the database and nothing else: no file is read or written by SQL
         con.execute("SET enable_external_access = false").fetchall()
         con.execute("SET lock_configuration = true").fetchall()
     except duckdb.Error as exc:
-        raise fail(f"not-a-database: {path}: {_first_line(exc)}")
+        said = _trouble(duckdb, exc, path)
+        raise fail(said if said is not None else f"not-a-database: {path}: {_first_line(exc)}")
     try:
         with ctrl_c_told():     # (DuckDB's "Query interrupted" is the Ctrl-C it comes from)
             try:

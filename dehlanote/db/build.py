@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 from array import array
 from collections import deque
 import multiprocessing
@@ -36,7 +37,8 @@ import pyarrow as pa
 
 from ..version import __version__
 from ..batch import pool
-from ..batch.check import NotText, sniff
+from ..batch.check import sniff
+from ..errors import why
 from ..rules.profile import Registry
 from ..syntax.reader import split_games
 from ..workers import worker_pool
@@ -255,36 +257,44 @@ def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str]) -> Plan:
 
 
 def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, registry_files: Sequence[str] = (),
-          memory: Optional[str] = None, on_file: Optional[Callable[[str, str], None]] = None) -> BuildSummary:
+          memory: Optional[str] = None, on_file: Optional[Callable[[str, str], None]] = None,
+          force: bool = False) -> BuildSummary:
     """Bring the database ``dest`` up to date with the files ``specs`` (see the module's text).
 
     ``on_file(path, what)`` is told of each file: ``read``, ``unchanged``, ``removed``. With
     ``jobs`` over 1 the workers are spawned (:data:`START_METHOD`): a script that calls this
     runs its own code under ``if __name__ == "__main__":``, as Python's spawn requires.
 
+    ``dest`` may be a symlink: the database it points at is built (the link stays). A
+    read-only database is replaced only with ``force``.
+
     Raises:
         FileProblem: a file cannot be read (the database is left as it was).
+        OutputRefused: ``dest`` is not a regular file (a directory, a FIFO, a device), or it
+            is read-only and not ``force`` (:func:`dehlanote.files.database_target`).
+        WriteError: the database's folder cannot be written (the database is left as it was).
         SchemaMismatch: ``dest`` is not a database this command made.
         duckdb.Error: the database cannot be opened or written.
         KeyboardInterrupt: Ctrl-C, even where DuckDB reported it as an error of its own
             (:func:`dehlanote.db.ctrl_c_told`); the database is left as it was.
     """
     with ctrl_c_told():
-        return _build(specs, dest, reg, jobs=jobs, registry_files=registry_files, memory=memory, on_file=on_file)
+        return _build(specs, dest, reg, jobs=jobs, registry_files=registry_files, memory=memory, on_file=on_file,
+                      force=force)
 
 
 def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registry_files: Sequence[str],
-           memory: Optional[str], on_file: Optional[Callable[[str, str], None]]) -> BuildSummary:
+           memory: Optional[str], on_file: Optional[Callable[[str, str], None]], force: bool) -> BuildSummary:
     rating_memory = memory or RATINGS_MEMORY
     memory = memory or MEMORY
     paths = list(dict.fromkeys(os.path.normpath(p) for p in specs))
     for path in paths:
         try:
             sniff(path)
-        except NotText as exc:
-            raise FileProblem(path, str(exc) or "it is not a text file") from None
-        except OSError as exc:
-            raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
+        except OSError as exc:      # (NotText too: its sentence, without "[Errno 0]")
+            raise FileProblem(path, why(exc)) from None
+    from ..files import build_beside, copy_file, database_target
+    shown, dest = dest, database_target(dest, force=force)     # (a link's database, a regular file)
     exists = os.path.exists(dest)
     if exists:
         con = duckdb.connect(dest)
@@ -302,20 +312,20 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
                 for path in plan.unchanged:
                     if on_file:
                         on_file(path, "unchanged")
-                return _summary(con, dest, (0, len(plan.unchanged), 0))
+                return _summary(con, shown, (0, len(plan.unchanged), 0))
         finally:
             con.close()
     else:
         plan = _plan(None, paths)
     # the work is done on a private copy (or a new file) beside the database, renamed over it when
     # complete: killed at any point, the database is the previous build's
-    from ..files import build_beside, copy_file
-    with build_beside(dest) as tmp:     # a private folder beside dest, renamed over it when whole
+    mode = stat.S_IMODE(os.stat(dest).st_mode) if exists else None
+    with build_beside(dest, mode) as tmp:     # a private folder beside dest, renamed over it when whole
         if exists:
             copy_file(dest, tmp)
         summary = _update(plan, tmp, reg, jobs, tuple(registry_files), (memory, rating_memory), on_file,
                           fresh=not exists)
-    return summary._replace(path=dest)
+    return summary._replace(path=shown)
 
 
 

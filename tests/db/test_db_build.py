@@ -173,7 +173,8 @@ def test_memory_limits_are_read_as_sizes_and_a_small_one_is_not_mistaken_for_a_b
     for size in ("", "-5GB", "300", "lots"):     # DuckDB took "" and "-5GB" silently, "300" as not-a-database
         proc = run("db", "build", SAMPLES[0], "-o", str(db), "--memory", size)
         assert proc.returncode == 2 and not db.exists()
-        assert proc.stderr == f"dehlanote: --memory {size!r}: give a size with its unit, e.g. 300MB or 2GiB\n"
+        assert proc.stderr == (f"dehlanote: bad-memory: --memory {size!r}: give a size with its unit, "
+                               f"e.g. 300MB or 2GiB\n")
     assert run("db", "build", SAMPLES[0], "-o", str(db)).returncode == 0
     before = db.read_bytes()
     # a limit too small to read the database's own description: it was "not-a-database: it is not

@@ -1,0 +1,161 @@
+"""db build's output follows the package's write rules (links, read-only files, FIFOs), and
+db build and db query say each failure with its own code (a lock, a full disk, a bad size,
+binary input), never "not-a-database" for what is not about the database."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import stat
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+duckdb = pytest.importorskip("duckdb")
+pytest.importorskip("pyarrow")
+
+from dehlanote.cli import app  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKED = str(ROOT / "samples" / "worked-example.dpn")
+OTHER = str(ROOT / "samples" / "hukum-match.dpn")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    with contextlib.chdir(ROOT):
+        res = CliRunner(env={"NO_COLOR": "1", "FORCE_COLOR": None}).invoke(app, list(args))
+    err = res.stderr
+    if res.exception is not None and not isinstance(res.exception, SystemExit):
+        err += "".join(traceback.format_exception(res.exception))
+    return res.exit_code, res.stdout, err
+
+
+def files_in(db: Path) -> int:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute("select count(*) from files").fetchall()[0][0]
+    finally:
+        con.close()
+
+
+def test_a_link_to_a_database_is_built_through_and_kept(tmp_path: Path) -> None:
+    real = tmp_path / "real.duckdb"
+    assert run("db", "build", WORKED, "-o", str(real), "-j", "1")[0] == 0
+    link = tmp_path / "link.duckdb"
+    link.symlink_to("real.duckdb")
+    code, _, err = run("db", "build", WORKED, OTHER, "-o", str(link), "-j", "1")
+    assert code == 0, err
+    assert err.startswith(f"{link}: 2 files (1 read, 1 unchanged, 0 removed)"), err
+    assert link.is_symlink() and os.readlink(link) == "real.duckdb"      # the link kept, pointing at
+    assert files_in(real) == 2                                            # the database brought up to date
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.duckdb", "real.duckdb"]   # no scratch left
+    # a link to nothing yet: the database is made where it points
+    dangling = tmp_path / "new.duckdb"
+    dangling.symlink_to("made.duckdb")
+    assert run("db", "build", WORKED, "-o", str(dangling), "-j", "1")[0] == 0
+    assert dangling.is_symlink() and files_in(tmp_path / "made.duckdb") == 1
+
+
+def test_a_read_only_database_is_refused_without_force(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert run("db", "build", WORKED, "-o", str(db), "-j", "1")[0] == 0
+    db.chmod(0o444)
+    before = db.read_bytes()
+    code, _, err = run("db", "build", WORKED, OTHER, "-o", str(db), "-j", "1")
+    assert code == 2 and err == (f"dehlanote: read-only: {db}: the database is read-only: it is left as it is "
+                                 f"(--force replaces it all the same)\n"), err
+    assert db.read_bytes() == before
+    code, _, err = run("db", "build", WORKED, OTHER, "-o", str(db), "-j", "1", "--force")
+    assert code == 0, err
+    assert files_in(db) == 2 and stat.S_IMODE(db.stat().st_mode) == 0o444       # replaced, still read-only
+
+
+def test_a_fifo_is_never_taken_for_a_database(tmp_path: Path) -> None:
+    fifo = tmp_path / "p.duckdb"
+    os.mkfifo(fifo)
+    for args in (("db", "build", WORKED, "-o", str(fifo), "-j", "1"), ("db", "query", str(fifo), "select 1")):
+        # (in a process of its own, with a timeout: it used to wait on the FIFO for good)
+        proc = subprocess.run([sys.executable, "-m", "dehlanote", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=30)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(f"dehlanote: not-a-database: {fifo}: it is a FIFO: a database is a regular file")
+    assert stat.S_ISFIFO(fifo.lstat().st_mode)
+
+
+def test_a_database_held_by_another_program_is_said_to_be_locked(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    assert run("db", "build", WORKED, "-o", str(db), "-j", "1")[0] == 0
+    holder = subprocess.Popen([sys.executable, "-c", "import duckdb, sys, time\n"
+                               f"con = duckdb.connect({str(db)!r}); print('held', flush=True); time.sleep(60)"],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        for args in (("db", "build", WORKED, OTHER, "-o", str(db), "-j", "1"), ("db", "query", str(db), "select 1")):
+            code, _, err = run(*args)
+            assert code == 2 and "Traceback" not in err, err
+            assert err.startswith(f"dehlanote: locked: {db}: the database is in use by another program "
+                                  f"(process {holder.pid}): try again once it has finished or closed it"), err
+    finally:
+        holder.kill()
+        holder.wait()
+    time.sleep(0.1)
+    assert files_in(db) == 1
+
+
+def test_a_full_disk_is_said_as_such(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import dehlanote.db.build as build
+
+    db = tmp_path / "club.duckdb"
+
+    def duckdb_full(*args: object, **kwargs: object) -> None:
+        raise duckdb.IOException(f'IO Error: Could not write file "{db}.wal": No space left on device')
+    monkeypatch.setattr(build, "_update", duckdb_full)
+    code, _, err = run("db", "build", WORKED, "-o", str(db), "-j", "1")
+    assert code == 2 and err == (f"dehlanote: disk-full: {db}: the disk is full (no space left on device): free "
+                                 f"some space and try again (the database is unchanged)\n"), err
+    monkeypatch.undo()
+    assert run("db", "build", WORKED, "-o", str(db), "-j", "1")[0] == 0
+    before = db.read_bytes()
+
+    def copy_full(src: object, dst: object) -> None:        # the private copy of the database
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+    monkeypatch.setattr("dehlanote.files.copy_file", copy_full)
+    code, _, err = run("db", "build", WORKED, OTHER, "-o", str(db), "-j", "1")
+    assert code == 2 and err.startswith(f"dehlanote: disk-full: {db}: the disk is full"), err
+    assert db.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["club.duckdb"]
+
+
+def test_a_folder_that_cannot_be_written_is_not_called_a_bad_database(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(tmp_path))
+    monkeypatch.setattr("tempfile.mkdtemp", refused)
+    db = tmp_path / "club.duckdb"
+    code, _, err = run("db", "build", WORKED, "-o", str(db), "-j", "1")
+    assert code == 2 and err.startswith(f"dehlanote: cannot-write: {db}: cannot write beside it: permission denied")
+
+
+def test_too_large_a_memory_size_is_refused_before_the_database_is_opened(tmp_path: Path) -> None:
+    db = tmp_path / "club.duckdb"
+    for size in ("99999999TB", "9000001TB", "10000000000000GiB"):
+        code, _, err = run("db", "build", WORKED, "-o", str(db), "--memory", size)
+        assert code == 2 and err == (f"dehlanote: bad-memory: --memory {size!r}: too large a size (at most "
+                                     f"9000000TB), e.g. 300MB or 2GiB\n"), err
+        assert not db.exists()
+    assert run("db", "build", WORKED, "-o", str(db), "-j", "1", "--memory", "9000000TB")[0] == 0
+
+
+def test_binary_input_is_said_without_an_errno(tmp_path: Path) -> None:
+    prog = tmp_path / "prog.dpn"
+    prog.write_bytes(b"\x7fELF\x02\x01\x01\x00" + bytes(range(256)) * 4)
+    db = tmp_path / "club.duckdb"
+    code, _, err = run("db", "build", str(prog), "-o", str(db))
+    assert code == 2 and "Errno" not in err, err
+    assert err.startswith(f"dehlanote: unreadable: cannot read {prog}: it is not a text file"), err
+    assert err.endswith("(the database is unchanged)\n") and not db.exists()
