@@ -153,3 +153,19 @@ def test_names_that_look_like_markup_are_printed_as_written(tmp_path: Path, name
     assert f"Games of {name}" in proc.stdout
     assert f"{name}: 1 games" in proc.stdout
     assert re.search(rf"^{re.escape(name)}\s+1\s", proc.stdout, re.M)      # its row of the Players table
+
+
+def test_the_sites_player_page_counts_a_name_with_spaces_around_it_once(tmp_path: Path) -> None:
+    worked = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    (tmp_path / "a.dpn").write_text(worked, encoding="utf-8")
+    (tmp_path / "b.dpn").write_text(worked.replace('[A "Asha"]', '[A "Asha "]'), encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "html", "--site", str(tmp_path / "a.dpn"),
+                           str(tmp_path / "b.dpn"), "-o", str(tmp_path / "site")], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    page = (tmp_path / "site" / "players" / "asha.html").read_text(encoding="utf-8")
+    page = re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    assert "Record 2 games 0 matches won 2 deals 2 deals won" in words, words
+    assert "Chitra 2 2 2" in words      # partner, games, deals together, deals won together
+    assert words.count("Worked example 2026.??.?? A Chitra") == 2
