@@ -35,21 +35,21 @@ import io
 import os
 import re
 import shutil
-import signal
 import stat
 import sys
 import tempfile
-import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Union, cast
+
+from .stops import signals_clean_up, stops_held
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 __all__ = ["OutputRefused", "ReadOnly", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target",
            "write_file", "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside",
-           "kind_of", "silence", "open_lock", "make_folder", "build_beside", "database_target", "STOPS", "stops_held",
-           "signals_clean_up", "same_file", "regular_or_missing"]
+           "kind_of", "silence", "open_lock", "make_folder", "build_beside", "database_target", "same_file",
+           "regular_or_missing"]
 
 
 class OutputRefused(Exception):
@@ -139,39 +139,6 @@ def _read_only(st: os.stat_result, name: str, dir_fd: Optional[int]) -> bool:
         return not os.access(name, os.W_OK, dir_fd=dir_fd, effective_ids=os.access in os.supports_effective_ids)
     except (NotImplementedError, OSError):
         return False
-
-
-def signal_exit(signum: int) -> SystemExit:
-    """The exit a stop signal's handler raises: status 128 + the signal, and the signal kept
-    (``signum``), so that the console script can send it again if Python drops the exit where
-    it landed (see ``dehlanote._entry``)."""
-    stop = SystemExit(128 + signum)
-    stop.signum = signum  # type: ignore[attr-defined]
-    return stop
-
-
-@contextmanager
-def signals_clean_up() -> Iterator[None]:
-    """SIGTERM and SIGHUP raise SystemExit(128 + signal) inside the block, so that the
-    ``finally`` clauses run (outside the main thread, handlers cannot be set: nothing done)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise signal_exit(signum)
-
-    old = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            old[sig] = signal.signal(sig, handler)
-        except (ValueError, OSError):   # pragma: no cover - not the main thread after all
-            pass
-    try:
-        yield
-    finally:
-        for sig, previous in old.items():
-            signal.signal(sig, previous)
 
 
 def _fsync_fd(fd: int) -> None:
@@ -639,52 +606,6 @@ def silence(fd: int) -> None:
         pass
     finally:
         os.close(null)
-
-
-#: the signals a command turns into a stop: Ctrl-C, and termination and hang-up (the recorder,
-#: the stepper and this writer), held back where a stop must not land (see dehlanote.workers)
-STOPS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-@contextmanager
-def stops_held() -> Iterator[None]:
-    """Ctrl-C, SIGTERM and SIGHUP held back inside the block; the first one sent meanwhile
-    lands as the block ends.
-
-    Two holds, as a signal reaches a process two ways. The stops are blocked in this thread,
-    which a process it starts inherits (a spawned one too). And the stops Python handles (Ctrl-C;
-    SIGTERM and SIGHUP where a command turned them into an exit) are noted, not acted on: the
-    system delivers a signal blocked in one thread to another thread of the process (a
-    progress bar's, a pool's), and Python then runs its handler in this thread all the
-    same (a KeyboardInterrupt raised half-way through starting a worker, which printed
-    "EOFError: Ran out of input"). Handlers are set only from the main thread: elsewhere only
-    the first hold applies."""
-    noted: list[tuple[int, Any]] = []
-    handlers: dict[int, Any] = {}
-    if threading.current_thread() is threading.main_thread():
-        for sig in STOPS:
-            handler = signal.getsignal(sig)
-            if callable(handler):
-                handlers[sig] = handler
-                signal.signal(sig, lambda signum, frame: noted.append((signum, frame)))
-    try:
-        try:
-            # (the mask as it is, first: blocking acts on a stop that came just before only
-            # once the mask is changed, which would leave the stops blocked)
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, ())
-        except (AttributeError, ValueError, OSError):     # pragma: no cover - not POSIX
-            held = None
-        try:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
-            yield
-        finally:
-            if held is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
-    finally:
-        for stop, handler in handlers.items():
-            signal.signal(stop, handler)
-        if noted:
-            signum, frame = noted[0]
-            handlers[signum](signum, frame)
 
 
 _TEMP_FLAGS = os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC

@@ -37,7 +37,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
-from .files import STOPS, stops_held
+from .stops import STOPS, stops_held
 
 __all__ = ["worker_pool"]
 

@@ -177,7 +177,7 @@ def record_command(
     except _Hangup as exc:
         raise typer.Exit(128 + exc.signum)
     except (typer.Exit, SystemExit) as exc:
-        # (SystemExit: a stop that came while a save was made, see files.signals_clean_up)
+        # (SystemExit: a stop that came while a save was made, see stops.signals_clean_up)
         code = exc.exit_code if isinstance(exc, typer.Exit) else exc.code
         if isinstance(code, int) and code >= 128:
             _leaving(held)      # stopped: the stops stay ignored to the end (the status is the first one's)

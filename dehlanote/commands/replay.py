@@ -14,7 +14,7 @@ from rich.control import Control
 from rich.markup import escape
 
 from ..analysis.judge import claim_judge
-from ..files import signal_exit
+from ..stops import signal_exit
 from ..output.notes import deal_heading, deal_result_text
 from ..output.stepper import Stepper, flag_text, match_parts, match_state
 from ..output.analysis_view import Analyser, BackgroundAnalysis, DealView

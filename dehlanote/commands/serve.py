@@ -15,7 +15,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..files import signals_clean_up
+from ..stops import signals_clean_up
 from .common import Exit, fail, load_registry, rules_path
 
 INSTALL = "pip install 'dehlanote[serve]'"

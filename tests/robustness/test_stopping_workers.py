@@ -240,7 +240,7 @@ def test_a_held_ctrl_c_that_another_thread_receives_lands_only_as_the_hold_ends(
     # in the held thread all the same, half-way through what was held
     run = harness("""
         import os, signal, threading, time
-        from dehlanote.files import stops_held
+        from dehlanote.stops import stops_held
 
         # a thread started before the hold (a thread takes the blocked signals of the thread
         # that starts it): the system gives it the Ctrl-C, blocked where the hold is
