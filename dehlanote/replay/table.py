@@ -56,7 +56,9 @@ _CARDS = {card: Card(card) for card in DECK}
 
 class IllegalCard(ValueError):
     """A card that may not be played here; ``code`` is validate's (``revoke``,
-    ``not-in-hand``, ``duplicate-card``, ``trick-number``, ``bad-card``)."""
+    ``not-in-hand``, ``duplicate-card``, ``trick-number``, ``bad-card``; ``missing-trump`` or
+    ``trump-mismatch`` for a card the deal cannot go past as the table was given: closed
+    trump revealed without its suit, five followed opening tricks without the drawn card)."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
@@ -113,7 +115,8 @@ class Table:
 
         Raises:
             ValueError: the rules are unknown, or the deal cannot start as given (a hand of the
-                wrong size, a card dealt twice, trump missing where it is named before play).
+                wrong size, a card dealt twice, trump missing where it is named before play or
+                where it is closed: the table needs the secret suit to reveal it).
         """
         resolved = _rules(rules)
         seats = seats_for(resolved.seats)
@@ -135,6 +138,10 @@ class Table:
         if method.announcer is not None and trump_line is None:
             raise ValueError(f"{method.announcer_role} names trump before play in these rules: "
                              "give it, e.g. Table.new(..., trump='H')")
+        if method.secret and trump_line is None:
+            raise ValueError("trump is closed in these rules: the first player unable to follow suit chooses "
+                             "it in secret and reveals it the next time they cannot follow, so the table needs "
+                             "the secret suit: give it, e.g. Table.new(..., trump='H')")
         deal = Deal(0, 0, number=Word(number, 0, 0), dealer=Word(dealer, 0, 0), hands=written_hands,
                     trump=trump_line)
         match = start_match(resolved)._replace(deals_seen=number - 1)
@@ -309,12 +316,16 @@ class Table:
         return tuple(_CARDS[c] for c in legal_cards(self.state))
 
     def check(self, card: object) -> Optional[Problem]:
-        """What would be wrong with playing ``card`` now (None: nothing)."""
+        """What would be wrong with playing ``card`` now (None: nothing): what ``play``
+        would refuse it for."""
         try:
             name = _card(card)
         except IllegalCard as exc:
             return Problem(exc.code, exc.message)
-        return check_card(self.state, name)
+        problem = check_card(self.state, name)
+        if problem is None:
+            problem = _stored_problem(self.state, *play_card(self.state, Play(name, 0, 0), None))
+        return problem
 
     def can_play(self, card: object) -> bool:
         return self.check(card) is None
@@ -323,16 +334,23 @@ class Table:
         """Play ``card`` for the seat to play; the events it caused.
 
         Raises:
-            IllegalCard: the card may not be played (its ``code`` is validate's).
+            IllegalCard: the card may not be played (its ``code`` is validate's), or the deal
+                cannot go on past it as the table was given (``missing-trump``: closed trump
+                revealed, or a card to be drawn for trump, that the table was not told). The
+                table is unchanged.
         """
         name = _card(card)
         problem = check_card(self.state, name)
         if problem is not None:
             raise IllegalCard(problem.code, problem.message)
-        return self._push(Play(name, 0, 0), None)
+        after = play_card(self.state, Play(name, 0, 0), None)
+        problem = _stored_problem(self.state, *after)
+        if problem is not None:
+            raise IllegalCard(problem.code, problem.message)
+        return self._push(Play(name, 0, 0), None, after)
 
-    def _push(self, play: Play, written: Optional[Trick]) -> tuple:
-        state, events = play_card(self.state, play, written)
+    def _push(self, play: Play, written: Optional[Trick], after: Optional[tuple[DealState, tuple]] = None) -> tuple:
+        state, events = after if after is not None else play_card(self.state, play, written)
         if state.over and not state.broken and self._end is None:
             errors: list[DpnError] = []
             match, fact = finish_deal(self._match, state, self._deal or Deal(0, 0), last=True,
@@ -440,6 +458,27 @@ class Table:
         display, :data:`dehlanote.replay.facts.DISPLAY`, which the output layer fills in)."""
         draw = DISPLAY.get("table")
         return draw(self) if draw is not None else None
+
+
+def _stored_problem(before: DealState, state: DealState, _events: tuple) -> Optional[Problem]:
+    """What the core found wrong with a card it played from ``before`` to ``state`` (an error
+    it stored, or a deal it could not follow further), as the table refuses it; None: nothing.
+    The core plays any card, as a record states what happened; the table plays only cards that
+    leave a deal it can follow, so it never ends a deal early without saying why."""
+    if len(state.errors) > len(before.errors):
+        error = state.errors[len(before.errors)]
+        return Problem(error.code, _for_table(error.code, error.message))
+    if state.broken and not before.broken:
+        note = state.notes[-1] if len(state.notes) > len(before.notes) else "the deal could not be followed"
+        return Problem("missing-trump", _for_table("missing-trump", note))
+    return None
+
+
+def _for_table(code: str, message: str) -> str:
+    if code in ("missing-trump", "trump-mismatch"):
+        return (f"{message} (the table cannot go on past this card: start it again with "
+                "Table.new(..., trump=SUIT) or drawn=CARD as the deal had it)")
+    return message
 
 
 _SUIT_WORDS = {name: letter for letter, name in SUIT_NAMES.items()} | \

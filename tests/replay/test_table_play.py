@@ -1,0 +1,138 @@
+"""The Table never ends a deal early without saying why, and its record always reads back.
+
+A table is played with random legal cards under several profiles: a deal is over only when
+every trick is played (every known hand empty), and ``to_dpn`` reads back without an error
+after each trick and at the end, also when the deal ends the match. A table that is not
+told closed trump's secret suit (or the drawn card of five followed opening tricks) is
+refused at its start, or refuses the card it cannot go past, unchanged.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+
+import dehlanote
+from dehlanote import IllegalCard, Table
+from dehlanote.deck import DECK, SUITS
+from dehlanote.replay import events as ev
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _deal(rnd: random.Random, seats: str, decks: int = 1) -> dict[str, list[str]]:
+    cards = list(DECK) * decks
+    rnd.shuffle(cards)
+    size = len(cards) // len(seats)
+    return {s: cards[i * size:(i + 1) * size] for i, s in enumerate(seats)}
+
+
+def _read_back(text: str) -> list[tuple[str, str]]:
+    game = next(dehlanote.read_games(io.StringIO(text)))
+    return [(e.code, e.message) for e in game.errors]
+
+
+def _play_out(table: Table, rnd: random.Random, *, check_every_trick: bool = True) -> list:
+    """Random legal cards to the end of the deal; every event. The record is read back after
+    each trick (and mid-trick now and then)."""
+    events: list = []
+    while table.legal_cards():
+        events.extend(table.play(rnd.choice(table.legal_cards())))
+        if check_every_trick and (not table.current or rnd.random() < 0.1):
+            assert _read_back(table.to_dpn()) == [], table.to_dpn()
+    return events
+
+
+# ---- closed trump: the secret suit is needed -----------------------------------------------
+
+def test_closed_trump_under_hukum_needs_its_secret_suit():
+    hands = _deal(random.Random(1), "ABCD")
+    with pytest.raises(ValueError, match="secret suit") as caught:
+        Table.new("hukum trump=closed", dealer="D", hands=hands)
+    assert "trump=" in str(caught.value)
+    # standard's closed trump (the dealer's right) was already refused without it
+    with pytest.raises(ValueError, match="names trump before play"):
+        Table.new("standard trump=closed", dealer="D", hands=hands)
+
+
+@pytest.mark.parametrize("game", range(12))
+def test_closed_trump_given_plays_every_trick_and_reveals_that_suit(game):
+    rnd = random.Random(100 + game)
+    suit = rnd.choice(SUITS)
+    table = Table.new("hukum trump=closed", dealer="D", hands=_deal(rnd, "ABCD"), trump=suit)
+    events = _play_out(table, rnd, check_every_trick=False)
+    assert table.over and table.trick_number == 14
+    assert all(table.hand(s) == () for s in "ABCD")
+    won = [e for e in events if isinstance(e, ev.TrickWon)]
+    assert [e.trick for e in won] == list(range(1, 14))
+    revealed = [e for e in events if isinstance(e, ev.TrumpRevealed)]
+    assert all(e.suit == suit for e in revealed)
+    assert any(isinstance(e, ev.DealScored) for e in events)
+
+
+# ---- a deal the table cannot follow is refused at the card, not ended ---------------------
+
+def _closed_sample_without_its_suit() -> str:
+    text = (ROOT / "samples" / "hukum-closed-trump.dpn").read_text()
+    first = text[:text.index("\ndeal 2")]
+    assert "trump S by B at 5 closed\n" in first
+    return first.replace("trump S by B at 5 closed\n", "").replace('[Result "BD"]', '[Result "*"]')
+
+
+def test_the_reveal_of_a_secret_suit_the_table_was_not_told_is_refused_unchanged():
+    game = next(dehlanote.read_games(io.StringIO(_closed_sample_without_its_suit())))
+    deal = game.deals[0]
+    table = deal.table(trick=5)                 # the record cannot be followed past trick 4
+    table.play("9C")                            # B, the setter, cannot follow clubs again
+    assert table.to_play == "B" and "9H" in table.legal_cards()
+    states, events, dpn = len(table.history), table.events, table.to_dpn()
+    problem = table.check("9H")
+    assert problem is not None and problem.code == "missing-trump"
+    assert not table.can_play("9H")
+    with pytest.raises(IllegalCard) as caught:
+        table.play("9H")
+    assert caught.value.code == "missing-trump"
+    assert "does not say which suit" in str(caught.value) and "trump=" in str(caught.value)
+    # nothing changed: the same turn, history, events and record; the deal is not over
+    assert (table.to_play, len(table.history), table.events, table.to_dpn()) == ("B", states, events, dpn)
+    assert not table.over and table.hand("B") is not None and len(table.hand("B")) == 9
+    # a card that follows suit is still played (B has no club: every card of B reveals)
+    assert all(table.check(c) is not None for c in table.legal_cards())
+
+
+def _five_followed_hands() -> dict[str, str]:
+    """Hands whose first five cards let all five opening tricks be followed: 3 spades and
+    2 hearts each."""
+    five = {"A": "AS KS QS AH KH", "B": "JS 10S 9S QH JH", "C": "8S 7S 6S 10H 9H", "D": "5S 4S 3S 8H 7H"}
+    used = " ".join(five.values()).split()
+    rest = [c for c in DECK if c not in used]
+    return {s: five[s] + " | " + " ".join(rest[i * 8:(i + 1) * 8]) for i, s in enumerate("ABCD")}
+
+
+def _follow(table: Table) -> str:
+    legal = [str(c) for c in table.legal_cards()]
+    if table.current:
+        led = table.current[0][1].suit
+        return next(c for c in legal if c[-1] == led)
+    return next((c for c in legal if c[-1] == "S"), None) or next(c for c in legal if c[-1] == "H")
+
+
+def test_five_followed_opening_tricks_without_a_drawn_card_are_refused_at_the_last_card():
+    table = Table.new("pagat trump=first-void-five", dealer="D", hands=_five_followed_hands())
+    for _ in range(19):
+        table.play(_follow(table))
+    last = _follow(table)
+    with pytest.raises(IllegalCard) as caught:
+        table.play(last)
+    assert caught.value.code == "missing-trump" and "drawn=" in str(caught.value)
+    assert (table.trick_number, len(table.current), table.over) == (5, 3, False)
+    # told the drawn card, the same play goes on to the end with its suit as trump
+    table = Table.new("pagat trump=first-void-five", dealer="D", hands=_five_followed_hands(), drawn="KH")
+    for _ in range(20):
+        table.play(_follow(table))
+    assert table.trump == "H"
+    _play_out(table, random.Random(7), check_every_trick=False)
+    assert table.over and table.trick_number == 14 and all(table.hand(s) == () for s in "ABCD")
