@@ -152,7 +152,7 @@ def _end(game: Game, rules: Rules, match: MatchState, last: Optional[DealFact], 
          errors: list[DpnError], notes: list[str], deals: tuple[DealFact, ...],
          ruled: Optional[list[DpnError]] = None) -> GameFacts:
     """The game's facts once its last deal is replayed: the result, checked against its tag."""
-    result = _result(match, rules, last is not None and last.complete)
+    result = match_result(match, rules, last is not None and last.complete)
     if result_tag is not None and result.finished is not None:
         problem = _check_result(result_tag, result, rules, match)
         if problem is not None:
@@ -225,7 +225,18 @@ def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     return errors
 
 
-def _result(match: MatchState, rules: Rules, last_complete: bool) -> ResultFact:
+def result_value(result: Optional[ResultFact]) -> str:
+    """The ``Result`` tag a record of one deal states for ``result`` (its replay's, or a
+    table's :func:`match_result`): ``"*"`` unless the deal ends the match, then the side that
+    won it (``=`` when level: an open-ended session, ``kots=0``, ends with its record). A
+    table's ``to_dpn`` and a what-if line (the replay page's copy in whatif.js too) take their
+    Result from here."""
+    if result is None or not result.finished:
+        return "*"
+    return result.winner or "="
+
+
+def match_result(match: MatchState, rules: Rules, last_complete: bool) -> ResultFact:
     """The match's result after its last deal (``last_complete``: that deal was played out or claimed)."""
     sides = sides_for(rules.seats)
     kots = {sides[0]: match.kots[0], sides[1]: match.kots[1]}

@@ -41,7 +41,7 @@ from ..syntax.parser import whole_span
 from ..syntax.reader import Chunk
 from ..syntax.whole import WORD_KINDS
 from .engine import MatchState, settle, start_match
-from .game import _DATE, _check_result, _result
+from .game import _DATE, _check_result, match_result
 from .methods import trump_method
 
 __all__ = ["play_py", "quick_chunk", "quick_deals"]
@@ -282,7 +282,7 @@ def _check(text: str, reg: Registry) -> Optional[int]:
             match, pos = after
             deals = match.deals_seen
     if result_value is not None:
-        result = _result(match, rules, True)
+        result = match_result(match, rules, True)
         if result.finished is not None and \
                 _check_result(make_tag("Result", result_value, 0, 0), result, rules, match) is not None:
             return None

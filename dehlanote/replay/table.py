@@ -25,6 +25,7 @@ from .core import SHIFT, DealState, Problem, check_card, legal_cards, play_card,
 from .engine import MatchState, finish_deal, start_deal, start_match
 from .events import deal_events
 from .facts import DISPLAY, TABLES, DealFact, TrickFact
+from .game import match_result, result_value
 from .methods import trump_method
 
 __all__ = ["Card", "IllegalCard", "Table", "core_walk"]
@@ -384,15 +385,18 @@ class Table:
     # ---- writing it ----------------------------------------------------------------------
 
     def to_dpn(self) -> str:
-        """The deal so far as a DPN record (``Result "*"``; a trick in progress is written as
-        a comment, since a record holds whole tricks). See :meth:`to_game`."""
+        """The deal so far as a DPN record (``Result "*"`` unless the deal is over and ends
+        the match; a trick in progress is written as a comment, since a record holds whole
+        tricks). See :meth:`to_game`."""
         from ..syntax.writer import write_game
         return write_game(self.to_game())
 
     def to_game(self) -> Game:
         """The deal so far as a game of the notation's model (what :meth:`to_dpn` writes):
-        the tags ``Rules`` and ``Result "*"``; the deal's number, dealer and hands; the trump
-        line as the play so far states it (a suit announced before play as written; a suit
+        the tags ``Rules`` and ``Result`` (``"*"``, unless the deal is over and ends the
+        match: then the side that won it, ``=`` when level, as
+        :func:`~dehlanote.replay.game.result_value` says for every record); the deal's number,
+        dealer and hands; the trump line as the play so far states it (a suit announced before play as written; a suit
         set by a first void, or closed trump revealed, with ``by`` and ``at`` from the play;
         none while trump is still to be set by play); every whole trick with its leader and
         the cards' glyphs and comments as the record had them; the revoke rulings of the
@@ -406,7 +410,11 @@ class Table:
                              trump=self._trump_line(base.trump), revokes=revokes, claim=None, tens=None)
         if st.current:
             deal = deal._replace(comments=deal.comments + (self.in_progress(),))
-        tags = (Tag("Rules", self.rules.label(), 0, 0), Tag("Result", "*", 0, 0))
+        result = "*"
+        if self._end is not None and not st.current:
+            match, fact = self._end
+            result = result_value(match_result(match, self.rules, fact.complete))
+        tags = (Tag("Rules", self.rules.label(), 0, 0), Tag("Result", result, 0, 0))
         return Game(tags, (deal,), 0, 0)
 
     def in_progress(self) -> str:

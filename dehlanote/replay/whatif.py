@@ -20,7 +20,7 @@ from ..syntax.model import Game, Tag, Tens, Word
 from ..syntax.parser import parse_string
 from ..syntax.writer import write_game
 from .facts import DealFact, GameFacts, trick_numbered
-from .game import replay_game
+from .game import replay_game, result_value
 from .table import Table
 
 __all__ = ["Departure", "departure", "play_on", "whatif_comment", "whatif_record", "WHATIF_TAG"]
@@ -135,8 +135,7 @@ def whatif_record(game: GameFacts, deal: DealFact, trick: int, card: int, record
         fact = facts.deals[0]
         counts = tuple((Word(side, 0, 0), Word(fact.tens[side], 0, 0)) for side in table.sides)
         new_deal = new_deal._replace(tens=Tens(counts, 0, 0))
-        if facts.result is not None and facts.result.finished:
-            result = facts.result.winner or "="
+        result = result_value(facts.result)
         text = write_game(Game(tags + (Tag("Result", result, 0, 0), where), (new_deal,), 0, 0))
         facts = _replayed(text, reg)
     if facts.errors:

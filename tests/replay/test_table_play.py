@@ -136,3 +136,46 @@ def test_five_followed_opening_tricks_without_a_drawn_card_are_refused_at_the_la
     assert table.trump == "H"
     _play_out(table, random.Random(7), check_every_trick=False)
     assert table.over and table.trick_number == 14 and all(table.hand(s) == () for s in "ABCD")
+# ---- random deals to the end: never over early, the record always reads back --------------
+
+PROFILES = ["standard", "standard trump=closed", "standard trump=partner", "hukum", "hukum trump=closed",
+            "pagat", "pagat kots=0", "standard six-player", "standard court-piece", "standard double-sar",
+            "standard coat"]
+
+
+@pytest.mark.parametrize("rules", PROFILES)
+def test_random_deals_never_end_early_and_always_read_back(rules):
+    rnd = random.Random(rules)
+    named = "hukum" not in rules or "closed" in rules      # trump given before play (or in secret)
+    for _ in range(4):
+        probe = Table.new(rules, dealer="D", trump="H" if named else None)
+        seats, decks = probe.seats, probe.rules.decks
+        table = Table.new(rules, dealer=rnd.choice(seats), hands=_deal(rnd, seats, decks),
+                          trump=rnd.choice(SUITS) if named else None)
+        _play_out(table, rnd)
+        assert table.over and table.trick_number == table.rules.tricks_per_deal + 1
+        assert all(table.hand(s) == () for s in seats)
+        assert _read_back(table.to_dpn()) == []
+
+
+def _kot_table(rules: str, seed: int) -> tuple[Table, list]:
+    """A deal played to the end that ends the match (an all-tens kot), found by random play."""
+    rnd = random.Random(seed)
+    for _ in range(2000):
+        table = Table.new(rules, dealer="D", hands=_deal(rnd, "ABCD"), trump=rnd.choice(SUITS))
+        events = _play_out(table, rnd, check_every_trick=False)
+        if any(isinstance(e, ev.MatchOver) for e in events):
+            return table, events
+    raise AssertionError("no kot in 2000 random deals")
+
+
+@pytest.mark.parametrize("rules", ["standard", "pagat kots=1", "standard trump=closed", "hukum trump=closed"])
+def test_a_deal_that_ends_the_match_is_written_with_its_result(rules):
+    table, events = _kot_table(rules, 1)
+    over = [e for e in events if isinstance(e, ev.MatchOver)]
+    text = table.to_dpn()
+    assert f'[Result "{over[0].winner}"]' in text
+    assert _read_back(text) == []
+    # the last card taken back: the deal, and the match, are open again
+    table.undo()
+    assert '[Result "*"]' in table.to_dpn() and _read_back(table.to_dpn()) == []
