@@ -18,6 +18,7 @@ import os
 import weakref
 from typing import IO, Any, Iterator, Optional, Union
 
+from . import inputs
 from .analysis.judge import claim_judge
 from .output import notebook as _notebook, svg as _svg  # noqa: F401 (the notebook display of facts and tables)
 from .replay.table import Table
@@ -45,7 +46,8 @@ def read_game(f: Union[IO[str], IO[bytes]], reg: Optional[Registry] = None) -> O
         TypeError: ``f`` is not a stream (a text is read with ``io.StringIO(text)``, a file
             by its name with :func:`read_games`).
     """
-    if isinstance(f, (str, bytes, os.PathLike)) or not hasattr(f, "read"):
+    inputs.registry(reg, Registry, "read_game")
+    if not inputs.is_stream(f):
         raise TypeError("read_game reads the next game of an open file or stream, not a "
                         f"{type(f).__name__}: give it open(path) or io.StringIO(text), "
                         "or use read_games(path) for a file by its name")
@@ -61,12 +63,27 @@ def read_game(f: Union[IO[str], IO[bytes]], reg: Optional[Registry] = None) -> O
 
 
 def read_games(source: Source, reg: Optional[Registry] = None) -> Iterator[GameFacts]:
-    """Every game of a stream or a file (a path), replayed, one at a time."""
+    """Every game of a stream (text or binary) or a file (a path: str or os.PathLike), replayed,
+    one at a time.
+
+    Raises:
+        TypeError: ``source`` is neither (bytes are refused: a path as bytes is
+            ``os.fsdecode(path)``, a record's bytes ``io.BytesIO(data)``), at the call.
+        OSError: the file cannot be opened (at the first game).
+    """
+    inputs.registry(reg, Registry, "read_games")
     if isinstance(source, (str, os.PathLike)):
-        with open(source, "rb") as stream:
-            yield from _replay_games(iter_games(stream), reg, judge=claim_judge)
-        return
-    yield from _replay_games(iter_games(source), reg, judge=claim_judge)
+        return _read_path(source, reg)
+    if not inputs.is_stream(source):
+        advice = ("for a path given as bytes use os.fsdecode(path), for a record's bytes io.BytesIO(data)"
+                  if isinstance(source, inputs.BYTES) else "for a text use io.StringIO(text)")
+        raise inputs.refuse("read_games", "a file's path (str or os.PathLike) or an open stream", source, advice)
+    return _replay_games(iter_games(source), reg, judge=claim_judge)
+
+
+def _read_path(path: Union[str, "os.PathLike[str]"], reg: Optional[Registry]) -> Iterator[GameFacts]:
+    with open(path, "rb") as stream:
+        yield from _replay_games(iter_games(stream), reg, judge=claim_judge)
 
 
 def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = False,
@@ -76,16 +93,31 @@ def replay_game(game: Game, reg: Optional[Registry] = None, *, strict: bool = Fa
     :func:`dehlanote.replay.game.replay_game`.
 
     Raises:
+        TypeError: ``game`` is not a parsed game (:class:`~dehlanote.syntax.model.Game`).
         DpnError: in strict mode only.
     """
+    inputs.game(game, Game, "replay_game")
+    inputs.registry(reg, Registry, "replay_game")
     return _replay_game(game, reg, strict=strict, dealt_hands=dealt_hands, judge=claim_judge)
 
 
 def replay_games(games: Any, reg: Optional[Registry] = None) -> Iterator[GameFacts]:
-    """Replay parsed games one at a time (claims judged double dummy)."""
-    return _replay_games(games, reg, judge=claim_judge)
+    """Replay parsed games one at a time (claims judged double dummy).
+
+    Raises:
+        TypeError: ``games`` is not an iterable of parsed games (an item that is not a game:
+            when it is reached).
+    """
+    inputs.registry(reg, Registry, "replay_games")
+    return _replay_games(inputs.games(games, Game, "replay_games"), reg, judge=claim_judge)
 
 
 def iter_replay(game: Game, reg: Optional[Registry] = None) -> GameReplay:
-    """Replay a game deal by deal (claims judged double dummy)."""
+    """Replay a game deal by deal (claims judged double dummy).
+
+    Raises:
+        TypeError: ``game`` is not a parsed game.
+    """
+    inputs.game(game, Game, "iter_replay")
+    inputs.registry(reg, Registry, "iter_replay")
     return _iter_replay(game, reg, claim_judge)

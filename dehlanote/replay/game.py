@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Iterator, Optional, Union
 
+from .. import inputs
 from ..errors import READING_CODES, DpnError
 from ..rules.profile import Registry, Rules, registry as default_registry
 from ..deck import sides_for
@@ -311,7 +312,12 @@ def explicit(facts: GameFacts) -> Game:
 
     A game with errors is returned as written: nothing is filled in from a replay that
     found the record wrong.
+
+    Raises:
+        TypeError: ``facts`` is not a replayed game (:class:`GameFacts`, what ``replay_game`` gives).
     """
+    if not isinstance(facts, GameFacts):
+        raise inputs.refuse("explicit", "a replayed game (GameFacts, what replay_game or read_game gives)", facts)
     game = facts.game
     if facts.errors or facts.rules is None:
         return game

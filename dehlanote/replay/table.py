@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator, Mapping, Optional, Union
 
+from .. import inputs
 from ..deck import DECK, SUIT_NAMES, SUITS, TENS, seats_for, sides_for
 from ..errors import DpnError
 from ..rules.profile import Rules, registry
@@ -70,6 +71,8 @@ class IllegalCard(ValueError):
 def _rules(rules: Union[Rules, str]) -> Rules:
     if isinstance(rules, Rules):
         return rules
+    inputs.need(rules, str, "Table.new", "rules as a profile name with options (a str such as "
+                "'hukum trump=closed') or resolved Rules")
     try:
         return registry().resolve(rules)
     except DpnError as exc:
@@ -84,6 +87,9 @@ def _card(card: object) -> str:
 
 
 def _hand(seat: str, cards: Union[str, Iterable[str]]) -> Hand:
+    if isinstance(cards, inputs.BYTES) or not isinstance(cards, (str, Iterable)):
+        raise inputs.refuse("Table.new", f"hands as {{seat: cards}}, each seat's cards a str ('AH KH ...') or "
+                            f"an iterable of cards, but seat {seat}'s are", cards)
     words = cards.split() if isinstance(cards, str) else [str(c) for c in cards]
     split = words.index("|") if "|" in words else None
     refs = tuple(CardRef(_card(w), 0, 0) for w in words if w != "|")
@@ -121,15 +127,28 @@ class Table:
         """
         resolved = _rules(rules)
         seats = seats_for(resolved.seats)
-        if dealer not in seats:
+        inputs.need(dealer, str, "Table.new", "dealer as a seat letter (a str such as 'D')")
+        inputs.optional(hands, Mapping, "Table.new", "hands as a mapping {seat: cards} (or None: not known)")
+        inputs.optional(trump, str, "Table.new", "trump as a suit (a str: S, H, D, C, a suit's name or symbol)")
+        inputs.optional(drawn, str, "Table.new", "drawn as a card (a str such as 'KH')")
+        inputs.need(number, int, "Table.new", "number as the deal's number (an int)")
+        if number < 1:
+            raise ValueError(f"the deal's number is 1 or more, not {number}")
+        for seat in hands or {}:
+            if not isinstance(seat, str) or len(seat) != 1 or seat not in seats:
+                raise ValueError(f"there is no seat {seat!r} at this {resolved.seats}-player table: hands are "
+                                 f"given by seat, one of {seats}")
+        if len(dealer) != 1 or dealer not in seats:
             raise ValueError(f"there is no seat {dealer!r} at this {resolved.seats}-player table: one of {seats}")
         method = trump_method(resolved)
         written_hands = tuple(_hand(seat, cards) for seat, cards in (hands or {}).items()) or None
         trump_line: Optional[Trump] = None
         if trump is not None:
-            suit = trump.upper()[:1] if trump.lower() not in _SUIT_WORDS else _SUIT_WORDS[trump.lower()]
-            if suit not in SUITS:
-                raise ValueError(f"{trump!r} is not a suit: S, H, D or C (or spades, hearts, diamonds, clubs)")
+            word = trump.strip().replace("\ufe0f", "").lower()
+            suit = _SUIT_WORDS.get(word) or word.upper()
+            if len(suit) != 1 or suit not in SUITS:
+                raise ValueError(f"{trump!r} is not a suit: S, H, D or C (or spades, hearts, diamonds, clubs, "
+                                 "or ♠ ♥ ♦ ♣)")
             if method.by_void and drawn is None:
                 raise ValueError("trump is set by play in these rules: the first player unable to follow suit "
                                  "sets it, so Table.new takes no trump")
@@ -160,6 +179,10 @@ class Table:
         each seat played. The cards of the record are replayed as written (a card that was
         wrong there is played here too, as it happened).
         """
+        if not isinstance(fact, DealFact):
+            raise inputs.refuse("Table.from_deal", "a replayed deal (a DealFact, as read_game(f).deals[0])", fact)
+        inputs.optional(trick, int, "Table.from_deal", "trick as a trick's number (an int)")
+        inputs.optional(card, int, "Table.from_deal", "card as a card's place in the trick (an int)")
         rules = fact.rules
         if rules is None or fact.dealer is None:
             raise ValueError(f"deal {fact.number} cannot be set up: its rules or its dealer are unknown")
@@ -292,8 +315,15 @@ class Table:
         return dict(zip(self.sides, score_mode(st.rules).totals(tens, st.pile_cards, st.pile_tricks)))
 
     def hand(self, seat: str) -> Optional[tuple[Card, ...]]:
-        """The cards ``seat`` still holds, when its hand is known (None: not known)."""
+        """The cards ``seat`` still holds, when its hand is known (None: not known).
+
+        Raises:
+            ValueError: there is no such seat at the table (TypeError: ``seat`` is not a str).
+        """
         st = self.state
+        inputs.need(seat, str, "Table.hand", "a seat letter (a str such as 'A')")
+        if len(seat) != 1 or seat not in self.seats:
+            raise ValueError(f"there is no seat {seat!r} at this {len(self.seats)}-player table: one of {self.seats}")
         i = self.seats.index(seat)
         if not st.any_explicit or not st.explicit[i]:
             return None
@@ -490,7 +520,8 @@ def _for_table(code: str, message: str) -> str:
 
 
 _SUIT_WORDS = {name: letter for letter, name in SUIT_NAMES.items()} | \
-    {name[:-1]: letter for letter, name in SUIT_NAMES.items()}
+    {name[:-1]: letter for letter, name in SUIT_NAMES.items()} | \
+    {"♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
 
 
 def _same_trump(a: Trump, b: Trump) -> bool:

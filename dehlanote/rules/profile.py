@@ -395,8 +395,12 @@ class Registry:
         """The rules a ``Rules`` tag value names: ``"hukum streak=5"``.
 
         Raises:
+            TypeError: ``label`` is not a str.
             DpnError: ``unknown-rules`` (position 0; the caller places it) naming what is unknown.
         """
+        if not isinstance(label, str):
+            from .. import inputs
+            raise inputs.refuse("resolve", "a Rules tag's value (a str such as 'standard trump=closed')", label)
         cached = self._resolved.get(label)
         if cached is not None:
             return cached
@@ -542,8 +546,13 @@ def rules_from_tag(value: Optional[str], reg: Optional[Registry] = None) -> Rule
     """The rules a game's ``Rules`` tag names (``standard`` when absent).
 
     Raises:
-        DpnError: ``unknown-rules``.
+        TypeError: ``value`` is not a str (nor None), or ``reg`` not a Registry.
+        DpnError: ``unknown-rules`` (the profile or an option is unknown).
     """
+    from .. import inputs
+    inputs.optional(value, str, "rules_from_tag", "a Rules tag's value (a str such as 'standard trump=closed', "
+                    "or None for standard)")
+    inputs.registry(reg, Registry, "rules_from_tag")
     return (reg or registry()).resolve(value or "standard")
 
 

@@ -52,11 +52,12 @@ from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
     from lark import Lark
 
+from .. import inputs
 from ..errors import DpnError
 from . import terms
 from . import regexcache
@@ -547,20 +548,37 @@ def _broken_game(chunk: Chunk, found: list[DpnError], encoding: list[DpnError]) 
     return make_game(tuple(tags), (), line, column, errors=tuple(errors))
 
 
-def iter_games(source: Source, *, keep_source: bool = False) -> Iterator[Game]:
-    """Games one at a time from a string or a text or binary stream.
+def iter_games(source: Union[Source, bytes], *, keep_source: bool = False) -> Iterator[Game]:
+    """Games one at a time from a string, UTF-8 bytes, or a text or binary stream.
 
     Only one game's text is in memory at a time. A game that cannot be read is yielded
-    with its errors (and no deals); reading goes on with the next game.
+    with its errors (and no deals); reading goes on with the next game. Bytes that are not
+    UTF-8 are ``encoding`` errors of their game, as in a file.
+
+    Raises:
+        TypeError: ``source`` is none of these (checked at the call, not at the first game).
     """
+    return _iter_games(inputs.source(source, "iter_games"), keep_source)
+
+
+def _iter_games(source: Source, keep_source: bool) -> Iterator[Game]:
     for chunk in split_games(source):
         yield from parse_chunk(chunk, keep_source=keep_source)
 
 
 def iter_path(path: str | Path, *, keep_source: bool = False) -> Iterator[Game]:
-    """Games one at a time from a file (read as UTF-8; raises OSError if unreadable)."""
+    """Games one at a time from a file (read as UTF-8).
+
+    Raises:
+        TypeError: ``path`` is not a path (str or os.PathLike), at the call.
+        OSError: the file cannot be read (at the first game).
+    """
+    return _iter_path(inputs.path(path, "iter_path", "for a text use iter_games(text)"), keep_source)
+
+
+def _iter_path(path: str | Path, keep_source: bool) -> Iterator[Game]:
     with open(path, "rb") as stream:
-        yield from iter_games(stream, keep_source=keep_source)
+        yield from _iter_games(stream, keep_source)
 
 
 @contextmanager
@@ -591,12 +609,17 @@ def _all(games: Iterator[Game], strict: bool) -> list[Game]:
     return found
 
 
-def parse_string(text: str, *, strict: bool = False, keep_source: bool = False) -> list[Game]:
-    """All games of a text. With ``strict``, raise the first error found instead.
+def parse_string(text: Union[str, bytes], *, strict: bool = False, keep_source: bool = False) -> list[Game]:
+    """All games of a text (a str, or bytes read as UTF-8: bytes that are not UTF-8 are
+    ``encoding`` errors). With ``strict``, raise the first error found instead.
 
     Raises:
+        TypeError: ``text`` is neither a str nor bytes.
         DpnError: in strict mode, the first syntax error.
     """
+    if not isinstance(text, (str, *inputs.BYTES)):
+        raise inputs.refuse("parse_string", "a DPN text (str, or UTF-8 bytes)", text,
+                            "for a stream use iter_games(f), for a file parse_path(path)")
     return _all(iter_games(text, keep_source=keep_source), strict)
 
 
@@ -604,6 +627,7 @@ def parse_path(path: str | Path, *, strict: bool = False, keep_source: bool = Fa
     """All games of a file; see :func:`parse_string`.
 
     Raises:
+        TypeError: ``path`` is not a path (str or os.PathLike).
         OSError: the file cannot be read.
         DpnError: in strict mode, the first syntax error.
     """

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from .. import inputs
 from ..deck import sort_key
 from .model import Deal, Game, Hand, Play, Tag, Trick, Trump
 
@@ -109,7 +110,12 @@ def write_deal(deal: Deal) -> list[str]:
 
 
 def write_game(game: Game) -> str:
-    """The canonical text of one game, ending with a newline."""
+    """The canonical text of one game, ending with a newline.
+
+    Raises:
+        TypeError: ``game`` is not a parsed game (:class:`~dehlanote.syntax.model.Game`).
+    """
+    inputs.game(game, Game, "write_game")
     lines = ["{" + c.replace("}", ")") + "}" for c in game.comments]
     lines += [write_tag(t) for t in ordered_tags(game.tags)]
     for deal in game.deals:
@@ -120,8 +126,12 @@ def write_game(game: Game) -> str:
 
 
 def write_games(games: Iterable[Game]) -> str:
-    """The canonical text of several games, a blank line between them."""
-    return "\n".join(write_game(g) for g in games)
+    """The canonical text of several games, a blank line between them.
+
+    Raises:
+        TypeError: ``games`` is not an iterable of parsed games.
+    """
+    return "\n".join(write_game(g) for g in inputs.games(games, Game, "write_games"))
 
 
 def _unplaced(node: Any) -> Any:
