@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from typing import Iterable, Iterator, Optional, Union
 
 from .. import inputs
@@ -17,6 +18,84 @@ from .facts import DealFact, GameFacts, ResultFact, trick_numbered
 #: the notation's Date: ASCII digits (``\d`` would take any Unicode digit, e.g. Devanagari, which no
 #: program reading the archive takes for a date: stats, the database and the site agree with this)
 _DATE = re.compile(r"(?:[0-9]{4}|\?{4})\.(?:[0-9]{2}|\?\?)\.(?:[0-9]{2}|\?\?)")
+
+
+#: a trick line's opening: its number (``trick := INT "."? ...``), not the start of a card (``10H``)
+_TRICK_LINE = re.compile(r"[ \t\r\f\v\ufeff]*([0-9]{1,9})(?:\.|(?=[ \t\r\f\v]|$))")
+
+#: a line that opens with the ``deal`` keyword (any case)
+_DEAL_LINE = re.compile(r"[ \t\r\f\v\ufeff]*(?i:deal)(?![0-9A-Za-z_])")
+
+#: codes that are about the game's tags, never about a deal
+_GAME_CODES = frozenset({"bad-tag", "unknown-rules"})
+
+
+def reader_errors(game: Game) -> list[DpnError]:
+    """The errors the reader found in ``game``, each inside a deal with that deal's number
+    (its place in the game, as the replay numbers it) and, inside a trick line, that trick's
+    number as written.
+
+    The readers (the fine one, the whole one's fast paths, the compiled one) report where an
+    error is, not which deal it is in: it is placed here, once, for all of them. An error
+    belongs to the deal whose text it lies in: from the deal's first token to the next deal's,
+    or to a tag written after the deal; an error on a ``deal`` line the reader could not keep
+    (a comment never closed there) belongs to the deal that line opens, the one after the
+    deals kept before it. A trick line is known by its node (the trick as read, its line and
+    the lines its cards carry on to) or, when the reader left it out, by the number that opens
+    its line. A tag's error stays the game's (deal and trick null), and so does one found
+    before any deal was kept other than on a ``deal`` line (a limit of the reader stops a
+    game with none of its deals read).
+    """
+    errors = game.errors
+    if not errors or all(e.deal is not None or e.code in _GAME_CODES for e in errors):
+        return list(errors)
+    deals = game.deals
+    starts = [(d.line, d.column) for d in deals]
+    tags = sorted((t.line, t.column) for t in game.tags)
+    out = []
+    for e in errors:
+        if e.deal is not None or e.code in _GAME_CODES:
+            out.append(e)
+            continue
+        at = (e.line, e.column)
+        i = bisect_right(starts, at) - 1
+        text = _line_of(e, game)
+        head = _DEAL_LINE.match(text) if text is not None else None
+        if head is not None and head.end() <= e.column and (i < 0 or starts[i][0] != e.line):
+            out.append(e.with_context(deal=i + 2))     # (a deal left out: the one after deal i + 1)
+        elif i < 0 or any(starts[i] < t <= at for t in tags):
+            out.append(e)
+        else:
+            trick = e.trick if e.trick is not None else _trick_of(e, deals[i], text)
+            out.append(e.with_context(deal=i + 1, trick=trick))
+    return out
+
+
+def _line_of(e: DpnError, game: Game) -> Optional[str]:
+    """The text of the line ``e`` is on (from its first column), when known."""
+    if e.source_line is not None and e.source_column == 1:
+        return e.source_line
+    return game.line_text(e.line)
+
+
+def _trick_of(e: DpnError, deal: Deal, text: Optional[str]) -> Optional[int]:
+    """The number of the trick line ``e`` is in (its line ``text``), if it is in one."""
+    at = (e.line, e.column)
+    found = None
+    for t in deal.tricks:
+        if (t.line, t.column) > at:
+            break
+        last = t.line
+        for p in t.plays:
+            last = max(last, p.line, *(w.line for w in p.withdrawn))
+        if e.line <= last:
+            found = t.number
+    if found is not None:
+        return found
+    m = _TRICK_LINE.match(text) if text is not None else None
+    if m is None or e.column <= m.end(1):
+        return None
+    return int(m.group(1))
 
 
 def _sorted(errors: Iterable[DpnError]) -> tuple[DpnError, ...]:
@@ -128,7 +207,7 @@ def _before_trump(deal: Deal, rules: Rules, errors: Iterable[DpnError]) -> list[
 
 def _begin(game: Game, reg: Registry) -> tuple[Optional[Rules], list[DpnError], list[str]]:
     """The rules a game names (None when it is not replayed), its errors and notes so far."""
-    errors: list[DpnError] = list(game.errors)
+    errors = reader_errors(game)
     notes: list[str] = []
     if any(e.code in READING_CODES for e in game.errors) and not game.deals:
         return None, errors, notes
