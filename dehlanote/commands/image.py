@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from .common import (RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry, no_trick,
-                     output_path, refuse_input_output)
+                     output_path, plural, refuse_input_output)
 
 
 def image_command(
@@ -98,7 +98,12 @@ def image_command(
         raise fail(f"will not write {output}: {exc}")
     except OSError as exc:
         raise fail(f"cannot write {output}: {exc.strerror or exc}")
-    errors = [e for e in facts.errors if e.deal == deal]
-    err_console().print(f"wrote {output}: deal {deal}, {where}" + (f" ({len(errors)} errors in the deal)"
-                                                                   if errors else ""), markup=False)
-    raise typer.Exit(Exit.INVALID if errors else Exit.OK)
+    mine = sum(1 for e in facts.errors if e.deal == deal)
+    loose = sum(1 for e in facts.errors if e.deal is None)
+    others = len(facts.errors) - mine - loose
+    said = [f"{plural(mine, 'error')} in the deal"] if mine else []
+    said += [f"{plural(loose, 'error')} of the game's own"] if loose else []
+    said += [f"{plural(others, 'error')} in other deals"] if others else []
+    err_console().print(f"wrote {output}: deal {deal}, {where}" + (f" ({', '.join(said)})" if said else ""),
+                        markup=False)
+    raise typer.Exit(Exit.INVALID if facts.errors else Exit.OK)

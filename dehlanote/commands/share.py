@@ -44,8 +44,8 @@ def share_command(
     to a server, so the deal stays between the link and the browser. Host the viewer once
     (dehlanote html --viewer -o viewer.html) and every deal is a link.
 
-    Exit status: 0, 1 when the game has errors (the link still shows the deal, its errors
-    flagged), 2 for usage or an unreadable file.
+    Exit status: 0, 1 when the game has errors, in any deal or in its tags (the link still
+    shows the deal, its errors and the game's own flagged), 2 for usage or an unreadable file.
 
     Example: dehlanote share samples/match.dpn --deal 3 --base https://club.example/viewer.html
     """
@@ -68,8 +68,25 @@ def share_command(
         if trick and all(t.number != trick for t in d.tricks):
             raise fail(no_trick(d, trick))
     typer.echo(url)
-    errors = [e for e in facts.errors if e.deal == deal]
-    if errors:
-        err_console().print(f"dehlanote: deal {deal} has {plural(len(errors), 'error')}, flagged in the viewer "
-                            f"(dehlanote validate {display_name(file)} lists them)", markup=False)
-    raise typer.Exit(Exit.INVALID if errors else Exit.OK)
+    if facts.errors:
+        err_console().print(f"dehlanote: {errors_said(facts, deal)} (dehlanote validate {display_name(file)} "
+                            "lists them)", markup=False)
+    raise typer.Exit(Exit.INVALID if facts.errors else Exit.OK)
+
+
+def errors_said(facts: GameFacts, deal: int) -> str:
+    """What the game's errors are to the deal shared: the deal's own and the game's (its tags),
+    both flagged in the viewer, and those of its other deals, which the link does not carry."""
+    mine = sum(1 for e in facts.errors if e.deal == deal)
+    loose = sum(1 for e in facts.errors if e.deal is None)
+    others = len(facts.errors) - mine - loose
+    said = []
+    if mine:
+        said.append(f"deal {deal} has {plural(mine, 'error')}")
+    if loose:
+        said.append(f"the game has {plural(loose, 'error')} of its own (not in a deal)")
+    flagged = " and ".join(said) + ", flagged in the viewer" if said else ""
+    if others:
+        rest = f"{plural(others, 'error')} in other deals" + (", not in the link" if said else "")
+        return f"{flagged}; {rest}" if said else f"deal {deal} has no error; the game has {rest}, not in the link"
+    return flagged

@@ -82,6 +82,79 @@ def test_a_deal_with_errors_is_shared_with_its_errors_and_exit_1():
     assert "flagged in the viewer" in result.stderr
 
 
+ONE_DEAL = """[Rules "standard"]
+[Result "*"]
+
+deal 1 dealer D
+hands A: AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C
+      B: QS JS 6S 5S QH 10H 5H 5D 4D 3D 10C 4C 3C
+      C: 8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C
+      D: 10S 9S 8H 7H 4H KD 10D 8D 7D 6D 2D AC KC
+trump D by A
+ 1 A: AH 10H 3H 7H
+ 2 A: AS QS 2S 10S
+ 3 A: 4S 5S 7S 9S
+ 4 D: KC 5C 4C 9C
+ 5 D: 7D AD 5D 2H
+ 6 A: 6H QH KH 8H
+ 7 C: 8S 10D KS JS
+ 8 D: 8D 9D 3D 2C
+ 9 A: JH 5H 6C 4H
+10 A: JD 4D 3S 2D
+11 A: QD 10C 7C KD
+12 D: AC QC 3C JC
+13 D: 6D 9H 6S 8C
+tens AC 3 BD 1
+"""
+
+
+def _record(tmp_path, name: str, old: str, new: str, *, deals: int = 1) -> Path:
+    """A record of ``deals`` copies of one deal, ``old`` replaced by ``new`` (in each)."""
+    head, first = ONE_DEAL.split("\ndeal 1 dealer D", 1)
+    body = "".join(f"\ndeal {n} dealer D" + first + "\n" for n in range(1, deals + 1))
+    path = tmp_path / name
+    path.write_text((head + body).replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_a_reader_error_in_the_deal_is_counted_and_exits_1(tmp_path):
+    # a lower-case seat (a syntax error the reader reads past) used to give exit 0 and no word
+    path = _record(tmp_path, "lowerseat.dpn", "\n 2 A:", "\n 2 a:")
+    result = run("share", path, "--deal", 1)
+    assert result.exit_code == 1
+    assert [(e[0], e[2], e[4], e[5]) for e in decode(result.stdout)["errors"]] == [("syntax", 11, 1, 2)]
+    assert "deal 1 has 1 error, flagged in the viewer" in result.stderr
+
+
+def test_every_error_of_the_deal_is_counted(tmp_path):
+    # a card that is no card: the reader's bad-card and the replay's trick-number (was "1 error")
+    path = _record(tmp_path, "badcard.dpn", " 1 A: AH 10H", " 1 A: AH 11H")
+    result = run("share", path, "--deal", 1)
+    assert result.exit_code == 1
+    assert sorted(e[0] for e in decode(result.stdout)["errors"]) == ["bad-card", "trick-number"]
+    assert "deal 1 has 2 errors, flagged in the viewer" in result.stderr
+
+
+def test_the_game_s_own_errors_are_counted_and_carried(tmp_path):
+    path = _record(tmp_path, "badtag.dpn", '[Result "*"]', "[Result *]")
+    assert "[Result *]" in path.read_text(encoding="utf-8")
+    result = run("share", path, "--deal", 1)
+    assert result.exit_code == 1
+    assert [(e[0], e[4]) for e in decode(result.stdout)["errors"]] == [("bad-tag", None)]
+    assert "the game has 1 error of its own (not in a deal), flagged in the viewer" in result.stderr
+
+
+def test_errors_of_another_deal_exit_1_and_are_said(tmp_path):
+    path = _record(tmp_path, "two.dpn", "\ndeal 2 dealer D", "\ndeal 2 dealer B", deals=2)
+    result = run("share", path, "--deal", 1)
+    assert result.exit_code == 1
+    assert decode(result.stdout)["errors"] == []
+    assert "deal 1 has no error; the game has 1 error in other deals, not in the link" in result.stderr
+    result = run("share", path, "--deal", 2)
+    assert result.exit_code == 1
+    assert [e[0] for e in decode(result.stdout)["errors"]] == ["wrong-dealer"]
+
+
 @pytest.mark.parametrize("args, says", [
     (["--deal", 9], "the game has no deal 9 (deals 1 to"),
     (["--deal", 1, "--trick", 14], "deal 1 has no trick 14 (tricks 1 to 13)"),
@@ -177,6 +250,24 @@ def test_image_svg_is_the_position_after_the_trick(tmp_path):
         assert sorted(cards) == sorted(after.hands[seat])
     texts = " ".join("".join(t.itertext()) for t in root.iter(f"{SVG}text"))
     assert "AC captured 28 cards" in texts and "A to play" in texts and "A Asha" in texts
+
+
+def test_image_exit_status_counts_the_game_s_errors(tmp_path):
+    # a game-level bad-tag, and an error of another deal, gave exit 0 though the help says 1
+    path = _record(tmp_path, "badtag.dpn", '[Result "*"]', "[Result *]")
+    result = run("image", path, "--deal", 1, "-o", tmp_path / "a.svg")
+    assert result.exit_code == 1
+    assert "(1 error of the game's own)" in result.stderr
+    path = _record(tmp_path, "two.dpn", "\ndeal 2 dealer D", "\ndeal 2 dealer B", deals=2)
+    result = run("image", path, "--deal", 1, "-o", tmp_path / "b.svg")
+    assert result.exit_code == 1
+    assert "(1 error in other deals)" in result.stderr
+    path = _record(tmp_path, "badcard.dpn", " 1 A: AH 10H", " 1 A: AH 11H")
+    result = run("image", path, "--deal", 1, "-o", tmp_path / "c.svg")
+    assert result.exit_code == 1
+    assert "(2 errors in the deal)" in result.stderr
+    result = run("image", _record(tmp_path, "good.dpn", "", ""), "--deal", 1, "-o", tmp_path / "d.svg")
+    assert result.exit_code == 0 and "error" not in result.stderr
 
 
 def _png_size(data: bytes) -> tuple[int, int]:

@@ -138,7 +138,8 @@ def share_data(facts: GameFacts, deal_number: int, number: int = 1) -> dict[str,
     data = game_data(facts, number)
     data["deals"] = [data["deals"][index]]
     data["last"] = facts.deals[-1].number       # "Deal 3 of 7": the match's last deal, not the link's only one
-    data["errors"] = [e for e in data["errors"] if e[4] == deal_number]
+    # (the deal's errors, and the game's own: its tags')
+    data["errors"] = [e for e in data["errors"] if e[4] == deal_number or e[4] is None]
     data["summary"] = dict(data["summary"], deals=1, errors=len(data["errors"]))
     return data
 
