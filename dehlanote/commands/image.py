@@ -13,7 +13,7 @@ from .common import (RULES_OPTION, Exit, deal_span, display_name, err_console, f
 
 def image_command(
     file: str = typer.Argument(..., metavar="FILE", help="A DPN file; - reads standard input."),
-    deal: int = typer.Option(..., "--deal", "-d", min=1, metavar="N", help="The deal (as numbered in the record)."),
+    deal: int = typer.Option(..., "--deal", "-d", min=1, metavar="N", help="The deal: its place in the game, from 1."),
     trick: int = typer.Option(0, "--trick", "-t", min=0, metavar="K",
                               help="The table at the end of trick K (0: as dealt)."),
     card: Optional[int] = typer.Option(None, "--card", "-c", min=0, metavar="J",

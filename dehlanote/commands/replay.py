@@ -65,7 +65,7 @@ def replay(
                                help="A DPN file; - reads standard input (with --plain, or when piped)."),
     game: int = typer.Option(1, "--game", "-g", min=1, metavar="N", help="Which game of the file (from 1)."),
     deal: Optional[int] = typer.Option(None, "--deal", "-d", min=1, metavar="N",
-                                       help="Start at deal N (as numbered in the record)."),
+                                       help="Start at deal N (its place in the game, from 1)."),
     trick: Optional[int] = typer.Option(None, "--trick", "-t", min=1, metavar="N",
                                         help="Start at the end of trick N."),
     plain: bool = typer.Option(False, "--plain", help="Print the steps as text, even on a terminal."),

@@ -25,8 +25,10 @@ def load_game(spec: str, number: int, reg: Registry) -> GameFacts:
 
 def share_command(
     file: str = typer.Argument(..., metavar="FILE", help="A DPN file; - reads standard input."),
-    deal: int = typer.Option(..., "--deal", "-d", min=1, metavar="N", help="The deal to share (as numbered in "
-                                                                            "the record)."),
+    deal: int = typer.Option(..., "--deal", "-d", min=1, metavar="N", help="The deal to share: its place in the "
+                                                                            "game, from 1 (as solve and replay "
+                                                                            "count; validate says when the "
+                                                                            "record numbers it otherwise)."),
     game: int = typer.Option(1, "--game", "-g", min=1, metavar="N", help="Which game of the file (from 1)."),
     trick: Optional[int] = typer.Option(None, "--trick", "-t", min=0, metavar="K",
                                         help="Open the link at the end of trick K (0: as dealt)."),

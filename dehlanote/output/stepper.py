@@ -497,7 +497,7 @@ class Stepper:
         return True
 
     def goto(self, deal_number: Optional[int] = None, trick: Optional[int] = None) -> bool:
-        """To deal ``deal_number`` (as numbered in the record), at the end of ``trick``."""
+        """To deal ``deal_number`` (its place in the game, from 1), at the end of ``trick``."""
         if deal_number is not None:
             for i, d in enumerate(self.deals):
                 if d.number == deal_number:

@@ -155,6 +155,20 @@ def test_errors_of_another_deal_exit_1_and_are_said(tmp_path):
     assert [e[0] for e in decode(result.stdout)["errors"]] == ["wrong-dealer"]
 
 
+def test_deal_is_counted_from_1_as_solve_and_replay_count(tmp_path):
+    # the help said "as numbered in the record", but a first deal written "deal 2" is deal 1
+    path = _record(tmp_path, "deal2.dpn", "deal 1 dealer D", "deal 2 dealer D")
+    result = run("share", path, "--deal", 2)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert ("the game has no deal 2 (deals 1 to 1; the deal written as deal 2 is deal 1 of the game: "
+            "deals are counted from 1)") in " ".join(result.stderr.split())
+    result = run("share", path, "--deal", 1)
+    assert result.exit_code == 1                                         # (its deal-number error)
+    assert decode(result.stdout)["deals"][0]["n"] == 1
+    assert [e[0] for e in decode(result.stdout)["errors"]] == ["deal-number"]
+    assert "its place in the game, from 1" in re.sub(r"[\s│]+", " ", run("share", "--help").stdout)
+
+
 @pytest.mark.parametrize("args, says", [
     (["--deal", 9], "the game has no deal 9 (deals 1 to"),
     (["--deal", 1, "--trick", 14], "deal 1 has no trick 14 (tricks 1 to 13)"),

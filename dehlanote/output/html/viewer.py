@@ -129,11 +129,15 @@ def render_viewer(title: str = "DPN deal viewer", *, lang: str = "en", four_colo
 
 
 def share_data(facts: GameFacts, deal_number: int, number: int = 1) -> dict[str, Any]:
-    """The replay page's data of game ``facts`` cut to its deal ``deal_number`` (as numbered in
-    the record): the match before it, its errors only."""
+    """The replay page's data of game ``facts`` cut to its deal ``deal_number`` (its place in
+    the game, from 1, as the replay numbers deals): the match before it, its errors only."""
     index = next((i for i, d in enumerate(facts.deals) if d.number == deal_number), None)
     if index is None:
         have = f"deals {facts.deals[0].number} to {facts.deals[-1].number}" if facts.deals else "no deal"
+        written = next((i + 1 for i, d in enumerate(facts.game.deals)
+                        if d.number is not None and d.number.value == deal_number), None)
+        if written is not None:
+            have += f"; the deal written as deal {deal_number} is deal {written} of the game: deals are counted from 1"
         raise ShareError(f"the game has no deal {deal_number} ({have})")
     data = game_data(facts, number)
     data["deals"] = [data["deals"][index]]
