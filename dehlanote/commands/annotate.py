@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 
 from .common import (
     RULES_OPTION,
-    STDIN,
     AnnotateFormat,
     DpnOut,
     FileReport,
@@ -39,7 +38,6 @@ from .common import (
     err_console,
     exit_status,
     expand,
-    fail,
     games_of,
     load_registry,
     located,
@@ -81,8 +79,6 @@ def annotate(
     reg = load_registry(rules)
     judge = _Judge(dd, worlds, seed) if analyse else None
     specs = expand(files)
-    if specs.count(STDIN) > 1:
-        raise fail("standard input (-) can be read only once")
     reports: list[FileReport] = []
     out = TextOut()
     out.fast = DIRECT

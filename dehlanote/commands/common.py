@@ -308,7 +308,13 @@ def load_registry(rules_file: Optional[Path]) -> Registry:
 
 
 def expand(specs: list[str]) -> list[str]:
-    """Arguments with globs expanded (for shells that do not, or quoted patterns)."""
+    """Arguments with globs expanded (for shells that do not, or quoted patterns).
+
+    Every command that reads files takes them through here: standard input (``-``) given
+    twice is refused here, for all of them (a usage error, exit 2).
+    """
+    if specs.count(STDIN) > 1:
+        raise fail("standard input (-) can be read only once")
     out: list[str] = []
     for spec in specs:
         if spec != STDIN and not os.path.exists(spec) and glob.has_magic(spec):

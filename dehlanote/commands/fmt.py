@@ -106,8 +106,6 @@ def fmt(
     specs = expand(files)
     if write and STDIN in specs:
         raise fail("--write rewrites files in place: it cannot rewrite standard input")
-    if specs.count(STDIN) > 1:
-        raise fail("standard input (-) can be read only once")
     reg = load_registry(rules)
     err = err_console()
     out = out_console(soft_wrap=True)

@@ -15,7 +15,7 @@ from typing import Callable, Iterator, Optional
 
 from ..files import OutputRefused
 from ..output.jsonstream import write_document
-from .common import (Exit, STDIN, emit, expand, fail, load_registry, open_games, refuse_input_output, replacing,
+from .common import (Exit, emit, expand, fail, load_registry, open_games, refuse_input_output, replacing,
                      spare_collector, why)
 
 __all__ = ["JOIN_CHARS", "run"]
@@ -55,8 +55,6 @@ def run(files: list[str], output: Optional[Path] = None, compact: bool = False, 
     reg = load_registry(rules)
     spare_collector()
     specs = expand(files)
-    if specs.count(STDIN) > 1:
-        raise fail("standard input (-) can be read only once")
     if output is not None:
         refuse_input_output(output, [*specs, rules])
     # every file is opened (and its first game read) before anything is written

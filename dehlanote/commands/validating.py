@@ -26,7 +26,6 @@ from .common import (
     err_console,
     exit_status,
     expand,
-    fail,
     load_registry,
     out_console,
     plural,
@@ -65,8 +64,6 @@ def run(files: list[str], format: OutputFormat = OutputFormat.text, brief: bool 
     if jobs > cores and not force_jobs:
         jobs = cores        # more workers than cores only cost memory (32 workers: 1.1 GB)
     specs = expand(files)
-    if specs.count(STDIN) > 1:
-        raise fail("standard input (-) can be read only once")
     # (made on first use: a piped run whose files have no errors writes its summary without Rich)
     out: Any = LazyConsole(lambda: out_console(soft_wrap=True))
     stdout_console = out

@@ -95,3 +95,18 @@ def test_interactive_replay_refuses_standard_input_with_a_clear_message():
                           env=dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8"))
     child.expect(r"EXIT=(\d+)")
     assert "match: kots AC 0 BD 0" in child.before
+
+
+@pytest.mark.parametrize("command", [
+    ["validate"], ["solve"], ["stats"], ["review"], ["json"], ["fmt"], ["annotate"],
+    ["html", "-o", "OUT/page.html"], ["db", "build", "-o", "OUT/games.duckdb"],
+])
+def test_standard_input_twice_is_refused_by_every_command(command, tmp_path):
+    # solve - - read standard input once, said nothing and exited 0, where validate - - refused
+    # (exit 2): the check is now where every command expands its files
+    args = [str(tmp_path / a[4:]) if a.startswith("OUT/") else a for a in command]
+    result = run(*args, "-", "-", input=WORKED.read_text(encoding="utf-8"))
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert "standard input (-) can be read only once" in result.stderr
+    assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []
