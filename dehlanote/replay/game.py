@@ -59,7 +59,7 @@ def reader_errors(game: Game) -> list[DpnError]:
             continue
         at = (e.line, e.column)
         i = bisect_right(starts, at) - 1
-        text = _line_of(e, game)
+        text = _line_of(e)
         head = _DEAL_LINE.match(text) if text is not None else None
         if head is not None and head.end() <= e.column and (i < 0 or starts[i][0] != e.line):
             out.append(e.with_context(deal=i + 2))     # (a deal left out: the one after deal i + 1)
@@ -71,11 +71,10 @@ def reader_errors(game: Game) -> list[DpnError]:
     return out
 
 
-def _line_of(e: DpnError, game: Game) -> Optional[str]:
-    """The text of the line ``e`` is on (from its first column), when known."""
-    if e.source_line is not None and e.source_column == 1:
-        return e.source_line
-    return game.line_text(e.line)
+def _line_of(e: DpnError) -> Optional[str]:
+    """The text of the line ``e`` is on (from its first column), as the reader gave it
+    (every reader error but ``encoding`` has it, whether or not the game's text is kept)."""
+    return e.source_line if e.source_line is not None and e.source_column == 1 else None
 
 
 def _trick_of(e: DpnError, deal: Deal, text: Optional[str]) -> Optional[int]:

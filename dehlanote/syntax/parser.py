@@ -434,6 +434,7 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, whole: bool = True) 
     ]
     broken: list[Game] = []
     errors: list[DpnError] = []
+    whole_text = chunk
     while True:
         try:
             games = _read(chunk, whole)
@@ -461,7 +462,52 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, whole: bool = True) 
                 games = [g._replace(errors=tuple(e for e in g.errors if e.code == "encoding"
                                                  or (e.line, e.column) not in bytes_at)) for g in games]
         break
-    return broken + _sourced(games, chunk, keep_source)
+    return _lined(broken + _sourced(games, chunk, keep_source), whole_text)
+
+
+#: characters of a line kept after an error's column when the reader gives it its line
+LINE_AFTER = 200
+
+
+def _lined(games: list[Game], chunk: Chunk) -> list[Game]:
+    """The games with every error (but ``encoding``) holding its line's text (``source_line``,
+    from the line's start to a little past the column), whichever reading found it: the fine
+    reading's diagnosis gives it, the whole reading's own errors (a rank without its suit, a
+    limit of the reader) did not, and the replay reads a trick line's number from it
+    (:func:`dehlanote.replay.game.reader_errors`): one error, one placing, on every path."""
+    wanted = sorted({e.line for g in games for e in g.errors if e.source_line is None and e.code != "encoding"})
+    if not wanted:
+        return games
+    text, first = chunk.text, chunk.line
+    starts: dict[int, int] = {}
+    at, line = 0, first
+    for want in wanted:
+        while line < want and at >= 0:
+            at = text.find("\n", at)
+            if at >= 0:
+                at += 1
+                line += 1
+        if at < 0 or want < first:
+            break
+        starts[want] = at
+    out = []
+    for g in games:
+        if not any(e.source_line is None and e.line in starts for e in g.errors):
+            out.append(g)
+            continue
+        errors = []
+        for e in g.errors:
+            begin = starts.get(e.line) if e.source_line is None and e.code != "encoding" else None
+            if begin is None:
+                errors.append(e)
+                continue
+            end = text.find("\n", begin)
+            end = len(text) if end < 0 else end
+            pad = " " * (chunk.column - 1) if e.line == first else ""
+            stop = min(end, begin + max(0, e.column - 1 - len(pad)) + LINE_AFTER)
+            errors.append(e.with_context(source_line=pad + text[begin:stop].rstrip("\r"), source_cut=stop < end))
+        out.append(g._replace(errors=tuple(errors)))
+    return out
 
 
 def _sourced(games: list[Game], chunk: Chunk, keep_source: bool) -> list[Game]:
