@@ -20,30 +20,8 @@ from dehlanote.syntax import whole
 from dehlanote.syntax.parser import parse_chunk, parse_string
 from dehlanote.syntax.reader import split_games
 
-BASE = """[Rules "standard"]
-[Result "*"]
-
-deal 1 dealer D
-hands A: AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C
-      B: QS JS 6S 5S QH 10H 5H 5D 4D 3D 10C 4C 3C
-      C: 8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C
-      D: 10S 9S 8H 7H 4H KD 10D 8D 7D 6D 2D AC KC
-trump D by A
- 1 A: AH 10H 3H 7H
- 2 A: AS QS 2S 10S
- 3 A: 4S 5S 7S 9S
- 4 D: KC 5C 4C 9C
- 5 D: 7D AD 5D 2H
- 6 A: 6H QH KH 8H
- 7 C: 8S 10D KS JS
- 8 D: 8D 9D 3D 2C
- 9 A: JH 5H 6C 4H
-10 A: JD 4D 3S 2D
-11 A: QD 10C 7C KD
-12 D: AC QC 3C JC
-13 D: 6D 9H 6S 8C
-tens AC 3 BD 1
-"""
+# the worked example's first deal, hands and tens written (line 11 is trick 2)
+BASE = (Path(__file__).resolve().parents[1] / "data" / "one-deal.dpn").read_text(encoding="utf-8")
 SECOND = BASE.split("\n", 3)[3].replace("deal 1 dealer D", "deal 2")
 TWO = BASE + "\n" + SECOND
 
