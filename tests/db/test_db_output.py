@@ -4,36 +4,27 @@ binary input), never "not-a-database" for what is not about the database."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
 import stat
 import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 duckdb = pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.cli import app  # noqa: E402
+from dehlanote.cli import app  # noqa: E402,F401
+
+from db_helpers import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = str(ROOT / "samples" / "worked-example.dpn")
 OTHER = str(ROOT / "samples" / "hukum-match.dpn")
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    with contextlib.chdir(ROOT):
-        res = CliRunner(env={"NO_COLOR": "1", "FORCE_COLOR": None}).invoke(app, list(args))
-    err = res.stderr
-    if res.exception is not None and not isinstance(res.exception, SystemExit):
-        err += "".join(traceback.format_exception(res.exception))
-    return res.exit_code, res.stdout, err
 
 
 def files_in(db: Path) -> int:

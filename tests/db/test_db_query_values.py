@@ -2,32 +2,23 @@
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import json
 import math
-import traceback
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.cli import app  # noqa: E402
+from dehlanote.cli import app  # noqa: E402,F401
+
+from db_helpers import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def run(*args: str) -> tuple[int, str, str]:
-    with contextlib.chdir(ROOT):
-        res = CliRunner(env={"NO_COLOR": "1", "FORCE_COLOR": None}).invoke(app, list(args))
-    err = res.stderr
-    if res.exception is not None and not isinstance(res.exception, SystemExit):
-        err += "".join(traceback.format_exception(res.exception))
-    return res.exit_code, res.stdout, err
 
 
 @pytest.fixture(scope="module")

@@ -3,35 +3,24 @@ in other digits): the figures of ``dehlanote stats --format json`` checked again
 
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import re
-import traceback
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.cli import app  # noqa: E402
+from dehlanote.cli import app  # noqa: E402,F401
 from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
+
+from db_helpers import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
 
-
-def run(*args: str, cwd: Path = ROOT) -> tuple[int, str, str]:
-    """The command run in this process: exit status, standard output, standard error (with the
-    traceback of an exception let out, as a user would see it)."""
-    with contextlib.chdir(cwd):
-        res = CliRunner(env={"NO_COLOR": "1", "FORCE_COLOR": None}).invoke(app, list(args))
-    err = res.stderr
-    if res.exception is not None and not isinstance(res.exception, SystemExit):
-        err += "".join(traceback.format_exception(res.exception))
-    return res.exit_code, res.stdout, err
 
 
 def stats_json(*args: str) -> dict:
