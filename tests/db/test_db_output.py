@@ -17,14 +17,11 @@ import pytest
 duckdb = pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.cli import app  # noqa: E402,F401
-
 from db_helpers import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = str(ROOT / "samples" / "worked-example.dpn")
 OTHER = str(ROOT / "samples" / "hukum-match.dpn")
-
 
 
 def files_in(db: Path) -> int:

@@ -13,12 +13,9 @@ import pytest
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.cli import app  # noqa: E402,F401
-
 from db_helpers import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
-
 
 
 @pytest.fixture(scope="module")

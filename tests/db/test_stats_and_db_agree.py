@@ -13,14 +13,12 @@ import pytest
 pytest.importorskip("duckdb")
 pytest.importorskip("pyarrow")
 
-from dehlanote.cli import app  # noqa: E402,F401
 from dehlanote.oracle.playout import Style, generate_match  # noqa: E402
 
 from db_helpers import run  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKED = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
-
 
 
 def stats_json(*args: str) -> dict:
