@@ -423,8 +423,8 @@ class Table:
 
     def to_game(self) -> Game:
         """The deal so far as a game of the notation's model (what :meth:`to_dpn` writes):
-        the tags ``Rules`` and ``Result`` (``"*"``, unless the deal is over and ends the
-        match: then the side that won it, ``=`` when level, as
+        the tags ``Rules`` and ``Result`` (``"*"``, unless the deal opens the match, is over and
+        ends it: then the side that won it, ``=`` when level, as
         :func:`~dehlanote.replay.game.result_value` says for every record); the deal's number,
         dealer and hands; the trump line as the play so far states it (a suit announced before play as written; a suit
         set by a first void, or closed trump revealed, with ``by`` and ``at`` from the play;
@@ -441,7 +441,9 @@ class Table:
         if st.current:
             deal = deal._replace(comments=deal.comments + (self.in_progress(),))
         result = "*"
-        if self._end is not None and not st.current:
+        if self._end is not None and not st.current and self._match == start_match(self.rules):
+            # (only a deal that opens its match: the record holds this deal alone, so what the
+            # deals before it won is not in it, and naming the winner would contradict its replay)
             match, fact = self._end
             result = result_value(match_result(match, self.rules, fact.complete))
         tags = (Tag("Rules", self.rules.label(), 0, 0), Tag("Result", result, 0, 0))

@@ -179,3 +179,23 @@ def test_a_deal_that_ends_the_match_is_written_with_its_result(rules):
     # the last card taken back: the deal, and the match, are open again
     table.undo()
     assert '[Result "*"]' in table.to_dpn() and _read_back(table.to_dpn()) == []
+
+
+def test_a_later_deal_that_ends_the_match_names_no_winner_its_record_cannot_show():
+    # the record to_dpn writes holds this deal alone: the deals before it, which brought the
+    # match to its end, are not in it, so naming the winner contradicted its own replay
+    import subprocess
+    import sys
+    text = subprocess.run([sys.executable, "-m", "dehlanote", "generate", "--rules", "hukum six-player",
+                           "--seed", "2", "--hands"], capture_output=True, text=True, check=True).stdout
+    game = dehlanote.read_game(io.StringIO(text))
+    assert len(game.deals) > 1 and game.result is not None and game.result.finished
+    last = game.deals[-1]
+    table = last.table()
+    for trick in last.tricks:
+        for play in trick.trick.plays:
+            table.play(play.card)
+    assert table.over
+    written = table.to_dpn()
+    assert '[Result "*"]' in written
+    assert all(code != "result-mismatch" for code, _ in _read_back(written))
