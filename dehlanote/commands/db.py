@@ -257,8 +257,10 @@ def _csv_cell(value: Any) -> str:
     """A cell of ``--format csv``: its text, after a ``'`` when it would start a formula in a
     spreadsheet (``=HYPERLINK(...)``, ``+1``, ``@SUM``), as OWASP advises; numbers as they are."""
     text = _text(value)
-    if text.startswith(_FORMULA) and not (isinstance(value, (int, float, decimal.Decimal))
-                                          and not isinstance(value, bool)):
+    number = isinstance(value, (int, float, decimal.Decimal)) and not isinstance(value, bool)
+    if number and isinstance(value, (float, decimal.Decimal)) and not math.isfinite(value):
+        number = False      # "-Infinity" is no number to a spreadsheet, and starts as a formula does
+    if text.startswith(_FORMULA) and not number:
         return "'" + text
     return text
 

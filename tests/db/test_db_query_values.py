@@ -82,6 +82,10 @@ def test_csv_cells_that_would_be_formulas_are_quoted(db: Path) -> None:
     assert header == ["a", "b", "c", "d", "e", "f", "g", "h", "'=name"]
     assert row == ["'=HYPERLINK(\"http://evil\",\"Asha\")", "'+91 98", "'-1+2", "'@SUM(A1)", "'\t=1", "Asha = Bala",
                    "-5", "-1.5", "Asha"]
+    # minus infinity is written "-Infinity": no number to a spreadsheet, and it starts as a formula does
+    code, out, err = run("db", "query", str(db), "select '-inf'::double x, 'inf'::double y, -3.0 z", "--format", "csv")
+    assert code == 0, err
+    assert list(csv.reader(io.StringIO(out)))[1] == ["'-Infinity", "Infinity", "-3"]
     # JSON gives the text as stored
     code, out, _ = run("db", "query", str(db), sql, "--format", "json")
     assert strict(out)[0]["a"] == "=HYPERLINK(\"http://evil\",\"Asha\")"
