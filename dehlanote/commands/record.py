@@ -107,6 +107,14 @@ class _Hangup(BaseException):
         self.signum = signum
 
 
+def _on_interrupt(signum: int, _frame: object) -> None:
+    """Ctrl-C: as Python's own (a KeyboardInterrupt), and, as for the other stops, the first one
+    is the one acted on (one sent again would end the leaving with another status, unsaid)."""
+    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(s, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def _on_signal(signum: int, _frame: object) -> None:
     # the first stop is the one acted on: one sent again (a closing terminal sends more than
     # one) would otherwise land in the leaving itself, before the record's lock is let go
@@ -172,6 +180,7 @@ def record_command(
     # a stop from here on ends the program through the release of the lock (before, one sent
     # while the record was being set up killed it by the signal, and the lock file stayed)
     held = {s: signal.signal(s, _on_signal) for s in (signal.SIGHUP, signal.SIGTERM)}
+    held[signal.SIGINT] = signal.signal(signal.SIGINT, _on_interrupt)
     try:
         _held(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)
     except _Hangup as exc:

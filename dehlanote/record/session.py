@@ -283,6 +283,11 @@ class Session(SessionView):
 
     def _feed(self, line: str) -> Outcome:
         text = loosen(normalise(line))
+        if any(MARKER.fullmatch(c.strip()) or NOTE.fullmatch(c.lstrip()) for c in re.findall(r"\{([^}]*)\}", text)):
+            # resumed, it would be taken for the trick under way (on a line of its own, or after
+            # a card, a trump line ...: the last comment of the deal is where the marker goes)
+            return Outcome(False, reason="that comment has the very form the recorder gives the trick under "
+                           "way: word it otherwise")
         if not text:
             default = self.expect().default
             if default is None:
@@ -557,11 +562,6 @@ class Session(SessionView):
             # unchecked as an element of its own (a claim, a trick past the one under way)
             return Outcome(False, reason="a comment line holds only the comment: type what follows it on a "
                            "line of its own")
-        if any(MARKER.fullmatch(c.strip()) or NOTE.fullmatch(c.lstrip())
-               for c in re.findall(r"\{([^}]*)\}", text)):
-            # resumed, it would be taken for the trick under way
-            return Outcome(False, reason="that comment has the very form the recorder gives the trick under "
-                           "way: word it otherwise")
         state = self.state
         if state.partial:
             plays = state.partial[:-1] + (state.partial[-1] + " " + text,)

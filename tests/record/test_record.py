@@ -953,7 +953,8 @@ def test_a_comment_in_the_recorders_own_form_is_refused_and_a_hand_written_one_i
     session = record(["deal 1 dealer D", "trump D", "AH 10H 3H 7H", "AS QS 2S 10S"])
     text = session.text
     for line in ("{unfinished trick 3, not yet in the record: 4S 5S}",
-                 "{unfinished trick 3, comment after card 1: x}"):
+                 "{unfinished trick 3, comment after card 1: x}",
+                 "4S {unfinished trick 3, not yet in the record: KS}"):      # on a card's line too
         outcome = session.feed(line)
         assert not outcome.accepted and "form the recorder gives" in outcome.reason
         assert session.text == text
@@ -1016,3 +1017,25 @@ def test_a_closing_terminal_that_sends_its_stop_twice_leaves_no_lock_behind(tmp_
         proc.communicate(timeout=30)
         assert proc.returncode == 129
         assert not lock.exists() and "deal 1 dealer D" in path.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
+def test_a_ctrl_c_is_the_stop_acted_on_whatever_comes_after_it(tmp_path, second):
+    # a second stop sent during the leaving changed the status (143, 129) and dropped the
+    # line that says the record is saved
+    path = tmp_path / "cc.dpn"
+    proc = subprocess.Popen(CLI + [str(path), "--dealer", "A", "--names", "a,b,c,d", "--no-sync"],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env())
+    assert proc.stdin is not None and proc.stderr is not None
+    proc.stdin.write(b"trump S\nAH\n")
+    proc.stdin.flush()
+    end = time.monotonic() + 30
+    while "unfinished trick 1" not in (path.read_text(encoding="utf-8") if path.exists() else ""):
+        assert time.monotonic() < end
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.0005)
+    proc.send_signal(second)
+    assert proc.wait(30) == 130
+    assert "run the same command to resume" in proc.stderr.read().decode("utf-8")
+    assert not (tmp_path / ".cc.dpn.lock").exists()
