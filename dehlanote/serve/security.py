@@ -107,9 +107,11 @@ class Guard:
             # chunks past the limit is refused before anything answers (the app answered it
             # first with an error of its own, and the refusal after it broke the connection)
             body = bytearray()
+            loop = asyncio.get_running_loop()
+            end = loop.time() + self.body_seconds       # one deadline for the whole body, not a piece
             while True:
                 try:
-                    message = await asyncio.wait_for(receive(), self.body_seconds)
+                    message = await asyncio.wait_for(receive(), max(0.0, end - loop.time()))
                 except asyncio.TimeoutError:      # a body that never comes holds a place of the server
                     await refuse(408, "too-slow", "the request's body did not come in time")
                     return

@@ -238,16 +238,19 @@ class Tables:
         return table
 
     def _free_number(self) -> int:
-        """The next table's number: after every table, and after every file of the folder named
-        as a table that this server left alone (a record with errors, a link): never its name."""
+        """The next table's number: after every table served, and past every file of the folder
+        named as a table that this server left alone (a record with errors, a link): never its
+        name. (One stray file with the largest number a name may have stopped every new table.)"""
         taken = set(self.tables)
         for entry in os.listdir(self.folder):
             m = re.match(r"^table-([0-9]+)\.dpn$", entry)
             if m and len(m.group(1)) < 10:
                 taken.add(int(m.group(1)))
-        number = max(taken, default=0) + 1
+        number = max(self.tables, default=0) + 1
+        while number in taken:
+            number += 1
         if not _NAME.match(f"table-{number}.dpn"):
-            raise Refusal("too-many-tables", "this folder already has as many tables as a night may have")
+            number = min(set(range(1, len(taken) + 2)) - taken)    # the lowest number free
         return number
 
     # ---- entering the game --------------------------------------------------------------------

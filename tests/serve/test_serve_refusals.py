@@ -317,3 +317,40 @@ def test_a_connection_that_sends_nothing_is_closed(monkeypatch: pytest.MonkeyPat
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_the_bodys_deadline_is_for_the_whole_body_not_each_piece() -> None:
+    # each piece restarted the 10 s: a client sending a byte every 7 s held its place for ever
+    import asyncio
+    from dehlanote.serve.security import Guard
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:     # never reached
+        raise AssertionError("the app was given a body that did not come in time")
+
+    sent: list[dict] = []
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    async def receive() -> dict:
+        await asyncio.sleep(0.15)                   # a piece, well within the deadline each time
+        return {"type": "http.request", "body": b" ", "more_body": True}
+
+    scope = {"type": "http", "method": "POST", "path": "/api/t/1", "query_string": b"",
+             "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                         (b"x-dehlanote-key", KEY.encode())]}
+    guard = Guard(app, secret=KEY, lan=False, hosts=("testserver",), body_seconds=0.6)
+    t0 = time.monotonic()
+    asyncio.run(asyncio.wait_for(guard(scope, receive, send), 5))
+    assert time.monotonic() - t0 < 1.5
+    assert sent[0]["status"] == 408
+
+
+def test_a_stray_file_with_the_largest_table_number_does_not_stop_new_tables(folder: Path) -> None:
+    (folder / "table-999999999.dpn").write_text("junk\n", encoding="utf-8")
+    c, tables = client_for(folder)
+    try:
+        assert start(c)["table"] == 1
+        assert start(c)["table"] == 2
+    finally:
+        tables.close()
