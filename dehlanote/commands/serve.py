@@ -113,7 +113,14 @@ def serve_command(
               file=sys.stderr, flush=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http=_deadline_h11(),
                                 timeout_graceful_shutdown=2, limit_concurrency=200, h11_max_incomplete_event_size=16384)
-        server = uvicorn.Server(config)
+        hub = app.app.state.hub        # (the guard's app is Starlette's)
+
+        class Server(uvicorn.Server):
+            def handle_exit(self, sig: int, frame: Any) -> None:
+                hub.stop()
+                super().handle_exit(sig, frame)
+
+        server = Server(config)
         # uvicorn stops on SIGTERM as on Ctrl-C, then sends the signal again to itself: it then
         # raises SystemExit(143) here (not the default action, which would end the process at
         # once), so the records' holds are let go below

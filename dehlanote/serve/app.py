@@ -46,6 +46,15 @@ class Hub:
         self.version = 1 + secrets.randbelow(1 << 30)    # (see Table.version)
         self._event: Optional[asyncio.Event] = None
         self.stopping = False
+        self._loop: Optional[asyncio.AbstractEventLoop] = None
+
+    def stop(self) -> None:
+        """The server stops: every open stream ends now (safe from a signal's handler), rather
+        than being cancelled when the graceful shutdown's time is up (which printed two
+        "Exception in ASGI application" tracebacks on the server's terminal)."""
+        self.stopping = True
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self.changed)
 
     def changed(self) -> None:
         self.version += 1
@@ -54,6 +63,7 @@ class Hub:
             self._event = None
 
     async def wait(self, timeout: float) -> None:
+        self._loop = asyncio.get_running_loop()
         if self._event is None:
             self._event = asyncio.Event()
         try:

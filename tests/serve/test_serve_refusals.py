@@ -354,3 +354,27 @@ def test_a_stray_file_with_the_largest_table_number_does_not_stop_new_tables(fol
         assert start(c)["table"] == 2
     finally:
         tables.close()
+
+
+def test_sigterm_ends_the_open_event_streams_at_once_and_quietly(tmp_path: Path) -> None:
+    # the streams ran into the 2 s graceful limit and were cancelled: two "Exception in ASGI
+    # application" tracebacks on the server's terminal
+    import urllib.request
+    folder = tmp_path / "night"
+    folder.mkdir()
+    with running(folder) as (proc, url):
+        def listen() -> None:
+            try:
+                for _ in urllib.request.urlopen(url + "api/events?since=-1", timeout=30):
+                    pass
+            except OSError:
+                pass
+        listeners = [threading.Thread(target=listen, daemon=True) for _ in range(3)]
+        for t in listeners:
+            t.start()
+        time.sleep(1.0)
+        t0 = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(10) == 143
+        assert time.monotonic() - t0 < 1.5
+        assert proc.stderr is not None and "Exception in ASGI" not in proc.stderr.read()
