@@ -107,19 +107,25 @@ class _Hangup(BaseException):
         self.signum = signum
 
 
-def _on_interrupt(signum: int, _frame: object) -> None:
-    """Ctrl-C: as Python's own (a KeyboardInterrupt), and, as for the other stops, the first one
-    is the one acted on (one sent again would end the leaving with another status, unsaid)."""
-    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+_STOPS = (signal.SIGINT, signal.SIGHUP, signal.SIGTERM)
+
+
+def _ignore_stops() -> None:
+    """The first stop is the one acted on: one sent again (a closing terminal sends more than
+    one) would otherwise land in the leaving itself, before the record's lock is let go, and
+    end it with another status, unsaid."""
+    for s in _STOPS:
         signal.signal(s, signal.SIG_IGN)
+
+
+def _on_interrupt(signum: int, _frame: object) -> None:
+    """Ctrl-C: as Python's own (a KeyboardInterrupt), the later stops ignored."""
+    _ignore_stops()
     raise KeyboardInterrupt
 
 
 def _on_signal(signum: int, _frame: object) -> None:
-    # the first stop is the one acted on: one sent again (a closing terminal sends more than
-    # one) would otherwise land in the leaving itself, before the record's lock is let go
-    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
-        signal.signal(s, signal.SIG_IGN)
+    _ignore_stops()
     raise _Hangup(signum)
 
 
@@ -339,7 +345,7 @@ def _leaving(old: dict) -> None:
     where Python could not raise it comes back a moment later) is ignored from here on, so
     it cannot end the program between here and the release of the record's lock (the lock
     file was left behind in 2 closings of 5)."""
-    for s in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+    for s in _STOPS:
         old[s] = signal.SIG_IGN
 
 

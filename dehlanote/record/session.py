@@ -39,7 +39,7 @@ from ..syntax import Deal, Game, Tag, Trick, parse_string
 from ..syntax.model import Revoke, make_revoke
 from ..deck import seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
-from .state import (INTERNAL, MARKER, NOTE, Checked, Expect, Outcome, RecordError, State, card_of, marker,
+from .state import (COMMENT, INTERNAL, MARKER, NOTE, Checked, Expect, Outcome, RecordError, State, card_of, marker,
                     marker_notes, normalise, prefix_of, trick_words, without_marker)
 from .view import SessionView
 from .words import loosen, stray_word, unknown_word
@@ -283,7 +283,7 @@ class Session(SessionView):
 
     def _feed(self, line: str) -> Outcome:
         text = loosen(normalise(line))
-        if any(MARKER.fullmatch(c.strip()) or NOTE.fullmatch(c.lstrip()) for c in re.findall(r"\{([^}]*)\}", text)):
+        if any(MARKER.fullmatch(c.strip()) or NOTE.fullmatch(c.lstrip()) for c in COMMENT.findall(text)):
             # resumed, it would be taken for the trick under way (on a line of its own, or after
             # a card, a trump line ...: the last comment of the deal is where the marker goes)
             return Outcome(False, reason="that comment has the very form the recorder gives the trick under "
@@ -587,7 +587,7 @@ class Session(SessionView):
         # before the first deal: on the tag typed last (a tag typed again goes to the end), or
         # the last the game began with. (It was looked for among ordered_tags' copies, never
         # found, and the comment was answered as kept and dropped.)
-        said = tuple(c.group(1) for c in re.finditer(r"\{([^}]*)\}", text))
+        said = tuple(COMMENT.findall(text))
         tags[-1] = tags[-1]._replace(comments=tags[-1].comments + said)
         return self._commit(replace(state, tags=tuple(tags)))
 

@@ -96,6 +96,7 @@ MARKER = re.compile(r"unfinished trick (\d+), not yet in the record: ([^{}]+)")
 
 
 NOTE = re.compile(r"unfinished trick (\d+), comment after card (\d+): (.*)", re.DOTALL)
+COMMENT = re.compile(r"\{([^}]*)\}")     # a comment; its text in group 1
 
 
 def marker(number: int, plays: tuple[str, ...]) -> str:
@@ -108,7 +109,7 @@ def marker_notes(number: int, plays: tuple[str, ...]) -> list[str]:
     marker (a comment cannot hold another one's closing brace): saved with the cards, so a
     recorder stopped mid-trick loses none of them."""
     return [f"unfinished trick {number}, comment after card {k}: {text}"
-            for k, play in enumerate(plays, 1) for text in re.findall(r"\{([^}]*)\}", play)]
+            for k, play in enumerate(plays, 1) for text in COMMENT.findall(play)]
 
 
 def _with_notes(cards: str, notes: list[tuple[int, str]]) -> str:

@@ -25,9 +25,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..i18n import DEFAULT, choose, languages, translator
+from ..i18n import translator
 from .pages import live_replay_page, refusal_page, serve_page
-from .security import Guard
+from .security import Guard, reader_language
 from .tables import Limits, Refusal, Table, Tables
 from .view import summary, table_state
 from .words import refusal_sentence
@@ -79,12 +79,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
     limits: Limits = tables.limits
 
     def language(request: Request) -> str:
-        asked = request.query_params.get("lang")
-        if asked in languages():
-            return str(asked)
-        if lang is not None:
-            return lang
-        return choose(request.headers.get("accept-language"), DEFAULT)
+        return reader_language(request.query_params.get("lang"), lang, request.headers.get("accept-language"))
 
     def page(request: Request, kind: str, **data: Any) -> Response:
         language_ = language(request)

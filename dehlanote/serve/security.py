@@ -23,7 +23,7 @@ from urllib.parse import parse_qs
 from ..i18n import DEFAULT, choose, languages, translator
 from .words import refusal_sentence
 
-__all__ = ["Guard", "KEY_HEADER"]
+__all__ = ["Guard", "KEY_HEADER", "reader_language"]
 
 KEY_HEADER = "x-dehlanote-key"
 
@@ -71,7 +71,7 @@ class Guard:
         path = scope.get("path", "")
         query = scope.get("query_string", b"").decode("latin-1")
         asked = parse_qs(query)
-        _ = translator(self._language(asked, headers))
+        _ = translator(reader_language((asked.get("lang") or [None])[0], self.lang, headers.get("accept-language")))
 
         async def refuse(status: int, code: str, message: str, *, allow: bool = False) -> None:
             await _refuse(send, status, code, message, sentence=refusal_sentence(code, _), allow=allow)
@@ -135,14 +135,16 @@ class Guard:
 
         await self.app(scope, receive, guarded_send)
 
-    def _language(self, asked: dict[str, list[str]], headers: dict[str, str]) -> str:
-        """The refusal's language, as the app chooses a page's: ``?lang=``, the server's, the browser's."""
-        wanted = (asked.get("lang") or [""])[0]
-        if wanted in languages():
-            return str(wanted)
-        if self.lang is not None:
-            return self.lang
-        return choose(headers.get("accept-language"), DEFAULT)
+
+
+def reader_language(asked: Optional[str], forced: Optional[str], accept: Optional[str]) -> str:
+    """The language a page or a refusal is given in: ``?lang=`` when it names one the pages
+    speak, else the server's (``--lang``), else the browser's (``Accept-Language``)."""
+    if asked in languages():
+        return str(asked)
+    if forced is not None:
+        return forced
+    return choose(accept, DEFAULT)
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
