@@ -66,10 +66,20 @@ def _stop_again(info: "sys.UnraisableHookArgs") -> None:
     exception there is told as Python tells it."""
     exc = info.exc_value
     signum = signal.SIGINT if isinstance(exc, KeyboardInterrupt) else getattr(exc, "signum", None)
+    dropped = _dropped_stop(exc)
+    if dropped is not None:
+        # a stop that came with another one, left for after it, and meanwhile set to be
+        # ignored (the recorder ignores every stop after the first): Python says so with a
+        # traceback ("Signal 15 ignored due to race condition"); ignored, as asked, and unsaid
+        if signal.getsignal(dropped) == signal.SIG_IGN:
+            return
+        signum = dropped
     if not isinstance(signum, int):
         sys.__unraisablehook__(info)
         return
     import threading
+    if isinstance(exc, BaseException) and dropped is None:
+        _raise_again_on(signum, exc)
     # sent from here, its handler would run inside this hook, where the exception is dropped
     # again: sent a moment later to the main thread (where a read it waits in is interrupted);
     # landing in such a place again, it comes back here and is sent again
@@ -79,6 +89,38 @@ def _stop_again(info: "sys.UnraisableHookArgs") -> None:
         later.start()
     except RuntimeError:        # the interpreter is shutting down: nothing left to stop
         pass
+
+
+def _raise_again_on(signum: int, exc: BaseException) -> None:
+    """Where the program set the stops to be ignored as it acted on this one (the recorder acts
+    on the first stop only), the stop sent again would be ignored too, and the program would go
+    on as if never asked (a program whose Ctrl-C handler ignores the later stops, its
+    KeyboardInterrupt raised inside a finaliser, went on to its end; the recorder was once seen
+    waiting for the next line after a Ctrl-C and a SIGTERM sent together on a busy machine).
+    The next such signal then raises this very exception again, once."""
+    try:
+        if signal.getsignal(signum) != signal.SIG_IGN:
+            return
+
+        def again(num: int, _frame: object) -> None:
+            signal.signal(num, signal.SIG_IGN)
+            raise exc
+
+        signal.signal(signum, again)
+    except (ValueError, OSError):       # pragma: no cover - not the main thread
+        pass
+
+
+def _dropped_stop(exc: Optional[BaseException]) -> Optional[int]:
+    """The stop Python dropped because its handler was put back or set to ignore between
+    its coming and the moment its handler was due (Python's own words, as of 3.8 to 3.13)."""
+    if type(exc) is not OSError or len(exc.args) != 1 or not isinstance(exc.args[0], str):
+        return None
+    words = exc.args[0].split()
+    if len(words) != 7 or words[0] != "Signal" or " ".join(words[2:]) != "ignored due to race condition":
+        return None
+    stops = (signal.SIGHUP, signal.SIGINT, signal.SIGTERM)
+    return int(words[1]) if words[1].isdigit() and int(words[1]) in stops else None
 
 
 def _version() -> bool:

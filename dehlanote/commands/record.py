@@ -118,15 +118,63 @@ def _ignore_stops() -> None:
         signal.signal(s, signal.SIG_IGN)
 
 
-def _on_interrupt(signum: int, _frame: object) -> None:
-    """Ctrl-C: as Python's own (a KeyboardInterrupt), the later stops ignored."""
-    _ignore_stops()
-    raise KeyboardInterrupt
+class _Arrivals:
+    """The order in which the stops came. Python runs the handlers of stops that came
+    together in the order of their numbers, not of their coming: a hangup (1) sent just
+    after a Ctrl-C (2) was acted on first, and the status was 129 (1 run in about 300).
+    The signal module writes each stop's number to a wakeup pipe as it comes; the first
+    byte there is the stop to act on."""
+
+    def __init__(self) -> None:
+        self.pipe: Optional[tuple[int, int]] = None
+        self.before = -1
+
+    def __enter__(self) -> "_Arrivals":
+        r, w = os.pipe()
+        os.set_blocking(r, False)
+        os.set_blocking(w, False)
+        try:
+            self.before = signal.set_wakeup_fd(w, warn_on_full_buffer=False)
+        except (ValueError, OSError):       # not the main thread: the handler's own number
+            os.close(r)
+            os.close(w)
+            return self
+        self.pipe = (r, w)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pipe is not None:
+            signal.set_wakeup_fd(self.before)
+            for fd in self.pipe:
+                os.close(fd)
+            self.pipe = None
+
+    def first(self, signum: int) -> int:
+        """The stop that came first of those not yet acted on (``signum`` when unknown)."""
+        if self.pipe is None:
+            return signum
+        try:
+            came = os.read(self.pipe[0], 512)
+        except OSError:
+            return signum
+        for number in came:
+            if number in _STOPS:
+                return number
+        return signum
 
 
-def _on_signal(signum: int, _frame: object) -> None:
+_ARRIVALS = _Arrivals()
+
+
+def _on_stop(signum: int, _frame: object) -> None:
+    """Ctrl-C ends as Python's own (a KeyboardInterrupt), a hangup or SIGTERM with its
+    status; whichever came first is acted on and the later ones are ignored."""
+    signum = _ARRIVALS.first(signum)
     _ignore_stops()
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
     raise _Hangup(signum)
+
 
 
 def record_command(
@@ -185,10 +233,10 @@ def record_command(
         raise fail(f"cannot record into {path}: {problem}")
     # a stop from here on ends the program through the release of the lock (before, one sent
     # while the record was being set up killed it by the signal, and the lock file stayed)
-    held = {s: signal.signal(s, _on_signal) for s in (signal.SIGHUP, signal.SIGTERM)}
-    held[signal.SIGINT] = signal.signal(signal.SIGINT, _on_interrupt)
+    held = {s: signal.signal(s, _on_stop) for s in _STOPS}
     try:
-        _held(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)
+        with _ARRIVALS:
+            _held(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)
     except _Hangup as exc:
         raise typer.Exit(128 + exc.signum)
     except (typer.Exit, SystemExit) as exc:
@@ -278,7 +326,7 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
     if dealer is None and not resumed and interactive:
         _ask_dealer(session, out, save_file)
 
-    old = {s: signal.signal(s, _on_signal) for s in (signal.SIGHUP, signal.SIGTERM)}
+    old = {s: signal.signal(s, _on_stop) for s in (signal.SIGHUP, signal.SIGTERM)}
     refused = 0
     try:
         if interactive:

@@ -264,3 +264,41 @@ def test_a_held_ctrl_c_that_another_thread_receives_lands_only_as_the_hold_ends(
         print(steps)
         """)
     assert run.stdout.strip() == "['held to the end', 'stopped after it']", run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("ignored_after", [True, False])
+def test_a_stop_python_drops_in_a_finaliser_still_stops_the_program(ignored_after):
+    # Python drops an exception raised inside a finaliser. The console script's hook sends the
+    # stop again; but a program that ignores every stop after the first (the recorder) ignored
+    # the one sent again too, and went on to its end ("went on")
+    run = harness(f"""
+        import os, signal, sys, time
+        from dehlanote import _entry
+
+        sys.unraisablehook = _entry._stop_again      # as the console script sets it
+
+        def on_stop(signum, frame):
+            if {ignored_after}:
+                for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+                    signal.signal(s, signal.SIG_IGN)
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGINT, on_stop)
+
+        class Finalised:
+            def __del__(self):
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):       # the handler runs here, and its exception is dropped
+                    pass
+
+        try:
+            Finalised()
+            end = time.monotonic() + 5
+            while time.monotonic() < end:
+                time.sleep(0.01)
+            print("went on")
+        except KeyboardInterrupt:
+            print("stopped")
+        """, timeout=60)
+    assert run.stdout.strip() == "stopped", run.stdout + run.stderr
+    assert run.stderr == ""
