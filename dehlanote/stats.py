@@ -42,6 +42,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .deck import SUIT_NAMES, SUITS, side_of
 from .replay.facts import DealFact, GameFacts
+from .replay.game import DATE_FORM
 from .rules.profile import Rules
 from .syntax.model import Game
 
@@ -50,10 +51,6 @@ __all__ = ["ArchiveStats", "GameCount", "archive_stats", "date_parts", "date_ran
 #: how many of the longest streaks are kept
 TOP = 5
 
-
-#: a Date tag's parts: ASCII digits only (Python's ``\d`` is any Unicode digit, which DuckDB and the
-#: notation do not read as a date: ``२०२६.११.२७`` is no date, as validate says with bad-tag)
-_DATE = re.compile(r"([0-9]{4}|\?{4})[.\-/]([0-9]{2}|\?\?)[.\-/]([0-9]{2}|\?\?)")
 
 
 def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optional[str]]:
@@ -64,7 +61,7 @@ def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optio
     """
     if not text:
         return None, None, None
-    m = _DATE.fullmatch(text.strip())
+    m = DATE_FORM.fullmatch(text.strip())
     if m is None or m.group(1).startswith("?"):
         return None, None, None
     year, month, day = m.groups()

@@ -15,9 +15,10 @@ from ..syntax.model import CardRef, Deal, Game, Tag, Tens, Trump, Word
 from .engine import ClaimJudge, MatchState, replay_deal, start_match
 from .facts import DealFact, GameFacts, ResultFact, trick_numbered
 
-#: the notation's Date: ASCII digits (``\d`` would take any Unicode digit, e.g. Devanagari, which no
-#: program reading the archive takes for a date: stats, the database and the site agree with this)
-_DATE = re.compile(r"(?:[0-9]{4}|\?{4})\.(?:[0-9]{2}|\?\?)\.(?:[0-9]{2}|\?\?)")
+#: the notation's Date, year, month and day: ASCII digits (``\d`` would take any Unicode digit, e.g.
+#: Devanagari, which no program reading the archive takes for a date) and dots. The one reading:
+#: stats, the database and the site take their dates with it (``dehlanote.stats.date_parts``)
+DATE_FORM = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
 
 
 #: a trick line's opening: its number (``trick := INT "."? ...``), not the start of a card (``10H``)
@@ -291,7 +292,7 @@ def iter_replay(game: Game, reg: Optional[Registry] = None, judge: Optional[Clai
 def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     errors = []
     date = game.tag_node("Date")
-    if date is not None and not _DATE.fullmatch(date.value.strip()):
+    if date is not None and not DATE_FORM.fullmatch(date.value.strip()):
         errors.append(DpnError("bad-tag", f'the Date "{date.value[:40]}" should be YYYY.MM.DD in the digits '
                                "0-9, with ?? for unknown parts", date.line, date.column))
     result = game.tag_node("Result")

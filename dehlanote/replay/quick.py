@@ -41,7 +41,7 @@ from ..syntax.parser import whole_span
 from ..syntax.reader import Chunk
 from ..syntax.whole import WORD_KINDS
 from .engine import MatchState, settle, start_match
-from .game import _DATE, _check_result, match_result
+from .game import DATE_FORM, _check_result, match_result
 from .methods import trump_method
 
 __all__ = ["play_py", "quick_chunk", "quick_deals"]
@@ -262,7 +262,7 @@ def _check(text: str, reg: Registry) -> Optional[int]:
             result_value = value
         elif key == "date":
             date_value = value
-    if date_value is not None and not _DATE.fullmatch(date_value.strip()):
+    if date_value is not None and not DATE_FORM.fullmatch(date_value.strip()):
         return None
     rules = reg.resolve(rules_value if rules_value is not None else "standard")
     plan = _plan(rules)

@@ -140,7 +140,10 @@ def test_the_worked_example_ended_by_a_claim(tmp_path: Path) -> None:
         {"player": "Chitra", "tens_captured": 0}, {"player": "Dev", "tens_captured": 1}]
 
 
-@pytest.mark.parametrize("date", ["२०२६.११.२७", "٢٠٢٦.١١.٢٧", "2026.１１.27", "२०२६.??.??"])
+@pytest.mark.parametrize("date", ["२०२६.११.२७", "٢٠٢٦.١١.٢٧", "2026.１１.27", "२०२६.??.??",
+                                  # other separators: bad-tag for validate, but a date for stats and the
+                                  # database (2026-11-27, season 2026), which said they agreed
+                                  "2026-11-27", "2026/11/27", "2026-??-??"])
 def test_a_date_in_other_digits_is_no_date_for_validate_stats_and_the_database(tmp_path: Path, date: str) -> None:
     path = tmp_path / "dated.dpn"
     path.write_text(WORKED.replace('[Date "2026.??.??"]', f'[Date "{date}"]'), encoding="utf-8")
