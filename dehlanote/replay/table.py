@@ -199,12 +199,18 @@ class Table:
         if state is None:
             raise ValueError(f"deal {fact.number} cannot be set up")
         table = cls(state, before, deal)
-        stop = (fact.next_trick, 1) if trick is None else (trick, card or 1)
-        if trick is not None and not (1 <= trick <= fact.next_trick and 1 <= (card or 1) <= rules.seats):
-            raise ValueError(f"deal {fact.number} has {fact.next_trick - 1} tricks recorded: "
-                             f"there is no card {card or 1} of trick {trick}")
         if trick is None:
+            if card is not None:
+                raise ValueError(f"card {card} of which trick? Give trick= with card=")
             return table
+        place = 1 if card is None else card
+        stop = (trick, place)
+        missing = ValueError(f"deal {fact.number} has {fact.next_trick - 1} tricks recorded: "
+                             f"there is no card {place} of trick {trick}")
+        # (the end of the deal is card 1 of the trick after the last: no other card of it)
+        if not (1 <= trick <= fact.next_trick and 1 <= place <= rules.seats) or (trick == fact.next_trick
+                                                                                and place > 1):
+            raise missing
         if fact.skipped_trick and stop > (fact.skipped_trick, 1):
             raise ValueError(f"deal {fact.number}: trick {fact.skipped_trick} has the wrong number of cards, so "
                              "the table cannot be set up after it")

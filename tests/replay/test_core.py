@@ -11,6 +11,7 @@ from __future__ import annotations
 import glob
 import io
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -259,3 +260,20 @@ def test_read_game_refuses_what_is_not_a_stream_with_a_clear_message(wrong):
     # a text or a path given to read_game used to fail deep inside with "cannot create weak reference"
     with pytest.raises(TypeError, match="open file or stream"):
         dehlanote.read_game(wrong)
+
+
+@pytest.mark.parametrize("where, said", [
+    # the table was set up elsewhere, quietly: card 1 for card 0, the deal's end for card 2 of the
+    # trick after the last, the deal's start for a card without its trick
+    (dict(trick=13, card=0), "there is no card 0 of trick 13"),
+    (dict(trick=14, card=2), "there is no card 2 of trick 14"),
+    (dict(trick=14, card=4), "there is no card 4 of trick 14"),
+    (dict(card=3), "card 3 of which trick? Give trick= with card="),
+])
+def test_a_table_asked_for_a_card_the_deal_does_not_have_is_refused(where, said):
+    deal = _worked().deals[0]
+    with pytest.raises(ValueError, match=re.escape(said)):
+        deal.table(**where)
+    # what it has: its end (the trick after the last, before any card), and every card recorded
+    assert deal.table(trick=14).state.over
+    assert deal.table(trick=13, card=4).to_play == "C"
