@@ -159,13 +159,16 @@ def _fsync_dir(folder: str) -> None:
         os.close(fd)
 
 
-def _no_folder(exc: OSError, name: str) -> Optional[WriteError]:
+def _no_folder(exc: OSError, name: str, real: Optional[str] = None) -> Optional[WriteError]:
     """A file that cannot be made because the folder named for it does not exist, said in words
-    with the folder as the user named it (errno 0: a sentence of ours); None for any other failure."""
-    folder = os.path.dirname(name) or "."
+    with the folder as the user named it (errno 0: a sentence of ours); None for any other failure.
+    ``real``: where ``name`` leads when it is a link (its folder is the one missing)."""
+    link = real is not None and os.path.islink(name)
+    folder = (os.path.dirname(real) if link and real is not None else os.path.dirname(name)) or "."
     if exc.errno != errno.ENOENT or os.path.isdir(folder):
         return None
-    missing = WriteError(0, f"the folder {folder} does not exist", name)
+    said = f"the folder {folder} does not exist" + (f" ({name} is a link to {real})" if link else "")
+    missing = WriteError(0, said, name)
     missing.__cause__ = exc
     return missing
 
@@ -313,7 +316,7 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
     try:
         folder = Folder(os.path.dirname(real) or ".")
     except OSError as exc:
-        raise _no_folder(exc, name) or _failed(exc) from exc
+        raise _no_folder(exc, name, real) or _failed(exc) from exc
     with folder, folder.write(os.path.basename(real), force=force, expect=expect, binary=binary, sync=sync,
                               keep_links=True, shown=name) as stream:
         yield stream

@@ -148,6 +148,18 @@ def test_a_folder_that_does_not_exist_is_said_in_words_and_not_made(tmp_path, ar
     assert caught.value.strerror == f"the folder {tmp_path / 'nowhere'} does not exist"
 
 
+def test_a_link_into_a_folder_that_does_not_exist_names_that_folder(tmp_path):
+    # the output is a link (followed: the file it leads to is written) whose folder is missing:
+    # "no such file or directory" named neither the folder nor the link
+    target = tmp_path / "gone" / "out.json"
+    (tmp_path / "link.json").symlink_to(target)
+    result = run("json", str(WORKED), "-o", "link.json", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr == (f"dehlanote: cannot write link.json: the folder {tmp_path / 'gone'} does not exist "
+                             f"(link.json is a link to {target})\n")
+    assert not (tmp_path / "gone").exists() and (tmp_path / "link.json").is_symlink()
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
 def test_16_1_a_signal_while_writing_leaves_no_temporary_file(tmp_path, sig):
     # the input is a FIFO fed a block of games (the reader reads 1 MB at a time), then held
