@@ -358,7 +358,7 @@ def serve(reg: Optional[Registry] = None) -> None:
     from urllib.parse import unquote
 
     from lsprotocol import types
-    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
+    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol
     from pygls.protocol.language_server import lsp_method
@@ -374,9 +374,10 @@ def serve(reg: Optional[Registry] = None) -> None:
             try:
                 return super().structure_message(data)
             except JsonRpcException:
-                if "id" not in data or "method" not in data:
-                    raise                    # a notification's fault: logged and shown, as pygls does
-                self.refuse(data["id"], JsonRpcInvalidParams.CODE, f"invalid params for {data['method']}")
+                if "id" not in data or "method" not in data:     # a notification or a response: no answer
+                    _log(f"a message skipped: invalid params for {str(data.get('method', 'a response'))[:60]}")
+                else:
+                    self.refuse(data["id"], JsonRpcInvalidParams.CODE, f"invalid params for {data['method']}")
                 return None
 
         def handle_message(self, message: Any) -> None:
@@ -407,9 +408,21 @@ def serve(reg: Optional[Registry] = None) -> None:
             else:                            # pygls would raise a KeyError the editor shows
                 _log(f"a change to {params.text_document.uri}, which is not open, is ignored")
 
+    class Server(LanguageServer):
+        """pygls's, with its faults logged, never shown: pygls pops up on the editor's screen
+        every fault out of a request's answer (a body that is not JSON, a notification that
+        fails), as Python's error text."""
+
+        def report_server_error(self, error: Exception, source: Any) -> None:
+            if source is JsonRpcException and not isinstance(error, JsonRpcException):
+                # the body of a message did not read as JSON: JSON-RPC answers a parse error, id null
+                self.protocol._send_response(None, error=types.ResponseError(  # type: ignore[arg-type]
+                    code=JsonRpcParseError.CODE, message="a message that is not JSON is skipped"))
+            _log(f"{getattr(source, '__name__', source)}: {type(error).__name__}: {str(error)[:200]}")
+
     reg = reg or registry()
-    server = LanguageServer("dehlanote", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full,
-                            protocol_cls=Protocol)
+    server = Server("dehlanote", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full,
+                    protocol_cls=Protocol)
 
     def source(uri: str) -> tuple[str, Optional[int]]:
         """The text of an open document and its version: a document not open is empty (not

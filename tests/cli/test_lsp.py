@@ -393,3 +393,40 @@ def test_a_misframed_message_is_skipped_and_the_next_one_answered(bad):
     assert c.request("shutdown", None) is None
     c.notify("exit", None)
     assert c.proc.wait(timeout=30) == 0
+
+
+def _popups(client: Client, since: int = 0) -> list[dict[str, Any]]:
+    return [m for m in client.log[since:] if m.get("method") in ("window/showMessage", "window/logMessage")]
+
+
+@pytest.mark.parametrize("body", [b"{", b"\xff\xfe{}", b"[" * 100_000 + b"]" * 100_000, b'{"jsonrpc": "2.0", "id": 1'],
+                         ids=["not-json", "not-utf8", "nested-too-deep", "cut-short"])
+def test_a_body_that_is_not_json_gets_a_parse_error_not_a_popup(body):
+    # the editor's user got a popup "Error in server: Expecting property name enclosed in
+    # double quotes: line 1 column 2 (char 1)", Python's JSON error; JSON-RPC answers a body
+    # that does not parse with a parse error (-32700) whose id is null, and the server goes on
+    c = _started()
+    c.send(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    refused = c.answer(None, timeout=20)["error"]
+    assert refused["code"] == -32700 and "data" not in refused
+    assert "char" not in refused["message"] and "Error" not in refused["message"]
+    assert c.request("textDocument/hover", {"textDocument": {"uri": "untitled:x.dpn"},
+                                            "position": {"line": 0, "character": 0}}) is None
+    assert not _popups(c)
+    assert c.request("shutdown", None) is None
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
+
+
+def test_a_notification_whose_params_do_not_read_is_logged_not_popped_up(client):
+    # a notification has no answer: pygls popped up "Error in server: Invalid Params" on the
+    # editor's screen for each one (didOpen without a document, a cancel without an id, ...)
+    seen = len(client.log)
+    for method, params in [("textDocument/didOpen", {"textDocument": {"uri": 5}}), ("textDocument/didOpen", None),
+                           ("textDocument/didChange", {"textDocument": {"uri": "untitled:n.dpn"}}),
+                           ("$/cancelRequest", None), ("$/setTrace", {"value": "loud"}), ("initialized", 7)]:
+        client.notify(method, params)
+    client.send(_framed({"jsonrpc": "2.0", "id": "reply", "error": "not an error object"}))   # a bad response
+    assert client.request("textDocument/hover", {"textDocument": {"uri": "untitled:n.dpn"},
+                                                 "position": {"line": 0, "character": 0}}) is None
+    assert not _popups(client, seen)
