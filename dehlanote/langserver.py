@@ -358,7 +358,8 @@ def serve(reg: Optional[Registry] = None) -> None:
     from urllib.parse import unquote
 
     from lsprotocol import types
-    from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError
+    from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError,
+                                  JsonRpcServerNotInitialized)
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol
     from pygls.protocol.language_server import lsp_method
@@ -368,9 +369,17 @@ def serve(reg: Optional[Registry] = None) -> None:
     class Protocol(LanguageServerProtocol):
         """pygls's, answering every request: one whose params do not read (``"line": -1``,
         ``params`` missing or null), one not JSON-RPC 2.0, one after ``shutdown`` gets an error
-        response with its id where pygls logged it and answered nothing."""
+        response with its id where pygls logged it and answered nothing; one before
+        ``initialize`` or whose method is not a string, where pygls answered Python's error and
+        its traceback."""
 
         def structure_message(self, data: dict[str, Any]) -> Any:
+            if "jsonrpc" in data and not isinstance(data.get("method", ""), str):    # pygls: a TypeError
+                if "id" in data:
+                    self.refuse(data["id"], JsonRpcInvalidRequest.CODE, "the method is not a string")
+                else:
+                    _log("a notification skipped: the method is not a string")
+                return None
             try:
                 return super().structure_message(data)
             except JsonRpcException:
@@ -393,6 +402,13 @@ def serve(reg: Optional[Registry] = None) -> None:
                     _log(f"not a JSON-RPC 2.0 message, ignored (a {type(message).__name__})")
             elif request and self._shutdown and method != "exit":
                 self.refuse(msg_id, JsonRpcInvalidRequest.CODE, "the server is shut down")
+            elif self._workspace is None and method not in ("initialize", "exit"):     # pygls: a RuntimeError
+                if request:
+                    self.refuse(msg_id, JsonRpcServerNotInitialized.CODE, "the server is not initialized yet")
+                elif method is not None:
+                    _log(f"{str(method)[:60]} before initialize, ignored")
+                else:
+                    super().handle_message(message)      # a response
             else:
                 super().handle_message(message)
 

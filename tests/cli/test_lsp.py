@@ -430,3 +430,28 @@ def test_a_notification_whose_params_do_not_read_is_logged_not_popped_up(client)
     assert client.request("textDocument/hover", {"textDocument": {"uri": "untitled:n.dpn"},
                                                  "position": {"line": 0, "character": 0}}) is None
     assert not _popups(client, seen)
+
+
+def test_a_request_the_server_cannot_take_is_refused_in_words_never_with_a_traceback():
+    # a hover before initialize, or a request whose method is a number or null, was answered
+    # -32603 with Python's error ("RuntimeError: The workspace is not available - has the
+    # server been initialized?", "TypeError: can only concatenate str ...") and its traceback
+    c = Client()
+    hover = {"textDocument": {"uri": "untitled:early.dpn"}, "position": {"line": 0, "character": 0}}
+    c.send(_framed({"jsonrpc": "2.0", "id": "early", "method": "textDocument/hover", "params": hover}))
+    c.notify("textDocument/didOpen", {"textDocument": {"uri": "untitled:early.dpn", "languageId": "dpn",
+                                                       "version": 1, "text": BAD.read_text(encoding="utf-8")}})
+    early = c.answer("early", timeout=20)["error"]
+    assert early["code"] == -32002 and early["message"] == "the server is not initialized yet"
+    c.request("initialize", {"processId": os.getpid(), "rootUri": ROOT.as_uri(), "capabilities": {}})
+    c.notify("initialized", {})
+    assert c.request("textDocument/hover", hover) is None          # the didOpen before initialize was dropped
+    for n, method in enumerate([12, None, ["textDocument/hover"], {"a": 1}]):
+        c.send(_framed({"jsonrpc": "2.0", "id": n, "method": method, "params": hover}))
+        error = c.answer(n, timeout=20)["error"]
+        assert error["code"] == -32600 and error["message"] == "the method is not a string", error
+    c.send(_framed({"jsonrpc": "2.0", "method": 12, "params": None}))        # a notification: nothing to answer
+    assert c.request("shutdown", None) is None
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
+    assert not [m for m in c.log if "data" in m.get("error", {}) or m.get("method") == "window/showMessage"]
