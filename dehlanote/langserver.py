@@ -417,6 +417,13 @@ def serve(reg: Optional[Registry] = None) -> None:
             if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):   # else no id to answer
                 self._send_response(msg_id, error=types.ResponseError(code=code, message=message))
 
+        @lsp_method(types.INITIALIZE)
+        def lsp_initialize(self, params: types.InitializeParams) -> Any:
+            general = params.capabilities.general
+            if general is not None:          # the answers count UTF-16 columns, which every editor speaks:
+                general.position_encodings = None       # pygls would take the editor's first (utf-8)
+            return (yield from super().lsp_initialize(params))
+
         @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
         def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
             if unquote(params.text_document.uri) in self.workspace.text_documents:

@@ -455,3 +455,27 @@ def test_a_request_the_server_cannot_take_is_refused_in_words_never_with_a_trace
     c.notify("exit", None)
     assert c.proc.wait(timeout=30) == 0
     assert not [m for m in c.log if "data" in m.get("error", {}) or m.get("method") == "window/showMessage"]
+
+
+@pytest.mark.parametrize("offered", [["utf-8", "utf-16", "utf-32"], ["utf-8", "utf-32", "utf-16"], ["utf-32"]],
+                         ids=["neovim", "helix", "utf-32-only"])
+def test_positions_are_utf16_whatever_encodings_the_editor_offers(offered):
+    # the server counts columns in UTF-16 code units, but pygls announced the editor's first
+    # choice: Neovim and Helix offer utf-8 first, so they sent byte columns, and a hover on
+    # "3♥" (after two ♥ of three bytes each) was answered about the 7♥ after it
+    c = Client()
+    result = c.request("initialize", {"processId": os.getpid(), "rootUri": ROOT.as_uri(),
+                                      "capabilities": {"general": {"positionEncodings": offered}}})
+    assert result["capabilities"].get("positionEncoding", "utf-16") == "utf-16"
+    c.notify("initialized", {})
+    text = WORKED.read_text(encoding="utf-8").replace(" 1 A: AH 10H 3H 7H", " 1 A: A♥ 10♥ 3♥ 7♥")
+    lines = text.split("\n")
+    row = next(i for i, line in enumerate(lines) if "A♥ 10♥" in line)
+    uri = _open(c, WORKED, text, uri="untitled:suits.dpn")
+    c.diagnostics(uri)
+    hover = c.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                             "position": {"line": row, "character": lines[row].index("3♥")}})
+    assert hover["contents"]["value"].startswith("**C plays 3♥**")
+    assert c.request("shutdown", None) is None
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
