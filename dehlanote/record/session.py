@@ -860,6 +860,10 @@ class Session(SessionView):
             last = state.done[-1]
             before = replace(state, done=state.done[:-1], done_facts=state.done_facts[:-1], before=state.before[:-1],
                              match=state.before[-1], done_lines=self._deal_lines(state.done[:-1]), result=None)
+            if last.claim is not None:
+                # the claim was the deal's last line: it goes, and the tricks played before it stay
+                return self._try_deal(before, write_deal(last._replace(claim=None, tens=None)),
+                                      ("took back the claim",))
             checked = self._check_deal(before, write_deal(last._replace(tens=None)))
             state = replace(before, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft)
         cur = state.cur

@@ -632,6 +632,21 @@ def test_a_claim_waits_for_the_trick_under_way_to_finish():
     assert not outcome.accepted and "under way" in outcome.reason
 
 
+def test_undo_after_a_claim_takes_back_the_claim_and_keeps_the_tricks():
+    # (the undo was refused with a syntax error about a line nobody typed: the claim stayed
+    # before the trick it took back)
+    session = record(["deal 1 dealer D", "trump D", "AH 10H 3H 7H", "AS QS 2S 10S"])
+    before = session.text
+    claimed = record(["claim A"], session).text
+    assert session.state.result == "AC"
+    outcome = session.feed("undo")
+    assert outcome.accepted, (outcome.reason, [str(e) for e in outcome.errors])
+    assert session.text == before and session.state.result is None
+    assert session.expect().text.startswith("deal 1, trick 3: A leads")
+    assert record(["claim A"], session).text == claimed
+    assert record(["undo", "4S"], session).state.partial == ("4S",)
+
+
 def test_cards_taken_back_and_hands_with_the_first_five_split_are_recorded_as_written():
     from dehlanote.oracle.playout import Style
     rng = random.Random(17)
