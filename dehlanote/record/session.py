@@ -881,13 +881,14 @@ class Session(SessionView):
             return Outcome(True, notes=(f"took back {card_of(plays[-1])}",), saved=True)
         taken: Optional[tuple[Deal, str]] = None
         if cur.trump is not None:
-            taken = cur._replace(trump=None), "trump"
+            taken = cur._replace(trump=None), "the trump line"
         elif cur.hands:
-            taken = cur._replace(hands=None), "hands"
+            # one seat's hand a line: the last one typed goes, the others stay
+            taken = cur._replace(hands=cur.hands[:-1] or None), f"{cur.hands[-1].seat}'s hand"
         elif cur.misdeals:
-            taken = cur._replace(misdeals=cur.misdeals[:-1]), "misdeal"
+            taken = cur._replace(misdeals=cur.misdeals[:-1]), "the misdeal line"
         if taken is not None:
-            return self._try_deal(state, write_deal(taken[0]), (f"took back the {taken[1]} line",))
+            return self._try_deal(state, write_deal(taken[0]), (f"took back {taken[1]}",))
         # only the deal line is left: the deal goes
         return self._commit(replace(state, cur=None, cur_fact=None, cur_errors=()), ("took back the deal line",))
 

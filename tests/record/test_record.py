@@ -261,6 +261,18 @@ def test_undo_takes_back_lines_before_the_play_and_says_when_nothing_is_left():
     assert not outcome.accepted and "nothing to undo" in outcome.reason
 
 
+def test_undo_after_a_hand_takes_back_that_seats_hand_only():
+    # the hands are typed one seat a line: an undo took back every seat's hand at once
+    session = record(WORKED_START[:3])
+    two = session.text
+    session.feed(WORKED_START[3])
+    outcome = session.feed("undo")
+    assert outcome.accepted and outcome.notes == ("took back C's hand",)
+    assert session.text == two
+    assert session.feed("undo").accepted and "hands A:" in session.text and "B:" not in session.text
+    assert record(WORKED_START[2:] + ["trump D", "AH"], session).state.partial == ("AH",)
+
+
 def test_a_wrong_tens_claim_after_the_deal_is_refused_and_a_right_one_kept():
     session = record(moves_of(WORKED.read_text(encoding="utf-8"), tags=False)[:-1])
     outcome = session.feed("tens AC 2 BD 2")
