@@ -209,39 +209,63 @@ class Tables:
         except DpnError as exc:
             raise Refusal("unknown-rules", exc.message) from None
         seats = seats_for(resolved.seats)[: resolved.seats]
+        if dealer and dealer not in seats:
+            raise Refusal("wrong-dealer", f"the dealer is one of the seats {', '.join(seats)}")
         tags: list[tuple[str, str]] = []
         if event:
             tags.append(("Event", _clean_name(event, self.limits)))
-        number = self._free_number()
-        tags.append(("Table", str(number)))
-        for seat in seats:
-            name = _clean_name(names.get(seat, ""), self.limits)
-            if name:
-                tags.append((seat, name))
-        options = " ".join(w for w, on in (("hands", hands), ("confirm", confirm)) if on)
-        if options:
-            tags.append(("Serve", options))
-        session = Session(resolved.label(), tuple(tags), reg=self.reg)
-        if dealer:
-            if dealer not in seats:
-                raise Refusal("wrong-dealer", f"the dealer is one of the seats {', '.join(seats)}")
-            outcome = session.feed(f"dealer {dealer}")
-            if not outcome.accepted:
-                raise Refusal(*_first_problem(outcome))
-        path = self.folder / f"table-{number}.dpn"
-        claim = Claim(path, OWNER)
-        table = Table(number, path, session, claim, hands=hands, confirm=confirm, sync=self.sync)
-        if path.exists() or path.is_symlink():
-            raise Refusal("busy", f"{path.name} is already in the folder")
-        self._save(table)     # the save takes the hold on the new file (Claim.follow)
+        players = [(seat, _clean_name(names.get(seat, ""), self.limits)) for seat in seats]
+        number, claim = self._claim_free()
+        try:
+            tags.append(("Table", str(number)))
+            tags += [(seat, name) for seat, name in players if name]
+            options = " ".join(w for w, on in (("hands", hands), ("confirm", confirm)) if on)
+            if options:
+                tags.append(("Serve", options))
+            session = Session(resolved.label(), tuple(tags), reg=self.reg)
+            if dealer:
+                outcome = session.feed(f"dealer {dealer}")
+                if not outcome.accepted:
+                    raise Refusal(*_first_problem(outcome))
+            path = self.folder / f"table-{number}.dpn"
+            table = Table(number, path, session, claim, hands=hands, confirm=confirm, sync=self.sync)
+            if path.exists() or path.is_symlink():
+                raise Refusal("busy", f"{path.name} is already in the folder")
+            self._save(table)
+        except BaseException:
+            claim.release()
+            raise
         self.tables[number] = table
         return table
 
-    def _free_number(self) -> int:
+    def _claim_free(self) -> tuple[int, Claim]:
+        """A free table number and the hold on its record, taken *before* the record is made: a
+        ``dehlanote record`` started on that name (asking its questions, the file not yet written)
+        holds it, and the next number is taken. (The server wrote the record under the recorder
+        and served it unheld, and the two wrote over each other.)"""
+        skip: set[int] = set()
+        while True:
+            number = self._free_number(frozenset(skip))
+            claim = Claim(self.folder / f"table-{number}.dpn", OWNER)
+            try:
+                claim.take()
+            except RecordBusy:
+                skip.add(number)
+                if len(skip) >= self.limits.tables:
+                    raise Refusal("busy", "every free table number is being recorded by dehlanote record",
+                                  status=409) from None
+                continue
+            except OSError as exc:
+                raise Refusal("cannot-save", f"the record cannot be written ({(exc.strerror or str(exc)).lower()})",
+                              status=507) from None
+            return number, claim
+
+    def _free_number(self, skip: frozenset[int] = frozenset()) -> int:
         """The next table's number: after every table served, and past every file of the folder
         named as a table that this server left alone (a record with errors, a link): never its
-        name. (One stray file with the largest number a name may have stopped every new table.)"""
-        taken = set(self.tables)
+        name, nor a number in ``skip``. (One stray file with the largest number a name may have
+        stopped every new table.)"""
+        taken = set(self.tables) | skip
         for entry in os.listdir(self.folder):
             m = re.match(r"^table-([0-9]+)\.dpn$", entry)
             if m and len(m.group(1)) < 10:

@@ -22,6 +22,7 @@ except ImportError:
 from starlette.testclient import TestClient  # noqa: E402
 
 from dehlanote.record import Session  # noqa: E402
+from dehlanote.record.store import RecordBusy, RecordLock  # noqa: E402
 from dehlanote.serve import FolderBusy, Limits, Tables, create_app  # noqa: E402
 
 from serve_helpers import ROOT  # noqa: E402
@@ -211,6 +212,17 @@ def test_one_server_a_folder_and_no_record_on_a_served_file(client: TestClient, 
     assert "record" in proc.stderr and "Traceback" not in proc.stderr
     assert (folder / "table-1.dpn").read_bytes() == before      # the served record is untouched
     assert do(client, 1, do="card", card="AH")["trick"]["cards"] == [["A", "AH"]]
+
+
+def test_a_new_table_never_takes_a_record_a_recorder_holds(client: TestClient, folder: Path) -> None:
+    # a `dehlanote record table-1.dpn` asking its questions holds the name before its file
+    # exists: the server wrote table-1.dpn under it and served it without holding it
+    with RecordLock(folder / "table-1.dpn"):
+        st = start(client)
+        assert st["file"] == "table-2.dpn"
+        assert not (folder / "table-1.dpn").exists()
+    with pytest.raises(RecordBusy):                  # and the new table is held from the start
+        RecordLock(folder / "table-2.dpn").acquire()
 
 
 def test_a_change_needs_the_key_in_a_header(client: TestClient, folder: Path) -> None:
