@@ -141,7 +141,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
 
     async def api_table(request: Request) -> Response:
         t = table_of(request)
-        if request.method == "GET":
+        if request.method in ("GET", "HEAD"):     # (HEAD: the head of GET's answer, never a change)
             return _state(t, request)
         body = await _json(request)
         device = _text(body.get("device"), "")
@@ -166,6 +166,8 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
         return _state(t, request)
 
     async def events(request: Request) -> Response:
+        if request.method == "HEAD":     # no stream to hold open for an answer without a body
+            return Response(media_type="text/event-stream")
         try:
             since = int(request.query_params.get("since", "-1"))
         except ValueError:
@@ -200,7 +202,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
     def refused_page(request: Request, exc: Refusal) -> Response:
         """A refusal as JSON for the pages' scripts, or as a page for a person at an address."""
         language_ = language(request)
-        if request.url.path.startswith("/api/") or request.method != "GET":
+        if request.url.path.startswith("/api/") or request.method not in ("GET", "HEAD"):
             _ = translator(language_)
             return JSONResponse({"code": exc.code, "message": exc.message,
                                  "sentence": refusal_sentence(exc.code, _)}, status_code=exc.status)

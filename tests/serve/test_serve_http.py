@@ -44,7 +44,8 @@ def folder(tmp_path: Path) -> Path:
 
 def client_for(folder: Path, *, lan: bool = False, limits: Limits = Limits(), **kw: Any) -> tuple[TestClient, Tables]:
     tables = Tables(folder, sync=False, limits=limits)
-    app = create_app(tables, secret=KEY, lan=lan, hosts=("testserver",), stream_seconds=0.5, **kw)
+    kw.setdefault("stream_seconds", 0.5)
+    app = create_app(tables, secret=KEY, lan=lan, hosts=("testserver",), **kw)
     return TestClient(app), tables
 
 
@@ -250,6 +251,29 @@ def test_no_cors_anywhere(client: TestClient) -> None:
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["referrer-policy"] == "no-referrer"
     assert client.get("/", headers={"Host": "attacker.example:8000"}).status_code == 403
+
+
+def test_head_answers_as_get_without_a_body(folder: Path) -> None:
+    # HEAD /api/t/1 was read as a change (400 "not JSON"), a HEAD of an address with nothing
+    # there was answered in JSON where GET gives a page, and HEAD /api/events held the
+    # connection for the whole stream's time to send no body
+    import time
+    c, tables = client_for(folder, stream_seconds=60.0)
+    try:
+        start(c)
+        for path in ("/", "/new", "/t/1", "/t/1/replay", "/t/1/record.dpn", "/api/tables", "/api/t/1",
+                     "/api/t/9", "/t/9", "/nothing", "/api/events"):
+            began = time.monotonic()
+            head = c.head(path)
+            assert time.monotonic() - began < 20, path
+            if path != "/api/events":
+                got = c.get(path)
+                assert (head.status_code, head.headers["content-type"]) == \
+                    (got.status_code, got.headers["content-type"]), path
+            assert head.content == b"", path
+        assert c.head("/api/events").headers["content-type"].startswith("text/event-stream")
+    finally:
+        tables.close()
 
 
 def test_lan_every_request_needs_the_secret(folder: Path) -> None:
