@@ -187,14 +187,16 @@ class Session(SessionView):
         """The game as it stands on disk: valid DPN, the trick in progress left out."""
         state = state or self.state
         lines = self._head_lines(state) + list(state.done_lines)
-        cur = self._writable(state)
+        cur, waiting = self._writable(state)
         if cur:
-            if state.partial and not state.cur_errors:
-                # the cards of the trick under way, in a comment: valid DPN, and resumed from
+            if waiting:
+                # the cards of the trick under way (or of a trick the record cannot hold yet), in a
+                # comment: valid DPN, and resumed from
                 at = len(cur) - 1 - (len(state.cur.revokes) if state.cur is not None else 0)
-                number = self._trick_number(state)
-                cur[at] += "".join(" {" + text + "}" for text in [marker(number, state.partial)]
-                                   + marker_notes(number, state.partial))
+                number = len(state.cur.tricks) if state.cur is not None and state.cur_errors else \
+                    self._trick_number(state)
+                cur[at] += "".join(" {" + text + "}" for text in [marker(number, waiting)]
+                                   + marker_notes(number, waiting))
             lines += [""] + cur
         return "\n".join(lines) + "\n"
 
@@ -203,23 +205,26 @@ class Session(SessionView):
         """The whole file: the earlier games as they were, then this game."""
         return (self.prefix + "\n" if self.prefix else "") + self.game_text()
 
-    def _writable(self, state: State) -> list[str]:
-        """The lines of the deal in progress that are valid DPN now (maybe none)."""
+    def _writable(self, state: State) -> tuple[list[str], tuple[str, ...]]:
+        """The lines of the deal in progress that are valid DPN now (maybe none), and the cards
+        to keep in the comment after them (the trick under way, or a trick held back)."""
         if state.cur is None:
-            return []
+            return [], ()
         if not state.cur_errors:
-            return write_deal(state.cur)
+            return write_deal(state.cur), state.partial
         if before_trump(state.cur, state.rules) and all(e.code == "missing-trump" for e in state.cur_errors):
             # an unfinished record may stop before the trump line is due: the dealer, the
             # hands and the misdeals typed so far are on disk, and resumed
-            return write_deal(state.cur)
+            return write_deal(state.cur), ()
         if state.cur.tricks:
-            # first-void-five waiting for the drawn card: keep the deal up to trick 4
+            # the last trick needs a trump line still to come (first-void-five waiting for the
+            # drawn card, a closed trump revealed in it): the deal up to the trick before, and
+            # that trick's cards in the comment, so that they are on disk too
             shorter = state.cur._replace(tricks=state.cur.tricks[:-1])
             checked = self._check_deal(state, write_deal(shorter))
             if not checked.errors and not checked.soft:
-                return write_deal(shorter)
-        return []
+                return write_deal(shorter), tuple(write_play(p) for p in state.cur.tricks[-1].plays)
+        return [], ()
 
     # ---- checking -----------------------------------------------------------------------------
 

@@ -622,6 +622,29 @@ def test_first_void_five_waits_for_the_drawn_card_and_keeps_the_file_valid_meanw
     assert again.text == canonical(sample)
 
 
+def test_a_trick_revealing_a_closed_trump_not_yet_written_is_on_disk_and_resumed():
+    # hukum, closed trump entered card by card: the trick in which the setter reveals trump
+    # waits for the trump line, and its four cards were on disk nowhere (a stop lost them)
+    from dehlanote.oracle.playout import Style
+    text, _ = generate_match(random.Random(1), "hukum", {"trump": "closed"}, Style(), max_deals=2)
+    items = one_card_a_line(moves_of(text))
+    trump = next(i for i in items if i.startswith("trump"))
+    session = Session()
+    for item in items:
+        if item.startswith("trump"):
+            continue
+        outcome = session.feed(item)
+        assert outcome.accepted, item
+        if session.expect().kind == "trump":       # the trick that revealed it is complete
+            break
+    assert session.state.cur is not None and len(session.state.cur.tricks) == 6
+    resumed, was_unfinished = Session.resume(session.text)
+    assert was_unfinished and resumed.expect() == session.expect()
+    assert resumed.text == session.text
+    assert record([trump], resumed).text == record([trump], session).text
+    assert " 6 C: 3C JC 5C 6S" in session.text
+
+
 def test_an_open_session_ends_with_end_and_a_match_does_not():
     rng = random.Random(5)
     text, _ = generate_match(rng, "pagat", {"kots": 0}, max_deals=2)
