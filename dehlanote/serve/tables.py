@@ -295,8 +295,10 @@ class Tables:
             # by the recorder's session, which writes it in the record
             core = core_table(table.session)
             problem = core.check(line) if core is not None else None
-            if problem is not None:
+            if problem is not None and problem.code != "revoke":
                 raise Refusal(problem.code, problem.message)
+            # a revoke is refused by the session, which keeps the card for a revoke line the
+            # table may send next (revoke C at 2 stands: the card stays as played)
         outcome = table.session.feed(line)
         if not outcome.accepted:
             code, message = _first_problem(outcome)
@@ -386,7 +388,7 @@ def _clean_name(name: str, limits: Limits) -> str:
 def _first_problem(outcome: Outcome) -> tuple[str, str]:
     if outcome.errors:
         e = outcome.errors[0]
-        return e.code, e.message
+        return e.code, e.message + (f". {outcome.reason}" if outcome.reason else "")
     return "refused", outcome.reason or "that cannot be entered now"
 
 

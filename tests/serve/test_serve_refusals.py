@@ -205,6 +205,24 @@ def test_a_long_name_is_refused_not_cut(served: tuple[TestClient, Tables], folde
     assert st and f'[A "{"N" * 60}"]' in on_disk(folder)
 
 
+
+def test_a_revoke_found_later_can_be_ruled_and_its_card_kept(served: tuple[TestClient, Tables], folder: Path) -> None:
+    # C plays 2C on spades in trick 2, then 7S in trick 3: the card was refused by the core
+    # before the recorder saw it, so `revoke C at 2 stands` was refused too ("finds no revoke")
+    # and the card really played could never be entered
+    c, _ = served
+    start(c)
+    do(c, do="trump", suit="D")
+    for card in "AH 10H 3H 7H AS QS 2C 10S 4S 5S".split():
+        do(c, do="card", card=card)
+    refused = do(c, 422, do="card", card="7S")
+    assert refused["code"] == "revoke" and "revoke C at 2 stands" in refused["message"]
+    st = do(c, do="line", line="revoke C at 2 stands")
+    assert [card for _, card in st["trick"]["cards"]] == ["4S", "5S", "7S"]
+    text = on_disk(folder)
+    assert "revoke C at 2 stands" in text and "4S 5S 7S" in text
+    assert not replay_game(parse_string(text)[0]).errors
+
 def test_a_file_named_as_a_table_but_not_one_never_blocks_a_new_table(folder: Path) -> None:
     (folder / "table-1.dpn").write_text("junk\n", encoding="utf-8")
     c, tables = client_for(folder)
