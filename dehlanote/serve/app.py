@@ -296,7 +296,8 @@ def _line(what: str, body: dict[str, Any], table: Table) -> str:
     if what == "tens":
         tens = body.get("tens")
         sides = sides_for(seats)
-        if not isinstance(tens, dict) or not all(isinstance(tens.get(s), int) and 0 <= tens[s] <= 12 for s in sides):
+        if not isinstance(tens, dict) or not all(isinstance(tens.get(s), int) and not isinstance(tens[s], bool)
+                                                 and 0 <= tens[s] <= 12 for s in sides):
             raise Refusal("bad-request", "the tens are counted side by side", status=400)
         return "tens " + " ".join(f"{s} {tens[s]}" for s in sides)
     if what == "comment":
