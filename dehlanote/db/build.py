@@ -176,11 +176,15 @@ def _delete_file(con: duckdb.DuckDBPyConnection, file_id: int, first: Optional[i
     _run(con, "DELETE FROM errors WHERE file_id = ?", [file_id])
 
 
-def _create(con: duckdb.DuckDBPyConnection) -> None:
-    _run(con, "BEGIN")
-    for statement in (schema.TABLES + schema.VIEWS).split(";\n"):
+def _statements(con: duckdb.DuckDBPyConnection, sql: str) -> None:
+    for statement in sql.split(";\n"):
         if statement.strip():
             _run(con, statement)
+
+
+def _create(con: duckdb.DuckDBPyConnection) -> None:
+    _run(con, "BEGIN")
+    _statements(con, schema.TABLES + schema.VIEWS)
     _run(con, "INSERT INTO meta VALUES ('schema_version', ?), ('dehlanote', ?), ('rating', ?)",
                 [str(schema.VERSION), __version__, ratings.METHOD])
     _run(con, "COMMIT")
@@ -308,6 +312,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
                 _run(con, "BEGIN")
                 for file_id, size, mtime in plan.touched:
                     _run(con, "UPDATE files SET size = ?, mtime_ns = ? WHERE file_id = ?", [size, mtime, file_id])
+                _statements(con, schema.VIEWS)      # (the views of this dehlanote: they hold no rows)
                 _run(con, "COMMIT")
                 for path in plan.unchanged:
                     if on_file:
@@ -362,6 +367,7 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
             _create(con)
         else:
             _check_schema(con)
+            _statements(con, schema.VIEWS)      # (the views of this dehlanote: they hold no rows)
         # (stopped by Ctrl-C or an error, its workers are terminated at once: dehlanote.workers)
         workers = worker_pool(jobs, multiprocessing.get_context(START_METHOD), pool._init_worker,
                               (registry_files, os.getpid())) if jobs > 1 and plan.read else nullcontext()

@@ -60,7 +60,7 @@ STAGED = {
 GAME_TABLES = ("games", "seats", "deals", "deal_sides", "tricks", "plays", "captures", "tens")
 
 VIEWS = """
-CREATE VIEW deal_results AS
+CREATE OR REPLACE VIEW deal_results AS
 SELECT d.game_id, f.path, g.number AS game, g.event, g.date, g.season, d.deal, d.dealer, dl.side AS dealing_side,
        d.trump, d.trump_by, tb.side AS trump_side, d.complete, d.winner, d.kot_side, d.kot_reason,
        d.streak_length, w.tens AS winner_tens, d.tricks, d.claim_by
@@ -69,7 +69,7 @@ LEFT JOIN seats dl ON dl.game_id = d.game_id AND dl.seat = d.dealer
 LEFT JOIN seats tb ON tb.game_id = d.game_id AND tb.seat = d.trump_by
 LEFT JOIN deal_sides w ON w.game_id = d.game_id AND w.deal = d.deal AND w.side = d.winner;
 
-CREATE VIEW player_deals AS
+CREATE OR REPLACE VIEW player_deals AS
 WITH taken AS (SELECT game_id, deal, taken_by AS seat, count(*) AS n FROM tens WHERE taken_by IS NOT NULL
                GROUP BY ALL),
      lost AS (SELECT t.game_id, t.deal, t.played_by AS seat, count(*) AS n FROM tens t
@@ -91,7 +91,7 @@ LEFT JOIN taken tk ON tk.game_id = d.game_id AND tk.deal = d.deal AND tk.seat = 
 LEFT JOIN lost ls ON ls.game_id = d.game_id AND ls.deal = d.deal AND ls.seat = s.seat
 WHERE s.player IS NOT NULL;
 
-CREATE VIEW partnership_deals AS
+CREATE OR REPLACE VIEW partnership_deals AS
 WITH sides AS (SELECT game_id, side, string_agg(player, ' & ' ORDER BY player) AS players,
                       count(player) = count(*) AS named
                FROM seats GROUP BY ALL)
@@ -102,24 +102,24 @@ SELECT p.players, p.side, d.game_id, g.date, g.season, g.sort_date, d.deal, d.co
 FROM sides p JOIN deals d ON d.game_id = p.game_id JOIN games g ON g.game_id = p.game_id
 WHERE p.named;
 
-CREATE VIEW partnerships AS
-SELECT players, count(DISTINCT game_id) AS games, count(*) FILTER (WHERE complete) AS deals,
+CREATE OR REPLACE VIEW partnerships AS
+SELECT players, count(DISTINCT game_id) AS games, count(*) AS deals,
        count(*) FILTER (WHERE won) AS won, count(*) FILTER (WHERE lost) AS lost,
        count(*) FILTER (WHERE kot) AS kots, coalesce(max(streak), 0) AS longest_streak
 FROM partnership_deals GROUP BY players;
 
-CREATE VIEW tens_lost AS
+CREATE OR REPLACE VIEW tens_lost AS
 SELECT t.game_id, t.deal, t.ten, t.trick, t.played_by AS lost_by_seat, p.player AS lost_by, p.side AS lost_side,
        t.taken_by AS taken_by_seat, q.player AS taken_by, t.taken_side, t.taken_trick, t.reason
 FROM tens t JOIN seats p ON p.game_id = t.game_id AND p.seat = t.played_by
 LEFT JOIN seats q ON q.game_id = t.game_id AND q.seat = t.taken_by
 WHERE t.taken_side IS NOT NULL AND t.taken_side <> p.side;
 
-CREATE VIEW standings AS
+CREATE OR REPLACE VIEW standings AS
 WITH matches AS (SELECT g.season, s.player, count(*) AS games, count(*) FILTER (WHERE g.finished) AS finished,
                         count(*) FILTER (WHERE g.winner = s.side) AS matches_won
                  FROM seats s JOIN games g USING (game_id) WHERE s.player IS NOT NULL GROUP BY ALL),
-     deals AS (SELECT season, player, count(*) FILTER (WHERE complete) AS deals, count(*) FILTER (WHERE won) AS won,
+     deals AS (SELECT season, player, count(*) AS deals, count(*) FILTER (WHERE won) AS won,
                       count(*) FILTER (WHERE lost) AS lost, count(*) FILTER (WHERE kot) AS kots,
                       sum(tens_captured) AS tens_captured, sum(tens_lost) AS tens_lost
                FROM player_deals GROUP BY ALL)
@@ -128,7 +128,7 @@ SELECT m.season, m.player, m.games, m.matches_won, coalesce(d.deals, 0) AS deals
        coalesce(d.tens_lost, 0) AS tens_lost
 FROM matches m LEFT JOIN deals d ON d.player = m.player AND d.season IS NOT DISTINCT FROM m.season;
 
-CREATE VIEW player_ratings AS
+CREATE OR REPLACE VIEW player_ratings AS
 SELECT kind, name, arg_max(rating, seq) AS rating, count(*) AS results, max(sort_date) AS last_date
 FROM ratings GROUP BY kind, name;
 """

@@ -166,3 +166,22 @@ def test_a_date_range_in_other_digits_is_refused() -> None:
     code, _, err = run("stats", str(ROOT / "samples" / "worked-example.dpn"), "--since", "२०२६")
     assert code == 2 and "Traceback" not in err
     assert "--since २०२६: not a date (YYYY-MM-DD, YYYY-MM or YYYY)" in err
+
+
+def test_a_deal_the_record_stops_in_is_a_deal_played_in_stats_and_the_database(tmp_path: Path) -> None:
+    # the worked example stopped after trick 6 (Result "*"): the deal was played, not finished
+    lines = WORKED.splitlines()
+    path = tmp_path / "stopped.dpn"
+    path.write_text("\n".join(lines[: lines.index(next(x for x in lines if x.startswith(" 7 ")))]) + "\n",
+                    encoding="utf-8")
+    figures = stats_json(str(path))
+    assert (figures["deals"], figures["complete"]) == (1, 0)
+    db = build(tmp_path, path)
+    rows = {r["player"]: r for r in query(db, "select player, deals, deals_won, deals_lost from standings")}
+    assert {name: (p["deals"], p["deals_won"], p["deals_lost"]) for name, p in figures["players"].items()} == \
+        {name: (r["deals"], r["deals_won"], r["deals_lost"]) for name, r in rows.items()} == \
+        {name: (1, 0, 0) for name in ("Asha", "Bilal", "Chitra", "Dev")}
+    # the partnerships' deals together, as stats counts partners
+    assert query(db, "select players, deals, won, lost from partnerships order by 1") == [
+        {"players": "Asha & Chitra", "deals": figures["players"]["Asha"]["partners"]["Chitra"], "won": 0, "lost": 0},
+        {"players": "Bilal & Dev", "deals": figures["players"]["Bilal"]["partners"]["Dev"], "won": 0, "lost": 0}]
