@@ -190,6 +190,20 @@ def _create(con: duckdb.DuckDBPyConnection) -> None:
     _run(con, "COMMIT")
 
 
+def replayer(reg: Registry) -> str:
+    """What the rows were read under: this dehlanote and every rule profile and option known to the
+    build (the package's and ``--rules``'), as a SHA-256. A database built under another is read
+    again whole: the same file replays otherwise under another profile (a ``Rules`` tag unknown
+    before, a streak changed)."""
+    known = (__version__, sorted(reg.profiles.items()), sorted(reg.options.items()))
+    return hashlib.sha256(repr(known).encode("utf-8")).hexdigest()
+
+
+def _replayer_of(con: duckdb.DuckDBPyConnection) -> Optional[str]:
+    rows = con.execute("SELECT value FROM meta WHERE key = 'replayer'").fetchall()
+    return rows[0][0] if rows else None
+
+
 def schema_version(con: duckdb.DuckDBPyConnection) -> Optional[int]:
     try:
         rows = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchall()
@@ -235,7 +249,8 @@ class Plan(NamedTuple):
     unchanged: list[str]
 
 
-def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str]) -> Plan:
+def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str], again: bool = False) -> Plan:
+    """``again``: every file is read again (the database was built under other rules)."""
     known: dict[str, tuple[Any, ...]] = {}
     if con is not None:
         known = {row[0]: row[1:] for row in con.execute(
@@ -246,13 +261,13 @@ def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str]) -> Plan:
         try:
             st = os.stat(path)
             old = known.get(path)
-            if old is not None and (old[2], old[3]) == (st.st_size, st.st_mtime_ns):
+            if not again and old is not None and (old[2], old[3]) == (st.st_size, st.st_mtime_ns):
                 unchanged.append(path)
                 continue
             digest = _sha256(path)
         except OSError as exc:
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
-        if old is not None and old[1] == digest:
+        if not again and old is not None and old[1] == digest:
             touched.append((old[0], st.st_size, st.st_mtime_ns))
             unchanged.append(path)
         else:
@@ -305,7 +320,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
         try:
             _configure(con, jobs, memory)
             _check_schema(con)
-            plan = _plan(con, paths)
+            plan = _plan(con, paths, again=_replayer_of(con) != replayer(reg))
             if not plan.removed and not plan.read:
                 # nothing to read again: only the times of files saved with the same bytes, in one
                 # small transaction on the database itself
@@ -374,6 +389,8 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
         with workers as executor:
             _run(con, "BEGIN")
             counts = _sync(con, plan, reg, jobs, registry_files, executor, on_file)
+            _run(con, "INSERT OR REPLACE INTO meta VALUES ('replayer', ?), ('dehlanote', ?)",
+                 [replayer(reg), __version__])
         _run(con, "SET memory_limit = ?", [rating_memory])
         _run(con, "COMMIT")
         _run(con, "BEGIN")

@@ -230,6 +230,39 @@ def test_incremental_builds_read_only_what_changed(tmp_path: Path) -> None:
     assert counts == [{"g": 3, "p": 3, "t": 3, "s": 3}]
 
 
+
+def test_a_build_with_other_rules_reads_every_file_again(tmp_path: Path) -> None:
+    """The rows are the replayer's under the rules it was given: a build with --rules naming a
+    profile the files use (or with that profile changed, or without it) replays them again, though
+    no file changed."""
+    profile = (ROOT / "dehlanote" / "rules" / "profiles" / "standard.yaml").read_text(encoding="utf-8")
+    club = tmp_path / "club.yaml"
+    club.write_text(profile.replace("name: standard", "name: club"), encoding="utf-8")
+    worked = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    (tmp_path / "g.dpn").write_text(worked.replace('[Rules "standard"]', '[Rules "club"]'), encoding="utf-8")
+    db = tmp_path / "club.duckdb"
+    plain = run("db", "build", "g.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    assert query(db, "select code from errors") == [{"code": "unknown-rules"}]
+    ruled = run("db", "build", "g.dpn", "-o", "club.duckdb", "--jobs", "1", "--rules", "club.yaml", cwd=tmp_path)
+    assert ruled.returncode == 0, ruled.stderr
+    assert "(1 read, 0 unchanged, 0 removed), 1 games, 1 deals, 0 errors" in ruled.stderr
+    assert query(db, "select code from errors") == []
+    assert query(db, "select winner from deals") == [{"winner": "AC"}]
+    same = run("db", "build", "g.dpn", "-o", "club.duckdb", "--jobs", "1", "--rules", "club.yaml", cwd=tmp_path)
+    assert "(0 read, 1 unchanged, 0 removed)" in same.stderr
+    # the profile changed (a streak of 1 is a kot): the deal is replayed under it
+    club.write_text(profile.replace("name: standard", "name: club").replace("streak: 7", "streak: 1"),
+                    encoding="utf-8")
+    changed = run("db", "build", "g.dpn", "-o", "club.duckdb", "--jobs", "1", "--rules", "club.yaml", cwd=tmp_path)
+    assert "(1 read, 0 unchanged, 0 removed)" in changed.stderr
+    assert query(db, "select kot_reason from deals") == [{"kot_reason": "streak"}]
+    # and without it, the profile is unknown again
+    dropped = run("db", "build", "g.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path)
+    assert "(1 read, 0 unchanged, 0 removed), 1 games, 0 deals, 1 errors" in dropped.stderr
+    assert query(db, "select code from errors") == [{"code": "unknown-rules"}]
+
+
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from dehlanote.db import build as building
