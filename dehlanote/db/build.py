@@ -306,7 +306,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
            memory: Optional[str], on_file: Optional[Callable[[str, str], None]], force: bool) -> BuildSummary:
     rating_memory = memory or RATINGS_MEMORY
     memory = memory or MEMORY
-    paths = list(dict.fromkeys(os.path.normpath(p) for p in specs))
+    paths = list(dict.fromkeys(ratings.file_key(p) for p in specs))
     for path in paths:
         try:
             sniff(path)

@@ -18,11 +18,12 @@ rated against the other partnership. Games with a seat not named are not rated.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Iterable
 
 from ..deck import sides_for
 
-__all__ = ["K_DEAL", "K_MATCH", "METHOD", "START", "rate", "rebuild"]
+__all__ = ["K_DEAL", "K_MATCH", "METHOD", "START", "file_key", "rate", "rebuild"]
 
 METHOD = "elo"
 START = 1500.0
@@ -61,6 +62,13 @@ FROM ranked r JOIN sides s USING (game_id)
 PAGE = 25_000
 
 HISTORY = ("kind", "name", "seq", "game_id", "deal", "sort_date", "season", "event", "rating_before", "rating")
+
+
+def file_key(spec: str) -> str:
+    """A file as the database knows it (``files.path``) and as results of one date are ordered
+    among files: the path as given, normalized (``./a.dpn`` and ``a.dpn`` are one). The site's
+    player pages order their files by the same key, so their ratings are the database's."""
+    return os.path.normpath(spec)
 
 
 #: the first side of a table of four and of six (the side names_a holds)

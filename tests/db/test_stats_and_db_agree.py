@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -185,3 +186,29 @@ def test_a_deal_the_record_stops_in_is_a_deal_played_in_stats_and_the_database(t
     assert query(db, "select players, deals, won, lost from partnerships order by 1") == [
         {"players": "Asha & Chitra", "deals": figures["players"]["Asha"]["partners"]["Chitra"], "won": 0, "lost": 0},
         {"players": "Bilal & Dev", "deals": figures["players"]["Bilal"]["partners"]["Dev"], "won": 0, "lost": 0}]
+
+
+def test_the_player_pages_rate_the_files_in_the_order_the_database_does(tmp_path: Path) -> None:
+    # Asha and Chitra win the six deals of one file and lose the six of the other, all of one
+    # date: the files' order decides the ratings (Elo), and the site's player page shows the
+    # database's rating, whatever form the paths are given in
+    swapped = WORKED
+    for one, other in (("Asha", "Bilal"), ("Chitra", "Dev")):
+        swapped = swapped.replace(f'"{one}"', '"?"').replace(f'"{other}"', f'"{one}"').replace('"?"', f'"{other}"')
+    (tmp_path / "z").mkdir()
+    (tmp_path / "y").mkdir()
+    (tmp_path / "z" / "a.dpn").write_text("\n".join([WORKED] * 6), encoding="utf-8")
+    (tmp_path / "y" / "b.dpn").write_text("\n".join([swapped] * 6), encoding="utf-8")
+    for given in (["y/b.dpn", "./z/a.dpn"],
+                  [str(tmp_path / "z" / "a.dpn"), str(tmp_path / "y" / "b.dpn")]):
+        for old in ("club.duckdb", "site"):
+            shutil.rmtree(tmp_path / old, ignore_errors=True)
+            (tmp_path / old).unlink(missing_ok=True)
+        code, _, err = run("db", "build", *given, "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path)
+        assert code == 0, err
+        rating = query(tmp_path / "club.duckdb", "select rating from player_ratings where name = 'Asha'")[0]["rating"]
+        assert abs(rating - 1500) > 5, rating      # (the order matters)
+        code, _, err = run("html", "--site", *given, "-o", "site", cwd=tmp_path)
+        assert code == 0, err
+        page = (tmp_path / "site" / "players" / "asha.html").read_text(encoding="utf-8")
+        assert f'<span class="now">{rating:.0f}</span>' in page, given

@@ -20,6 +20,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional, Protocol
 
 from ...analysis.judge import claim_judge
 from ...deck import SUITS, sides_for
+from ...db.ratings import file_key
 from ...errors import DpnError, why
 from ...files import Folder, WriteError, drain, record_spool, spool, write_target
 from ...i18n import N_, speaking, speaking_words as _
@@ -135,13 +136,13 @@ def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fou
                rows: Optional[Rows] = None, link_base: str = "",
                extend: Optional[Extend] = None, lang: str = "en",
                book: Optional[PlayerBook] = None, folder: Optional[Folder] = None,
-               names: Optional[PageNames] = None, force: bool = False) -> PageReport:
+               names: Optional[PageNames] = None, force: bool = False, source: Optional[str] = None) -> PageReport:
     """Write the replay page(s) of one input, its words and the story of its deals in ``lang``
     (see :func:`_write_page`)."""
     with speaking(lang):
         return _write_page(stream, path, target, reg, four_colour=four_colour, stats=stats, back=back,
                            on_game=on_game, per_page=per_page, rows=rows, link_base=link_base, extend=extend,
-                           lang=lang, book=book, folder=folder, names=names, force=force)
+                           lang=lang, book=book, folder=folder, names=names, force=force, source=source)
 
 
 def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
@@ -150,11 +151,13 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
                 rows: Optional[Rows] = None, link_base: str = "",
                 extend: Optional[Extend] = None, lang: str = "en",
                 book: Optional[PlayerBook] = None, folder: Optional[Folder] = None,
-                names: Optional[PageNames] = None, force: bool = False) -> PageReport:
+                names: Optional[PageNames] = None, force: bool = False, source: Optional[str] = None) -> PageReport:
     """Write the replay page(s) of one input to ``target`` (``name.html``, ``name-2.html`` ...
     when ``per_page`` splits it); count its games in ``stats``; add one index row per game
     to ``rows``. ``extend(game number, deal facts, rules, deal data)`` may add to each deal's
-    page data (the analysis). ``book`` gathers what the player pages need.
+    page data (the analysis). ``book`` gathers what the player pages need, the file known
+    to it by ``source`` (the ratings' order among files, :func:`dehlanote.db.ratings.file_key`;
+    default ``path``).
 
     Without ``folder``, ``target`` is the user's path, written by
     :func:`dehlanote.files.write_target`; in a site, the pages are written by name in
@@ -209,7 +212,7 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
             count = stats.game(game, replay.rules, path, report.games) if stats is not None else None
             entry = None
             if book is not None:
-                entry = book.game(game, replay.rules, path, report.games,
+                entry = book.game(game, replay.rules, source or path, report.games,
                                   f"{link_base}{quote(page)}#game={report.games}",
                                   game.tag("Event") or f"{Path(path).name} game {report.games}")
             on_deal: Optional[Callable[[DealFact], object]] = count.deal if count is not None else None
@@ -314,7 +317,7 @@ def build_site(paths: list[str], out: Path, reg: Registry, *, title: str = N_("D
                         page = write_page(stream, name, target, reg, four_colour=four_colour, stats=stats,
                                           back="../index.html", on_game=tick, per_page=per_page, rows=rows,
                                           link_base="games/", extend=extend, lang=lang, book=book, folder=games,
-                                          names=names, force=force)
+                                          names=names, force=force, source=file_key(path))
                 except WriteError:
                     raise
                 except OSError as exc:
