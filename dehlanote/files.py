@@ -493,6 +493,27 @@ def database_target(path: PathLike, *, force: bool = False) -> str:
     return real
 
 
+def foreign_log(path: PathLike) -> Optional[str]:
+    """The log of changes DuckDB keeps beside a database (``path`` + ``.wal``) when it is not
+    the database's owner's own file (another user's, or a link): DuckDB replays that log into
+    the database on opening it, read-only too, so in a folder others can write to, a log made
+    there by someone else would change what the database says. Its path, or None (no log, or
+    the owner's regular file; with no database yet, the owner is this user)."""
+    name = os.fspath(path)
+    log = name + ".wal"
+    try:
+        st = os.lstat(log)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return log
+    try:
+        owner = os.stat(name).st_uid
+    except OSError:
+        owner = os.geteuid()
+    return None if stat.S_ISREG(st.st_mode) and st.st_uid == owner else log
+
+
 @contextmanager
 def build_beside(dest: PathLike, mode: Optional[int] = None) -> Iterator[str]:
     """A path in a new private folder (0700) beside ``dest``, for a file another library

@@ -6,7 +6,8 @@ exit 2). Errors are one line, ``dehlanote: CODE: sentence``, exit 2: ``missing-d
 ``no-database``, ``not-a-database``, ``out-of-memory`` (DuckDB's limit while building, ``--memory``),
 ``sql-error``, ``unreadable``, ``no-folder``, ``bad-memory`` (a ``--memory`` that is no size), ``read-only``
 (a read-only database, without ``--force``), ``locked`` (in use by another program), ``disk-full``,
-``cannot-write`` (the database's folder), ``no-permission``.
+``cannot-write`` (the database's folder), ``no-permission``, ``foreign-log`` (another user's log of changes
+beside the database).
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def build_command(
     Example: dehlanote db build samples/*.dpn -o club.duckdb
     """
     duckdb = _duckdb()
-    from ..db.build import FileProblem, SchemaMismatch, build
+    from ..db.build import FileProblem, ForeignLog, SchemaMismatch, build
 
     reg = load_registry(rules)
     specs = [s for s in expand(files)]
@@ -165,6 +166,8 @@ def build_command(
         raise fail(f"not-a-database: {target}: {exc}") from None
     except SchemaMismatch as exc:
         raise fail(f"not-a-database: {target}: {exc}")
+    except ForeignLog as exc:
+        raise fail(_foreign(exc) + f" ({unchanged})") from None
     except duckdb.Error as exc:
         if _out_of_memory(duckdb, exc):
             limit = f"--memory {memory}" if memory else "its default limits (192MB reading, 256MB rating)"
@@ -186,6 +189,12 @@ def build_command(
         f"{summary.removed} removed), {summary.games} games, {summary.deals} deals, {summary.errors} errors",
         markup=False, highlight=False)
     raise typer.Exit(Exit.OK)
+
+
+def _foreign(exc: Any) -> str:
+    log = display_name(os.path.basename(exc.log))
+    return (f"foreign-log: {log}, beside the database, belongs to another user (or is a link): DuckDB would "
+            f"read its changes into the database; remove it if you did not make it")
 
 
 def _duration(value: datetime.timedelta) -> str:
@@ -295,6 +304,11 @@ def query_command(
         raise fail(f"unreadable: cannot read {path}: {why(exc)}") from None
     if not stat.S_ISREG(st.st_mode):      # (DuckDB would wait on a FIFO for good)
         raise fail(f"not-a-database: {path}: it is {kind_of(st)}: a database is a regular file")
+    from ..db.build import ForeignLog, check_log
+    try:
+        check_log(path)
+    except ForeignLog as exc:
+        raise fail(_foreign(exc)) from None
     try:
         con = duckdb.connect(path, read_only=True)
         # a question reads the database and nothing else: no file is read or written by SQL

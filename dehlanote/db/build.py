@@ -45,7 +45,7 @@ from ..workers import worker_pool
 from . import ctrl_c_told, ratings, schema
 from .rows import KINDS, Batch, Coded, batch_of_chunks, worker_batch
 
-__all__ = ["BuildSummary", "FileProblem", "build", "connect_read", "SchemaMismatch"]
+__all__ = ["BuildSummary", "FileProblem", "ForeignLog", "build", "check_log", "connect_read", "SchemaMismatch"]
 
 PathLike = str
 
@@ -60,6 +60,23 @@ class FileProblem(Exception):
 
 class SchemaMismatch(Exception):
     """The file is not a database of this schema (another program's, or another version's)."""
+
+
+class ForeignLog(Exception):
+    """Beside the database lies a log of changes that is not its owner's (:func:`dehlanote.files.foreign_log`):
+    DuckDB would replay it into the database, so the database is not opened."""
+
+    def __init__(self, log: str) -> None:
+        super().__init__(log)
+        self.log = log
+
+
+def check_log(path: str) -> None:
+    """Raise :class:`ForeignLog` when another user's log of changes lies beside the database ``path``."""
+    from ..files import foreign_log
+    log = foreign_log(path)
+    if log is not None:
+        raise ForeignLog(log)
 
 
 class BuildSummary(NamedTuple):
@@ -314,6 +331,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
             raise FileProblem(path, why(exc)) from None
     from ..files import build_beside, copy_file, database_target
     shown, dest = dest, database_target(dest, force=force)     # (a link's database, a regular file)
+    check_log(dest)
     exists = os.path.exists(dest)
     if exists:
         con = duckdb.connect(dest)

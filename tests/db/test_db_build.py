@@ -263,6 +263,37 @@ def test_a_build_with_other_rules_reads_every_file_again(tmp_path: Path) -> None
     assert query(db, "select code from errors") == [{"code": "unknown-rules"}]
 
 
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="gives a file to another user (root)")
+def test_a_log_of_changes_beside_the_database_from_another_user_is_not_read(tmp_path: Path) -> None:
+    """DuckDB replays the log of changes beside a database (``club.duckdb.wal``) into it on
+    opening, read-only too: in a folder others can write to, another user's log is refused, the
+    database neither read with it nor changed by it."""
+    (tmp_path / "a.dpn").write_text(_match(1), encoding="utf-8")
+    assert run("db", "build", "a.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path).returncode == 0
+    # another user's log: a copy of the database, changed and left with its log
+    shutil.copy(tmp_path / "club.duckdb", tmp_path / "copy.duckdb")
+    con = duckdb.connect(str(tmp_path / "copy.duckdb"))
+    con.execute("PRAGMA disable_checkpoint_on_shutdown")
+    con.execute("SET wal_autocheckpoint = '1TB'")
+    con.execute("UPDATE seats SET player = 'Mallory'")
+    wal = tmp_path / "club.duckdb.wal"
+    shutil.copy(tmp_path / "copy.duckdb.wal", wal)
+    con.close()
+    os.chown(wal, 65534, 65534)
+    asked = run("db", "query", "club.duckdb", "select distinct player from seats", cwd=tmp_path)
+    assert asked.returncode == 2 and "Mallory" not in asked.stdout and "Traceback" not in asked.stderr
+    assert "foreign-log: club.duckdb.wal, beside the database, belongs to another user" in asked.stderr
+    built = run("db", "build", "a.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path)
+    assert built.returncode == 2 and "foreign-log: club.duckdb.wal" in built.stderr
+    # (a link there is no log of the database's either)
+    wal.unlink()
+    wal.symlink_to(tmp_path / "copy.duckdb.wal")
+    assert "foreign-log" in run("db", "query", "club.duckdb", "select 1", cwd=tmp_path).stderr
+    wal.unlink()
+    assert "Mallory" not in query(tmp_path / "club.duckdb", "select distinct player from seats")
+
+
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from dehlanote.db import build as building
