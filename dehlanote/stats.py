@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .deck import SUIT_NAMES, SUITS, side_of
 from .replay.facts import DealFact, GameFacts
-from .replay.game import DATE_FORM
+from .replay.game import read_date
 from .rules.profile import Rules
 from .syntax.model import Game
 
@@ -57,25 +57,22 @@ def date_parts(text: Optional[str]) -> tuple[Optional[str], Optional[int], Optio
     """A ``Date`` tag (``2026.11.27``, ``2026.03.??``) as (ISO date or None, year or None, sort key).
 
     The sort key orders games in time (``2026-11-27``, ``2026-03`` for a month without its day,
-    which sorts before the known days of that month); all three are None without a year.
+    which sorts before the known days of that month); all three are None without a year, and
+    for a tag validate calls no date (``bad-tag``: not in the notation's form, or no day of the
+    calendar).
     """
     if not text:
         return None, None, None
-    m = DATE_FORM.fullmatch(text.strip())
-    if m is None or m.group(1).startswith("?"):
+    parts, _why = read_date(text)
+    if parts is None or parts[0] is None:
         return None, None, None
-    year, month, day = m.groups()
-    season = int(year)
-    if month.startswith("?"):
-        return None, season, year
-    if day.startswith("?"):
-        return None, season, f"{year}-{month}"
-    iso = f"{year}-{month}-{day}"
-    try:
-        datetime.date(season, int(month), int(day))
-    except ValueError:
-        return None, season, f"{year}-{month}"
-    return iso, season, iso
+    year, month, day = parts
+    if month is None:
+        return None, year, f"{year:04d}"
+    if day is None:
+        return None, year, f"{year:04d}-{month:02d}"
+    iso = f"{year:04d}-{month:02d}-{day:02d}"
+    return iso, year, iso
 
 
 def date_range(since: Optional[str], until: Optional[str]) -> Callable[[Optional[str]], bool]:
@@ -101,6 +98,9 @@ def date_range(since: Optional[str], until: Optional[str]) -> Callable[[Optional
                 raise ValueError(f"{label} {text}: there is no such day") from None
         bounds.append("-".join(g for g in m.groups() if g))
     low, high = bounds
+    if low is not None and high is not None and low > high and not low.startswith(high):
+        # (2026-05 to 2026 is May to December: the later bound covers the earlier one)
+        raise ValueError(f"--since {since} comes after --until {until}: no game can be in that range")
 
     def inside(tag: Optional[str]) -> bool:
         if low is None and high is None:

@@ -3,6 +3,7 @@
 # mypy: strict-equality
 from __future__ import annotations
 
+import calendar
 import re
 from bisect import bisect_right
 from typing import Iterable, Iterator, Optional, Union
@@ -17,8 +18,32 @@ from .facts import DealFact, GameFacts, ResultFact, trick_numbered
 
 #: the notation's Date, year, month and day: ASCII digits (``\d`` would take any Unicode digit, e.g.
 #: Devanagari, which no program reading the archive takes for a date) and dots. The one reading:
-#: stats, the database and the site take their dates with it (``dehlanote.stats.date_parts``)
+#: stats, the database and the site take their dates with :func:`read_date`
 DATE_FORM = re.compile(r"([0-9]{4}|\?{4})\.([0-9]{2}|\?\?)\.([0-9]{2}|\?\?)")
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
+def read_date(text: str) -> tuple[Optional[tuple[Optional[int], Optional[int], Optional[int]]], str]:
+    """A ``Date`` tag's year, month and day (None for a part written ``??``), and ``""``; or None
+    and why it is no date: not in the notation's form, or no day of the calendar (month 13,
+    30 February, year 0000; a day without its month must still be one some month has)."""
+    m = DATE_FORM.fullmatch(text.strip())
+    if m is None:
+        return None, "should be YYYY.MM.DD in the digits 0-9, with ?? for unknown parts"
+    year, month, day = (None if g.startswith("?") else int(g) for g in m.groups())
+    if year == 0:
+        return None, "has no year 0000 (the first year is 0001)"
+    if month is not None and not 1 <= month <= 12:
+        return None, f"has no month {month:02d} (months are 01 to 12)"
+    if day is not None:
+        # (a year not known may be a leap year: 29 February is a day of some year)
+        most = 31 if month is None else calendar.monthrange(year or 2000, month)[1]
+        if not 1 <= day <= most:
+            where = "a month" if month is None else f"{_MONTHS[month - 1]}" + (f" {year:04d}" if year else "")
+            return None, f"has no day {day:02d}: {where} has {'at most 31' if month is None else most} days"
+    return (year, month, day), ""
 
 
 #: a trick line's opening: its number (``trick := INT "."? ...``), not the start of a card (``10H``)
@@ -292,9 +317,10 @@ def iter_replay(game: Game, reg: Optional[Registry] = None, judge: Optional[Clai
 def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     errors = []
     date = game.tag_node("Date")
-    if date is not None and not DATE_FORM.fullmatch(date.value.strip()):
-        errors.append(DpnError("bad-tag", f'the Date "{date.value[:40]}" should be YYYY.MM.DD in the digits '
-                               "0-9, with ?? for unknown parts", date.line, date.column))
+    if date is not None:
+        parts, why = read_date(date.value)
+        if parts is None:
+            errors.append(DpnError("bad-tag", f'the Date "{date.value[:40]}" {why}', date.line, date.column))
     result = game.tag_node("Result")
     if result is not None:
         allowed = (*sides_for(rules.seats), "=", "*")

@@ -41,7 +41,7 @@ from ..syntax.parser import whole_span
 from ..syntax.reader import Chunk
 from ..syntax.whole import WORD_KINDS
 from .engine import MatchState, settle, start_match
-from .game import DATE_FORM, _check_result, match_result
+from .game import _check_result, match_result, read_date
 from .methods import trump_method
 
 __all__ = ["play_py", "quick_chunk", "quick_deals"]
@@ -262,7 +262,7 @@ def _check(text: str, reg: Registry) -> Optional[int]:
             result_value = value
         elif key == "date":
             date_value = value
-    if date_value is not None and not DATE_FORM.fullmatch(date_value.strip()):
+    if date_value is not None and read_date(date_value)[0] is None:
         return None
     rules = reg.resolve(rules_value if rules_value is not None else "standard")
     plan = _plan(rules)

@@ -260,3 +260,28 @@ def test_a_trick_written_twice_and_one_of_the_wrong_size_are_told_apart():
         2: [["4S", "5S", "7S"]]}
     assert deal.skipped_trick == 3 and deal.next_trick == 14
     assert [(t.number, len(t.plays)) for t in deal.unreplayed] == [(2, 4), (3, 3)]
+
+
+@pytest.mark.parametrize("date, why", [
+    # in the notation's form, and no day of the calendar: read as a date before (season 2026,
+    # sort key 2026-13) by stats and the database, and valid to validate
+    ("2026.13.05", "has no month 13 (months are 01 to 12)"),
+    ("2026.00.??", "has no month 00 (months are 01 to 12)"),
+    ("2026.02.30", "has no day 30: February 2026 has 28 days"),
+    ("2026.02.29", "has no day 29: February 2026 has 28 days"),
+    ("2026.04.31", "has no day 31: April 2026 has 30 days"),
+    ("2026.??.32", "has no day 32: a month has at most 31 days"),
+    ("0000.01.01", "has no year 0000 (the first year is 0001)"),
+])
+def test_a_date_that_is_no_day_of_the_calendar_is_a_bad_tag(date, why):
+    text = f'[Event "x"]\n[Date "{date}"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A\n'
+    errors = replay_game(parse_string(text)[0]).errors
+    assert [(e.code, e.message, e.line, e.column) for e in errors] == [
+        ("bad-tag", f'the Date "{date}" {why}', 2, 1)]
+
+
+@pytest.mark.parametrize("date", ["2024.02.29", "????.02.29", "2026.??.31", "2026.12.31", "0001.01.01", "2026.??.??"])
+def test_every_day_of_the_calendar_is_a_date(date):
+    text = f'[Date "{date}"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A\n'
+    assert replay_game(parse_string(text)[0]).errors == ()
+
