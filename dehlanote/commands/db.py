@@ -12,6 +12,7 @@ beside the database).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import datetime
 import decimal
@@ -304,20 +305,20 @@ def query_command(
         raise fail(f"unreadable: cannot read {path}: {why(exc)}") from None
     if not stat.S_ISREG(st.st_mode):      # (DuckDB would wait on a FIFO for good)
         raise fail(f"not-a-database: {path}: it is {kind_of(st)}: a database is a regular file")
-    from ..db.build import ForeignLog, check_log
+    from ..db.build import ForeignLog, check_log, opened
     try:
         check_log(path)
     except ForeignLog as exc:
         raise fail(_foreign(exc)) from None
-    try:
-        con = duckdb.connect(path, read_only=True)
-        # a question reads the database and nothing else: no file is read or written by SQL
-        con.execute("SET enable_external_access = false").fetchall()
-        con.execute("SET lock_configuration = true").fetchall()
-    except duckdb.Error as exc:
-        said = _trouble(duckdb, exc, path)
-        raise fail(said if said is not None else f"not-a-database: {path}: {_first_line(exc)}")
-    try:
+    with contextlib.ExitStack() as stack:
+        try:
+            con = stack.enter_context(opened(path, read_only=True))
+            # a question reads the database and nothing else: no file is read or written by SQL
+            con.execute("SET enable_external_access = false").fetchall()
+            con.execute("SET lock_configuration = true").fetchall()
+        except duckdb.Error as exc:
+            said = _trouble(duckdb, exc, path)
+            raise fail(said if said is not None else f"not-a-database: {path}: {_first_line(exc)}")
         with ctrl_c_told():     # (DuckDB's "Query interrupted" is the Ctrl-C it comes from)
             try:
                 result = con.execute(sql)
@@ -327,8 +328,6 @@ def query_command(
                 rows = result.fetchall()
             except duckdb.Error as exc:
                 raise fail(f"sql-error: {_first_line(exc)}")
-    finally:
-        con.close()
     if format is QueryFormat.json:
         emit(_json_rows(names, rows) + "\n")
     elif format is QueryFormat.csv:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import stat
+import tempfile
 from array import array
 from collections import deque
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
-from contextlib import nullcontext
+from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 import duckdb
@@ -45,7 +47,7 @@ from ..workers import worker_pool
 from . import ctrl_c_told, ratings, schema
 from .rows import KINDS, Batch, Coded, batch_of_chunks, worker_batch
 
-__all__ = ["BuildSummary", "FileProblem", "ForeignLog", "build", "check_log", "connect_read", "SchemaMismatch"]
+__all__ = ["BuildSummary", "FileProblem", "ForeignLog", "build", "check_log", "opened", "SchemaMismatch"]
 
 PathLike = str
 
@@ -229,10 +231,22 @@ def schema_version(con: duckdb.DuckDBPyConnection) -> Optional[int]:
     return int(rows[0][0]) if rows else None
 
 
-def connect_read(path: str) -> duckdb.DuckDBPyConnection:
-    """The database at ``path``, opened read-only (raises duckdb.Error, SchemaMismatch)."""
-    con = duckdb.connect(path, read_only=True)
-    return con
+@contextmanager
+def opened(path: str, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The database at ``path``, with its spill files (DuckDB writes them when a query outgrows
+    its memory) in a private folder made for them (0700, a new name) and removed after: not in
+    ``PATH.tmp`` beside the database, where another user who can write that folder could have
+    put a link to a folder of theirs and read what spilled there (a ``db query`` on a database in
+    a shared folder wrote its spill files into the linked folder). Raises duckdb.Error."""
+    spill = tempfile.mkdtemp(prefix="dehlanote-duckdb-")
+    try:
+        con = duckdb.connect(path, read_only=read_only, config={"temp_directory": spill})
+        try:
+            yield con
+        finally:
+            con.close()
+    finally:
+        shutil.rmtree(spill, ignore_errors=True)
 
 
 def _configure(con: duckdb.DuckDBPyConnection, jobs: int, memory: str) -> None:
@@ -334,8 +348,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
     check_log(dest)
     exists = os.path.exists(dest)
     if exists:
-        con = duckdb.connect(dest)
-        try:
+        with opened(dest) as con:
             _configure(con, jobs, memory)
             _check_schema(con)
             plan = _plan(con, paths, again=_replayer_of(con) != replayer(reg))
@@ -351,8 +364,6 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
                     if on_file:
                         on_file(path, "unchanged")
                 return _summary(con, shown, (0, len(plan.unchanged), 0))
-        finally:
-            con.close()
     else:
         plan = _plan(None, paths)
     # the work is done on a private copy (or a new file) beside the database, renamed over it when
@@ -393,8 +404,7 @@ COMMIT_EVERY = 4
 def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tuple[str, ...], limits: tuple[str, str],
             on_file: Optional[Callable[[str, str], None]], *, fresh: bool) -> BuildSummary:
     memory, rating_memory = limits
-    con = duckdb.connect(dest)
-    try:
+    with opened(dest) as con:
         _configure(con, jobs, memory)
         if fresh:
             _create(con)
@@ -416,8 +426,6 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
         _run(con, "COMMIT")
         _run(con, "CHECKPOINT")
         return _summary(con, dest, counts)
-    finally:
-        con.close()
 
 
 def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,

@@ -294,6 +294,25 @@ def test_a_log_of_changes_beside_the_database_from_another_user_is_not_read(tmp_
     assert "Mallory" not in query(tmp_path / "club.duckdb", "select distinct player from seats")
 
 
+def test_duckdb_spills_into_a_private_folder_not_beside_the_database(tmp_path: Path) -> None:
+    """DuckDB writes the data of a query that outgrows its memory into ``PATH.tmp`` beside the
+    database: in a folder others can write to, a link there led the spill into another user's
+    folder (``db query`` and a build in place). The spill folder is a private one, gone after."""
+    (tmp_path / "a.dpn").write_text(_match(1), encoding="utf-8")
+    assert run("db", "build", "a.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path).returncode == 0
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (tmp_path / "club.duckdb.tmp").symlink_to(theirs)
+    [row] = query(tmp_path / "club.duckdb", "select current_setting('temp_directory') as spill")
+    spill = Path(row["spill"])
+    assert spill.name.startswith("dehlanote-duckdb-") and spill.parent != tmp_path and spill != theirs
+    assert not spill.exists()
+    (tmp_path / "a.dpn").write_text(_match(2), encoding="utf-8")     # a build that reads again
+    assert run("db", "build", "a.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path).returncode == 0
+    assert run("db", "build", "a.dpn", "-o", "club.duckdb", "--jobs", "1", cwd=tmp_path).returncode == 0
+    assert list(theirs.iterdir()) == []
+
+
 KILLER = textwrap.dedent("""
     import os, signal, sys
     from dehlanote.db import build as building
