@@ -289,6 +289,7 @@ class Tables:
         if waiting is not None and word not in ("undo", "") and not line.startswith("{"):
             raise Refusal("unconfirmed-trick", "the last trick waits for the other side's phone to confirm it")
         before_tricks = table.tricks_done()
+        own = _own_tags(table.session)
         mark = table.session.checkpoint()
         if _CARD.match(line):
             # a tapped card is checked by the per-card core first (validate's codes), then kept
@@ -304,6 +305,11 @@ class Tables:
             code, message = _first_problem(outcome)
             raise Refusal(code, message, status=422)
         try:
+            if _own_tags(table.session) != own:
+                # (accepted, it changed the record and not the table: its options came back
+                # other than the table ran with when the server was started again)
+                raise Refusal("own-tag", "the table's own tags (Table, Serve) are set when the table is made",
+                              status=422)
             if len(table.session.text.encode("utf-8")) > self.limits.record:
                 raise Refusal("record-full", "this record is as long as a table's record may be: start a new match")
             if outcome.saved:
@@ -367,6 +373,11 @@ def core_table(session: Session) -> Optional[CoreTable]:
 def _partial(session: Session) -> list[str]:
     partial = session.position()["partial"]
     return [str(c) for c in partial] if isinstance(partial, list) else []
+
+
+def _own_tags(session: Session) -> list[tuple[str, str]]:
+    """The tags the server writes and reads itself (any case: a repeat is judged ignoring it)."""
+    return [(t.name.lower(), t.value) for t in session.state.tags if t.name.lower() in ("serve", "table")]
 
 
 def _tag(session: Session, name: str) -> str:

@@ -378,6 +378,35 @@ def test_a_stray_file_with_the_largest_table_number_does_not_stop_new_tables(fol
         tables.close()
 
 
+@pytest.mark.parametrize("line", ['[Serve "confirm hands"]', '[Table "7"]', '[serve "confirm"]',
+                                  '[Event "Friday"] [Table "2"]'])
+def test_a_line_that_sets_the_tables_own_tags_is_refused(folder: Path, line: str) -> None:
+    # accepted and written, the running table did not change, and a restart read the options
+    # back: the table then asked for hands and confirmations nobody chose
+    c, tables = client_for(folder)
+    try:
+        start(c)
+        before = on_disk(folder)
+        said = do(c, 422, do="line", line=line)
+    finally:
+        tables.close()
+    assert said["code"] == "own-tag"
+    assert said["sentence"] == "The table's own settings are chosen when the table is made."
+    assert on_disk(folder) == before
+    again = Tables(folder, sync=False)
+    try:
+        assert (again.tables[1].confirm, again.tables[1].hands) == (False, False)
+    finally:
+        again.close()
+
+
+def test_every_code_a_refusal_can_carry_has_a_sentence_of_its_own() -> None:
+    # bad-tag, result-mismatch and encoding fell back to "That cannot be entered at this point"
+    from dehlanote import CODES
+    from dehlanote.serve.words import REFUSALS
+    assert [code for code in CODES if code not in REFUSALS] == []
+
+
 def test_sigterm_ends_the_open_event_streams_at_once_and_quietly(tmp_path: Path) -> None:
     # the streams ran into the 2 s graceful limit and were cancelled: two "Exception in ASGI
     # application" tracebacks on the server's terminal
