@@ -49,7 +49,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 __all__ = ["OutputRefused", "ReadOnly", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target",
            "write_file", "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside",
            "kind_of", "silence", "open_lock", "make_folder", "build_beside", "database_target", "same_file",
-           "regular_or_missing"]
+           "regular_or_missing", "private_folder"]
 
 
 class OutputRefused(Exception):
@@ -615,6 +615,18 @@ def named_spool(suffix: str = "") -> Iterator[tuple[BinaryIO, str]]:
             os.unlink(name)
         except OSError:
             pass
+
+
+@contextmanager
+def private_folder(prefix: str = "dehlanote-") -> Iterator[str]:
+    """A new folder of this user's only (mode 0700, a new name in the temporary folder), removed
+    with what is in it when the block ends: for the files another library writes on its own
+    (DuckDB's spill files), out of any folder another user can write to."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def silence(fd: int) -> None:

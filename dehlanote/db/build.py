@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import stat
-import tempfile
 from array import array
 from collections import deque
 import multiprocessing
@@ -238,15 +236,13 @@ def opened(path: str, read_only: bool = False) -> Iterator[duckdb.DuckDBPyConnec
     ``PATH.tmp`` beside the database, where another user who can write that folder could have
     put a link to a folder of theirs and read what spilled there (a ``db query`` on a database in
     a shared folder wrote its spill files into the linked folder). Raises duckdb.Error."""
-    spill = tempfile.mkdtemp(prefix="dehlanote-duckdb-")
-    try:
+    from ..files import private_folder
+    with private_folder("dehlanote-duckdb-") as spill:
         con = duckdb.connect(path, read_only=read_only, config={"temp_directory": spill})
         try:
             yield con
         finally:
             con.close()
-    finally:
-        shutil.rmtree(spill, ignore_errors=True)
 
 
 def _configure(con: duckdb.DuckDBPyConnection, jobs: int, memory: str) -> None:
