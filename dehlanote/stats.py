@@ -42,7 +42,7 @@ from typing import Any, Callable, Iterable, Optional
 
 from .deck import SUIT_NAMES, SUITS, side_of
 from .replay.facts import DealFact, GameFacts
-from .replay.game import read_date
+from .replay.game import player_name, read_date
 from .rules.profile import Rules
 from .syntax.model import Game
 
@@ -352,13 +352,6 @@ class ArchiveStats:
             "streaks": self.streaks(),
             "players": {name: p.json() for name, p in sorted(self.players.items())},
         }
-
-
-def player_name(game: Game, seat: str) -> Optional[str]:
-    """The player at ``seat``: the seat tag's text, trimmed (None when the seat is not named).
-    Every count by name (stats, the database, the site's player pages, review) knows players so."""
-    name = (game.tag(seat) or "").strip()
-    return name or None
 
 
 def archive_stats(games: Iterable[tuple[GameFacts, str, int]]) -> ArchiveStats:

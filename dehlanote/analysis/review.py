@@ -28,6 +28,7 @@ from importlib import resources
 from typing import Any
 
 from ..replay import DealFact
+from ..replay.game import player_name
 from ..rules.profile import Rules
 from .deal import TIMEOUT, DealAnalysis, NotAnalysable, glyph, outcome, position_at
 from .position import PlayRules, Position
@@ -335,13 +336,13 @@ def judged_how(dd: bool, worlds: int, _: Callable[[str], str] = str) -> str:
 
 
 def player_names(game: Any, rules: Rules | None) -> dict[str, str]:
-    """Each named seat's player: the seat tag's text, stripped (as the site's player pages
-    and the database name them); seats without a name are left out."""
+    """Each named seat's player (:func:`dehlanote.replay.game.player_name`, as the site's player
+    pages and the database name them); seats without a name are left out."""
     if rules is None:
         return {}
     out = {}
     for s in rules.seat_letters:
-        name = (game.tag(s) or "").strip()
+        name = player_name(game, s)
         if name:
             out[s] = name
     return out

@@ -314,6 +314,15 @@ def iter_replay(game: Game, reg: Optional[Registry] = None, judge: Optional[Clai
     return GameReplay(game, reg, judge)
 
 
+def player_name(game: Game, seat: str) -> Optional[str]:
+    """The player at ``seat``: the seat tag's text, trimmed; None when the seat is not named, or
+    named ``?`` (PGN's mark for a name not known: a club that writes it at every seat it does
+    not know made one player "?" who played at every seat, against themself). Every count by
+    name (stats, the database, the site's player pages, review) knows players so."""
+    name = (game.tag(seat) or "").strip()
+    return name if name.strip("?") else None
+
+
 def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     errors = []
     date = game.tag_node("Date")

@@ -172,6 +172,22 @@ def test_a_date_range_in_other_digits_is_refused() -> None:
     assert "--since २०२६: not a date (YYYY-MM-DD, YYYY-MM or YYYY)" in err
 
 
+@pytest.mark.parametrize("unknown", ["?", "??", " ? "])
+def test_a_seat_named_with_a_question_mark_is_no_player(tmp_path: Path, unknown: str) -> None:
+    # PGN's mark for a name not known: a club writing it at the seats it does not know made one
+    # player "?" who played on both sides (2 games of 1, a deal won and lost, rated against themself)
+    path = tmp_path / "unknown.dpn"
+    path.write_text(WORKED.replace('[B "Bilal"]', f'[B "{unknown}"]').replace('[D "Dev"]', f'[D "{unknown}"]'),
+                    encoding="utf-8")
+    assert stats_json(str(path))["tens_by_player"] == {"Asha": 3, "Chitra": 0}
+    db = build(tmp_path, path)
+    assert query(db, "select player, games, deals from standings order by 1") == [
+        {"player": "Asha", "games": 1, "deals": 1}, {"player": "Chitra", "games": 1, "deals": 1}]
+    assert query(db, "select seat, player from seats order by seat") == [
+        {"seat": "A", "player": "Asha"}, {"seat": "B", "player": None}, {"seat": "C", "player": "Chitra"},
+        {"seat": "D", "player": None}]
+
+
 @pytest.mark.parametrize("since, until", [("2027", "2020"), ("2026-06-02", "2026-06-01"), ("2026-07", "2026-06-30")])
 def test_a_date_range_that_ends_before_it_starts_is_refused(since: str, until: str) -> None:
     # it counted no game, and said nothing (exit 0)

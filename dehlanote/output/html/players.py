@@ -24,7 +24,7 @@ from ...db.ratings import START, Elo
 from ...deck import seats_for, side_of
 from ...replay import DealFact, GameFacts
 from ...rules.profile import Rules
-from ...stats import date_parts
+from ...stats import date_parts, player_name
 from ...syntax.model import Game
 from ...files import Folder, record_spool
 from ...i18n import N_, speaking_words as _
@@ -42,7 +42,7 @@ class _GameEntry:
         self.book, self.source, self.number, self.href, self.title = book, source, number, href, title
         self.n = rules.seats if rules is not None else 4
         seats = seats_for(self.n)[: self.n]
-        self.names = {s: (game.tag(s) or "").strip() for s in seats} if rules is not None else {}
+        self.names = {s: player_name(game, s) or "" for s in seats} if rules is not None else {}
         self.date = game.tag("Date") or ""
         self.sort = date_parts(self.date)[2]
         self.winners: list[Optional[str]] = []
