@@ -146,9 +146,11 @@ def _edits(text: str, at: int, row: Diagnosis | None) -> list[tuple[str, int]]:
     """Texts to read again after an error at index ``at``, best first, each with the number
     of lines it leaves out something of (see :func:`_recover`).
 
-    What is tried depends on the line the error is on. On a trick line, the line (a trick
-    left out is a gap the replay reports once, where a trick cut short would read as a
-    trick of the wrong size). On a hand line, the hand at fault (the replay then takes that
+    What is tried depends on the line the error is on. On a trick line, the trick at fault
+    (a line may hold several: a line of 13 tricks was left out whole, and the tricks before
+    the fault never checked), it and the rest of its line, then the line (a trick left out is
+    a gap the replay reports once, where a trick cut short would read as a trick of the
+    wrong size). On a hand line, the hand at fault (the replay then takes that
     hand from the play, as when a record lists only some hands). On any other line, the word
     at fault, then the rest of the line from the word before it or from the word at fault,
     then the line. When the word at fault opens its line, what went wrong may rather be the
@@ -170,6 +172,17 @@ def _edits(text: str, at: int, row: Diagnosis | None) -> list[tuple[str, int]]:
     opens = not text[start:at].strip()
     spans = _comments(text)
     if _TRICK_LINE.match(line):
+        # a line may hold several tricks: the trick at fault, then it and the rest of the
+        # line (the tricks before it are read and checked), then the line. (The word at
+        # fault never starts a trick: a number there may be a card without its suit)
+        heads = [m.start() for m in _TRICK_HEAD.finditer(text, start, end) if not _in_comment(spans, m.start())]
+        first = heads[0] if heads else start
+        trick = max((i for i in heads if i < at), default=first)
+        after = [i for i in heads if i > at]
+        if after:
+            out.append(left_out(trick, after[0]))
+        if trick > first:
+            out.append(left_out(trick, end))
         out.append(left_out(start, end))
     elif _HAND_LINE.match(line):
         seats = [start + m.start() for m in _SEAT_COLON.finditer(line)]
@@ -203,6 +216,8 @@ def _edits(text: str, at: int, row: Diagnosis | None) -> list[tuple[str, int]]:
 
 
 _TRICK_LINE = re.compile(r"[ \t\ufeff]*(?:{}|{})".format(terms.pattern("DOTTED_INT"), terms.pattern("INT")))
+#: where a trick starts: its number, as a word of its own (a card's rank is never an INT)
+_TRICK_HEAD = re.compile(r"(?<![^\s}}])(?:{}|{})".format(terms.pattern("DOTTED_INT"), terms.pattern("INT")))
 _SEAT_COLON = re.compile(r"(?<![^ \t]){}[ \t]*:".format(terms.pattern("SEAT")))
 _HAND_LINE = re.compile(r"[ \t\ufeff]*(?:{}|{}[ \t]*:)".format(terms.pattern("HANDS"), terms.pattern("SEAT")))
 _WORD_AT = re.compile(r"[^\s{}]+")

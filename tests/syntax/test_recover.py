@@ -131,3 +131,32 @@ def test_positions_and_source_lines_are_the_records_own() -> None:
     assert [(e.code, e.line, e.column) for e in game.errors] == [("bad-card", 21, 10), ("syntax", 25, 10)]
     assert [e.source_line for e in game.errors] == [" 4 D: KC 5X 4C 9C {D twice: sweeps 8 cards, no ten}",
                                                     " 8 D: 8D ~9D 3D 2C"]
+
+
+def _tricks_on_lines(text: str, per_line: int) -> str:
+    """The worked example with its 13 trick lines joined ``per_line`` to a line (a layout the
+    notation allows: white space between tokens is insignificant)."""
+    lines = text.split("\n")
+    first, last = 17, 29        # (0-based: tricks 1-13 are on lines 18-30)
+    tricks = [line.strip() for line in lines[first:last + 1]]
+    joined = ["  ".join(tricks[i:i + per_line]) for i in range(0, len(tricks), per_line)]
+    return "\n".join(lines[:first] + joined + lines[last + 1:])
+
+
+def test_a_bad_card_on_a_line_of_many_tricks_hides_nothing_before_it() -> None:
+    # A line that holds all 13 tricks (a layout the notation allows) with a card that is no
+    # card in trick 10: the whole line was left out, so the deal read as "stops after 0
+    # tricks" and the duplicate card of trick 2 and the revoke of trick 7 (before the bad
+    # card) were never reported. Only the trick at fault is left out: what was written
+    # before it is checked, as when each trick has its own line
+    changes = [(" 2 A: AS QS 2S 10S", " 2 A: AS QS 2S 2S"), ("10 A: JD 4D", "10 A: JD XD"),
+               ('[Result "*"]', '[Result "AC"]')]
+    one_a_line = [code for code, _, _ in errors_of(edit(WORKED, *changes))[0]]
+    assert one_a_line == ["duplicate-card", "revoke", "bad-card", "trick-number"]
+    for per_line in (13, 4):
+        (errors,) = errors_of(_tricks_on_lines(edit(WORKED, *changes), per_line))
+        assert [code for code, _, _ in errors] == one_a_line, per_line
+    (game,) = parse_string(_tricks_on_lines(edit(WORKED, *changes), 13))
+    (trick_2,) = [e for e in replay_game(game).errors if e.code == "duplicate-card"]
+    assert (trick_2.line, trick_2.code) == (18, "duplicate-card")
+    assert [t.number for t in game.deals[0].tricks] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]
