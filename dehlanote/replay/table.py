@@ -421,18 +421,20 @@ class Table:
     # ---- writing it ----------------------------------------------------------------------
 
     def to_dpn(self) -> str:
-        """The deal so far as a DPN record (``Result "*"`` unless the deal is over and ends
-        the match; a trick in progress is written as a comment, since a record holds whole
-        tricks). See :meth:`to_game`."""
+        """The deal so far as a DPN record of this deal alone, numbered 1 (``Result "*"``
+        unless the deal is over and, as the first of a match, ends it; a trick in progress is
+        written as a comment, since a record holds whole tricks). It reads back without an
+        error. See :meth:`to_game`."""
         from ..syntax.writer import write_game
         return write_game(self.to_game())
 
     def to_game(self) -> Game:
         """The deal so far as a game of the notation's model (what :meth:`to_dpn` writes):
-        the tags ``Rules`` and ``Result`` (``"*"``, unless the deal opens the match, is over and
-        ends it: then the side that won it, ``=`` when level, as
-        :func:`~dehlanote.replay.game.result_value` says for every record); the deal's number,
-        dealer and hands; the trump line as the play so far states it (a suit announced before play as written; a suit
+        the tags ``Rules`` and ``Result`` (``"*"``, unless the deal is over and, as the first deal
+        of a match, ends it: then the side that won it, ``=`` when level, as
+        :func:`~dehlanote.replay.game.result_value` says for every record); the deal, numbered 1
+        (the record holds it alone: what the deals before it did is not in it), its dealer and
+        hands; the trump line as the play so far states it (a suit announced before play as written; a suit
         set by a first void, or closed trump revealed, with ``by`` and ``at`` from the play;
         none while trump is still to be set by play); every whole trick with its leader and
         the cards' glyphs and comments as the record had them; the revoke rulings of the
@@ -442,15 +444,16 @@ class Table:
                        for f in st.tricks)
         base = self._deal or Deal(0, 0)
         revokes = tuple(r for r in base.revokes if r.trick <= st.tricks_done)
-        deal = base._replace(tricks=tricks, number=Word(st.number, 0, 0), dealer=Word(self.dealer, 0, 0),
+        # the record holds this deal alone: it is its game's deal 1, and its Result is what the
+        # deal gives as the first of a match (what the deals before it won is not in the
+        # record: "deal 5", or a streak they built, would contradict the record's own replay)
+        deal = base._replace(tricks=tricks, number=Word(1, 0, 0), dealer=Word(self.dealer, 0, 0),
                              trump=self._trump_line(base.trump), revokes=revokes, claim=None, tens=None)
         if st.current:
             deal = deal._replace(comments=deal.comments + (self.in_progress(),))
         result = "*"
-        if self._end is not None and not st.current and self._match == start_match(self.rules):
-            # (only a deal that opens its match: the record holds this deal alone, so what the
-            # deals before it won is not in it, and naming the winner would contradict its replay)
-            match, fact = self._end
+        if self._end is not None and not st.current:
+            match, fact = finish_deal(start_match(self.rules), st, deal, last=True, unfinished_ok=False, errors=[])
             result = result_value(match_result(match, self.rules, fact.complete))
         tags = (Tag("Rules", self.rules.label(), 0, 0), Tag("Result", result, 0, 0))
         return Game(tags, (deal,), 0, 0)

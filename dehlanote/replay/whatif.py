@@ -122,7 +122,7 @@ def whatif_record(game: GameFacts, deal: DealFact, trick: int, card: int, record
     comment = whatif_comment(deal.number, trick, card, left.seat, recorded, chosen)
     # the deal's own comments spoke of the game as played: the what-if's replace them
     said = (comment,) + ((note,) if note else ()) + ((table.in_progress(),) if table.current else ())
-    new_deal = model.deals[0]._replace(number=Word(1, 0, 0), comments=said,
+    new_deal = model.deals[0]._replace(comments=said,
                                        revokes=_revokes_before(deal, trick, card))
     tags = tuple(t for t in game.game.tags if t.name not in ("Result", WHATIF_TAG))
     where = Tag(WHATIF_TAG, f"deal {deal.number}, trick {trick}, card {card}", 0, 0)

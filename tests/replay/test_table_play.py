@@ -199,3 +199,32 @@ def test_a_later_deal_that_ends_the_match_names_no_winner_its_record_cannot_show
     written = table.to_dpn()
     assert '[Result "*"]' in written
     assert all(code != "result-mismatch" for code, _ in _read_back(written))
+
+
+@pytest.mark.parametrize("rules", ["standard", "pagat", "hukum"])
+def test_the_record_of_any_recorded_deal_reads_back_without_an_error(rules):
+    # to_dpn wrote a later deal as "deal 5" alone in its record (deal-number: this is deal 1
+    # of the game), and a recorded first deal played to a kot as Result "*" (its table held
+    # the match's dealer, so it did not count as the match's opening: result-mismatch). Each
+    # deal of random matches, played to its recorded end, now reads back clean
+    from dehlanote.oracle.playout import Style, generate_match
+
+    rnd = random.Random(3)
+    seen = set()
+    for _ in range(60):
+        text, _facts = generate_match(rnd, rules, None, Style(hands=True))
+        game = dehlanote.read_game(io.StringIO(text))
+        assert game.ok
+        for deal in game.deals:
+            table = deal.table(trick=len(deal.tricks), card=1)
+            for play in deal.tricks[-1].trick.plays:
+                table.play(play.card)
+            written = table.to_dpn()
+            assert _read_back(written) == [], written
+            assert "\ndeal 1 dealer " in written
+            kot = deal.kot is not None and deal.kot.reason == "all-tens"
+            seen.add((deal.number > 1, kot))
+            if kot and table.rules.kots == 1:
+                # as the first deal of a match, all four tens end it: the record says who won
+                assert f'[Result "{deal.kot.side}"]' in written
+    assert {(False, True), (True, False), (True, True)} <= seen
