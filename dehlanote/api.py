@@ -44,17 +44,23 @@ def read_game(f: Union[IO[str], IO[bytes]], reg: Optional[Registry] = None) -> O
 
     Raises:
         TypeError: ``f`` is not a stream (a text is read with ``io.StringIO(text)``, a file
-            by its name with :func:`read_games`).
+            by its name with :func:`read_games`), or one that cannot be weakly referenced
+            (its games are read with :func:`read_games`).
     """
     inputs.registry(reg, Registry, "read_game")
     if not inputs.is_stream(f):
         raise TypeError("read_game reads the next game of an open file or stream, not a "
                         f"{type(f).__name__}: give it open(path) or io.StringIO(text), "
                         "or use read_games(path) for a file by its name")
-    reader = _READERS.get(f)
-    if reader is None:
-        reader = iter_games(f)
-        _READERS[f] = reader
+    try:
+        reader = _READERS.get(f)
+        if reader is None:
+            reader = iter_games(f)
+            _READERS[f] = reader
+    except TypeError:       # (a stream that cannot be weakly referenced, or hashed: it keeps no place)
+        raise TypeError(f"read_game keeps its place in a stream between calls, which a {type(f).__name__} "
+                        "does not allow (it cannot be weakly referenced): read its games with "
+                        "read_games(f)") from None
     game = next(reader, None)
     if game is None:
         _READERS.pop(f, None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator, NamedTuple, Optional, Union
+from typing import IO, Any, Iterator, NamedTuple, Optional, Union, cast
 
 from ..errors import DpnError
 from . import terms
@@ -168,10 +168,9 @@ def _blocks(source: Source, decoder: _Decoder) -> Iterator[str]:
             source = source[1:]
         yield source
         return
-    binary = _is_binary(source)
-    empty: Any
-    newline: Any
-    empty, newline = (b"", b"\n") if binary else ("", "\n")
+    empty: Any = ""
+    newline: Any = "\n"
+    binary: Optional[bool] = None     # known from the first read (see below)
     # what was read of a line not yet ended: never a newline in it. Joined once the line
     # ends: adding each block to the rest copied the line again for every block, time
     # quadratic in the length of a long line (and hours for one read a few bytes at a time)
@@ -179,13 +178,21 @@ def _blocks(source: Source, decoder: _Decoder) -> Iterator[str]:
     # read1: one system call per block, so that a pipe's data is read as it comes and a
     # signal is handled between two reads (BufferedReader.read loops in C until the block
     # is full: a signal that came between two of its reads waited for the next data)
-    read = getattr(source, "read1", None) if binary else None
+    read = getattr(source, "read1", None) if _is_binary(source) else None
     if read is None:
         read = source.read
     while True:
         data = read(BLOCK)
         if not data:
             break
+        if binary is None:
+            # a stream is binary when it gives bytes: an mmap or a library's reader may be
+            # neither an io class nor have a "b" mode (it was read as text: a TypeError)
+            binary = not isinstance(data, str)
+            if binary:
+                empty, newline = b"", b"\n"
+        if binary and not isinstance(data, bytes):
+            data = bytes(cast(Any, data))      # (a bytearray or a memoryview)
         cut = data.rfind(newline)
         if cut < 0:
             parts.append(data)   # a very long line: keep reading until it ends

@@ -113,6 +113,56 @@ def test_bytes_are_read_as_utf8_text():
     assert any(e.code == "encoding" for g in bad for e in g.errors)
 
 
+class _BytesReader:
+    """A binary stream that is no io class and has no mode (as a library's file-like reader)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = io.BytesIO(data)
+
+    def read(self, size: int = -1) -> bytes:
+        return self.data.read(size)
+
+
+def test_a_binary_stream_is_known_by_what_it_reads_not_by_its_class(tmp_path):
+    # an mmap, or any reader that gives bytes without being an io class or having a "b" mode,
+    # was read as text: TypeError "argument should be integer or bytes-like object, not 'str'"
+    # from inside the reader, from read_game, read_games and iter_games alike
+    import mmap
+
+    data = WORKED.read_bytes() + b'\n[Event "caf\xe9"]\n\ndeal 1 dealer D\n'
+    expected = [(g.game.tags, [(e.code, e.line, e.column) for e in g.errors])
+                for g in dehlanote.read_games(io.BytesIO(data))]
+    assert [code for _, errors in expected for code, _, _ in errors][:1] == ["encoding"]
+    path = tmp_path / "two.dpn"
+    path.write_bytes(data)
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
+        for stream in (mapped, _BytesReader(data)):
+            got = [(g.game.tags, [(e.code, e.line, e.column) for e in g.errors])
+                   for g in dehlanote.read_games(stream)]
+            assert got == expected
+        mapped.seek(0)
+        assert dehlanote.read_game(mapped).ok
+        assert list(dehlanote.iter_games(_BytesReader(data))) == list(dehlanote.iter_games(data))
+
+
+
+def test_read_game_refuses_a_stream_it_cannot_keep_its_place_in_with_a_sentence():
+    # read_game keeps each stream's reader in a weak mapping: a stream with __slots__ (or not
+    # hashable) raised "cannot create weak reference to 'Reader' object" from inside
+    class Slotted:
+        __slots__ = ("data",)
+
+        def __init__(self) -> None:
+            self.data = io.StringIO(WORKED.read_text(encoding="utf-8"))
+
+        def read(self, size: int = -1) -> str:
+            return self.data.read(size)
+
+    with pytest.raises(TypeError, match=r"^read_game keeps its place .* a Slotted .* read_games\(f\)"):
+        dehlanote.read_game(Slotted())
+    assert [g.ok for g in dehlanote.read_games(Slotted())] == [True]
+
+
 @pytest.mark.parametrize("symbol, suit", [("♠", "S"), ("♥", "H"), ("♦", "D"), ("♣", "C"), ("♥\ufe0f", "H"),
                                           ("♦\ufe0f", "D"), ("diamonds", "D"), ("club", "C"), ("h", "H")])
 def test_trump_is_taken_as_a_suit_symbol_too(symbol, suit):
