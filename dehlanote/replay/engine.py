@@ -17,7 +17,7 @@ unknown.
 from __future__ import annotations
 
 from operator import itemgetter
-from typing import Callable, Iterable, NamedTuple, Optional, cast
+from typing import Any, Callable, Iterable, NamedTuple, Optional, cast
 
 from ..errors import DpnError
 from ..rules.profile import Rules
@@ -611,7 +611,29 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
 
     tens_count = {sides[0]: len(state.pile_tens[0]), sides[1]: len(state.pile_tens[1])}
     tens_cards = {sides[0]: state.pile_tens[0], sides[1]: state.pile_tens[1]}
+    claimed: Optional[dict[Any, Any]] = None
+    if deal.tens is not None:
+        # its form, whether or not the deal is complete (a deal the record stops in ignored
+        # its tens line: "tens AC 1 AC 2", or sides of another table, said nothing)
+        claimed = {}
+        for side_w, count_w in deal.tens.counts:
+            if side_w.value not in sides or side_w.value in claimed:
+                errors.append(_err("tens-mismatch", f"the tens line must name each side once: {sides[0]} "
+                                   f"and {sides[1]}", side_w, number))
+                claimed = None
+                break
+            claimed[side_w.value] = count_w.value
     if not complete:
+        if claimed is not None:
+            # the split is not known yet: the line can still be wrong about what is
+            counted = sum(claimed.values())
+            short = [k for k in sides if claimed[k] < tens_count[k]]
+            if counted != rules.total_tens:
+                errors.append(_err("tens-mismatch", f"the tens line counts {counted} tens: a deal has "
+                                   f"{rules.total_tens}", deal.tens, number))
+            elif short:
+                errors.append(_err("tens-mismatch", f"{short[0]} has taken {tens_count[short[0]]} tens already, "
+                                   f"not {claimed[short[0]]}", deal.tens, number))
         # unknown is not invented: no winner, no streak, no next dealer (NOTATION 1.1)
         fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,
                         tens_count if state.tricks else {}, tens_cards if state.tricks else {}, {}, None, None,
@@ -622,19 +644,10 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
             return match._replace(deals_seen=number, dealer=None, prev_known=False), fact
         return _unknown_outcome(match, number), fact
 
-    if deal.tens is not None:
-        claimed: dict[object, object] = {}
-        for side_w, count_w in deal.tens.counts:
-            if side_w.value not in sides or side_w.value in claimed:
-                errors.append(_err("tens-mismatch", f"the tens line must name each side once: {sides[0]} "
-                                   f"and {sides[1]}", side_w, number))
-                break
-            claimed[side_w.value] = count_w.value
-        else:
-            if claimed != tens_count:
-                errors.append(_err("tens-mismatch", f"the tens split is {sides[0]} {tens_count[sides[0]]} "
-                                   f"{sides[1]} {tens_count[sides[1]]}, not " + " ".join(
-                                       f"{k} {v}" for k, v in claimed.items()), deal.tens, number))
+    if claimed is not None and claimed != tens_count:
+        errors.append(_err("tens-mismatch", f"the tens split is {sides[0]} {tens_count[sides[0]]} "
+                           f"{sides[1]} {tens_count[sides[1]]}, not " + " ".join(
+                               f"{k} {v}" for k, v in claimed.items()), deal.tens, number))
 
     new, winner, kot, extra, streak, next_dealer, reason, finished, next_streak, streak_known = settle(
         match, number, state.dealer, (len(state.pile_tens[0]), len(state.pile_tens[1])), state.pile_cards,

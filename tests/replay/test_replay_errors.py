@@ -285,3 +285,33 @@ def test_every_day_of_the_calendar_is_a_date(date):
     text = f'[Date "{date}"]\n[Result "*"]\ndeal 1 dealer D\ntrump D by A\n'
     assert replay_game(parse_string(text)[0]).errors == ()
 
+
+
+def _stopped_after_trick_6(tens_line: str) -> str:
+    """The worked example, its record stopped after trick 6 (Result "*"), with a tens line."""
+    kept = []
+    for line in (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8").splitlines():
+        first = line.split()[0].rstrip(".") if line.split() else ""
+        if (first.isdigit() and int(first) > 6) or first == "tens":
+            continue
+        kept.append(line)
+    return "\n".join(kept).rstrip() + "\n" + tens_line + "\n"
+
+
+@pytest.mark.parametrize("tens_line, said, column", [
+    # a deal the record stops in ignored its tens line whole
+    ("tens AC 1 AC 2", "the tens line must name each side once: AC and BD", 11),
+    ("tens ACE 1 BDF 3", "the tens line must name each side once: AC and BD", 6),
+    ("tens AC 2 BD 1", "the tens line counts 3 tens: a deal has 4", 1),
+    ("tens AC 0 BD 4", "AC has taken 2 tens already, not 0", 1),
+])
+def test_the_tens_line_of_a_deal_the_record_stops_in_is_checked_for_what_is_known(tens_line, said, column):
+    game = parse_string(_stopped_after_trick_6(tens_line))[0]
+    errors = [(e.code, e.message, e.column) for e in replay_game(game).errors]
+    assert errors == [("tens-mismatch", said, column)]
+
+
+@pytest.mark.parametrize("tens_line", ["tens AC 3 BD 1", "tens BD 2 AC 2", "tens AC 4 BD 0"])
+def test_a_tens_line_that_may_yet_be_true_is_kept_on_a_deal_the_record_stops_in(tens_line):
+    game = parse_string(_stopped_after_trick_6(tens_line))[0]
+    assert replay_game(game).errors == ()
