@@ -841,6 +841,7 @@ class Session(SessionView):
 
     def _undo_once(self) -> Outcome:
         state = self.state
+        lost = ""
         if state.partial:
             plays = state.partial[:-1]
             new = replace(state, partial=plays, partial_states=state.partial_states[:-1])
@@ -860,7 +861,8 @@ class Session(SessionView):
             return self._commit(new, (f"took back {card_of(state.partial[-1])}",))
         if state.cur is None:
             if not state.done:
-                return Outcome(False, reason="nothing to undo")
+                return Outcome(False, reason="nothing to undo: no card or deal line yet (a tag is changed by "
+                                             "typing it again, e.g. [A \"Asha\"])")
             # reopen the last complete deal
             last = state.done[-1]
             before = replace(state, done=state.done[:-1], done_facts=state.done_facts[:-1], before=state.before[:-1],
@@ -871,6 +873,10 @@ class Session(SessionView):
                                       ("took back the claim",))
             checked = self._check_deal(before, write_deal(last._replace(tens=None)))
             state = replace(before, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft)
+            if last.tens is not None and last.tens.comments:
+                # the tens line goes with the deal's last card (the recorder writes it again when
+                # the deal is done), and the comments typed on it with it: said, not silently
+                lost = ", and the tens line with its comment"
         cur = state.cur
         assert cur is not None
         if cur.tricks:
@@ -883,7 +889,7 @@ class Session(SessionView):
             outcome = self._partial_try(base, plays[:-1], ())
             if not outcome.accepted:   # never expected
                 return outcome
-            return Outcome(True, notes=(f"took back {card_of(plays[-1])}",), saved=True)
+            return Outcome(True, notes=(f"took back {card_of(plays[-1])}{lost}",), saved=True)
         taken: Optional[tuple[Deal, str]] = None
         if cur.trump is not None:
             taken = cur._replace(trump=None), "the trump line"

@@ -261,6 +261,30 @@ def test_undo_takes_back_lines_before_the_play_and_says_when_nothing_is_left():
     assert not outcome.accepted and "nothing to undo" in outcome.reason
 
 
+def test_undo_before_any_deal_says_how_a_tag_is_changed():
+    # "nothing to undo" after a tag typed: the tag stayed, and nothing said how to mend it
+    session = record(['[A "Ash"]'])
+    outcome = session.feed("undo")
+    assert not outcome.accepted
+    assert outcome.reason == 'nothing to undo: no card or deal line yet (a tag is changed by typing it again, ' \
+                             'e.g. [A "Asha"])'
+    assert session.feed('[A "Asha"]').accepted and '[A "Asha"]' in session.text and "Ash\"" not in session.text
+
+
+def test_undo_of_a_deals_last_card_says_the_tens_lines_comment_goes_with_it():
+    # the tens line typed with a comment went with the last card, unsaid, and the card typed
+    # again brought back the tens line without it
+    lines = [line for line in (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith(("[", "{"))]
+    assert lines[-1].startswith("tens AC 3 BD 1 {")
+    session = record(lines)
+    outcome = session.feed("undo")
+    assert outcome.notes == ("took back 8C, and the tens line with its comment",)
+    assert "tens" not in session.text.splitlines()[-1]
+    session.feed("8C")
+    assert session.feed("undo").notes == ("took back 8C",)      # (the tens line the recorder wrote)
+
+
 def test_undo_after_a_hand_takes_back_that_seats_hand_only():
     # the hands are typed one seat a line: an undo took back every seat's hand at once
     session = record(WORKED_START[:3])
