@@ -128,8 +128,11 @@ class _Arrivals:
     def __init__(self) -> None:
         self.pipe: Optional[tuple[int, int]] = None
         self.before = -1
+        self.acted: Optional[int] = None        # the stop acted on
+        self.caught = False                     # and the program leaving on it
 
     def __enter__(self) -> "_Arrivals":
+        self.acted, self.caught = None, False
         r, w = os.pipe()
         os.set_blocking(r, False)
         os.set_blocking(w, False)
@@ -162,14 +165,27 @@ class _Arrivals:
                 return number
         return signum
 
+    def acting(self, signum: int) -> int:
+        """The stop to act on: the first to come, chosen once (a handler called again, for a
+        stop its exception was dropped or cut short, acts on the same one)."""
+        if self.acted is None:
+            self.acted = self.first(signum)
+        return self.acted
+
 
 _ARRIVALS = _Arrivals()
 
 
 def _on_stop(signum: int, _frame: object) -> None:
     """Ctrl-C ends as Python's own (a KeyboardInterrupt), a hangup or SIGTERM with its
-    status; whichever came first is acted on and the later ones are ignored."""
-    signum = _ARRIVALS.first(signum)
+    status; whichever came first is acted on and the later ones are ignored. Ignored by this
+    handler too, once the program is leaving: a block that sets handlers of its own (the
+    safe writer's) puts this one back as it ends, after the first stop set every stop to be
+    ignored, and a hangup sent with the Ctrl-C then cut the farewell short (status 129 and
+    nothing said, 8 runs in 300 with the machine busy)."""
+    if _ARRIVALS.caught:
+        return
+    signum = _ARRIVALS.acting(signum)
     _ignore_stops()
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
@@ -377,9 +393,16 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
         _farewell(session, err, path)
         raise typer.Exit(128 + int(exc.args[0]))
     except SystemExit as exc:
-        if isinstance(exc.code, int) and exc.code >= 128:   # a stop that came while a save was made
+        if isinstance(exc.code, int) and exc.code >= 128:
+            # a stop that came while a save was made, raised by the writer's own handler
+            # (stops.signals_clean_up): the first to come is the one acted on, and the later
+            # ones are ignored from here (a Ctrl-C sent with it landed in the farewell, which it
+            # cut short: status 129 and nothing said, 5 runs in 200 with the machine busy)
+            first = _ARRIVALS.acting(exc.code - 128)
+            _ignore_stops()
             _leaving(old)
             _farewell(session, err, path)
+            raise typer.Exit(128 + first)
         raise
     finally:
         for s, handler in old.items():
@@ -393,6 +416,7 @@ def _leaving(old: dict) -> None:
     where Python could not raise it comes back a moment later) is ignored from here on, so
     it cannot end the program between here and the release of the record's lock (the lock
     file was left behind in 2 closings of 5)."""
+    _ARRIVALS.caught = True
     for s in _STOPS:
         old[s] = signal.SIG_IGN
 
