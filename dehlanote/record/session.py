@@ -46,9 +46,6 @@ from .words import loosen, stray_word, unknown_word
 
 __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
 
-_without_marker = without_marker     # (its older, private name: the serve app's live page reads it)
-
-
 _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
 _NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
@@ -873,9 +870,7 @@ class Session(SessionView):
                                       ("took back the claim",))
             checked = self._check_deal(before, write_deal(last._replace(tens=None)))
             state = replace(before, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft)
-            if last.tens is not None and last.tens.comments:
-                # the tens line goes with the deal's last card (the recorder writes it again when
-                # the deal is done), and the comments typed on it with it: said, not silently
+            if last.tens is not None and last.tens.comments:    # (written again, without it, when done)
                 lost = ", and the tens line with its comment"
         cur = state.cur
         assert cur is not None

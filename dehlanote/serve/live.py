@@ -13,7 +13,7 @@ from typing import Any
 from ..i18n import speaking
 from ..output.html.data import game_data
 from ..deck import seats_for
-from ..record.session import _without_marker as without_marker
+from ..record.state import without_marker
 from ..replay import replay_game
 from ..syntax import parse_string
 from .tables import Table
