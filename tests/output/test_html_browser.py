@@ -805,3 +805,38 @@ def test_the_page_reads_for_players(browser: Any, tmp_path: Path, size: tuple[in
         browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     viewport(browser, 1280, 800)
     assert errors_logged(browser) == []
+
+
+# ---- record text that is long, one word, or mixed ---------------------------------------------------
+
+LONG_WORD = "Averyveryveryverylongnamewithoutanyspacesatallthatgoesonandonandonforeverandever"
+LONG = (WORKED.read_text(encoding="utf-8")
+        .replace('[Event "Worked example"]', f'[Event "Club night {LONG_WORD}"]')
+        .replace('[B "Bilal"]', f'[B "{LONG_WORD}"]')
+        .replace("{diamonds}", f"{{{LONG_WORD} says diamonds}}"))
+
+OUTSIDE = """
+var out = [], page = document.getElementById('page').getBoundingClientRect();
+document.querySelectorAll('#title, #subtitle, .seat-name, .notes p, #story-body .comment').forEach(function (e) {
+  var box = e.closest('.seat, #status-box, #story, header') || document.getElementById('page');
+  var r = e.getBoundingClientRect(), b = box.getBoundingClientRect();
+  if (r.width && (r.right > b.right + 1 || r.right > page.right + 1)) out.push(e.className || e.id);
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_a_long_name_without_spaces_wraps_inside_its_box(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    """A name, title or comment of one long word breaks inside its seat, header or note:
+    nothing is cut off and the page never scrolls sideways."""
+    width, height = size
+    browser.get_log("browser")
+    viewport(browser, width, height)
+    browser.get(page_of(tmp_path, LONG).as_uri() + "#game=1&deal=1&trick=1&card=4")
+    wait(browser, lambda d: d.execute_script("return document.documentElement.dataset.ready") == "1")
+    assert browser.execute_script("return document.getElementById('page').scrollWidth") <= width
+    assert browser.execute_script(OUTSIDE) == []
+    assert LONG_WORD in browser.find_element(By.CSS_SELECTOR, ".seat-e .seat-name").text
+    viewport(browser, 1280, 800)
+    assert errors_logged(browser) == []
