@@ -840,3 +840,32 @@ def test_a_long_name_without_spaces_wraps_inside_its_box(browser: Any, tmp_path:
     assert LONG_WORD in browser.find_element(By.CSS_SELECTOR, ".seat-e .seat-name").text
     viewport(browser, 1280, 800)
     assert errors_logged(browser) == []
+
+
+CHART_LABELS_CUT = """
+var out = [];
+document.querySelectorAll('.chart svg').forEach(function (svg) {
+  var box = svg.viewBox.baseVal;
+  svg.querySelectorAll('text.label').forEach(function (t) {
+    var b = t.getBBox();
+    if (b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5) out.push(t.textContent);
+  });
+});
+return out;
+"""
+
+
+def test_a_long_name_in_a_chart_is_shortened_not_cut(browser: Any, tmp_path: Path) -> None:
+    """A player's name too long for a chart's label column ends in "…" inside the chart (the
+    whole name is the bar's title) instead of running off the chart's left edge."""
+    record = tmp_path / "long.dpn"
+    record.write_text(LONG.replace('[A "Asha"]', '[A "<script>alert(1)</script>\\"quote\\" \'x\'"]'),
+                      encoding="utf-8")
+    build_site([str(record)], tmp_path / "site", registry())
+    open_index(browser, tmp_path / "site" / "index.html")
+    labels_ = [t.get_attribute("textContent") for t in browser.find_elements(By.CSS_SELECTOR, ".chart text.label")]
+    assert browser.execute_script(CHART_LABELS_CUT) == []
+    assert any(label.endswith("\u2026") and LONG_WORD.startswith(label[:-1]) for label in labels_)
+    titles = [t.get_attribute("textContent") for t in browser.find_elements(By.CSS_SELECTOR, ".chart g.bar > title")]
+    assert f"{LONG_WORD}: 0" in titles
+    assert errors_logged(browser) == []

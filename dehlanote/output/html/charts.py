@@ -54,6 +54,15 @@ class Bar:
         self.stat = stat          # the key of the figure in ``stats --format json``, for checking
 
 
+#: the most characters of a label drawn in the label column (150 pixels at 12 px); a longer
+#: label is cut to this with "…", the whole of it being the bar's title
+LABEL_CHARS = 20
+
+
+def _short(label: str) -> str:
+    return label if len(label) <= LABEL_CHARS else label[:LABEL_CHARS - 1].rstrip() + "\u2026"
+
+
 def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.1f}"
 
@@ -77,7 +86,7 @@ def bar_chart(title: str, bars: Sequence[Bar], *, note: str = "", width: int = 4
         stat = f' data-stat="{escape(b.stat)}" data-value="{_number(b.value)}"' if b.stat else ""
         parts.append(f'<g class="bar"><title>{escape(b.label)}: {escape(b.text)}</title>'
                      f'<text x="{label_width - 6}" y="{y + 16}" text-anchor="end" class="label">'
-                     f'{escape(b.label)}</text>'
+                     f'{escape(_short(b.label))}</text>'
                      f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}" height="{row - 8}" '
                      f'class="fill {escape(b.cls)}"/>'
                      f'<rect x="{label_width}" y="{y + 3}" width="{length:.1f}" height="{row - 8}" '
