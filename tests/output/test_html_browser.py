@@ -869,3 +869,17 @@ def test_a_long_name_in_a_chart_is_shortened_not_cut(browser: Any, tmp_path: Pat
     titles = [t.get_attribute("textContent") for t in browser.find_elements(By.CSS_SELECTOR, ".chart g.bar > title")]
     assert f"{LONG_WORD}: 0" in titles
     assert errors_logged(browser) == []
+
+
+def test_a_long_name_in_the_games_table_wraps_on_a_wide_screen(browser: Any, tmp_path: Path) -> None:
+    """On a desktop the index's table of games fits the window, whatever a name or an event
+    written as one long word: the word breaks in its cell, the table does not scroll sideways."""
+    record = tmp_path / "long.dpn"
+    record.write_text(LONG, encoding="utf-8")
+    build_site([str(record), str(MATCH)], tmp_path / "site", registry())
+    open_index(browser, tmp_path / "site" / "index.html")
+    table, box = browser.execute_script(
+        "var t = document.getElementById('games'); return [t.offsetWidth, t.parentNode.clientWidth]")
+    assert table <= box
+    assert LONG_WORD in browser.find_element(By.ID, "games").text.replace("\n", "")
+    assert errors_logged(browser) == []
