@@ -452,3 +452,31 @@ def test_a_trump_set_by_the_line_is_told(browser: Any, tmp_path: Path) -> None:
     if not table.state.current:                         # the trick is over: the story tells it
         assert said in text_of(browser, "story-body")
     assert errors_logged(browser) == []
+
+
+#: the worked example stopped after trick 6, where C does not follow hearts with KH but plays 8S
+REVOKED = WORKED.read_text(encoding="utf-8").split(" 6 A:")[0] + " 6 A: 6H QH 8S 8H\n"
+
+
+def test_not_offered_after_a_revoke_the_record_does_not_rule(browser: Any, tmp_path: Path) -> None:
+    """A line from after the record's revoke would carry it into the saved record, which
+    validate refuses (and the stepper will not save): the page stops there and says why;
+    from before the revoke the line is offered and its record is valid."""
+    assert [e.code for e in next(iter(replay_games(parse_string(REVOKED)))).errors] == ["revoke"]
+    page = page_of(tmp_path, REVOKED)
+    for fragment in ("#game=1&deal=1&trick=6", "#game=1&deal=1&trick=6&card=3"):
+        open_page(browser, page, fragment)
+        start = browser.find_element(By.CSS_SELECTOR, "#whatif .wi-start")
+        assert not start.is_enabled(), fragment
+        assert "the record plays a card the rules do not allow there (a revoke): what-if stops there" in panel(browser)
+        press(browser, "w")
+        assert browser.execute_script("return DPN_WHATIF.state.on") is False
+    open_page(browser, page, "#game=1&deal=1&trick=6&card=2")         # C to play: KH, the card it owed
+    browser.execute_script("DPN_WHATIF.state.auto = false")
+    browser.find_element(By.CSS_SELECTOR, "#whatif .wi-start").click()
+    offered = [b.get_attribute("data-card") for b in browser.find_elements(By.CSS_SELECTOR, "#whatif .wi-card")]
+    assert offered == ["KH"]                                              # C must follow hearts
+    browser.find_element(By.CSS_SELECTOR, '#whatif .wi-card[data-card="KH"]').click()
+    record = browser.execute_script("return DPN_WHATIF.text()")          # what save as DPN downloads
+    assert record and not next(iter(replay_games(parse_string(record)))).errors
+    assert errors_logged(browser) == []

@@ -495,10 +495,14 @@ var DPN_WHATIF = (function () {
     var st = start(R, {dealer: wi.dealer, hands: g.seats.split("").map(function (s) { return d.hands[s]; }),
       trump: wi.trump, hidden: wi.hidden, setter: wi.setter, drawn: wi.drawn, five: wi.five, sk: wi.sk,
       tf: wi.tf ? {suit: wi.tf[0], by: wi.tf[1] ? g.seats.indexOf(wi.tf[1]) : null, at: wi.tf[2], drawn: wi.tf[3]} : null});
-    var states = [st];
+    var states = [st], rv = (d.wh && d.wh.rv) || [];
     for (var i = 0; i < cards.length; i++) {
       var r = play(st, cards[i]);
       if (r === null) { return {why: _("the record plays a card its player does not hold: what-if stops there"), states: states}; }
+      /* a revoke the record does not rule on would be in the line's record, which validate refuses */
+      if (legal(st).indexOf(cards[i]) < 0 && !rv.some(function (v) { return v[0] === st.done + 1 && v[1] === st.cur.length + 1; })) {
+        return {why: _("the record plays a card the rules do not allow there (a revoke): what-if stops there"), states: states};
+      }
       st = r.st;
       states.push(st);
     }
