@@ -14,6 +14,7 @@ anything else can draw with it.
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any, Mapping, Optional, Sequence, Union
 from xml.sax import saxutils
 
@@ -119,6 +120,36 @@ def _text(x: float, y: float, text: str, *, size: int = 16, weight: str = "norma
             f'font-weight="{weight}" fill="{fill}" text-anchor="{anchor}">{escape(text)}</text>')
 
 
+def _advance(text: str, size: int, bold: bool = False) -> float:
+    """The width ``text`` takes at ``size`` pixels, a generous estimate for DejaVu Sans (no font
+    is at hand to measure with): wide letters (East Asian, emoji) a whole em, capitals and
+    m / w 0.82 em (0.75 regular), spaces and thin marks 0.38 (0.34), other letters 0.68 (0.6);
+    joiners and combining marks nothing."""
+    em = 0.0
+    for ch in text:
+        if unicodedata.combining(ch) or ch in "\u200d\ufe0e\ufe0f":
+            continue
+        if unicodedata.east_asian_width(ch) in "WF":
+            em += 1.0
+        elif ch.isupper() or ch in "mwMW@%":
+            em += 0.82 if bold else 0.75
+        elif ch in " .,:;'|!ijlt\u00b7":
+            em += 0.38 if bold else 0.34
+        else:
+            em += 0.68 if bold else 0.6
+    return em * size
+
+
+def _fit(text: str, room: float, size: int, bold: bool = False) -> str:
+    """``text``, or as much of it as fits in ``room`` pixels followed by "…"."""
+    if _advance(text, size, bold) <= room:
+        return text
+    cut = len(text)
+    while cut > 1 and _advance(text[:cut].rstrip() + "\u2026", size, bold) > room:
+        cut -= 1
+    return text[:cut].rstrip() + "\u2026"
+
+
 def _hand(seat_cards: Optional[Cards], unknown: int, cx: float, top: float, limit: int) -> tuple[str, float]:
     """A hand fanned in rows of at most ``limit`` cards, each card's corner visible (tens whole)."""
     cards = sorted(seat_cards or (), key=sort_key)
@@ -190,8 +221,11 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
         label = seat + (f" {names[seat]}" if names.get(seat) else "")
         side = side_of(seat, n)
         badges = [side] + (["dealer"] if seat == dealer else []) + (["to play"] if turn else [])
-        out.append(_text(cx - box_w / 2 + 10, top + 22, label[:28], size=17, weight="bold", cls="name"))
-        out.append(_text(cx + box_w / 2 - 10, top + 22, " · ".join(badges), size=13,
+        badge = " · ".join(badges)
+        room = box_w - 20 - _advance(badge, 13) - 8          # the name ends before the badges
+        out.append(_text(cx - box_w / 2 + 10, top + 22, _fit(label, room, 17, bold=True), size=17, weight="bold",
+                         cls="name"))
+        out.append(_text(cx + box_w / 2 - 10, top + 22, badge, size=13,
                          fill="#ffd54a" if turn else "#e8efe9", anchor="end", cls="badges"))
         if hand_svg:
             out.append(hand_svg)

@@ -883,3 +883,46 @@ def test_a_long_name_in_the_games_table_wraps_on_a_wide_screen(browser: Any, tmp
     assert table <= box
     assert LONG_WORD in browser.find_element(By.ID, "games").text.replace("\n", "")
     assert errors_logged(browser) == []
+
+
+# ---- dehlanote image: the picture as a browser draws it ---------------------------------------------
+
+SIX_LONG = (SIX.read_text(encoding="utf-8")
+            .replace('[A "Manoj"]', f'[A "{LONG_WORD}"]')
+            .replace('[B "Nandini"]', '[B "\u0645\u062d\u0645\u062f \u0639\u0628\u062f '
+                                      '\u0627\u0644\u0631\u062d\u0645\u0646 \u0627\u0644\u0637\u0648\u064a\u0644"]')
+            .replace('[C "Esha"]', '[C "<script>alert(1)</script>"]')
+            .replace('[D "Asha"]', '[D "Dev the very long name with spaces in it"]'))
+
+SEAT_TEXT_CLASH = """
+var out = [];
+document.querySelectorAll('g.seat').forEach(function (g) {
+  var box = g.querySelector('rect').getBBox(), name = g.querySelector('text.name').getBBox(),
+      badges = g.querySelector('text.badges').getBBox();
+  if (name.x < box.x || name.x + name.width > badges.x - 4 || badges.x + badges.width > box.x + box.width)
+    out.push(g.getAttribute('data-seat'));
+});
+return out;
+"""
+
+
+@pytest.mark.parametrize("record", ["four", "six"])
+def test_an_image_keeps_each_name_in_its_seat_clear_of_its_badges(browser: Any, tmp_path: Path, record: str) -> None:
+    """``dehlanote image`` of a deal whose players have long names (one word, right to left,
+    with markup): each name is shortened to end before its seat's side / dealer / to-play
+    badges, inside the seat's box, as a browser draws the SVG."""
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+
+    path = tmp_path / "long.dpn"
+    path.write_text(SIX_LONG if record == "six" else LONG, encoding="utf-8")
+    out = tmp_path / "table.svg"
+    result = CliRunner().invoke(app, ["image", str(path), "--deal", "1", "--trick", "5", "--card", "2", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    browser.get_log("browser")
+    browser.get(out.as_uri())
+    assert browser.execute_script(SEAT_TEXT_CLASH) == []
+    names = [e.get_attribute("textContent") for e in browser.find_elements(By.CSS_SELECTOR, "text.name")]
+    assert any(n.endswith("\u2026") for n in names)
+    assert errors_logged(browser) == []

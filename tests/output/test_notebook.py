@@ -170,12 +170,12 @@ def test_every_position_of_a_deal_draws_what_the_replay_holds(path):
 
 def test_table_svg_from_plain_values():
     svg = table_svg("ABCD", {"A": ("AH", "10S"), "B": ("KD",), "C": None}, (("D", "2C"),), ("9H", "10H", "3S"),
-                    {"AC": 8, "BD": 4}, {"AC": ("10D",), "BD": ()}, "A", "S", names={"A": "Asha & <co>"},
+                    {"AC": 8, "BD": 4}, {"AC": ("10D",), "BD": ()}, "A", "S", names={"A": "A & <co>"},
                     dealer="C")
     root = ET.fromstring(svg)
     assert sorted(_seat_cards(root, "A")) == ["10S", "AH"] and _seat_cards(root, "C") == []
     texts = _texts(root)
-    assert "A Asha & <co>" in texts                   # escaped in the document, read back whole
+    assert "A A & <co>" in texts                      # escaped in the document, read back whole
     assert "hand not recorded" in texts and "trump spades" in texts and "A to play" in texts
     assert "centre: 3 cards, tens in it:" in texts
     info = root.find(f".//{SVG}g[@class='info']")
