@@ -218,3 +218,34 @@ def test_one_world_a_decision_is_worded_for_one_deal(browser: Any, tmp_path: Pat
         browser.find_element(By.CSS_SELECTOR, "#d-hand button:not([disabled])").click()
         assert browser.find_element(By.CSS_SELECTOR, "#d-losses caption").text == drill_words
         assert not severe(browser)
+
+
+LONG_WORD = "Averyveryveryverylongnamewithoutanyspacesatallthatgoesonandonandonforeverandever"
+
+
+def test_a_long_name_of_one_word_wraps_on_the_review_and_drill_pages(browser: Any, tmp_path: Path) -> None:
+    """A player's name written as one long word breaks inside the sentences and links of their
+    player, review and drill pages on a phone: nothing runs off the screen."""
+    record = tmp_path / "long.dpn"
+    record.write_text((ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+                      .replace('[B "Bilal"]', f'[B "{LONG_WORD}"]'), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    env["XDG_CACHE_HOME"] = str(tmp_path / "cache")
+    res = subprocess.run([sys.executable, "-m", "dehlanote", "html", "--site", str(record), "-o",
+                          str(tmp_path / "site"), "--analyse-from", "10"],
+                         capture_output=True, text=True, cwd=ROOT, env=env, timeout=600)
+    assert res.returncode == 0, res.stderr
+    pages = sorted((tmp_path / "site" / "players").glob("averyvery*.html"))
+    assert len(pages) == 3                                   # the player, the review, the drill
+    browser.get_log("browser")
+    headless.viewport(browser, 390, 844)
+    try:
+        for page in pages:
+            browser.get(page.as_uri())
+            WebDriverWait(browser, 10).until(lambda d: d.execute_script("return document.readyState") == "complete")
+            assert browser.execute_script("return document.documentElement.scrollWidth") <= 390, page.name
+            assert LONG_WORD in browser.find_element(By.TAG_NAME, "body").text.replace("\n", "")
+    finally:
+        headless.viewport(browser, 1280, 800)
+    assert not severe(browser)
