@@ -926,3 +926,25 @@ def test_an_image_keeps_each_name_in_its_seat_clear_of_its_badges(browser: Any, 
     names = [e.get_attribute("textContent") for e in browser.find_elements(By.CSS_SELECTOR, "text.name")]
     assert any(n.endswith("\u2026") for n in names)
     assert errors_logged(browser) == []
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_keys_help_opens_where_it_is_seen(browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    """The "keys" button (and ?) opens the list of keys on screen, above the controls: it is at
+    the foot of the page, below the table and the story, where the button alone left it unseen."""
+    width, height = size
+    open_page(browser, page_of(tmp_path, WORKED), "#game=1&deal=1&trick=3")
+    viewport(browser, width, height)
+    try:
+        if width > 600:
+            browser.find_element(By.ID, "b-help").click()
+        else:
+            press(browser, "?")                    # a phone hides the button; a keyboard still has ?
+        assert browser.find_element(By.ID, "help").is_displayed()
+        box, nav = rect(browser, "#help"), rect(browser, "#controls")
+        assert box["top"] >= 0 and box["top"] < nav["top"] - 40, (box, nav)
+        press(browser, Keys.ESCAPE)
+        assert not browser.find_element(By.ID, "help").is_displayed()
+    finally:
+        viewport(browser, 1280, 800)
+    assert errors_logged(browser) == []

@@ -990,6 +990,8 @@
     var help = $("help");
     help.hidden = !help.hidden;
     $("b-help").setAttribute("aria-expanded", help.hidden ? "false" : "true");
+    /* the list is at the foot of the page, below the table and the story: bring it into sight */
+    if (!help.hidden) { help.scrollIntoView({block: "nearest"}); }
   }
 
   var KEYS = {
