@@ -294,12 +294,17 @@ def index_body(title: str, s: dict[str, Any], rows: list[dict[str, Any]], files:
                       '<main>']
     matches = s["matches"]
     out.append('<section aria-labelledby="h-summary"><h2 id="h-summary">The archive</h2><ul class="figures">')
-    out.append(f'<li>{_stat("files", s["files"])} files</li><li>{_stat("games", s["games"])} games</li>'
-               f'<li>{_stat("deals", s["deals"])} deals ({_stat("complete", s["complete"])} complete)</li>'
-               f'<li>{_stat("tricks", s["tricks"])} tricks</li>'
-               f'<li>{_stat("matches.finished", matches["finished"])} matches finished, '
+    def many(n: int, word: str) -> str:            # one file, two files; one match, two matches
+        return word if n == 1 else word + ("es" if word.endswith("ch") else "s")
+    out.append(f'<li>{_stat("files", s["files"])} {many(s["files"], "file")}</li>'
+               f'<li>{_stat("games", s["games"])} {many(s["games"], "game")}</li>'
+               f'<li>{_stat("deals", s["deals"])} {many(s["deals"], "deal")} '
+               f'({_stat("complete", s["complete"])} complete)</li>'
+               f'<li>{_stat("tricks", s["tricks"])} {many(s["tricks"], "trick")}</li>'
+               f'<li>{_stat("matches.finished", matches["finished"])} {many(matches["finished"], "match")} finished, '
                f'{_stat("matches.unfinished", matches["unfinished"])} unfinished</li>'
-               f'<li>{_stat("games_with_errors", s["games_with_errors"])} games with errors</li></ul></section>')
+               f'<li>{_stat("games_with_errors", s["games_with_errors"])} {many(s["games_with_errors"], "game")} '
+               'with errors</li></ul></section>')
     out.append(_games(rows, files, pages))
     players = s["players"]
     if players:

@@ -415,3 +415,23 @@ def test_a_site_names_an_input_given_by_an_absolute_path_by_its_file_name_only(t
     assert any("worked-example.dpn" in page for page in pages)
     assert not any(str(ROOT) in page for page in pages)
     assert site_name("samples/x.dpn") == "samples/x.dpn" and site_name("../x/y.dpn") == "y.dpn"
+
+
+def test_the_index_figures_say_one_in_the_singular(tmp_path: Path) -> None:
+    """A site of one file with one game of one deal, with errors: the index says "1 file",
+    "1 game", "1 deal", "1 game with errors", never "1 files"; two are still plural."""
+    record = tmp_path / "one.dpn"
+    record.write_text(WORKED.read_text(encoding="utf-8").replace(" 6 A: 6H QH KH 8H", " 6 A: 6H QH 8S 8H"),
+                      encoding="utf-8")
+
+    def figures(site: Path) -> str:
+        page = (site / "index.html").read_text(encoding="utf-8")
+        return " | ".join(re.sub(r"<[^>]+>", "", li) for li in
+                          re.findall(r"<li>(.*?)</li>", page.split('<ul class="figures">')[1].split("</ul>")[0]))
+
+    build_site([str(record)], tmp_path / "one", registry())
+    assert figures(tmp_path / "one") == ("1 file | 1 game | 1 deal (1 complete) | 13 tricks | "
+                                         "0 matches finished, 1 unfinished | 1 game with errors")
+    build_site([str(record), str(WORKED)], tmp_path / "two", registry())
+    assert figures(tmp_path / "two") == ("2 files | 2 games | 2 deals (2 complete) | 26 tricks | "
+                                         "0 matches finished, 2 unfinished | 1 game with errors")

@@ -104,3 +104,12 @@ def test_an_empty_book_has_no_players(named: bool) -> None:
     book = PlayerBook()
     assert not book.played and book.ratings() == {}
     book.close()
+
+
+def test_a_site_of_one_of_each_is_the_same_as_built_whole(tmp_path: Path) -> None:
+    """One file, one game, one deal, one game with errors: the figures in the singular."""
+    record = tmp_path / "one.dpn"
+    record.write_text((ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+                      .replace(" 6 A: 6H QH KH 8H", " 6 A: 6H QH 8S 8H"), encoding="utf-8")
+    pages = _same_sites(tmp_path, [str(record)])
+    assert b"> file</li>" in pages["index.html"]

@@ -418,15 +418,17 @@ def index_parts(title: str, s: dict[str, Any], rows: Iterable[dict[str, Any]], f
     out.append('<section aria-labelledby="h-summary"><h2 id="h-summary">' + escape(_("The archive")) +
                '</h2><ul class="figures">')
     figures = [
-        (_("{n} files"), {"n": _stat("files", s["files"])}),
-        (_("{n} games"), {"n": _stat("games", s["games"])}),
-        (_("{n} deals ({complete} complete)"), {"n": _stat("deals", s["deals"]),
-                                                 "complete": _stat("complete", s["complete"])}),
-        (_("{n} tricks"), {"n": _stat("tricks", s["tricks"])}),
-        (_("{finished} matches finished, {unfinished} unfinished"),
+        (_("{n} file") if s["files"] == 1 else _("{n} files"), {"n": _stat("files", s["files"])}),
+        (_("{n} game") if s["games"] == 1 else _("{n} games"), {"n": _stat("games", s["games"])}),
+        (_("{n} deal ({complete} complete)") if s["deals"] == 1 else _("{n} deals ({complete} complete)"),
+         {"n": _stat("deals", s["deals"]), "complete": _stat("complete", s["complete"])}),
+        (_("{n} trick") if s["tricks"] == 1 else _("{n} tricks"), {"n": _stat("tricks", s["tricks"])}),
+        (_("{finished} match finished, {unfinished} unfinished") if matches["finished"] == 1
+         else _("{finished} matches finished, {unfinished} unfinished"),
          {"finished": _stat("matches.finished", matches["finished"]),
           "unfinished": _stat("matches.unfinished", matches["unfinished"])}),
-        (_("{n} games with errors"), {"n": _stat("games_with_errors", s["games_with_errors"])})]
+        (_("{n} game with errors") if s["games_with_errors"] == 1 else _("{n} games with errors"),
+         {"n": _stat("games_with_errors", s["games_with_errors"])})]
     out.append("".join(f"<li>{_markup(text, values)}</li>" for text, values in figures) + "</ul></section>")
     yield "".join(out)
     out = []
