@@ -386,11 +386,11 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
                 _show(session, out)
     except KeyboardInterrupt:
         _leaving(old)
-        _farewell(session, err, path)
+        _farewell(session, err, path, stopped=True)
         raise typer.Exit(130)
     except _Hangup as exc:
         _leaving(old)
-        _farewell(session, err, path)
+        _farewell(session, err, path, stopped=True)
         raise typer.Exit(128 + int(exc.args[0]))
     except SystemExit as exc:
         if isinstance(exc.code, int) and exc.code >= 128:
@@ -401,7 +401,7 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
             first = _ARRIVALS.acting(exc.code - 128)
             _ignore_stops()
             _leaving(old)
-            _farewell(session, err, path)
+            _farewell(session, err, path, stopped=True)
             raise typer.Exit(128 + first)
         raise
     finally:
@@ -529,9 +529,13 @@ def _show(session: Session, out: Console) -> None:
     out.print(table_view(session))
 
 
-def _farewell(session: Session, console: Console, path: str, quiet: bool = False) -> None:
-    """Say what is saved (the terminal may be gone: then say nothing)."""
+def _farewell(session: Session, console: Console, path: str, quiet: bool = False, stopped: bool = False) -> None:
+    """Say what is saved (the terminal may be gone: then say nothing). ``stopped``: on a
+    terminal, the stop came at the prompt: the line starts afresh (it went on after the
+    prompt and the ^C, wrapped as if it started at the margin)."""
     try:
+        if stopped and console.is_terminal:
+            console.line()
         _say_farewell(session, console, path, quiet)
     except OSError:
         pass

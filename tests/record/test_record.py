@@ -1071,6 +1071,25 @@ def test_a_wrong_count_of_names_at_the_question_is_asked_again(tmp_path):
     assert '[A "Asha"]' in path.read_text(encoding="utf-8") and '[D "Dev"]' in path.read_text(encoding="utf-8")
 
 
+def test_a_ctrl_c_at_the_prompt_says_the_record_is_saved_on_a_line_of_its_own(tmp_path):
+    # the farewell went on after the prompt and the ^C, wrapped as if it began at the margin
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "cc.dpn"
+    child = pexpect.spawn(sys.executable, ["-m", "dehlanote", "record", str(path), "--dealer", "D", "--names",
+                                           "Asha,Bilal,Chitra,Dev", "--no-sync", "--rules", "standard"],
+                          env=env(), encoding="utf-8", timeout=60, dimensions=(24, 80), cwd=str(tmp_path))
+    child.expect("names trump")
+    child.sendline("trump D")
+    child.expect("A leads")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    after = child.before.splitlines()
+    said = [line for line in after if "saved, " in line]
+    assert said and said[0].startswith(f"{path}: saved, "), after
+
+
 def test_a_closing_terminal_that_sends_its_stop_twice_leaves_no_lock_behind(tmp_path):
     # the second stop could land after the handlers were put back, before the lock went
     for attempt in range(4):
