@@ -541,6 +541,10 @@ def test_pages_work_without_the_package(browser: Any, tmp_path: Path) -> None:
 def test_records_that_cannot_be_replayed_still_give_a_page(browser: Any, tmp_path: Path) -> None:
     open_page(browser, page_of(tmp_path, "", "empty.html"))
     assert text(browser, "where") == "this record holds no game"
+    # and no control that would do nothing (the move buttons, autoplay, the deal and view
+    # choosers and "show the rest of the deal" were shown, and did nothing)
+    for hidden in ("controls", "story", "deal", "view", "four", "b-next", "b-play", "scrubber"):
+        assert not browser.find_element(By.ID, hidden).is_displayed(), hidden
     # (a record whose game holds no deal that can be read: a comment never closed before it)
     bad = '[Event "x"]\n{never closed\ndeal 1 dealer D\nhands A: AS KS\n'
     open_page(browser, page_of(tmp_path, bad, "syntax.html"))

@@ -9,6 +9,9 @@
   function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
   if (!GAMES.length) {
     document.getElementById("where").textContent = _("this record holds no game");
+    /* nothing to step through, choose or show: no control that would do nothing */
+    ["controls", "story"].forEach(function (id) { document.getElementById(id).hidden = true; });
+    ["deal", "view", "four"].forEach(function (id) { document.getElementById(id).parentNode.hidden = true; });
     document.documentElement.setAttribute("data-ready", "1");
     return;
   }
