@@ -13,7 +13,8 @@ overrides that reorder what is shown become ``�``.
   newline kept as the line end).
 * :func:`safe_console`: a Rich console that passes every piece of text it writes to a
   terminal through :func:`printable_block` (its own styles and cursor controls are kept).
-  To a file or a pipe it writes text as it is: a record is written as it was.
+  To a file or a pipe it writes text as it is: a record is written as it was. It never
+  reads Rich's emoji codes (``:fire:``, ``:100:``) in what it writes.
 """
 
 from __future__ import annotations
@@ -62,6 +63,9 @@ def safe_console(**kw: Any) -> "Console":
     kept, and a file or a pipe gets the text as it is. (Rich is imported here, not when
     the library imports :func:`printable`.)
     """
+    # a record's text, a file's name, a line:column (":100:", ":1234:") is never read as one of
+    # Rich's emoji codes: "x.dpn:100:1:" was written "x.dpn💯1:", a comment ":fire:" as 🔥
+    kw.setdefault("emoji", False)
     console = _safe_console_class()(**kw)
     if console.width < MIN_WIDTH:
         console.width = MIN_WIDTH     # COLUMNS=1: Rich's tables cannot share out a width of one

@@ -106,6 +106,22 @@ def test_validate_brief_prints_only_the_error_lines(tmp_path):
     assert len(LOCATION.findall(result.output)) == 2
 
 
+def test_validate_brief_writes_positions_and_found_words_as_they_are(tmp_path):
+    # Rich's emoji codes were read in the plain lines: "x.dpn:100:1:" became "x.dpn💯1:"
+    # and a word ":fire:" the record holds became 🔥 (found on 100,000 tiny games)
+    text = "\n" * 99 + WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S :fire:")
+    path = tmp_path / "g.dpn"
+    path.write_text(text, encoding="utf-8")
+    result = run("validate", "--brief", path)
+    assert result.exit_code == 1
+    assert f'{path}:119:16: syntax: expected a card, a trick number or \'claim\', found ":fire:"' in result.stdout
+    assert "\U0001f525" not in result.stdout
+    path.write_text("\n" * 99 + "deal 1 dealer A\n", encoding="utf-8")
+    result = run("validate", "--brief", path)
+    assert f"{path}:100:1: missing-trump:" in result.stdout, result.stdout
+    assert "\U0001f4af" not in result.stdout
+
+
 def test_validate_missing_file_is_one_line_and_the_others_are_still_checked(tmp_path):
     result = run("validate", tmp_path / "nope.dpn", WORKED)
     assert result.exit_code == 2
