@@ -41,6 +41,14 @@ if TYPE_CHECKING:
 # Rich, the writers and the output formats are imported where they are used: a command
 # loads what it needs (validate on a clean archive prints one line), start-up stays short.
 
+def validate_hint(spec: str) -> str:
+    """The command that lists the errors of the input ``spec`` (as given on the command line),
+    as it can be typed: ``dehlanote validate -`` for standard input (``<stdin>`` typed in a
+    shell reads a file named stdin), a name with spaces or quotes quoted for the shell."""
+    import shlex
+    return "dehlanote validate " + ("-" if spec == STDIN else shlex.quote(display_name(spec)))
+
+
 #: files from which ``validate`` shows a progress bar (on a terminal)
 PROGRESS_MIN_FILES = 4
 

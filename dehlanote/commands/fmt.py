@@ -33,6 +33,7 @@ from .common import (
     out_console,
     plural,
     replacing,
+    validate_hint,
     why,
 )
 
@@ -144,10 +145,10 @@ def fmt(
         if report.count and check:
             # --check writes nothing: it says why the file fails the check
             err.print(f"{escape(report.path)}: {plural(report.count, 'error')}, so it is not canonical "
-                      f"DPN (dehlanote validate {escape(report.path)} lists them)")
+                      f"DPN ({escape(validate_hint(spec))} lists them)")
         elif report.count and not write:
             err.print(f"{escape(report.path)}: {plural(report.count, 'error')}: games with errors are "
-                      f"written as they are (dehlanote validate {escape(report.path)} lists them)")
+                      f"written as they are ({escape(validate_hint(spec))} lists them)")
     dpn.close()
     readable = [r for r in reports if r.unreadable is None]
     if check:
@@ -198,7 +199,7 @@ def _fmt_file(spec: str, reg: Registry, report: FileReport, write: bool, err: Co
         except _Keep:
             if report.count:
                 err.print(f"{escape(report.path)}: left untouched: {plural(report.count, 'error')} "
-                          f"(dehlanote validate {escape(report.path)} lists them)")
+                          f"({escape(validate_hint(spec))} lists them)")
             return same
         out_console(soft_wrap=True).print(f"reformatted {report.path}", markup=False)
         return False

@@ -10,7 +10,7 @@ import typer
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
 from .common import (RULES_OPTION, Exit, check_lang, display_name, err_console, fail, load_registry, no_trick,
-                     open_games, plural)
+                     open_games, plural, validate_hint)
 
 
 def load_game(spec: str, number: int, reg: Registry) -> GameFacts:
@@ -71,7 +71,7 @@ def share_command(
             raise fail(no_trick(d, trick))
     typer.echo(url)
     if facts.errors:
-        err_console().print(f"dehlanote: {errors_said(facts, deal)} (dehlanote validate {display_name(file)} "
+        err_console().print(f"dehlanote: {errors_said(facts, deal)} ({validate_hint(file)} "
                             "lists them)", markup=False)
     raise typer.Exit(Exit.INVALID if facts.errors else Exit.OK)
 

@@ -358,6 +358,20 @@ def test_fmt_write_leaves_a_file_with_errors_untouched(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.dpn"]
 
 
+def test_fmt_names_a_command_that_lists_the_errors_as_it_can_be_typed(tmp_path):
+    # "(dehlanote validate <stdin> lists them)" read from a file named stdin when typed, and a
+    # name with a space was two files
+    bad = broken(tmp_path).read_bytes()
+    for args in (("fmt", "--check", "-"), ("fmt", "-")):
+        result = run(*args, input=bad)
+        assert result.exit_code == 1
+        assert "(dehlanote validate - lists them)" in result.stderr, result.stderr
+    spaced = tmp_path / "club night.dpn"
+    spaced.write_bytes(bad)
+    result = run("fmt", "--write", spaced)
+    assert f"(dehlanote validate '{spaced}' lists them)" in result.stderr, result.stderr
+
+
 def test_fmt_keeps_a_game_that_cannot_be_read_as_written(tmp_path):
     path = unreadable_game(tmp_path)
     result = run("fmt", path)
