@@ -300,5 +300,5 @@ def check_file(spec: str, reg: Registry, on_error: Optional[Callable[[DpnError],
         if isinstance(exc, BrokenPipeError):
             raise
         report.unreadable = why(exc)
-        report.stopped = type(exc).__name__ == "WorkerLost"
+        report.stopped = type(exc).__name__ in ("WorkerLost", "FileChanged")   # read in part
     return report

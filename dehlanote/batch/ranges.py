@@ -37,7 +37,8 @@ from ..syntax.parser import parse_chunk
 from ..syntax.reader import Chunk, EncodingProblem, split_games
 from .locate import error_state, located, rebuild_error
 
-__all__ = ["Cut", "RangeResult", "check_range", "guided_starts", "plan_ranges", "range_count", "read_range"]
+__all__ = ["Cut", "FileChanged", "RangeResult", "check_range", "guided_starts", "plan_ranges", "range_count",
+           "read_range"]
 
 #: a line that opens with [ after a blank line (its [ is the cut); CRLF line ends included
 _CUT = re.compile(rb"\n[ \t\r]*\n(?=\[)")
@@ -146,14 +147,32 @@ def plan_ranges(path: "str | os.PathLike[str]", count: int, *, workers: int = 0)
     return cuts
 
 
+class FileChanged(OSError):
+    """The file was removed or rewritten after its cuts were planned: its ranges are not
+    those of the file any more (a range read at the old cuts mixed the two texts)."""
+
+
+def _changed() -> FileChanged:
+    return FileChanged(0, "it changed while it was checked (removed or rewritten): the games before "
+                          "were checked; check it again")
+
+
 def read_range(path: "str | os.PathLike[str]", cuts: Sequence[Cut], index: int, results: list) -> Any:
     """The chunks of the games that start from cut ``index`` on, as one pass over the whole
     file gives them, up to the first later cut where a game starts; that cut's index is put
-    in ``results`` (a list: appended once the range is read)."""
+    in ``results`` (a list: appended once the range is read).
+
+    Raises FileChanged when the file is gone or not of the size planned (the last cut)."""
     start, line = cuts[index]
     last = len(cuts) - 1
     j = index + 1
-    with open(path, "rb") as stream:
+    try:
+        stream = open(path, "rb")
+    except FileNotFoundError:
+        raise _changed() from None
+    with stream:
+        if os.fstat(stream.fileno()).st_size != cuts[last].offset:
+            raise _changed()
         stream.seek(start)
         lo = line - 1
         for chunk in split_games(stream):
@@ -166,6 +185,8 @@ def read_range(path: "str | os.PathLike[str]", cuts: Sequence[Cut], index: int, 
                 results.append(j)
                 return
             yield chunk
+        if os.fstat(stream.fileno()).st_size != cuts[last].offset:
+            raise _changed()        # cut short (or grown) while it was read: not the file's end
     results.append(last)
 
 

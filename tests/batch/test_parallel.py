@@ -123,6 +123,43 @@ def test_unreadable_file(tmp_path: Path) -> None:
         list(validate_parallel(tmp_path / "missing.dpn", 2))
 
 
+@pytest.mark.parametrize("change", ["removed", "rewritten"])
+def test_a_file_that_changes_while_it_is_checked_is_said_to_have_changed(archive: Path, tmp_path: Path,
+                                                                          change: str) -> None:
+    # each worker opens the file by its name: removed while validate --jobs 2 ran, it was
+    # "cannot read x.dpn: no such file" after half of it (one process read it all); rewritten,
+    # the workers read the new text at the old cuts, and the games of two files were mixed
+    path = tmp_path / "x.dpn"
+    path.write_bytes(archive.read_bytes() * 3)
+    reports = validate_parallel(path, 2, ranges=40)
+    first = next(reports)
+    assert first.index == 0
+    if change == "removed":
+        path.unlink()
+    else:
+        path.write_bytes(archive.read_bytes())
+    with pytest.raises(OSError) as caught:
+        list(reports)
+    assert type(caught.value).__name__ == "FileChanged"
+    assert "changed while it was checked" in str(caught.value.strerror)
+
+
+def test_a_range_cut_short_while_it_is_read_is_not_the_end_of_the_file(archive: Path, tmp_path: Path) -> None:
+    # truncated in place under a worker that had it open, its range ended early and was
+    # taken for the end of the file: validate --jobs 2 said "370 games", exit 1, and nothing more
+    from dehlanote.batch.ranges import plan_ranges, read_range
+    path = tmp_path / "x.dpn"
+    path.write_bytes(archive.read_bytes())
+    cuts = plan_ranges(path, 1)
+    chunks = read_range(path, cuts, 0, [])
+    next(chunks)
+    with open(path, "r+b") as f:
+        f.truncate(1000)
+    with pytest.raises(OSError) as caught:
+        list(chunks)
+    assert type(caught.value).__name__ == "FileChanged"
+
+
 def test_stopping_early_stops_the_workers(archive: Path) -> None:
     reports = validate_parallel(archive, 2, batch_chars=2000)
     first = [next(reports) for _ in range(3)]
