@@ -154,9 +154,14 @@ def fmt(
     if check:
         for path in changed:
             out.print(f"would reformat {path}", markup=False)
-        n = len(changed)
-        out.print(f"{plural(n, 'file')} would be reformatted, {len(readable) - n} already canonical"
-                  if n else f"{plural(len(readable), 'file')} already canonical", markup=False)
+        # a file with errors is not canonical (fmt leaves its games as they are): never counted so
+        with_errors = sum(1 for r in readable if r.count)
+        n = len([p for p in changed if not any(r.path == p and r.count for r in reports)])
+        canonical = len(readable) - n - with_errors
+        out.print((f"{plural(n, 'file')} would be reformatted, {canonical} already canonical"
+                   if n or with_errors else f"{plural(len(readable), 'file')} already canonical")
+                  + (f", {plural(with_errors, 'file')} with errors (not canonical)" if with_errors else ""),
+                  markup=False)
         status = exit_status(reports, lambda r: r.count > 0 or r.path in changed)
     elif write:
         done = [p for p in changed if not any(r.path == p and r.count for r in reports)]

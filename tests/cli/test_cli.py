@@ -328,6 +328,17 @@ def test_fmt_check_lists_the_files_that_are_not_canonical(tmp_path):
     assert LOOSE.read_text(encoding="utf-8").startswith("{Written at the table")   # untouched
 
 
+def test_fmt_check_never_counts_a_file_with_errors_as_canonical(tmp_path):
+    # "x.dpn: 1 error, so it is not canonical DPN" was followed by "1 file already canonical"
+    result = run("fmt", "--check", broken(tmp_path), WORKED, LOOSE)
+    assert result.exit_code == 1
+    assert "1 file would be reformatted, 1 already canonical, 1 file with errors (not canonical)" in result.stdout
+    result = run("fmt", "--check", broken(tmp_path))
+    assert result.exit_code == 1
+    assert "already canonical" not in result.stdout.replace("0 already canonical", "")
+    assert "1 file with errors (not canonical)" in result.stdout
+
+
 def test_fmt_check_standard_input():
     assert run("fmt", "--check", "-", input=LOOSE.read_bytes()).exit_code == 1
     canonical = run("fmt", LOOSE).stdout
