@@ -11,7 +11,6 @@ from typing import Optional
 
 import typer
 from rich.control import Control
-from rich.markup import escape
 
 from ..analysis.judge import claim_judge
 from ..stops import signal_exit
@@ -47,6 +46,7 @@ from .common import (
     open_games,
     out_console,
     plural,
+    validate_hint,
 )
 
 
@@ -111,7 +111,7 @@ def replay(
         raise fail(f"game {game} of {file} has no deal that can be replayed", Exit.INVALID)
     if facts.errors:
         err.print(f"dehlanote: game {game} has {plural(len(facts.errors), 'error')}; "
-                  f"showing what could be replayed (dehlanote validate {escape(file)} lists them)",
+                  f"showing what could be replayed ({validate_hint(file)} lists them)",
                   markup=False)
     stepper = Stepper.of(facts)
     if deal is not None and not stepper.goto(deal):

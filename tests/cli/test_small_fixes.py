@@ -58,6 +58,15 @@ def test_replay_plain_exits_1_when_the_record_has_errors_as_validate_does():
     assert run("replay", "--plain", WORKED).exit_code == 0 == run("validate", WORKED).exit_code
 
 
+def test_replay_names_a_command_that_lists_the_errors_as_it_can_be_typed(tmp_path):
+    # a name with [ was shown with a backslash ("dehlanote validate \\[club] x.dpn"), unquoted
+    path = tmp_path / "[club] x.dpn"
+    path.write_bytes(BAD.read_bytes())
+    result = run("replay", "--plain", path)
+    assert result.exit_code == 1
+    assert f"(dehlanote validate '{path}' lists them)" in result.stderr, result.stderr
+
+
 # ---- rules, piped --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", [None, "hukum", "pagat kots=3"])
