@@ -39,9 +39,16 @@ def no_suit(word: str) -> str:
     return f'"{word}" has no suit: write {rank}S, {rank}H, {rank}D or {rank}C'
 
 
+#: characters that show as nothing (format characters: a byte order mark, zero-width spaces
+#: and joiners, a soft hyphen): named in a message, or "found "BD"" shows nothing wrong
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+
+
 def clip(word: str, size: int = 30) -> str:
-    """A word as a message shows it: a long one cut short."""
-    return word if len(word) <= size else word[: size - 3] + "..."
+    """A word as a message shows it: a long one cut short, an invisible character named
+    (``B<U+FEFF>D``)."""
+    word = word if len(word) <= size else word[: size - 3] + "..."
+    return _INVISIBLE.sub(lambda m: f"<U+{ord(m.group()):04X}>", word) if not word.isascii() else word
 
 
 _WORD = re.compile(r'[^\s\[\]{}"]+')

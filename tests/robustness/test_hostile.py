@@ -693,3 +693,14 @@ def test_16_9_annotate_on_one_long_line_in_bounded_memory(tmp_path, shape):
     print(f"\nannotate on one {size // MB} MB line ({shape}): peak {peak} MB")
     assert status in (1, 2) and b"Traceback" not in out
     assert peak < 8 * size / MB + 80, peak      # (10 MB of NULs took 1.2 GB)
+
+
+@pytest.mark.parametrize("invisible", ["\ufeff", "\u200b", "\u2060", "\u00ad"])
+def test_an_invisible_character_in_a_word_is_named_in_the_message(invisible):
+    # a byte order mark in the middle of a file (two files joined) or a zero-width space from
+    # a phone: "expected a side (AC or BD), found "BD"" showed nothing wrong with BD
+    text = (ROOT / "tests" / "data" / "worked-example.dpn").read_text(encoding="utf-8")
+    game = next(iter_games(io.StringIO(text.replace("tens AC 3 BD 1", f"tens AC 3 B{invisible}D 1"))))
+    [error] = replay_game(game).errors
+    assert error.code == "syntax"
+    assert f'found "B<U+{ord(invisible):04X}>D"' in error.message, error.message
