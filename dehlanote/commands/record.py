@@ -242,7 +242,7 @@ def record_command(
     err = err_console()
     if interactive:     # refusals wrapped at words, in 80 columns at most (validate's text, shorter lines)
         err = safe_console(stderr=True, highlight=False, width=_width())
-    out = out_console() if interactive else Console(file=sys.stderr, highlight=False)
+    out = out_console() if interactive else safe_console(stderr=True, highlight=False)
     path = shown(str(file))
     problem = not_a_record(file)     # before the lock: no lock file made beside a device
     if problem is not None:

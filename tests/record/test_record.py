@@ -1071,6 +1071,13 @@ def test_a_wrong_count_of_names_at_the_question_is_asked_again(tmp_path):
     assert '[A "Asha"]' in path.read_text(encoding="utf-8") and '[D "Dev"]' in path.read_text(encoding="utf-8")
 
 
+def test_a_name_that_looks_like_an_emoji_code_is_printed_as_typed(tmp_path):
+    # from a pipe the seats were printed by a console that read Rich's emoji codes: ':fire:' as 🔥
+    done = subprocess.run(CLI + [str(tmp_path / "em.dpn"), "--no-sync", "--names", ":fire:,b,:100:,d", "--dealer",
+                                 "D"], input="seats\n", capture_output=True, text=True, env=env(), timeout=60)
+    assert "A :fire: (AC)" in done.stderr and "C :100: (AC)" in done.stderr, done.stderr
+
+
 def test_a_ctrl_c_at_the_prompt_says_the_record_is_saved_on_a_line_of_its_own(tmp_path):
     # the farewell went on after the prompt and the ^C, wrapped as if it began at the margin
     pexpect = pytest.importorskip("pexpect")
