@@ -59,9 +59,10 @@ def generate_command(
     limit = None if options.get("kots") == 0 else MAX_DEALS
 
     def texts() -> Iterator[str]:
-        for _ in range(games):
+        # one blank line between games and none at the end, as the canonical layout has it
+        for n in range(games):
             text, _facts = generate_match(rng, profile, options, look, max_deals=limit)
-            yield text
+            yield ("\n" if n else "") + text.rstrip("\n") + "\n"
 
     if output is None:
         for text in texts():

@@ -700,7 +700,10 @@ def _hands_lines(rules: PlayoutRules, deal: dict, deco: random.Random, loose: bo
     lines = []
     split = deal.get("split")
     for i, seat in enumerate(rules.seats):
-        cards = [_spell(c, deco, loose) for c in deal["hands"][seat]]
+        hand = deal["hands"][seat]
+        # (dealt first five first; without a split that order says nothing, and the plain
+        # style writes a hand as the canonical layout does: by suit, highest first)
+        cards = [_spell(c, deco, loose) for c in (hand if split or loose else sorted(hand, key=sort_key))]
         if split:
             cards = cards[:split] + ["|"] + cards[split:]
         lines.append(("hands " if i == 0 else "      ") + f"{seat}: " + " ".join(cards))

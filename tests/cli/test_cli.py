@@ -781,3 +781,17 @@ def test_serve_refuses_an_empty_rules_file_before_it_serves(tmp_path):
     result = run("serve", str(tmp_path), "--rules-file", "", "--port", "0")   # (nothing is bound: refused first)
     assert result.exit_code == 2
     assert "the rules file's name is empty" in result.stderr
+
+
+@pytest.mark.parametrize("rules, hands", [("standard", False), ("standard", True), ("pagat", True), ("hukum", True),
+                                          ("standard trump=first-void-five", True), ("standard six-player", True)])
+def test_generate_plain_writes_the_canonical_layout(tmp_path: Path, rules: str, hands: bool) -> None:
+    # '--style plain: the canonical layout', yet fmt --check would reformat it: a blank line at
+    # the end, and each hand written as its first five cards and then the rest
+    path = tmp_path / "generated.dpn"
+    made = run("generate", "--games", "3", "--seed", "11", "--rules", rules, *(["--hands"] if hands else []),
+               "-o", str(path))
+    assert made.exit_code == 0, made.output
+    checked = run("fmt", "--check", str(path))
+    assert checked.exit_code == 0, checked.output
+    assert "1 file already canonical" in checked.output
