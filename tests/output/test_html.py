@@ -435,3 +435,18 @@ def test_the_index_figures_say_one_in_the_singular(tmp_path: Path) -> None:
     build_site([str(record), str(WORKED)], tmp_path / "two", registry())
     assert figures(tmp_path / "two") == ("2 files | 2 games | 2 deals (2 complete) | 26 tricks | "
                                          "0 matches finished, 2 unfinished | 1 game with errors")
+
+
+def test_the_comments_of_the_lines_before_the_play_are_in_the_story() -> None:
+    # the trump line's comment ("trump D by A {diamonds}" in the worked example), the hands' and
+    # the misdeals' were on no page; the deal line's was the only one shown. The tens line's is
+    # not among them: at the top of the story it would give the result away
+    text = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    text = text.replace("hands A: AS", "misdeal {cards face up}\nhands A: AS")
+    text = text.replace("JC 9C 8C 7C 6C 2C\n", "JC 9C 8C 7C 6C 2C {C sorts slowly}\n")
+    facts = replay_game(parse_string(text)[0])
+    assert not facts.errors
+    deal = game_data(facts)["deals"][0]
+    assert deal["comments"] == ["D deals five each from A, the dealer's right; A looks at them and names trump",
+                                "cards face up", "C sorts slowly", "diamonds"]
+    assert not any("wins the deal" in c for c in deal["comments"])

@@ -214,8 +214,13 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
     out["wi"] = start
     if isinstance(start, dict):
         out["wh"] = whatif_text(d)
-    if d.deal.comments:
-        out["comments"] = list(d.deal.comments)
+    # the comments of the lines before the play, in the record's order (the trump line's, the
+    # hands' and the misdeals' were never shown); the tens line's would give the result away
+    w = d.deal
+    said_before = [*w.comments, *(c for m in w.misdeals or () for c in m.comments),
+                   *(c for h in w.hands or () for c in h.comments), *(w.trump.comments if w.trump is not None else ())]
+    if said_before:
+        out["comments"] = said_before
     return out
 
 
