@@ -399,7 +399,6 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
             # ones are ignored from here (a Ctrl-C sent with it landed in the farewell, which it
             # cut short: status 129 and nothing said, 5 runs in 200 with the machine busy)
             first = _ARRIVALS.acting(exc.code - 128)
-            _ignore_stops()
             _leaving(old)
             _farewell(session, err, path, stopped=True)
             raise typer.Exit(128 + first)
@@ -415,8 +414,10 @@ def _leaving(old: dict) -> None:
     """Stopped: a stop sent again (a closing terminal sends more than one; a stop dropped
     where Python could not raise it comes back a moment later) is ignored from here on, so
     it cannot end the program between here and the release of the record's lock (the lock
-    file was left behind in 2 closings of 5)."""
+    file was left behind in 2 closings of 5). Every stop is ignored at once too: a stop's
+    own handler did so, the safe writer's (whose SystemExit this may be) did not."""
     _ARRIVALS.caught = True
+    _ignore_stops()
     for s in _STOPS:
         old[s] = signal.SIG_IGN
 
