@@ -34,7 +34,6 @@ What is counted (only complete deals count towards deal results):
 
 from __future__ import annotations
 
-import datetime
 import heapq
 import re
 from collections import Counter
@@ -91,11 +90,8 @@ def date_range(since: Optional[str], until: Optional[str]) -> Callable[[Optional
         m = re.fullmatch(r"([0-9]{4})(?:[.-]([0-9]{2})(?:[.-]([0-9]{2}))?)?", text.strip())
         if m is None or (m.group(2) and not 1 <= int(m.group(2)) <= 12):
             raise ValueError(f"{label} {text}: not a date (YYYY-MM-DD, YYYY-MM or YYYY)")
-        if m.group(3):
-            try:
-                datetime.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-            except ValueError:
-                raise ValueError(f"{label} {text}: there is no such day") from None
+        if m.group(3) and read_date(".".join(m.groups()))[0] is None:    # (the Date tag's calendar)
+            raise ValueError(f"{label} {text}: there is no such day")
         bounds.append("-".join(g for g in m.groups() if g))
     low, high = bounds
     if low is not None and high is not None and low > high and not low.startswith(high):
