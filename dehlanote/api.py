@@ -54,13 +54,13 @@ def read_game(f: Union[IO[str], IO[bytes]], reg: Optional[Registry] = None) -> O
                         "or use read_games(path) for a file by its name")
     try:
         reader = _READERS.get(f)
-        if reader is None:
-            reader = iter_games(f)
-            _READERS[f] = reader
     except TypeError:       # (a stream that cannot be weakly referenced, or hashed: it keeps no place)
         raise TypeError(f"read_game keeps its place in a stream between calls, which a {type(f).__name__} "
                         "does not allow (it cannot be weakly referenced): read its games with "
                         "read_games(f)") from None
+    if reader is None:
+        # (iter_games's own TypeError, for a stream it cannot read, is told as it is)
+        reader = _READERS[f] = iter_games(f)
     game = next(reader, None)
     if game is None:
         _READERS.pop(f, None)
