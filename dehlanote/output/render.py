@@ -53,8 +53,29 @@ def cards_text(cards: Iterable[str], symbols: bool = True, sep: str = " ") -> Te
     return out
 
 
-def hand_lines(cards: Iterable[str], symbols: bool = True, unknown: int = 0) -> Text:
-    """A hand grouped by suit, one line per suit (S H D C), ranks high to low."""
+def suit_ranks(ranks: list[str], room: Optional[int] = None) -> str:
+    """A suit's ranks for a line with ``room`` cells after its label: spaced (``K J 10 9``), run
+    together where that is too wide (``KJ109``: no rank but the ten has a 1 or a 0, so it still
+    reads one way), and cut to ``KJ109…+3`` only where even that does not fit."""
+    if not ranks:
+        return "—"
+    spaced = " ".join(ranks)
+    if room is None or len(spaced) <= room:
+        return spaced
+    joined = "".join(ranks)
+    if len(joined) <= room:
+        return joined
+    for keep in range(len(ranks) - 1, 0, -1):
+        cut = "".join(ranks[:keep]) + f"…+{len(ranks) - keep}"
+        if len(cut) <= room:
+            return cut
+    return f"…+{len(ranks)}"
+
+
+def hand_lines(cards: Iterable[str], symbols: bool = True, unknown: int = 0, width: Optional[int] = None) -> Text:
+    """A hand grouped by suit, one line per suit (S H D C), ranks high to low; ``width``: the
+    cells a line may take, a longer suit's ranks run together rather than wrap onto a line of
+    their own (where a fixed number of lines would hide the suits after it)."""
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
     for card in cards:
         by_suit[card[-1]].append(card[:-1])
@@ -66,7 +87,8 @@ def hand_lines(cards: Iterable[str], symbols: bool = True, unknown: int = 0) -> 
         first = False
         label = SUIT_SYMBOLS[suit] if symbols else suit
         out.append(label, style="red" if suit in RED_SUITS else "bold")
-        out.append(" " + (" ".join(by_suit[suit]) if by_suit[suit] else "—"))
+        room = None if width is None else max(1, width - Text(label).cell_len - 1)
+        out.append(" " + suit_ranks(by_suit[suit], room))
     if unknown:
         out.append(f"\n+ {unknown} not in the record", style="dim")
     return out
@@ -234,6 +256,6 @@ def game_result_text(facts: GameFacts) -> Text:
 
 
 __all__ = [
-    "card_text", "cards_text", "hand_lines", "suit_text", "error_text", "deal_table", "game_heading",
+    "card_text", "cards_text", "hand_lines", "suit_ranks", "suit_text", "error_text", "deal_table", "game_heading",
     "game_result_text", "RED_SUITS",
 ]

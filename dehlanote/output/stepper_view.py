@@ -29,7 +29,7 @@ from ..deck import SUIT_SYMBOLS, SUITS, side_of
 from .notes import capture_text, deal_result_text
 from .stepper import Flag, Snapshot, Stepper, flag_text, match_parts, seat_layout
 from .keys import STEPPER_KEYS, WHATIF_KEYS, help_rows, key_hints
-from .render import RED_SUITS, card_text, cards_text, hand_lines, suit_text
+from .render import RED_SUITS, card_text, cards_text, hand_lines, suit_ranks, suit_text
 
 if TYPE_CHECKING:
     from .analysis_view import DealView
@@ -99,7 +99,9 @@ def _frame(size: ScreenSize, n: int) -> _Frame:
         table = 2 * seat + box_h
         return _Frame(True, (width - 4) // 3, box, box_h, seat, table, max(1, height - fixed - table))
     box = 40 if width >= 100 else max(30, min(36, width - 40))
-    side = max(12, min(30, (width - box - 4) // 2))
+    # the hands beside the box get what is left, however little: a wider column than the screen has
+    # is squeezed by the layout, and a hand's lines then wrap out of their places
+    side = max(6, min(30, (width - box - 4) // 2))
     box_h = 8
     full = 6 + box_h + 6
     if height - fixed - full >= 3:
@@ -167,7 +169,7 @@ def _seat_lines(seat: str, snap: Snapshot, names: dict[str, str], n: int, symbol
             title.append("  ")
             title.append_text(extra)
         title.append("\n")
-        title.append_text(hand_lines(cards, symbols))
+        title.append_text(hand_lines(cards, symbols, width=width))
         return title
     if one_line:
         line = title
@@ -175,26 +177,41 @@ def _seat_lines(seat: str, snap: Snapshot, names: dict[str, str], n: int, symbol
             line.append("  ")
             line.append_text(extra)
         line.append("\n")
-        line.append_text(_hand_one_line(cards, symbols))
+        line.append_text(_hand_one_line(cards, symbols, width))
         return line
     out = title
     out.append("\n")
     out.append_text(extra)
     out.append("\n")
-    out.append_text(hand_lines(cards, symbols))
+    out.append_text(hand_lines(cards, symbols, width=width))
     return out
 
 
-def _hand_one_line(cards: Iterable[str], symbols: bool) -> Text:
+def _hand_one_line(cards: Iterable[str], symbols: bool, width: Optional[int] = None) -> Text:
+    """A hand on one line, suit after suit; where that is wider than ``width``, each suit's ranks
+    run together, then the longest suits are cut (``KJ109…+3``) rather than the line wrap out of
+    its place."""
     by_suit: dict[str, list[str]] = {s: [] for s in SUITS}
     for card in cards:
         by_suit[card[-1]].append(card[:-1])
+    labels = {suit: SUIT_SYMBOLS[suit] if symbols else suit for suit in SUITS}
+    fixed = sum(Text(labels[suit]).cell_len + 1 for suit in SUITS)
+    rooms: dict[str, Optional[int]] = {suit: None for suit in SUITS}
+    sep = "  "
+    if width is not None and fixed + 2 * 3 + sum(len(suit_ranks(by_suit[s])) for s in SUITS) > width:
+        sep = " "
+        rooms = {suit: len("".join(by_suit[suit])) or 1 for suit in SUITS}
+        while fixed + 3 + sum(len(suit_ranks(by_suit[s], rooms[s])) for s in SUITS) > width:
+            longest = max(SUITS, key=lambda s: rooms[s] or 0)
+            if (rooms[longest] or 0) <= 3:
+                break
+            rooms[longest] = (rooms[longest] or 0) - 1
     out = Text()
     for i, suit in enumerate(SUITS):
         if i:
-            out.append("  ")
-        out.append(SUIT_SYMBOLS[suit] if symbols else suit, style="red" if suit in RED_SUITS else "bold")
-        out.append(" " + (" ".join(by_suit[suit]) if by_suit[suit] else "—"))
+            out.append(sep)
+        out.append(labels[suit], style="red" if suit in RED_SUITS else "bold")
+        out.append(" " + suit_ranks(by_suit[suit], rooms[suit]))
     return out
 
 

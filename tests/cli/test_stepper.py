@@ -480,3 +480,50 @@ def test_the_records_glyphs_and_comments_show_at_their_card_and_trick():
     assert lines[i + 1] == "  D wins trick 7"        # the trick, then its note, never said of JS
     assert lines[i + 4] == "    Trick 7: D trumps with the ten of trumps, but it stays in the centre"
     assert lines[lines.index("  D plays 10D") + 1] == "    D 10D?"
+
+
+_SUIT_RUN = re.compile(r"[♠♥♦♣] ((?:10|[AKQJ2-9])+(?:…\+(\d+))?(?: (?:10|[AKQJ2-9])+)*)")
+
+
+def _cards_shown(lines: list[str]) -> int:
+    """The cards the hands on a screen show: every rank after a suit symbol, and the N of a cut ``…+N``."""
+    shown = 0
+    for line in lines:
+        if line.startswith("Trump"):
+            continue
+        for m in _SUIT_RUN.finditer(line):
+            shown += len(re.findall(r"10|[AKQJ2-9]", m.group(1).split("…")[0])) + int(m.group(2) or 0)
+    return shown
+
+
+LONG_SUITS = """[A "Asha"] [B "Bilal"] [C "Chitra"] [D "Dev"]
+[Rules "standard"]
+
+deal dealer D
+hands A: AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S
+      B: AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
+      C: AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D
+      D: AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C
+trump S by A
+1 AS 2H 2D 2C
+"""
+
+
+@pytest.mark.parametrize("size", [ScreenSize(80, 24), ScreenSize(50, 24), ScreenSize(120, 40), ScreenSize(100, 22)],
+                         ids=lambda s: f"{s.width}x{s.height}")
+@pytest.mark.parametrize("source", ["standard-six-player.dpn", "long suits"])
+def test_every_card_of_every_hand_is_on_the_screen(source, size):
+    """A suit too long for its place runs its ranks together (KJ109...) instead of wrapping onto a
+    line of its own: six players' hands have a fixed number of lines, and the wrapped line pushed
+    the last suit (clubs) off the screen, leaving its ranks under the diamonds."""
+    text = LONG_SUITS if source == "long suits" else (ROOT / "samples" / source).read_text(encoding="utf-8")
+    for game in parse_string(text):
+        st = Stepper.of(replay_game(game))
+        for i in range(len(st.deals)):
+            st.deal, st.played = i, 0
+            lines = render(st, size)
+            held = sum(len(cards) for cards in st.snap.hands.values())
+            assert held and _cards_shown(lines) == held, "\n".join(lines)
+            # each hand shows every suit: four suit lines a seat
+            assert sum(line.count(sym) for line in lines if not line.startswith("Trump")
+                       for sym in "♠♥♦♣") >= 4 * len(st.snap.hands)
