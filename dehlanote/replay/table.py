@@ -321,7 +321,8 @@ class Table:
         return dict(zip(self.sides, score_mode(st.rules).totals(tens, st.pile_cards, st.pile_tricks)))
 
     def hand(self, seat: str) -> Optional[tuple[Card, ...]]:
-        """The cards ``seat`` still holds, when its hand is known (None: not known).
+        """The cards ``seat`` still holds, when its hand is known (None: not known); with several
+        decks (six players) a card held twice is there twice.
 
         Raises:
             ValueError: there is no such seat at the table (TypeError: ``seat`` is not a str).
@@ -333,7 +334,8 @@ class Table:
         i = self.seats.index(seat)
         if not st.any_explicit or not st.explicit[i]:
             return None
-        return tuple(_CARDS[c] for c in DECK if (st.hands[i] >> SHIFT[c]) & 3)
+        hand = st.hands[i]      # 2 bits a card: how many copies (several decks)
+        return tuple(_CARDS[c] for c in DECK for _ in range((hand >> SHIFT[c]) & 3))
 
     @property
     def events(self) -> tuple:

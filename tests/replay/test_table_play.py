@@ -228,3 +228,27 @@ def test_the_record_of_any_recorded_deal_reads_back_without_an_error(rules):
                 # as the first deal of a match, all four tens end it: the record says who won
                 assert f'[Result "{deal.kot.side}"]' in written
     assert {(False, True), (True, False), (True, True)} <= seen
+
+
+# ---- several decks: a card held twice is shown twice ------------------------------------------
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_six_player_hand_holds_each_copy_of_a_card_until_it_is_played(seed):
+    """With three decks a seat may hold a card two or three times: ``hand(seat)`` shows each
+    copy (it showed one, so the what-if screen and pictures of six players' deals lost cards),
+    and a card played takes away one copy."""
+    from collections import Counter
+    rnd = random.Random(seed)
+    hands = _deal(rnd, "ABCDEF", decks=3)
+    table = Table.new(dehlanote.rules_from_tag("standard six-player"), dealer="F", hands=hands, trump="D")
+    held = {s: Counter(cards) for s, cards in hands.items()}
+    assert any(n > 1 for c in held.values() for n in c.values())
+    while table.legal_cards():
+        for seat in table.seats:
+            shown = table.hand(seat)
+            assert shown is not None and Counter(str(c) for c in shown) == held[seat]
+        seat, card = table.to_play, rnd.choice(table.legal_cards())
+        table.play(card)
+        held[seat][str(card)] -= 1
+        held[seat] = +held[seat]
+    assert all(table.hand(s) == () for s in table.seats)
