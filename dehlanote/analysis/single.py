@@ -372,6 +372,8 @@ def judge_deal(fact: DealFact, rules: Rules, analysis: DealAnalysis, *, worlds: 
         for done, ((trick, place), (pos, voids, card)) in enumerate(reversed(todo)):
             if progress is not None:
                 progress(done, len(todo))
+            if solvers.deadline is not None and time.process_time() >= solvers.deadline:
+                raise OutOfTime     # the worlds are drawn in Python: the search is not the only clock
             view = view_of(pos, voids)
             out[(trick, place)] = judge_view(view, card, worlds=worlds, rng=_seed_rng(seed, fact.number, trick, place),
                                              solvers=solvers, seat=rules.seat_letters[pos.turn])
@@ -420,8 +422,8 @@ def _line(fact: DealFact, rules: Rules) -> dict[tuple[int, int], tuple[Position,
     return out
 
 
-__all__ = ["WORLDS", "CardJudgement", "SingleJudgement", "View", "view_of", "enumerate_worlds", "sample_world",
-           "judge_view", "judge_deal", "mark", "analyse", "play_mark", "play_advice", "decision_line"]
+__all__ = ["WORLDS", "time_left", "CardJudgement", "SingleJudgement", "View", "view_of", "enumerate_worlds",
+           "sample_world", "judge_view", "judge_deal", "mark", "analyse", "play_mark", "play_advice", "decision_line"]
 
 
 # ---- the deal's judgement, as the commands show it ---------------------------------------------
@@ -430,14 +432,22 @@ def analyse(fact: DealFact, rules: Rules, *, dd: bool = False, worlds: int = WOR
             from_trick: int = 1, time_limit: float | None = None, node_limit: int | None = None,
             solver: Solver | None = None, progress: Callable[[int, int], None] | None = None) -> DealAnalysis:
     """A deal analysed double dummy and, unless ``dd``, judged single dummy on top (each play's
-    ``single``); ``time_limit`` (CPU seconds) and ``node_limit`` apply to each of the two."""
+    ``single``); ``time_limit`` (CPU seconds) is the whole deal's, the judgement getting what the
+    double-dummy analysis left of it; ``node_limit`` applies to each of the two."""
+    started = time.process_time()
     a = analyse_deal(fact, rules, from_trick=from_trick, solver=solver, node_limit=node_limit,
                      time_limit=time_limit, progress=progress if dd else None)
     if not dd:
         a.single_dummy = True
-        judge_deal(fact, rules, a, worlds=worlds, seed=seed, time_limit=time_limit, node_limit=node_limit,
-                   progress=progress)
+        judge_deal(fact, rules, a, worlds=worlds, seed=seed, time_limit=time_left(time_limit, started),
+                   node_limit=node_limit, progress=progress)
     return a
+
+
+def time_left(limit: float | None, started: float) -> float | None:
+    """What is left of ``limit`` CPU seconds counted from ``started`` (``time.process_time()``);
+    None: no limit. Never below 0."""
+    return None if limit is None else max(0.0, limit - (time.process_time() - started))
 
 
 def play_mark(a: DealAnalysis, p: PlayAnalysis, rules: Rules, dealer: int) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 from ..analysis.commentary import DEAL_SECONDS
 from ..analysis import Solver
 from ..analysis.deal import TIMEOUT, DealAnalysis, analyse_deal, known_hands
-from ..analysis.single import WORLDS, judge_deal, play_advice, play_mark
+from ..analysis.single import WORLDS, judge_deal, play_advice, play_mark, time_left
 from ..i18n import N_
 from ..analysis.position import PlayRules
 from ..replay.facts import DealFact
@@ -227,7 +227,8 @@ class Analyser:
             best.single_dummy = True
             if partial is not None:     # the double-dummy values while the cards are judged
                 partial(deal_view(fact, rules, best, self.words))
-            judge_deal(fact, rules, best, worlds=self.worlds, seed=self.seed, time_limit=self.time_limit)
+            judge_deal(fact, rules, best, worlds=self.worlds, seed=self.seed,
+                       time_limit=time_left(self.time_limit, started))     # the deal's limit, not a second one
         if progress is not None:
             progress(total, total)
         return best

@@ -249,3 +249,46 @@ def test_sampling_agrees_with_the_exact_average_within_its_error() -> None:
     for e, s in zip(exact.cards, sampled.cards):
         assert e.card == s.card
         assert abs(e.loss - s.loss) <= 4 * s.stderr + 0.15, (e, s)
+
+
+def test_the_time_limit_is_the_whole_deals_not_one_for_each_of_its_two_analyses(monkeypatch) -> None:
+    """``--time-limit`` is a deal's CPU seconds: the single-dummy judgement gets what the
+    double-dummy analysis left. (It got a whole limit of its own: `review` of the six-player
+    sample with --time-limit 10 took 49.8 CPU s for its 2 deals; now 19.3 s.) A clock that
+    the double-dummy analysis runs out leaves every card without a single-dummy judgement,
+    said as not judged in time."""
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    from dehlanote import iter_path, replay_game
+
+    facts = replay_game(next(iter(iter_path(Path(__file__).resolve().parents[2] / "samples" / "worked-example.dpn"))))
+    fact, rules = facts.deals[0], facts.rules
+    clock = [0.0]
+    monkeypatch.setattr(single, "time", SimpleNamespace(process_time=lambda: clock[0]))
+    real = single.analyse_deal
+
+    def dd_taking_most_of_the_limit(*args, **kwargs):
+        got = real(*args, **kwargs)
+        clock[0] += 9.5         # the double-dummy analysis took 9.5 of the deal's 10 s
+        return got
+
+    monkeypatch.setattr(single, "analyse_deal", dd_taking_most_of_the_limit)
+    given: list = []
+    real_solvers = single.Solvers
+
+    def solvers(game, *, seconds=None, nodes=None):
+        given.append(seconds)
+        return real_solvers(game, seconds=seconds, nodes=nodes)
+
+    monkeypatch.setattr(single, "Solvers", solvers)
+    a = single.analyse(fact, rules, worlds=2, from_trick=12, time_limit=10.0)
+    assert given == [pytest.approx(0.5)]
+    clock[0] = 0.0
+    a = single.analyse(fact, rules, worlds=2, from_trick=12, time_limit=9.0)
+    assert given[-1] == 0.0
+    assert not a.solved and a.reason == "single dummy: not judged in time"
+    assert all(p.single is None for t in a.tricks for p in t.plays)
+    clock[0] = 0.0
+    a = single.analyse(fact, rules, worlds=2, from_trick=12, time_limit=None)
+    assert given[-1] is None and all(p.single is not None for t in a.tricks for p in t.plays)
