@@ -58,6 +58,6 @@ def rules_command(
         resolved = reg.resolve(label)
     except DpnError as exc:
         raise fail(exc.message)
-    out.print(profile_view(resolved, label))
+    out.print(profile_view(resolved, label, reg))
 
 

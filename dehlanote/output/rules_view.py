@@ -45,8 +45,10 @@ def _short_usage(opt: Option) -> str:
     return usage if len(usage) <= 24 else f"{opt.name}=METHOD"
 
 
-def profile_view(rules: Rules, label: str) -> RenderableType:
-    """A profile's description, source, parameters and decisions."""
+def profile_view(rules: Rules, label: str, reg: Registry | None = None) -> RenderableType:
+    """A profile's description, source, parameters and decisions; with options applied, the
+    description is the profile's own (so named) and each option says what it changes (from
+    ``reg``, the registry it was resolved in)."""
     params = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
     params.add_column("parameter", style="bold", no_wrap=True)
     params.add_column("value", no_wrap=True)
@@ -55,12 +57,26 @@ def profile_view(rules: Rules, label: str) -> RenderableType:
         params.add_row(name, str(getattr(rules, name)), param.meaning)
     parts: list[RenderableType] = [Text(label, style="bold underline")]
     if rules.description:
-        parts.append(Text(rules.description))
+        if rules.options:
+            parts.append(Text(f"{rules.name}, before its options: ", style="bold").append(Text(rules.description)))
+        else:
+            parts.append(Text(rules.description))
     if rules.source:
         parts.append(Text("Source: ", style="bold").append(Text(rules.source)))
     if rules.options:
         parts.append(Text("Options applied: ", style="bold").append(
             ", ".join(k if v is True else f"{k}={v}" for k, v in rules.options)))
+        known = reg.options if reg is not None else {}
+        changes = Table.grid(padding=(0, 1))
+        changes.add_column(no_wrap=True)
+        changes.add_column()
+        for k, v in rules.options:
+            opt = known.get(k)
+            if opt is not None and opt.description:
+                changes.add_row("•", Text(k if v is True else f"{k}={v}", style="bold").append(
+                    Text(": " + " ".join(opt.description.split()), style="")))
+        if changes.row_count:
+            parts.append(changes)
     parts += [Text(""), params]
     if rules.decisions:
         decisions = Table.grid(padding=(0, 1))

@@ -428,6 +428,18 @@ def test_rules_with_options_and_unknown_names():
     assert "not a known rule profile" in bad.stderr
 
 
+def test_rules_with_options_says_what_each_option_changes():
+    """The description shown is the profile's own (it says "7 straight deal wins" and "all four
+    tens"): with options applied it is named as the profile's, and each option says what it
+    changes, so `rules "standard six-player streak=3"` tells of the 12 tens and the 3 wins."""
+    out = " ".join(run("rules", "standard six-player streak=3").stdout.split())
+    assert "standard, before its options: Trump announced" in out
+    assert "• six-player: Six players A-F" in out and "12 tens: 7 win, 6-6 is level" in out
+    assert "• streak=3: Consecutive deal wins for a kot" in out
+    plain = " ".join(run("rules", "standard").stdout.split())
+    assert "before its options" not in plain and "•  six-player" not in plain
+
+
 def test_rules_lists_profiles_of_a_rules_file(tmp_path):
     extra = tmp_path / "club.yaml"
     extra.write_text("name: club\nbase: standard\ndescription: Our club's rules.\nparams: {streak: 5}\n",
