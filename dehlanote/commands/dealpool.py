@@ -48,9 +48,21 @@ def run_deals(
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn(verb), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                        TextColumn("{task.description}"), console=Console(stderr=True, highlight=False),
-                        transient=True, disable=not sys.stderr.isatty())
+    from rich.table import Column
+
+    console = Console(stderr=True, highlight=False)
+    # the bar, the count and the clock keep their room; the item's name gives way, its start
+    # first (the deal's number is at its end): a long path used to squeeze the clock to "0:00…"
+    room = max(12, console.width - len(verb) - 20 - (2 * len(str(len(items))) + 1) - 7 - 5)
+
+    def name(n: int) -> str:
+        text = label(n)
+        return text if len(text) <= room else "…" + text[len(text) - room + 1:]
+
+    progress = Progress(TextColumn(verb), BarColumn(bar_width=20), MofNCompleteColumn(),
+                        TimeElapsedColumn(table_column=Column(no_wrap=True, min_width=7)),
+                        TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis")),
+                        console=console, transient=True, disable=not sys.stderr.isatty())
     results: list[Result] = []
     lost = False
     with progress:
@@ -73,7 +85,7 @@ def run_deals(
                     lost = True
         else:
             for n, item in enumerate(items):
-                progress.update(bar, description=escape(label(n)))
+                progress.update(bar, description=escape(name(n)))
 
                 def step(part: int, total: int, n: int = n) -> None:
                     progress.update(bar, completed=n + (part / total if total else 0))
