@@ -442,6 +442,27 @@ class Meter:
         pass
 
 
+def bar_columns(verb: str, *middle: Any) -> tuple[Any, ...]:
+    """A progress bar's columns: ``verb``, a bar of 20 cells, the ``middle`` columns, the clock
+    (at least 7 cells), then the item's name, which alone gives way when the line is short
+    (see :func:`bar_name`): a long path used to squeeze the clock to '0:00…'."""
+    from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+    from rich.table import Column
+
+    return (TextColumn(verb), BarColumn(bar_width=20), *middle,
+            TimeElapsedColumn(table_column=Column(no_wrap=True, min_width=7)),
+            TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis")))
+
+
+def bar_name(text: str, room: int) -> str:
+    """``text`` for a bar's name column of ``room`` cells, escaped for Rich: cut from its start
+    (a path's end, its file and deal, is what tells one item from the next)."""
+    from rich.markup import escape
+
+    room = max(12, room)
+    return escape(text if len(text) <= room else "…" + text[len(text) - room + 1:])
+
+
 class _BarMeter(Meter):
     def __init__(self, progress: Any, task: Any) -> None:
         self.progress, self.task = progress, task
@@ -450,8 +471,8 @@ class _BarMeter(Meter):
 
     def file(self, path: str, size: int) -> None:
         self.size = size
-        from rich.markup import escape
-        self.progress.update(self.task, description=escape(path), completed=self.base)
+        room = self.progress.console.width - len("checking") - 21 - 15 - 8 - 2     # the bar, its bytes, the clock
+        self.progress.update(self.task, description=bar_name(path, room), completed=self.base)
 
     def read(self, count: int) -> None:
         self.progress.advance(self.task, count)
@@ -472,17 +493,10 @@ def progress_bar(total_bytes: int, enabled: bool) -> Iterator[tuple[Meter, Optio
     if not enabled:
         yield Meter(), None
         return
-    from rich.progress import (
-        BarColumn,
-        DownloadColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
+    from rich.progress import DownloadColumn, Progress
 
     progress = Progress(
-        TextColumn("checking"), BarColumn(), DownloadColumn(), TimeElapsedColumn(),
-        TextColumn("{task.description}"),
+        *bar_columns("checking", DownloadColumn()),
         console=safe_console(stderr=True, highlight=False), transient=True,
         redirect_stdout=False, redirect_stderr=False,
     )
@@ -504,8 +518,8 @@ class _AnalysisBar(AnalysisMeter):
         self.progress, self.task = progress, task
 
     def deal(self, label: str) -> Callable[[int, int], None]:
-        from rich.markup import escape
-        self.progress.update(self.task, description=escape(label), completed=0, total=None)
+        room = self.progress.console.width - len("analysing") - 21 - 8 - 7 - 8 - 2   # the bar, count, clock
+        self.progress.update(self.task, description=bar_name(label, room), completed=0, total=None)
 
         def step(done: int, total: int) -> None:
             self.progress.update(self.task, completed=done, total=max(total, 1))
@@ -519,11 +533,10 @@ def analysis_progress(enabled: bool) -> Iterator[AnalysisMeter]:
     if not enabled:
         yield AnalysisMeter()
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
     progress = Progress(
-        TextColumn("analysing"), TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TextColumn("tricks"), TimeElapsedColumn(),
+        *bar_columns("analysing", MofNCompleteColumn(), TextColumn("tricks")),
         console=safe_console(stderr=True, highlight=False), transient=True,
         redirect_stdout=False, redirect_stderr=False,
     )

@@ -45,24 +45,14 @@ def run_deals(
     result)`` is called as each result arrives (e.g. to keep it in the cache before a later
     worker is lost). ``verb`` heads the bar ("solving", "judging")."""
     from rich.console import Console
-    from rich.markup import escape
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import MofNCompleteColumn, Progress
 
-    from rich.table import Column
+    from .common import bar_columns, bar_name
 
     console = Console(stderr=True, highlight=False)
-    # the bar, the count and the clock keep their room; the item's name gives way, its start
-    # first (the deal's number is at its end): a long path used to squeeze the clock to "0:00…"
-    room = max(12, console.width - len(verb) - 20 - (2 * len(str(len(items))) + 1) - 7 - 5)
-
-    def name(n: int) -> str:
-        text = label(n)
-        return text if len(text) <= room else "…" + text[len(text) - room + 1:]
-
-    progress = Progress(TextColumn(verb), BarColumn(bar_width=20), MofNCompleteColumn(),
-                        TimeElapsedColumn(table_column=Column(no_wrap=True, min_width=7)),
-                        TextColumn("{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis")),
-                        console=console, transient=True, disable=not sys.stderr.isatty())
+    room = console.width - len(verb) - 21 - (2 * len(str(len(items))) + 2) - 8 - 1     # the bar, count, clock
+    progress = Progress(*bar_columns(verb, MofNCompleteColumn()), console=console, transient=True,
+                        disable=not sys.stderr.isatty())
     results: list[Result] = []
     lost = False
     with progress:
@@ -85,7 +75,7 @@ def run_deals(
                     lost = True
         else:
             for n, item in enumerate(items):
-                progress.update(bar, description=escape(name(n)))
+                progress.update(bar, description=bar_name(label(n), room))
 
                 def step(part: int, total: int, n: int = n) -> None:
                     progress.update(bar, completed=n + (part / total if total else 0))

@@ -243,33 +243,3 @@ def test_the_analysis_of_a_deal_equals_each_position_solved_on_its_own() -> None
                     assert set(pa.best) == {c for c, v in values.items() if v == best}
                     pos = pos.play(pa.card)
 
-
-def test_on_an_80_column_terminal_the_bar_keeps_its_clock_and_the_deal_its_number(tmp_path: Path) -> None:
-    """The progress line gives way in the file's name, from its start: a long path used to
-    squeeze the elapsed time to '0:00…' for the whole run."""
-    import os
-    import pty
-    import re
-
-    sys.path.insert(0, str(ROOT / "tests"))
-    import ptyread
-
-    deep = tmp_path / "a-folder-with-a-rather-long-name" / "and-another-one-below-it"
-    deep.mkdir(parents=True)
-    record = deep / "worked-example.dpn"
-    record.write_bytes((SAMPLES / "worked-example.dpn").read_bytes())
-    master, slave = pty.openpty()
-    env = dict(os.environ, TERM="xterm-256color", LANG="C.UTF-8", PYTHONPATH=str(ROOT), COLUMNS="80",
-               LINES="24")
-    proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "solve", str(record), "--dd", "--from-trick", "3"],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave, env=env,
-                            close_fds=True)
-    os.close(slave)
-    shown = ptyread.read_all(master, proc).decode("utf-8", "replace")
-    frames = [re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", f) for f in re.split(r"[\r\n]", shown)]
-    bars = [f for f in frames if f.startswith("solving ") and "dpn" in f]     # once the deal is named
-    assert bars, shown
-    for frame in bars:
-        assert len(frame.rstrip()) <= 80, frame
-        assert re.search(r" [01]/1 \d:\d\d:\d\d …", frame), frame
-        assert frame.rstrip().endswith("worked-example.dpn game 1 deal 1"), frame
