@@ -224,7 +224,7 @@ def check_card(state: DealState, card: str) -> Optional[Problem]:
     n, decks = state.params[0], state.params[1]
     shift = SHIFT[card]
     if (state.played >> shift) & 3 >= decks:
-        return Problem("duplicate-card", f"{card} has already been played in this deal")
+        return Problem("duplicate-card", played_out(card, decks))
     who = seats[seat]
     led = state.current[0].card[-1] if state.current else None
     if state.any_explicit and state.explicit[seat]:
@@ -251,21 +251,38 @@ def check_card(state: DealState, card: str) -> Optional[Problem]:
 
 
 def where_played(state: DealState, card: str) -> str:
-    """Where ``card`` was played before in the deal: `` (in trick 3, line 9)``, or nothing."""
+    """Where ``card`` was played before in the deal: `` (in trick 3, line 9)``, or nothing; with
+    several decks every copy: `` (in trick 1, line 14, and twice in trick 3, line 16)``."""
+    places: dict[str, tuple[int, int]] = {}         # where -> (copies, line), in the order played
     for fact in state.tricks:
         for p in fact.trick.plays:
             if p.card == card:
-                return f" (in trick {fact.number}, line {p.line})" if p.line else f" (in trick {fact.number})"
+                n, _ = places.get(f"trick {fact.number}", (0, 0))
+                places[f"trick {fact.number}"] = (n + 1, p.line)
     for p in state.current:
         if p.card == card:
-            return f" (earlier in this trick, line {p.line})" if p.line else " (earlier in this trick)"
-    return ""
+            n, _ = places.get("this trick", (0, 0))
+            places["this trick"] = (n + 1, p.line)
+    said = [("" if n == 1 else "twice " if n == 2 else f"{n} times ")
+            + ("earlier in this trick" if where == "this trick" else f"in {where}") + (f", line {line}" if line else "")
+            for where, (n, line) in places.items()]
+    if not said:
+        return ""
+    return " (" + (said[0] if len(said) == 1 else ", ".join(said[:-1]) + ", and " + said[-1]) + ")"
+
+
+def played_out(card: str, decks: int) -> str:
+    """A card played once more than the decks hold, in words."""
+    if decks == 1:
+        return f"{card} has already been played in this deal"
+    return f"all {decks} copies of {card} have already been played in this deal"
 
 
 def never_played(state: DealState) -> tuple[str, ...]:
-    """The cards of the deal's decks not played (as often as the decks hold them), in deck order."""
+    """The cards of the deal's decks not played, in deck order: with several decks a card once for
+    each of its copies not played."""
     decks = state.params[1]
-    return tuple(card for card in DECK if (state.played >> SHIFT[card]) & 3 < decks)
+    return tuple(card for card in DECK for _ in range(decks - ((state.played >> SHIFT[card]) & 3)))
 
 
 def skip_trick(state: DealState, plays: tuple[Play, ...], written: Trick) -> DealState:
@@ -282,9 +299,8 @@ def skip_trick(state: DealState, plays: tuple[Play, ...], written: Trick) -> Dea
             continue
         shift = SHIFT[card]
         if (played >> shift) & 3 >= decks:
-            errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal"
-                                   + where_played(state, card), play.line, play.column, deal=state.number,
-                                   trick=state.tricks_done + 1))
+            errors.append(DpnError("duplicate-card", played_out(card, decks) + where_played(state, card),
+                                   play.line, play.column, deal=state.number, trick=state.tricks_done + 1))
             continue
         played += 1 << shift
         if hands is not None:
@@ -345,8 +361,8 @@ def play_card(state: DealState, play: Play, written: Optional[Trick] = None) -> 
                                    state.tricks_done)
     shift = SHIFT[card]
     if (played >> shift) & 3 >= decks:
-        errors.append(DpnError("duplicate-card", f"{card} has already been played in this deal"
-                               + where_played(state, card), play.line, play.column, deal=deal_no, trick=expected))
+        errors.append(DpnError("duplicate-card", played_out(card, decks) + where_played(state, card),
+                               play.line, play.column, deal=deal_no, trick=expected))
     else:
         played += 1 << shift
         if hands is not None and explicit[seat]:

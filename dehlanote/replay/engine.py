@@ -197,7 +197,8 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 if (deck >> shift) & 3 >= decks:
                     others = [h.seat for h in deal.hands if h is not hand and h.seat in seen
                               and any(c.card == ref.card for c in h.cards)]
-                    errors.append(_err("duplicate-card", f"{ref.card} is dealt twice: "
+                    times = "twice" if decks == 1 else f"{decks + 1} times"    # those written so far, and this one
+                    errors.append(_err("duplicate-card", f"{ref.card} is dealt {times}: "
                                        + (f"{others[0]}'s hand has it too" if others and decks == 1 else
                                           "there is only one of each card" if decks == 1
                                           else f"there are only {decks} of each card"), ref, number))
@@ -224,13 +225,15 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
 
     if deal.hands and len(seen) == n and any(e.code == "duplicate-card" for e in errors):
         # every hand written: the cards no hand has are the ones a copied card stands for
-        counted = 0
+        # counted per card, not in the 2-bit fields of a hand: a fourth copy would carry into the next card
+        counted: dict[str, int] = {}
         for hand in deal.hands:
             for ref in hand.cards:
-                counted += 1 << SHIFT[ref.card]
-        missing = [c for c in DECK if ((counted >> SHIFT[c]) & 3) == 0][:12]
+                counted[ref.card] = counted.get(ref.card, 0) + 1
+        missing = [c for c in DECK for _ in range(decks - counted.get(c, 0))][:12]
         if missing:
-            errors[:] = [DpnError(e.code, e.message + f"; no hand has {' '.join(missing)}", e.line, e.column,
+            lack = "no hand has" if decks == 1 else "the hands are a copy short of"     # a card once per copy short
+            errors[:] = [DpnError(e.code, e.message + f"; {lack} {' '.join(missing)}", e.line, e.column,
                                   deal=e.deal, trick=e.trick) if e.code == "duplicate-card" else e for e in errors]
 
     # trump
@@ -442,10 +445,11 @@ def _amended(state: DealState) -> tuple[DpnError, ...]:
     if not missing:
         return errors
     shown = " ".join(missing[:12]) + (f" and {len(missing) - 12} more" if len(missing) > 12 else "")
-    tail = f"; never played in this deal: {shown}"
+    tail = f"; never played in this deal: {shown}" if state.params[1] == 1 else \
+        f"; not played as often as the decks hold them: {shown}"       # a card once per copy not played
     out = []
     for e in errors:
-        if e.code in ("duplicate-card", "trick-size") and e.deal == state.number and "never played" not in e.message:
+        if e.code in ("duplicate-card", "trick-size") and e.deal == state.number and tail not in e.message:
             e = DpnError(e.code, e.message + tail, e.line, e.column, deal=e.deal, trick=e.trick)
         out.append(e)
     return tuple(out)

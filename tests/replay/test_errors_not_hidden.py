@@ -73,3 +73,36 @@ def test_a_card_dealt_twice_names_the_other_hand():
     errors, _facts = _errors(text)
     dup = [m for code, _l, _c, m in errors if code == "duplicate-card"]
     assert dup == ["8S is dealt twice: A's hand has it too; no hand has 5C"]
+
+
+def test_a_fourth_copy_among_six_players_hands_is_counted_as_such():
+    """With three decks, a card written a fourth time is said so ("twice" before), and the card
+    it stands for is the one copy short (the hands were added up in 2-bit fields, where the
+    fourth copy carried into the next card: "no hand has AH KH QH JH 10H 9H 8H 7H 6H 5H 4H")."""
+    six = (ROOT / "samples" / "standard-six-player.dpn").read_text(encoding="utf-8")
+    text = six.replace("      B: AH 3H 3D", "      B: AH AH 3D", 1)
+    errors, _facts = _errors(text)
+    dup = [m for code, _l, _c, m in errors if code == "duplicate-card"]
+    assert dup == ["AH is dealt 4 times: there are only 3 of each card; the hands are a copy short of 3H"]
+
+
+def test_a_fourth_copy_played_among_six_players_says_where_the_three_were():
+    """A card played once more than three decks hold: "all 3 copies ... (in trick 1, line 14, and
+    twice in trick 3, line 16)", and the card it stands for is the one not played as often as the
+    decks hold it (it was "has already been played in this deal (in trick 1, line 14)" and
+    "never played in this deal: 4C", when 4C had been played twice)."""
+    six = (ROOT / "samples" / "standard-six-player.dpn").read_text(encoding="utf-8")
+    lines, out, deal = six.splitlines(), [], 0
+    for line in lines:
+        deal += line.startswith("deal")
+        if deal == 1 and (line.startswith("hands") or line.startswith("      ")):
+            continue        # no hands: the play is what there is to check
+        out.append(line.replace("14 A: 7C 9C 4C 4C 10C", "14 A: 7C 9C 4C 5C 10C") if deal == 1 else line)
+    text = "\n".join(out) + "\n"
+    errors, _facts = _errors(text)
+    dup = [(line, m) for code, line, _c, m in errors if code == "duplicate-card"]
+    first = _line(text, " 1 A:")
+    third = _line(text, " 3 D:")
+    assert dup == [(_line(text, "14 A:"), f"all 3 copies of 5C have already been played in this deal (in trick 1, "
+                                          f"line {first}, and twice in trick 3, line {third}); not played as often "
+                                          "as the decks hold them: 4C")]
