@@ -9,6 +9,11 @@
   function _(s) { return Object.prototype.hasOwnProperty.call(W, s) && W[s] ? W[s] : s; }
   function fmt(s, o) { return s.replace(/\{(\w+)\}/g, function (m, k) { return o[k] !== undefined ? String(o[k]) : m; }); }
   function $(id) { return document.getElementById(id); }
+  /* record text (a name) with its bidi controls shown as \ufffd, as the replay page shows it, and
+     isolated (FSI ... PDI) where it is part of a sentence: a name cannot reorder the words around it */
+  var BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  function visible(s) { return String(s).replace(BIDI, "\ufffd"); }
+  function iso(s) { return "\u2068" + visible(s) + "\u2069"; }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) { e.className = cls; }
@@ -110,7 +115,7 @@
       t.appendChild(document.createTextNode(" "));
       t.appendChild(el("code", "", code));
     }
-    if (detail && detail !== text) { t.appendChild(el("div", "muted-toast", detail)); }
+    if (detail && detail !== text) { t.appendChild(el("div", "muted-toast", visible(detail))); }
     t.hidden = false;
     if (toastTimer) { clearTimeout(toastTimer); }
     toastTimer = setTimeout(function () { t.hidden = true; }, good ? 1500 : 6000);
@@ -158,7 +163,8 @@
       var side = (s === "A" || s === "C") ? "AC" : "BD";
       add("text", {x: p[0], y: p[1], "text-anchor": "middle", fill: side === "AC" ? "#0b5394" : "#b3261e"},
         s + (dealer === s ? " ●" : ""));
-      add("text", {x: p[0], y: p[1] + 16, "text-anchor": "middle", fill: "#1d1d1b"}, (names && names[s]) || "");
+      add("text", {x: p[0], y: p[1] + 16, "text-anchor": "middle", fill: "#1d1d1b", "class": "name"},
+        visible((names && names[s]) || ""));
     });
     return svg;
   }
@@ -180,7 +186,7 @@
         var li = el("li");
         li.setAttribute("data-table", String(t.table));
         var who = ["A", "B", "C", "D", "E", "F"].filter(function (s) { return t.names[s]; })
-          .map(function (s) { return s + " " + t.names[s]; }).join(", ");
+          .map(function (s) { return s + " " + iso(t.names[s]); }).join(", ");
         li.appendChild(el("b", "", fmt(_("Table {n}"), {n: t.table})));
         li.appendChild(document.createTextNode(" · " + t.rules + (who ? " · " + who : "")));
         var sides = Object.keys(t.score.won);
@@ -328,7 +334,7 @@
         draw();
       });
     }
-    function name(s) { return st.names[s] ? s + " " + st.names[s] : s; }
+    function name(s) { return st.names[s] ? s + " " + iso(st.names[s]) : s; }
     function sideOf(s) { return st.sides[0].indexOf(s) >= 0 ? st.sides[0] : st.sides[1]; }
 
     function statusText() {
@@ -355,7 +361,7 @@
         if (st.expect.seat === s && st.expect.kind !== "over") { seat.classList.add("turn"); }
         if (st.dealer === s) { seat.classList.add("dealer"); }
         seat.appendChild(el("b", "", s));
-        if (st.names[s]) { seat.appendChild(el("div", "", st.names[s])); }
+        if (st.names[s]) { seat.appendChild(el("div", "name", visible(st.names[s]))); }
         box.appendChild(seat);
       });
       var t = st.trick;
