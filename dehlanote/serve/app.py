@@ -90,7 +90,15 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
 
     def table_of(request: Request) -> Table:
         raw = request.path_params["n"]
-        return tables.get(int(raw))
+        table = tables.get(int(raw))
+        if request.method in ("GET", "HEAD"):
+            seen(table)       # (a change is checked against the file by the change itself, and refused)
+        return table
+
+    def seen(table: Table) -> None:
+        """A record edited on disk under the server is shown as it is there, on every page."""
+        if tables.follow(table) == "reloaded":
+            hub.changed()
 
     async def index(request: Request) -> Response:
         return page(request, "index")
@@ -127,6 +135,8 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
                              event=_text(body.get("event"), ""))
             hub.changed()
             return _state(t, request)
+        for t in tables.tables.values():
+            seen(t)
         return JSONResponse({"tables": [summary(t) for t in tables.tables.values()], "version": hub.version})
 
     cache: dict[int, tuple[int, Response]] = {}
@@ -156,12 +166,17 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             raise Refusal("stale", "the table has changed since this page last showed it: look again",
                           status=409)
         what = _text(body.get("do"), "")
-        if what == "confirm":
-            if not device:
-                raise Refusal("bad-request", "a confirmation names the phone it comes from", status=400)
-            tables.confirm(t, device=device)
-        else:
-            tables.feed(t, _line(what, body, t), device=device)
+        if what == "confirm" and not device:
+            raise Refusal("bad-request", "a confirmation names the phone it comes from", status=400)
+        try:
+            if what == "confirm":
+                tables.confirm(t, device=device)
+            else:
+                tables.feed(t, _line(what, body, t), device=device)
+        except Refusal as exc:
+            if exc.code == "record-changed":     # the table now shows the record as edited: every page is told
+                hub.changed()
+            raise
         hub.changed()
         return _state(t, request)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import fcntl
 import glob
+import hashlib
 import os
 import re
 import secrets
@@ -108,6 +109,9 @@ class Table:
     notes: tuple[str, ...] = ()
     sync: bool = True
     tens_checked: set[int] = field(default_factory=set)   # deals whose tens the players counted and checked
+    # the record on disk as last read or written (size, time, inode, SHA-256): an edit made
+    # under the server is read, never written over
+    known: Optional[tuple[int, int, int, str]] = None
 
     def tricks_done(self) -> int:
         st = self.session.state
@@ -158,20 +162,53 @@ class Tables:
                 claim.take()
             except RecordBusy:
                 raise FolderBusy(f"{path} is being recorded by dehlanote record") from None
-            try:
-                if path.stat().st_size > self.limits.record:
-                    raise RecordError(f"{entry} is larger than a table's record may be")
-                text = path.read_text(encoding="utf-8")
-                session, _ = Session.resume(text, reg=self.reg, path=str(path))
-            except (RecordError, OSError, UnicodeDecodeError, DpnError):
+            read = self._read(entry)
+            if read is None:
                 claim.release()
                 continue   # not a table this server can keep: left alone, not listed
-            table = Table(int(m.group(1)), path, session, claim, sync=self.sync)
-            options = _tag(session, "Serve").split()
-            table.hands = "hands" in options
-            table.confirm = "confirm" in options
-            table.confirmed = table.tricks_done()
+            table = Table(int(m.group(1)), path, read[0], claim, sync=self.sync)
+            self._take(table, *read)
             self.tables[table.number] = table
+
+    def _read(self, entry: str) -> Optional[tuple[Session, tuple[int, int, int, str]]]:
+        """The folder's record ``entry`` as a table's session, and what the file was; None where it
+        is not a regular file, is too large, or is not a record this server can keep."""
+        assert self.held is not None
+        try:
+            fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=self.held.fd)
+        except OSError:
+            return None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > self.limits.record:
+                return None
+            data = b""
+            while len(data) <= self.limits.record:
+                block = os.read(fd, 1 << 16)
+                if not block:
+                    break
+                data += block
+            if len(data) > self.limits.record:
+                return None
+            session, _ = Session.resume(data.decode("utf-8"), reg=self.reg, path=str(self.folder / entry))
+        except (RecordError, OSError, UnicodeDecodeError, DpnError):
+            return None
+        finally:
+            os.close(fd)
+        return session, (st.st_size, st.st_mtime_ns, st.st_ino, hashlib.sha256(data).hexdigest())
+
+    @staticmethod
+    def _take(table: Table, session: Session, known: tuple[int, int, int, str]) -> None:
+        """The table follows ``session``, read from its record (at start, or after an edit)."""
+        table.session = session
+        table.known = known
+        options = _tag(session, "Serve").split()
+        table.hands = "hands" in options
+        table.confirm = "confirm" in options
+        table.confirmed = table.tricks_done()
+        table.entered_by = {}
+        table.tens_checked = set()
+        table.notes = ()
 
     @staticmethod
     def _clean_temporaries(path: Path) -> None:
@@ -277,6 +314,43 @@ class Tables:
             number = min(set(range(1, len(taken) + 2)) - taken)    # the lowest number free
         return number
 
+    def follow(self, table: Table) -> Optional[str]:
+        """Whether the record on disk is still what the server last read or wrote: None when it is
+        (or when it is gone, or is not a regular file any more: the next save puts the record back);
+        ``"reloaded"`` when someone changed it (an editor) and the table now follows the file as
+        it is; ``"unreadable"`` when the changed file is not a record the table can take (it is
+        then left alone, and the table refuses every change until it is put right)."""
+        assert self.held is not None
+        name = table.path.name
+        try:
+            st = os.stat(name, dir_fd=self.held.fd, follow_symlinks=False)
+        except OSError:
+            return None
+        if not stat.S_ISREG(st.st_mode) or table.known is None:
+            return None
+        if (st.st_size, st.st_mtime_ns, st.st_ino) == table.known[:3]:
+            return None
+        read = self._read(name)
+        if read is None:
+            return "unreadable"
+        if read[1][3] == table.known[3]:      # touched, not changed
+            table.known = read[1]
+            return None
+        self._take(table, *read)
+        table.version += 1
+        return "reloaded"
+
+    def _unchanged(self, table: Table) -> None:
+        """Refuses a change when the record on disk was changed under the server (see :meth:`follow`)."""
+        followed = self.follow(table)
+        if followed == "reloaded":
+            raise Refusal("record-changed", "the record was changed on disk (in an editor?) since the table "
+                          "saved it: the table now shows it as it is there; look again", status=409)
+        if followed == "unreadable":
+            raise Refusal("record-unreadable", "the record was changed on disk and is not a table's record "
+                          "now (dehlanote validate says why): it is left as it is, and the table takes no "
+                          "change until it is put right", status=409)
+
     # ---- entering the game --------------------------------------------------------------------
 
     def feed(self, table: Table, line: str, *, device: str = "") -> Outcome:
@@ -284,6 +358,7 @@ class Tables:
         if "\n" in line or "\r" in line or len(line) > self.limits.line:
             raise Refusal("too-long", "one element at a time, on one line of at most "
                           f"{self.limits.line} characters")
+        self._unchanged(table)
         waiting = table.awaiting()
         word = line.split(None, 1)[0].lower() if line.split() else ""
         if waiting is not None and word not in ("undo", "") and not line.startswith("{"):
@@ -332,6 +407,7 @@ class Tables:
 
     def confirm(self, table: Table, *, device: str) -> None:
         """The other side's phone confirms the last trick entered."""
+        self._unchanged(table)
         waiting = table.awaiting()
         if waiting is None:
             raise Refusal("nothing-to-confirm", "no trick waits for a confirmation")
@@ -343,14 +419,17 @@ class Tables:
 
     def _save(self, table: Table) -> None:
         assert self.held is not None
+        data = table.session.text.encode("utf-8")
         try:
-            self.held.write_file(table.path.name, table.session.text, sync=table.sync)
+            self.held.write_file(table.path.name, data, sync=table.sync)
+            st = os.stat(table.path.name, dir_fd=self.held.fd, follow_symlinks=False)
         except OutputRefused as exc:      # a read-only record, a folder put in its place
             reason = str(exc).split(" (--force")[0]
             raise Refusal("cannot-save", f"the record cannot be written: {reason}", status=507) from None
         except OSError as exc:
             raise Refusal("cannot-save", f"the record cannot be written ({(exc.strerror or str(exc)).lower()})",
                           status=507) from None
+        table.known = (st.st_size, st.st_mtime_ns, st.st_ino, hashlib.sha256(data).hexdigest())
         table.claim.follow()
 
 

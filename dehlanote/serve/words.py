@@ -54,6 +54,9 @@ REFUSALS: dict[str, str] = {
     "bad-request": N_("The page sent something the table does not understand: reload it."),
     "no-key": N_("This page needs the whole address with its key."),
     "stale": N_("The table has changed on another phone: look again, then tap."),
+    "record-changed": N_("The record was changed on the organiser's computer: look again, then tap."),
+    "record-unreadable": N_("The record was changed on the organiser's computer and cannot be read now: "
+                            "tell the organiser."),
     "not-found": N_("There is nothing at this address."),
     "method": N_("This address only shows a page; it takes no change."),
     "not-json": N_("The page sent something the table does not understand: reload it."),

@@ -1,0 +1,103 @@
+"""dehlanote serve and a record changed on disk while the server runs (the organiser fixing a
+name in an editor): the edit is read, never written over; a tap made on the table as it was
+before the edit is refused, and one that cannot be read leaves the file alone."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
+try:  # the ASGI test client: httpx2 (Starlette 1.10 and later) or httpx
+    import httpx2  # noqa: F401
+except ImportError:
+    pytest.importorskip("httpx", reason="the ASGI test client needs httpx2 or httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from dehlanote.serve import Tables, create_app  # noqa: E402
+
+KEY = "k3y-for-tests"
+HEAD = {"X-Dehlanote-Key": KEY}
+NAMES = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev"}
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[TestClient, Path]]:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    tables = Tables(folder, sync=False)
+    yield TestClient(create_app(tables, secret=KEY, hosts=("testserver",), stream_seconds=0.5)), folder
+    tables.close()
+
+
+def do(c: TestClient, status: int = 200, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/t/1", json=body, headers=HEAD)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def started(c: TestClient, folder: Path) -> tuple[Path, dict[str, Any]]:
+    r = c.post("/api/tables", json={"rules": "standard", "names": NAMES, "dealer": "D"}, headers=HEAD)
+    assert r.status_code == 200, r.text
+    do(c, do="trump", suit="D")
+    do(c, do="card", card="AH")
+    return folder / "table-1.dpn", do(c, do="card", card="10H")
+
+
+def edit(record: Path, old: str, new: str) -> str:
+    text = record.read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace(old, new)
+    record.write_text(text, encoding="utf-8")
+    os.utime(record, ns=(1, 1))        # (another time than the server's write, whatever the clock's grain)
+    return text
+
+
+def test_an_edit_on_disk_is_read_never_written_over(served: tuple[TestClient, Path]) -> None:
+    c, folder = served
+    record, st = started(c, folder)
+    edited = edit(record, '[D "Dev"]', '[D "Devendra"]')
+    # a tap made on the table as the page showed it: the server wrote its own text over the edit
+    refused = do(c, 409, do="card", card="3H", version=st["version"])
+    assert refused["code"] == "record-changed" and refused["sentence"]
+    assert record.read_text(encoding="utf-8") == edited
+    now = c.get("/api/t/1").json()
+    assert now["names"]["D"] == "Devendra" and now["version"] != st["version"]
+    assert [card for _seat, card in now["trick"]["cards"]] == ["AH", "10H"]    # the trick under way kept
+    now = do(c, do="card", card="3H", version=now["version"])
+    text = record.read_text(encoding="utf-8")
+    assert '[D "Devendra"]' in text and "3H" in text
+    assert [card for _seat, card in now["trick"]["cards"]] == ["AH", "10H", "3H"]
+
+
+def test_the_pages_show_an_edit_without_a_tap(served: tuple[TestClient, Path]) -> None:
+    c, folder = served
+    record, _st = started(c, folder)
+    edit(record, '[B "Bilal"]', '[B "Bilal Khan"]')
+    assert c.get("/api/tables").json()["tables"][0]["names"]["B"] == "Bilal Khan"
+    assert "Bilal Khan" in c.get("/t/1/record.dpn").text
+
+
+def test_an_edit_that_is_not_a_record_is_left_alone(served: tuple[TestClient, Path]) -> None:
+    c, folder = served
+    record, st = started(c, folder)
+    good = record.read_text(encoding="utf-8")
+    broken = edit(record, "trump D", "trump Z")       # half-way through an edit
+    for body in ({"do": "card", "card": "3H"}, {"do": "undo"}, {"do": "comment", "text": "hi"}):
+        refused = do(c, 409, **body)
+        assert refused["code"] == "record-unreadable" and refused["sentence"]
+        assert record.read_text(encoding="utf-8") == broken
+    assert c.get("/api/t/1").json()["version"] == st["version"]     # the pages show the table as it was
+    record.write_text(good, encoding="utf-8")                       # put right: the table goes on
+    assert [card for _seat, card in do(c, do="card", card="3H")["trick"]["cards"]] == ["AH", "10H", "3H"]
+
+
+def test_a_record_touched_but_not_changed_is_no_edit(served: tuple[TestClient, Path]) -> None:
+    c, folder = served
+    record, st = started(c, folder)
+    os.utime(record, ns=(1, 1))
+    assert do(c, do="card", card="3H", version=st["version"])["trick"]["cards"][-1] == ["C", "3H"]
