@@ -1,5 +1,6 @@
-"""dehlanote serve's pages with the names players really type, and some they should not: a
-name with a bidirectional override, a very long word; at phone size (390x844), headless Chromium.
+"""dehlanote serve's pages with the names players really type, and some they should not (a
+name with a bidirectional override, a very long word), and the taps of a careless hand: at
+phone size (390x844), headless Chromium.
 """
 
 from __future__ import annotations
@@ -64,3 +65,16 @@ def test_hostile_names_neither_reorder_the_page_nor_widen_it(phone: Any, tmp_pat
         who = phone.find_element(By.CSS_SELECTOR, "#tables li").text
         assert "\u202e" not in who and "B \u2068\ufffdevil\u2069, C \u2068Chitra\u2069" in who
         assert overflow(phone) <= 0
+
+
+def test_a_double_tap_on_start_makes_one_table(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    with running(folder) as (_proc, url):
+        phone.get(url + "new")
+        phone.find_element(By.ID, "dealer-A").click()
+        # two taps before the answer to the first (a phone on a slow network)
+        phone.execute_script("var b = document.getElementById('start'); b.click(); b.click();")
+        wait(phone, lambda d: "/t/" in d.current_url)
+        # the second tap, while the first was on its way, started a second table
+        assert sorted(p.name for p in folder.glob("table-*.dpn")) == ["table-1.dpn"]

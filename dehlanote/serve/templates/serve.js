@@ -288,11 +288,13 @@
     var hands = check("want-hands", _("Enter the hands before the cards (only legal cards can then be tapped)"));
     var confirm = check("want-confirm", _("The other side confirms each trick on a second phone"));
     var go = button(_("Start the table"), function () {
+      if (go.disabled) { return; }
+      go.disabled = true;     /* one table a tap: a second tap while the first is sent started a second table */
       var label = rules.value + (extra.value.trim() ? " " + extra.value.trim() : "");
       var body = {rules: label, names: {}, dealer: dealer, hands: hands.checked, confirm: confirm.checked};
       Object.keys(names).forEach(function (s) { body.names[s] = names[s].value; });
       api("/api/tables", body, function (ok, j) {
-        if (!ok) { refused(j); return; }
+        if (!ok) { go.disabled = false; refused(j); return; }
         location.href = "/t/" + j.table + qs();
       });
     }, "primary");
