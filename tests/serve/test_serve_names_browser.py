@@ -78,3 +78,22 @@ def test_a_double_tap_on_start_makes_one_table(phone: Any, tmp_path: Path) -> No
         wait(phone, lambda d: "/t/" in d.current_url)
         # the second tap, while the first was on its way, started a second table
         assert sorted(p.name for p in folder.glob("table-*.dpn")) == ["table-1.dpn"]
+
+
+def test_a_refusals_message_goes_away_at_a_tap(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    with running(folder) as (_proc, url):
+        phone.get(url + "new")
+        phone.find_element(By.ID, "options").send_keys("streak=banana")
+        phone.find_element(By.ID, "dealer-A").click()
+        phone.find_element(By.ID, "start").click()           # refused: unknown rules
+        toast = phone.find_element(By.ID, "toast")
+        wait(phone, lambda d: toast.is_displayed() and d.find_element(By.ID, "start").is_enabled())
+        # the message lies over the button at the foot of the phone's screen; it took the tap
+        toast.click()
+        assert not toast.is_displayed()
+        phone.find_element(By.ID, "options").clear()
+        phone.find_element(By.ID, "start").click()
+        wait(phone, lambda d: "/t/" in d.current_url)
+        assert sorted(p.name for p in folder.glob("table-*.dpn")) == ["table-1.dpn"]

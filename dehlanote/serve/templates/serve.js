@@ -120,6 +120,9 @@
     if (toastTimer) { clearTimeout(toastTimer); }
     toastTimer = setTimeout(function () { t.hidden = true; }, good ? 1500 : 6000);
   }
+  /* a tap on the message puts it away: it lies over the bottom of the page (on a phone, the
+     new-table form's button) and took every tap there for six seconds */
+  $("toast").addEventListener("click", function () { $("toast").hidden = true; });
   function refused(j) { toast(j.sentence || j.message || _("That was refused."), false, j.code, j.message); }
 
   function listen(onChange) {
