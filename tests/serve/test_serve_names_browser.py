@@ -97,3 +97,55 @@ def test_a_refusals_message_goes_away_at_a_tap(phone: Any, tmp_path: Path) -> No
         phone.find_element(By.ID, "start").click()
         wait(phone, lambda d: "/t/" in d.current_url)
         assert sorted(p.name for p in folder.glob("table-*.dpn")) == ["table-1.dpn"]
+
+
+def post(url: str, key: str, body: dict[str, Any]) -> Any:
+    """Another phone's tap on table 1."""
+    import json
+    import urllib.request
+    request = urllib.request.Request(url + "api/t/1", data=json.dumps(body).encode("utf-8"), method="POST",
+                                     headers={"Content-Type": "application/json", "X-Dehlanote-Key": key})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        return json.loads(r.read().decode("utf-8"))
+
+
+def night(tmp_path: Path) -> Path:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    (folder / "table-1.dpn").write_text(record({"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev"}),
+                                        encoding="utf-8")
+    return folder
+
+
+def table_with_trump(phone: Any, url: str) -> tuple[str, int]:
+    phone.get(url + "t/1")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
+    key = phone.execute_script("return JSON.parse(document.getElementById('serve-data').textContent).key")
+    st = post(url, key, {"do": "trump", "suit": "D"})
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#cards button"))
+    return key, st["version"]
+
+
+def focused(driver: Any) -> Any:
+    return driver.execute_script("var a = document.activeElement; return a && (a.getAttribute('data-card') || a.id "
+                                 "|| a.tagName);")
+
+
+def test_the_keyboard_stays_in_the_cards_and_enter_adds_a_comment(phone: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+    folder = night(tmp_path)
+    with running(folder) as (_proc, url):
+        table_with_trump(phone, url)
+        phone.execute_script("document.querySelector('#cards button[data-card=\"7H\"]').focus()")
+        phone.switch_to.active_element.send_keys(Keys.ENTER)
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#tablebox .played"))
+        # the page is drawn anew: the focus went back to the top of the page (the body), and the
+        # next card was a walk through every control with Tab
+        assert (focused(phone) or "")[-1:] in "SHDC" and focused(phone) != "7H"
+        phone.switch_to.active_element.send_keys(Keys.ENTER)            # B's card, from the keyboard
+        wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#tablebox .played")) == 2)
+        phone.find_element(By.CSS_SELECTOR, '[data-tool="comment"]').click()
+        wait(phone, lambda d: focused(d) == "comment-text")
+        phone.switch_to.active_element.send_keys("well played", Keys.ENTER)   # Enter adds, as the button does
+        wait(phone, lambda d: not d.find_elements(By.ID, "comment-text"))
+        assert "well played" in (folder / "table-1.dpn").read_text(encoding="utf-8")

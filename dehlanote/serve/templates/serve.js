@@ -576,13 +576,17 @@
       input.id = kind + "-text";
       panel.appendChild(input);
       var bar = el("div", "bar");
-      bar.appendChild(button(_("Add"), function () {
+      function add() {
         if (!input.value.trim()) { return; }
         send(kind === "comment" ? {do: "comment", text: input.value} : {do: "line", line: input.value});
-      }, "primary"));
+      }
+      input.addEventListener("keydown", function (ev) {     /* Enter adds, as the button does */
+        if (ev.key === "Enter" && !ev.isComposing) { ev.preventDefault(); add(); }
+      });
+      bar.appendChild(button(_("Add"), add, "primary"));
       bar.appendChild(button(_("Cancel"), function () { mode = "play"; draw(); }));
       panel.appendChild(bar);
-      setTimeout(function () { input.focus(); }, 0);
+      setTimeout(function () { if (document.activeElement !== input) { input.focus(); } }, 0);
       return panel;
     }
 
@@ -603,8 +607,12 @@
         if (st.can_claim) { bar.appendChild(button(_("Claim"), function () { mode = "claim"; draw(); })); }
         if (st.tens_due) { bar.appendChild(button(_("Tens"), function () { mode = "tens"; draw(); })); }
       }
-      bar.appendChild(button(_("Comment"), function () { mode = "comment"; draw(); }));
-      bar.appendChild(button(_("DPN line"), function () { mode = "line"; draw(); }));
+      var comment = button(_("Comment"), function () { mode = "comment"; draw(); });
+      comment.setAttribute("data-tool", "comment");
+      bar.appendChild(comment);
+      var line = button(_("DPN line"), function () { mode = "line"; draw(); });
+      line.setAttribute("data-tool", "line");
+      bar.appendChild(line);
       return bar;
     }
 
@@ -629,8 +637,29 @@
       return p;
     }
 
+    /* where the keyboard was: the page is drawn anew at each change, and the focus went back to
+       the top of the page after each card played with the keyboard */
+    function focusKey() {
+      var a = document.activeElement;
+      if (!a || a === app || !app.contains(a)) { return null; }
+      if (a.id) { return "#" + a.id; }
+      var keys = ["data-card", "data-suit", "data-seat", "data-tool"];
+      for (var i = 0; i < keys.length; i++) {
+        var v = a.getAttribute(keys[i]);
+        if (v && /^[A-Za-z0-9-]+$/.test(v)) { return "button[" + keys[i] + "=\"" + v + "\"]"; }
+      }
+      return "";
+    }
+    function refocus(key) {
+      if (key === null || app.contains(document.activeElement) && document.activeElement !== app) { return; }
+      var e = (key && app.querySelector(key)) ||
+        app.querySelector("#cards button:not([disabled]), #suits button, .seatpick button, #tools button");
+      if (e && !e.disabled) { e.focus({preventScroll: true}); }
+    }
+
     function draw() {
       if (!st) { return; }
+      var key = focusKey();
       app.textContent = "";
       var left = el("div");
       left.appendChild(drawInfo());
@@ -675,6 +704,7 @@
       app.appendChild(right);
       document.documentElement.setAttribute("data-version", String(st.version));
       document.documentElement.setAttribute("data-ready", "1");
+      refocus(key);
     }
 
     load();
