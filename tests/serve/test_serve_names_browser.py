@@ -149,3 +149,20 @@ def test_the_keyboard_stays_in_the_cards_and_enter_adds_a_comment(phone: Any, tm
         phone.switch_to.active_element.send_keys("well played", Keys.ENTER)   # Enter adds, as the button does
         wait(phone, lambda d: not d.find_elements(By.ID, "comment-text"))
         assert "well played" in (folder / "table-1.dpn").read_text(encoding="utf-8")
+
+
+def test_a_comment_being_typed_outlives_another_phones_card(phone: Any, tmp_path: Path) -> None:
+    folder = night(tmp_path)
+    with running(folder) as (_proc, url):
+        key, version = table_with_trump(phone, url)
+        phone.find_element(By.CSS_SELECTOR, '[data-tool="comment"]').click()
+        wait(phone, lambda d: d.find_elements(By.ID, "comment-text"))
+        phone.find_element(By.ID, "comment-text").send_keys("B leads from a doubleton")
+        st = post(url, key, {"do": "card", "card": "AH", "version": version})      # the other phone
+        wait(phone, lambda d: d.find_element(By.TAG_NAME, "html").get_attribute("data-version") == str(st["version"]))
+        # the page was drawn anew for the other phone's card, with an empty field
+        assert phone.find_element(By.ID, "comment-text").get_attribute("value") == "B leads from a doubleton"
+        phone.find_element(By.XPATH, '//div[@class="panel"]//button[@class="primary"]').click()
+        wait(phone, lambda d: not d.find_elements(By.ID, "comment-text"))
+        phone.find_element(By.CSS_SELECTOR, '[data-tool="comment"]').click()      # sent: the field is empty again
+        assert phone.find_element(By.ID, "comment-text").get_attribute("value") == ""

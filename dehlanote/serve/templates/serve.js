@@ -317,6 +317,7 @@
     var tens = {};
     var busy = false;
     var skipHands = null;       /* the deal whose hands the scorer chose not to enter */
+    var draft = {comment: "", line: ""};   /* what is typed, kept when another phone's change redraws the page */
 
     function send(body) {
       if (busy) { return; }
@@ -325,6 +326,7 @@
       api("/api/t/" + T, body, function (ok, j) {
         busy = false;
         if (!ok) { refused(j); if (j.code === "offline") { return; } load(); return; }
+        if (body.do === "comment" || body.do === "line") { draft[body.do] = ""; }   /* kept: typed no more */
         var same = st && st.version === j.version;    /* the other phones' news came first */
         st = j;
         if (mode !== "hands" || !st.can_hands) { mode = same && mode === "hands" ? mode : "play"; }
@@ -574,6 +576,8 @@
       input.type = "text";
       input.maxLength = 280;
       input.id = kind + "-text";
+      input.value = draft[kind];
+      input.addEventListener("input", function () { draft[kind] = input.value; });
       panel.appendChild(input);
       var bar = el("div", "bar");
       function add() {
@@ -584,7 +588,7 @@
         if (ev.key === "Enter" && !ev.isComposing) { ev.preventDefault(); add(); }
       });
       bar.appendChild(button(_("Add"), add, "primary"));
-      bar.appendChild(button(_("Cancel"), function () { mode = "play"; draw(); }));
+      bar.appendChild(button(_("Cancel"), function () { mode = "play"; draft[kind] = ""; draw(); }));
       panel.appendChild(bar);
       setTimeout(function () { if (document.activeElement !== input) { input.focus(); } }, 0);
       return panel;
