@@ -5,6 +5,7 @@ phone size (390x844), headless Chromium.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -166,3 +167,20 @@ def test_a_comment_being_typed_outlives_another_phones_card(phone: Any, tmp_path
         wait(phone, lambda d: not d.find_elements(By.ID, "comment-text"))
         phone.find_element(By.CSS_SELECTOR, '[data-tool="comment"]').click()      # sent: the field is empty again
         assert phone.find_element(By.ID, "comment-text").get_attribute("value") == ""
+
+
+def test_following_the_play_again_shows_the_cards_played_meanwhile(phone: Any, tmp_path: Path) -> None:
+    folder = night(tmp_path)
+    with running(folder) as (_proc, url):
+        key, version = table_with_trump(phone, url)
+        version = post(url, key, {"do": "card", "card": "AH", "version": version})["version"]
+        phone.get(url + "t/1/replay")
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, f"html[data-ready][data-live-version='{version}']"))
+        phone.find_element(By.ID, "live-follow").click()          # look back without being moved
+        newest = post(url, key, {"do": "card", "card": "5H", "version": version})["version"]
+        time.sleep(1.5)                                            # (the news comes within a second)
+        assert phone.find_element(By.TAG_NAME, "html").get_attribute("data-live-version") == str(version)
+        phone.find_element(By.ID, "live-follow").click()          # follow again: to the newest card
+        # it went to the end of what the page had (AH) and showed 5H only after the next card
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, f"html[data-ready][data-live-version='{newest}']"))
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#trick svg[aria-label^="five of hearts"]'))

@@ -6,6 +6,7 @@
   var live = DATA.live;
   if (!live) { return; }
   var follow = true;
+  var newest = live.version;     /* the table's newest version heard of, shown or not */
   try { follow = sessionStorage.getItem("dehlanote-follow") !== "0"; } catch (e) { /* private mode */ }
   var words = DATA.words || {};
   function _(s) { return words[s] || s; }
@@ -25,7 +26,11 @@
   box.addEventListener("change", function () {
     follow = box.checked;
     try { sessionStorage.setItem("dehlanote-follow", follow ? "1" : "0"); } catch (e) { /* private mode */ }
-    if (follow) { toEnd(); }
+    if (follow && newest !== live.version) {
+      /* the table moved on while the page was not following: the page was left showing the end
+         of what it had, and the cards played meanwhile came only with the next card */
+      location.reload();
+    } else if (follow) { toEnd(); }
   });
   function toEnd() {
     var games = DATA.games;
@@ -43,6 +48,7 @@
     var msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
     var v = msg.tables && msg.tables[String(live.table)];
+    if (v !== undefined) { newest = v; }
     if (v !== undefined && v !== live.version && follow) {
       src.close();
       location.reload();
