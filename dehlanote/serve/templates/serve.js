@@ -319,13 +319,14 @@
     var skipHands = null;       /* the deal whose hands the scorer chose not to enter */
     var draft = {comment: "", line: ""};   /* what is typed, kept when another phone's change redraws the page */
 
-    function send(body) {
+    function send(body, kept) {
       if (busy) { return; }
       busy = true;
       if (st) { body.version = st.version; }    /* the state this tap was made on (a stale one is refused) */
       api("/api/t/" + T, body, function (ok, j) {
         busy = false;
         if (!ok) { refused(j); if (j.code === "offline") { return; } load(); return; }
+        if (kept) { kept(); }       /* what follows a change the table took (and only then) */
         if (body.do === "comment" || body.do === "line") { draft[body.do] = ""; }   /* kept: typed no more */
         var same = st && st.version === j.version;    /* the other phones' news came first */
         st = j;
@@ -524,10 +525,13 @@
         }));
       }
       var save = button(_("Save this hand"), function () {
-        send({do: "hands", seat: handSeat, cards: Object.keys(picked)});
-        picked = {};
-        var next = st.seats[(st.seats.indexOf(handSeat) + 1) % st.seats.length];
-        handSeat = next;
+        var seat = handSeat;
+        /* the cards picked are let go when the hand is saved: a save refused (the connection
+           lost, another phone first) lost the thirteen taps and went on to the next seat */
+        send({do: "hands", seat: seat, cards: Object.keys(picked)}, function () {
+          picked = {};
+          if (handSeat === seat) { handSeat = st.seats[(st.seats.indexOf(seat) + 1) % st.seats.length]; }
+        });
       }, "primary");
       save.id = "save-hand";
       save.disabled = count !== st.hand_size;
