@@ -83,7 +83,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
 
     def page(request: Request, kind: str, **data: Any) -> Response:
         language_ = language(request)
-        body, policy = serve_page(kind, lang=language_, key=secret, lan=lan, data=data,
+        body, policy = serve_page(kind, lang=language_, key=secret, lan=lan, data={"name_limit": limits.name, **data},
                                   rules=sorted(tables.reg.profiles))
         return Response(body, media_type="text/html; charset=utf-8",
                         headers={"content-security-policy": policy, "content-language": language_})

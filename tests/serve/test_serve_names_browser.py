@@ -224,3 +224,18 @@ def read_cards(driver: Any, css: str) -> list[str]:
 def status(driver: Any) -> str:
     return driver.execute_script("var e = document.querySelector('#hands-panel .status'); "
                                  "return e ? e.textContent : '';")
+
+
+def test_the_form_takes_a_name_as_long_as_the_table_does(phone: Any, tmp_path: Path) -> None:
+    from dehlanote.serve import Limits
+    folder = tmp_path / "night"
+    folder.mkdir()
+    name = "Shri Venkata Subramanian Ramakrishnan Iyer"      # 42 characters: the form kept 40
+    assert 40 < len(name) <= Limits().name
+    with running(folder) as (_proc, url):
+        phone.get(url + "new")
+        phone.find_element(By.ID, "name-A").send_keys(name)
+        phone.find_element(By.ID, "dealer-A").click()
+        phone.find_element(By.ID, "start").click()
+        wait(phone, lambda d: "/t/" in d.current_url)
+        assert f'[A "{name}"]' in (folder / "table-1.dpn").read_text(encoding="utf-8")

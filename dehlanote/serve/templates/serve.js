@@ -256,7 +256,7 @@
       var input = el("input");
       input.type = "text";
       input.id = "name-" + s;
-      input.maxLength = 40;
+      input.maxLength = D.name_limit || 60;     /* the table's limit: a longer name was cut here at 40 */
       input.placeholder = ({A: _("A: sits at the bottom"), B: _("B: on A's right"), C: _("C: opposite A, A's partner"),
         D: _("D: on A's left, B's partner")})[s];
       input.addEventListener("input", redraw);
