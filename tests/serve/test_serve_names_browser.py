@@ -239,3 +239,22 @@ def test_the_form_takes_a_name_as_long_as_the_table_does(phone: Any, tmp_path: P
         phone.find_element(By.ID, "start").click()
         wait(phone, lambda d: "/t/" in d.current_url)
         assert f'[A "{name}"]' in (folder / "table-1.dpn").read_text(encoding="utf-8")
+
+
+def test_long_names_stay_in_their_place_in_the_picture(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    names = {"A": "Shri Venkata Subramanian Ramakrishnan Iyer", "B": "Bilal", "C": "Chitra",
+             "D": "Devendranath Chattopadhyay-Bandyopadhyay"}
+    with running(folder) as (_proc, url):
+        phone.get(url + "new")
+        for seat, name in names.items():
+            phone.find_element(By.ID, f"name-{seat}").send_keys(name)
+        boxes = phone.execute_script(
+            "return Array.prototype.map.call(document.querySelectorAll('svg.picture text.name'), function (t) {"
+            " var b = t.getBBox(); return [t.textContent, b.x, b.x + b.width]; });")
+        assert [b[0] for b in boxes][1:3] == ["Bilal", "Chitra"]
+        for text, left, right in boxes:
+            assert 0 <= left and right <= 300, text            # D's name ran off the picture
+        _a, _b, _c, (d, _left, right) = boxes
+        assert right <= 70 and d.endswith("…")                 # and over the table, and the arrows

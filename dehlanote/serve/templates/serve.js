@@ -166,10 +166,23 @@
       var side = (s === "A" || s === "C") ? "AC" : "BD";
       add("text", {x: p[0], y: p[1], "text-anchor": "middle", fill: side === "AC" ? "#0b5394" : "#b3261e"},
         s + (dealer === s ? " ●" : ""));
-      add("text", {x: p[0], y: p[1] + 16, "text-anchor": "middle", fill: "#1d1d1b", "class": "name"},
-        visible((names && names[s]) || ""));
+      add("text", {x: p[0], y: p[1] + 16, "text-anchor": "middle", fill: "#1d1d1b", "class": "name",
+        "data-width": s === "B" || s === "D" ? 64 : 292}, visible((names && names[s]) || ""));
     });
     return svg;
+  }
+
+  /* each name of a picture in the page cut to fit its place (the whole name is in its field): a
+     long one ran over the table, its arrows and off the picture */
+  function fit(svg) {
+    Array.prototype.forEach.call(svg.querySelectorAll("text.name"), function (t) {
+      var most = Number(t.getAttribute("data-width"));
+      var chars = Array.from(t.textContent);
+      while (chars.length > 1 && t.getComputedTextLength() > most) {
+        chars.pop();
+        t.textContent = chars.join("") + "…";
+      }
+    });
   }
 
   /* ---- the index ------------------------------------------------------------------------------ */
@@ -248,7 +261,7 @@
       pic.textContent = "";
       var n = {};
       Object.keys(names).forEach(function (s) { n[s] = names[s].value; });
-      pic.appendChild(picture(n, dealer));
+      fit(pic.appendChild(picture(n, dealer)));
     }
     ["A", "B", "C", "D"].forEach(function (s) {
       var row = el("label", "row");
