@@ -258,3 +258,23 @@ def test_long_names_stay_in_their_place_in_the_picture(phone: Any, tmp_path: Pat
             assert 0 <= left and right <= 300, text            # D's name ran off the picture
         _a, _b, _c, (d, _left, right) = boxes
         assert right <= 70 and d.endswith("…")                 # and over the table, and the arrows
+
+
+def test_the_tens_are_counted_from_the_keyboard(phone: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+    from serve_helpers import WORKED
+    folder = tmp_path / "night"
+    folder.mkdir()
+    text = "".join(line for line in WORKED.read_text(encoding="utf-8").splitlines(keepends=True)
+                   if not line.startswith("tens "))
+    (folder / "table-1.dpn").write_text(text.replace('[Result "*"]', '[Result "*"]\n[Table "1"]'), encoding="utf-8")
+    with running(folder) as (_proc, url):
+        phone.get(url + "t/1")
+        wait(phone, lambda d: d.find_elements(By.ID, "tens-panel"))
+        plus = '//div[@id="tens-panel"]//div[b="AC"]/button[text()="+"]'
+        phone.find_element(By.XPATH, plus).send_keys("")       # (focus)
+        for n in range(1, 4):
+            phone.switch_to.active_element.send_keys(Keys.ENTER)
+            wait(phone, lambda d: d.find_element(By.ID, "tens-AC").text == str(n))
+        # each press drew the panel anew: the second went to the first suit's button, not to +
+        assert phone.switch_to.active_element == phone.find_element(By.XPATH, plus)

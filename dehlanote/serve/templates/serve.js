@@ -20,10 +20,11 @@
     if (text !== undefined && text !== null) { e.textContent = String(text); }
     return e;
   }
-  function button(text, onClick, cls) {
+  function button(text, onClick, cls, tool) {
     var b = el("button", cls || "", text);
     b.type = "button";
     b.addEventListener("click", onClick);
+    if (tool) { b.setAttribute("data-tool", tool); }     /* (where the keyboard goes back after a redraw) */
     return b;
   }
   var SUIT_WORDS = {S: _("spades"), H: _("hearts"), D: _("diamonds"), C: _("clubs")};
@@ -497,7 +498,8 @@
       var tabs = el("div", "seatpick");
       st.seats.forEach(function (s) {
         var held = (st.hands[s] || []).length;
-        var b = button(s + (held ? " ✓" : ""), function () { handSeat = s; picked = {}; draw(); }, handSeat === s ? "on" : "");
+        var b = button(s + (held ? " ✓" : ""), function () { handSeat = s; picked = {}; draw(); }, handSeat === s ? "on" : "",
+          "hand-" + s);
         tabs.appendChild(b);
       });
       panel.appendChild(tabs);
@@ -563,11 +565,11 @@
         if (tens[side] === undefined) { tens[side] = 0; }
         var row = el("div", "bar");
         row.appendChild(el("b", "", side));
-        row.appendChild(button("−", function () { tens[side] = Math.max(0, tens[side] - 1); draw(); }));
+        row.appendChild(button("−", function () { tens[side] = Math.max(0, tens[side] - 1); draw(); }, "", "less-" + side));
         var v = el("span", "score", String(tens[side]));
         v.id = "tens-" + side;
         row.appendChild(v);
-        row.appendChild(button("+", function () { tens[side] = Math.min(12, tens[side] + 1); draw(); }));
+        row.appendChild(button("+", function () { tens[side] = Math.min(12, tens[side] + 1); draw(); }, "", "more-" + side));
         panel.appendChild(row);
       });
       var b = button(_("Check the tens"), function () { send({do: "tens", tens: tens}); tens = {}; }, "primary");
@@ -580,7 +582,7 @@
       var panel = el("div", "panel");
       panel.appendChild(el("h2", "", _("Who claims the rest of the tricks?")));
       var row = el("div", "seatpick");
-      st.seats.forEach(function (s) { row.appendChild(button(name(s), function () { send({do: "claim", seat: s}); })); });
+      st.seats.forEach(function (s) { row.appendChild(button(name(s), function () { send({do: "claim", seat: s}); }, "", "claim-" + s)); });
       panel.appendChild(row);
       panel.appendChild(button(_("Cancel"), function () { mode = "play"; draw(); }));
       return panel;
@@ -624,9 +626,9 @@
         mis.id = "misdeal";
         mis.disabled = !st.can_hands;
         bar.appendChild(mis);
-        if (st.can_hands) { bar.appendChild(button(_("Hands"), function () { mode = "hands"; draw(); })); }
-        if (st.can_claim) { bar.appendChild(button(_("Claim"), function () { mode = "claim"; draw(); })); }
-        if (st.tens_due) { bar.appendChild(button(_("Tens"), function () { mode = "tens"; draw(); })); }
+        if (st.can_hands) { bar.appendChild(button(_("Hands"), function () { mode = "hands"; draw(); }, "", "hands")); }
+        if (st.can_claim) { bar.appendChild(button(_("Claim"), function () { mode = "claim"; draw(); }, "", "claim")); }
+        if (st.tens_due) { bar.appendChild(button(_("Tens"), function () { mode = "tens"; draw(); }, "", "tens")); }
       }
       var comment = button(_("Comment"), function () { mode = "comment"; draw(); });
       comment.setAttribute("data-tool", "comment");
