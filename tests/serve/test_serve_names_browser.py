@@ -278,3 +278,42 @@ def test_the_tens_are_counted_from_the_keyboard(phone: Any, tmp_path: Path) -> N
             wait(phone, lambda d: d.find_element(By.ID, "tens-AC").text == str(n))
         # each press drew the panel anew: the second went to the first suit's button, not to +
         assert phone.switch_to.active_element == phone.find_element(By.XPATH, plus)
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)])
+def test_six_players_each_have_a_place_at_the_table(phone: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    names = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev", "E": "Esha", "F": "Farid Khan"}
+    under = "trump S by A {unfinished trick 1, not yet in the record: AH KH QH JH 10H}\n"
+    text = record(names).replace('[Rules "standard"]', '[Rules "standard six-player"]').replace(
+        "deal 1 dealer A\n", "deal 1 dealer F\n" + under)
+    (folder / "table-1.dpn").write_text(text, encoding="utf-8")
+    headless.viewport(phone, *size)
+    try:
+        with running(folder) as (_proc, url):
+            phone.get(url + "t/1")
+            wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
+            table = phone.find_element(By.ID, "tablebox").rect
+            seats = {s: phone.find_element(By.ID, f"seat-{s}").rect for s in "ABCDEF"}
+            played = [e.rect for e in phone.find_elements(By.CSS_SELECTOR, "#tablebox .played")]
+            assert len(played) == 5
+            things = list(seats.values()) + played
+            # E and F were drawn one on the other in the table's corner, over no place of theirs
+            for i, a in enumerate(things):
+                assert table["x"] <= a["x"] and a["x"] + a["width"] <= table["x"] + table["width"]
+                assert table["y"] <= a["y"] and a["y"] + a["height"] <= table["y"] + table["height"]
+                for b in things[i + 1:]:
+                    assert not overlaps(a, b), (a, b)
+            # anticlockwise from A at the bottom: B and C on A's right, D opposite, E and F on A's left
+            mid = table["x"] + table["width"] / 2
+            assert seats["B"]["x"] > mid and seats["C"]["x"] > mid and seats["E"]["x"] + seats["E"]["width"] < mid
+            assert seats["C"]["y"] < seats["B"]["y"] and seats["E"]["y"] < seats["F"]["y"]
+            assert seats["D"]["y"] < seats["C"]["y"] < seats["A"]["y"]
+    finally:
+        headless.viewport(phone, 390, 844)

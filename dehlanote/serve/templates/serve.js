@@ -375,7 +375,7 @@
     }
 
     function drawTable() {
-      var box = el("div", "tablebox");
+      var box = el("div", "tablebox" + (st.seats.length === 6 ? " six" : ""));   /* (E and F had no place) */
       box.id = "tablebox";
       st.seats.forEach(function (s) {
         var seat = el("div", "seat pos-" + s);
