@@ -317,3 +317,31 @@ def test_six_players_each_have_a_place_at_the_table(phone: Any, tmp_path: Path, 
             assert seats["D"]["y"] < seats["C"]["y"] < seats["A"]["y"]
     finally:
         headless.viewport(phone, 390, 844)
+
+
+def test_the_form_starts_a_table_of_six_with_six_names(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    names = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev", "E": "Esha", "F": "Farid"}
+    with running(folder) as (_proc, url):
+        phone.get(url + "new")
+        assert not phone.find_element(By.ID, "name-E").is_displayed()         # four players: four names
+        phone.find_element(By.ID, "options").send_keys("six-player")
+        for seat, name in names.items():                  # the form had four names, and no E or F to deal
+            phone.find_element(By.ID, f"name-{seat}").send_keys(name)
+        phone.find_element(By.ID, "dealer-F").click()
+        picture = phone.find_element(By.CSS_SELECTOR, "svg.picture")
+        assert "E and F on A's left" in picture.get_attribute("aria-label")
+        assert [t.text for t in picture.find_elements(By.TAG_NAME, "text")][-12:] == \
+            ["A", "Asha", "B", "Bilal", "C", "Chitra", "D", "Dev", "E", "Esha", "F ●", "Farid"]
+        phone.find_element(By.ID, "start").click()
+        wait(phone, lambda d: "/t/" in d.current_url)
+        text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+        assert all(f'[{s} "{n}"]' in text for s, n in names.items()) and "deal 1 dealer F" in text
+        phone.get(url + "new")                            # and back to four: E and F go away
+        phone.find_element(By.ID, "options").send_keys("six-player")
+        phone.find_element(By.ID, "dealer-E").click()
+        phone.find_element(By.ID, "options").clear()
+        phone.find_element(By.ID, "options").send_keys("streak=5")
+        assert not phone.find_element(By.ID, "dealer-E").is_displayed()
+        assert "on" not in phone.find_element(By.ID, "dealer-E").get_attribute("class")

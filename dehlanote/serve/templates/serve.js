@@ -142,12 +142,13 @@
   var app = $("app");
 
   /* ---- the picture of the seats ------------------------------------------------------------ */
-  function picture(names, dealer) {
+  function picture(names, dealer, six) {
     var svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 300 230");
     svg.setAttribute("class", "picture");
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", _("Who sits where: A at the bottom, B on A's right, C opposite A, D on A's left; play goes A, B, C, D, anticlockwise; A and C are partners, B and D are partners."));
+    svg.setAttribute("aria-label", six ? _("Who sits where: A at the bottom, then anticlockwise B and C on A's right, D opposite A, E and F on A's left; play goes A, B, C, D, E, F; A, C and E are partners, B, D and F are partners.")
+      : _("Who sits where: A at the bottom, B on A's right, C opposite A, D on A's left; play goes A, B, C, D, anticlockwise; A and C are partners, B and D are partners."));
     function add(tag, attrs, text) {
       var e = document.createElementNS(NS, tag);
       Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
@@ -160,15 +161,17 @@
       fill: "none", stroke: "#ffd24a", "stroke-width": 2, "stroke-dasharray": "5 4"});
     add("path", {d: "M200 124 l5 -14 l7 13 z M163 66 l-14 -1 l10 -9 z M100 97 l-5 14 l-7 -13 z M137 159 l14 1 l-10 9 z", fill: "#ffd24a"});
     add("text", {x: 150, y: 116, "text-anchor": "middle", fill: "#fff"}, _("play goes"));
-    add("text", {x: 150, y: 132, "text-anchor": "middle", fill: "#fff"}, "A → B → C → D");
-    var at = {A: [150, 205], B: [265, 114], C: [150, 28], D: [35, 114]};
-    ["A", "B", "C", "D"].forEach(function (s) {
+    add("text", {x: 150, y: 132, "text-anchor": "middle", fill: "#fff", "font-size": six ? 11 : 13},
+      six ? "A → B → C → D → E → F" : "A → B → C → D");
+    var at = six ? {A: [150, 205], B: [265, 150], C: [265, 70], D: [150, 28], E: [35, 70], F: [35, 150]}
+      : {A: [150, 205], B: [265, 114], C: [150, 28], D: [35, 114]};
+    Object.keys(at).forEach(function (s, i) {
       var p = at[s];
-      var side = (s === "A" || s === "C") ? "AC" : "BD";
-      add("text", {x: p[0], y: p[1], "text-anchor": "middle", fill: side === "AC" ? "#0b5394" : "#b3261e"},
+      var up = i % 2 === 0;     /* A's side: A and C (and E); the other: B and D (and F) */
+      add("text", {x: p[0], y: p[1], "text-anchor": "middle", fill: up ? "#0b5394" : "#b3261e"},
         s + (dealer === s ? " ●" : ""));
       add("text", {x: p[0], y: p[1] + 16, "text-anchor": "middle", fill: "#1d1d1b", "class": "name",
-        "data-width": s === "B" || s === "D" ? 64 : 292}, visible((names && names[s]) || ""));
+        "data-width": p[0] === 150 ? 292 : 64}, visible((names && names[s]) || ""));
     });
     return svg;
   }
@@ -256,39 +259,64 @@
     form.appendChild(extraRow);
     form.appendChild(el("h2", "", _("Players")));
     var names = {};
+    var rows = {};
     var dealer = null;
     var pic = el("div");
+    /* six players (the six-player option): two more names and dealers, and their own picture;
+       the form had four names only, and drew four seats for a table of six */
+    function six() { return /(^|\s)six-player(\s|$)/.test(extra.value); }
+    function seatsNow() { return six() ? ["A", "B", "C", "D", "E", "F"] : ["A", "B", "C", "D"]; }
+    var HINTS = {A: _("A: sits at the bottom"), B: _("B: on A's right"), C: _("C: opposite A, A's partner"),
+      D: _("D: on A's left, B's partner")};
+    var HINTS6 = {A: _("A: sits at the bottom"), B: _("B: on A's right"), C: _("C: on B's right, A's partner"),
+      D: _("D: opposite A"), E: _("E: on D's right, A's partner"), F: _("F: on A's left")};
     function redraw() {
       pic.textContent = "";
       var n = {};
-      Object.keys(names).forEach(function (s) { n[s] = names[s].value; });
-      fit(pic.appendChild(picture(n, dealer)));
+      seatsNow().forEach(function (s) { n[s] = names[s].value; });
+      fit(pic.appendChild(picture(n, dealer, six())));
     }
-    ["A", "B", "C", "D"].forEach(function (s) {
+    ["A", "B", "C", "D", "E", "F"].forEach(function (s) {
       var row = el("label", "row");
       row.appendChild(el("span", "", s));
       var input = el("input");
       input.type = "text";
       input.id = "name-" + s;
       input.maxLength = D.name_limit || 60;     /* the table's limit: a longer name was cut here at 40 */
-      input.placeholder = ({A: _("A: sits at the bottom"), B: _("B: on A's right"), C: _("C: opposite A, A's partner"),
-        D: _("D: on A's left, B's partner")})[s];
+      input.placeholder = HINTS[s] || HINTS6[s];
       input.addEventListener("input", redraw);
       names[s] = input;
+      rows[s] = row;
       row.appendChild(input);
       form.appendChild(row);
     });
     form.appendChild(pic);
-    form.appendChild(el("p", "muted", _("Play goes A, B, C, D: anticlockwise, each player's right-hand neighbour plays next. Partners sit opposite: A with C, B with D.")));
+    var rule4 = form.appendChild(el("p", "muted", _("Play goes A, B, C, D: anticlockwise, each player's right-hand neighbour plays next. Partners sit opposite: A with C, B with D.")));
+    var rule6 = form.appendChild(el("p", "muted", _("Play goes A, B, C, D, E, F: anticlockwise, each player's right-hand neighbour plays next. Partners sit one seat apart: A, C and E against B, D and F.")));
     form.appendChild(el("h2", "", _("First dealer")));
     var pick = el("div", "seatpick");
-    ["A", "B", "C", "D"].forEach(function (s) {
+    var picks = {};
+    function layout() {
+      var many = six();
+      ["E", "F"].forEach(function (s) { rows[s].hidden = !many; picks[s].hidden = !many; });
+      ["A", "B", "C", "D", "E", "F"].forEach(function (s) { names[s].placeholder = (many ? HINTS6 : HINTS)[s] || ""; });
+      rule4.hidden = many;
+      rule6.hidden = !many;
+      if (seatsNow().indexOf(dealer) < 0) {
+        dealer = null;
+        Array.prototype.forEach.call(pick.children, function (c) { c.classList.remove("on"); });
+      }
+      redraw();
+    }
+    extra.addEventListener("input", layout);
+    ["A", "B", "C", "D", "E", "F"].forEach(function (s) {
       var b = button(s, function () {
         dealer = s;
         Array.prototype.forEach.call(pick.children, function (c) { c.classList.toggle("on", c === b); });
         redraw();
       });
       b.id = "dealer-" + s;
+      picks[s] = b;
       pick.appendChild(b);
     });
     form.appendChild(pick);
@@ -309,7 +337,7 @@
       go.disabled = true;     /* one table a tap: a second tap while the first is sent started a second table */
       var label = rules.value + (extra.value.trim() ? " " + extra.value.trim() : "");
       var body = {rules: label, names: {}, dealer: dealer, hands: hands.checked, confirm: confirm.checked};
-      Object.keys(names).forEach(function (s) { body.names[s] = names[s].value; });
+      seatsNow().forEach(function (s) { body.names[s] = names[s].value; });
       api("/api/tables", body, function (ok, j) {
         if (!ok) { go.disabled = false; refused(j); return; }
         location.href = "/t/" + j.table + qs();
@@ -318,7 +346,7 @@
     go.id = "start";
     form.appendChild(el("div", "bar")).appendChild(go);
     app.appendChild(form);
-    redraw();
+    layout();
   }
 
   /* ---- a table -------------------------------------------------------------------------------- */
