@@ -20,18 +20,22 @@ import os
 import re
 import secrets
 import stat
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Optional
 
 from ..errors import DpnError
 from ..files import Folder, OutputRefused
+from ..analysis.judge import claim_judge
 from ..record import RecordError, Session
+from ..record.state import without_marker
 from ..record.session import Outcome
 from ..record.store import Claim, RecordBusy
+from ..replay import replay_game
 from ..replay.table import Table as CoreTable
 from ..rules.profile import Registry, registry as default_registry
 from ..deck import seats_for
+from ..syntax import parse_string
 
 __all__ = ["core_table", "FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables", "folder_secret",
            "new_secret"]
@@ -190,7 +194,7 @@ class Tables:
                 data += block
             if len(data) > self.limits.record:
                 return None
-            session, _ = Session.resume(data.decode("utf-8"), reg=self.reg, path=str(self.folder / entry))
+            session = _resume(data.decode("utf-8"), self.reg, str(self.folder / entry))
         except (RecordError, OSError, UnicodeDecodeError, DpnError):
             return None
         finally:
@@ -431,6 +435,32 @@ class Tables:
                           status=507) from None
         table.known = (st.st_size, st.st_mtime_ns, st.st_ino, hashlib.sha256(data).hexdigest())
         table.claim.follow()
+
+
+def _resume(text: str, reg: Registry, path: str) -> Session:
+    """The table's session over its record's text: the game in progress, or the finished match
+    as it ended. (:meth:`Session.resume` starts a new game after a finished one, as ``dehlanote
+    record`` does on a finished file: a finished table came back after a restart of the server as
+    an empty game of the standard rules, without its names or score, and offered to enter a
+    second game into its record.)
+
+    Raises:
+        RecordError, DpnError: the last game has errors.
+    """
+    session, resumed = Session.resume(text, reg=reg, path=path)
+    games = parse_string(text, keep_source=True)
+    if resumed or not games:
+        return session
+    last, _ = without_marker(games[-1])
+    facts = replay_game(last, reg, judge=claim_judge)
+    start = last.source_line if last.source is not None else 1
+    prefix = "\n".join(text.split("\n")[: start - 1]).rstrip("\n")
+    kept = Session(reg=reg, prefix=prefix + "\n" if prefix else "", path=path)
+    kept.state = kept._load(last, facts)
+    said = (last.tag("Result") or "").strip()
+    if kept.state.result is None and said:      # (an open session its record says has ended)
+        kept.state = replace(kept.state, result=said)
+    return kept
 
 
 def core_table(session: Session) -> Optional[CoreTable]:

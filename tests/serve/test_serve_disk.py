@@ -101,3 +101,26 @@ def test_a_record_touched_but_not_changed_is_no_edit(served: tuple[TestClient, P
     record, st = started(c, folder)
     os.utime(record, ns=(1, 1))
     assert do(c, do="card", card="3H", version=st["version"])["trick"]["cards"][-1] == ["C", "3H"]
+
+
+def test_a_finished_match_comes_back_finished_after_a_restart(tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    sample = Path(__file__).resolve().parents[2] / "samples" / "hukum-match.dpn"
+    text = sample.read_text(encoding="utf-8").replace('[Result "BD"]', '[Table "1"]\n[Result "BD"]')
+    record = folder / "table-1.dpn"
+    record.write_text(text, encoding="utf-8")
+    tables = Tables(folder, sync=False)
+    try:
+        c = TestClient(create_app(tables, secret=KEY, hosts=("testserver",), stream_seconds=0.5))
+        # it came back as an empty game of the standard rules, no names, no score, open to play
+        listed = c.get("/api/tables").json()["tables"][0]
+        assert listed["over"] and listed["rules"] == "hukum" and listed["names"]["A"] == "Imran"
+        assert listed["score"]["result"] == "BD" and listed["deal"] > 1
+        st = c.get("/api/t/1").json()
+        assert st["over"] and st["expect"]["kind"] == "over"
+        for body in ({"do": "dealer", "seat": "A"}, {"do": "trump", "suit": "S"}, {"do": "card", "card": "AS"}):
+            assert c.post("/api/t/1", json=body, headers=HEAD).status_code == 422
+        assert record.read_text(encoding="utf-8") == text         # no second game written into it
+    finally:
+        tables.close()
