@@ -21,6 +21,7 @@ from typing import Any, Awaitable, Callable, Iterable, MutableMapping, Optional
 from urllib.parse import parse_qs
 
 from ..i18n import DEFAULT, choose, languages, translator
+from .pages import refusal_page
 from .words import refusal_sentence
 
 __all__ = ["Guard", "KEY_HEADER", "reader_language"]
@@ -71,9 +72,16 @@ class Guard:
         path = scope.get("path", "")
         query = scope.get("query_string", b"").decode("latin-1")
         asked = parse_qs(query)
-        _ = translator(reader_language((asked.get("lang") or [None])[0], self.lang, headers.get("accept-language")))
+        language = reader_language((asked.get("lang") or [None])[0], self.lang, headers.get("accept-language"))
+        _ = translator(language)
 
         async def refuse(status: int, code: str, message: str, *, allow: bool = False) -> None:
+            if method in ("GET", "HEAD") and not path.startswith("/api/"):
+                # a person at an address (one typed without its key): a page in the reader's
+                # language, as the app's own refusals are (the JSON shown raw, a Hindi sentence
+                # as \u escapes, was all a phone showed)
+                await _refuse_page(send, status, code, language, head=method == "HEAD")
+                return
             await _refuse(send, status, code, message, sentence=refusal_sentence(code, _), allow=allow)
 
         if len(path) + len(query) > self.url_limit:
@@ -158,6 +166,15 @@ def _replay(body: bytes, receive: Receive) -> Receive:
             return {"type": "http.request", "body": body, "more_body": False}
         return await receive()
     return inner
+
+
+async def _refuse_page(send: Send, status: int, code: str, lang: str, *, head: bool = False) -> None:
+    page, policy = refusal_page(code, lang=lang, home="/")
+    body = page.encode("utf-8")
+    headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
+               (b"content-security-policy", policy.encode("utf-8")), (b"content-language", lang.encode("ascii"))]
+    await send({"type": "http.response.start", "status": status, "headers": headers + _COMMON})
+    await send({"type": "http.response.body", "body": b"" if head else body})
 
 
 async def _refuse(send: Send, status: int, code: str, message: str, *, sentence: str = "",

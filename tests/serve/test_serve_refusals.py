@@ -429,3 +429,24 @@ def test_sigterm_ends_the_open_event_streams_at_once_and_quietly(tmp_path: Path)
         assert proc.wait(10) == 143
         assert time.monotonic() - t0 < 1.5
         assert proc.stderr is not None and "Exception in ASGI" not in proc.stderr.read()
+
+
+def test_an_address_without_its_key_answers_a_page_in_the_readers_language(folder: Path) -> None:
+    tables = Tables(folder, sync=False)
+    try:
+        c = TestClient(create_app(tables, secret=KEY, lan=True, hosts=("testserver",), stream_seconds=0.5))
+        # the address typed without ?key=: the phone showed the JSON, its Hindi sentence as \u escapes
+        r = c.get("/", headers={"Accept-Language": "hi"})
+        assert r.status_code == 403 and r.headers["content-type"].startswith("text/html")
+        assert "इस पेज के लिए कुंजी समेत पूरा पता चाहिए।" in r.text and "no-key" in r.text
+        assert "default-src 'none'" in r.headers["content-security-policy"]
+        assert r.headers["content-language"] == "hi"
+        r = c.get("/t/1/replay", headers={"Host": "elsewhere.example"})         # another host: a page too
+        assert r.status_code == 403 and "wrong-host" in r.text and r.headers["content-type"].startswith("text/html")
+        head = c.head("/new")
+        assert head.status_code == 403 and head.content == b""
+        for path in ("/api/tables", "/api/t/1", "/api/events"):                  # the scripts' addresses: JSON
+            r = c.get(path)
+            assert r.status_code == 403 and r.json()["code"] == "no-key"
+    finally:
+        tables.close()
