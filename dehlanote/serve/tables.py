@@ -405,6 +405,9 @@ class Tables:
             table.confirmed = after
         if word == "tens" and table.session.state.done_facts:
             table.tens_checked.add(table.session.state.done_facts[-1].number)
+        # a check holds for a deal still done: an undo of its last card takes it back (the
+        # deal played on again was taken as checked, whatever its last card then was)
+        table.tens_checked &= {f.number for f in table.session.state.done_facts}
         table.notes = outcome.notes
         table.version += 1
         return outcome

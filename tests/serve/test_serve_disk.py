@@ -124,3 +124,20 @@ def test_a_finished_match_comes_back_finished_after_a_restart(tmp_path: Path) ->
         assert record.read_text(encoding="utf-8") == text         # no second game written into it
     finally:
         tables.close()
+
+
+def test_an_undo_of_the_last_card_takes_back_the_tens_check(served: tuple[TestClient, Path]) -> None:
+    import re
+    c, folder = served
+    sample = Path(__file__).resolve().parents[2] / "samples" / "worked-example.dpn"
+    plays = [line.split(":")[1].split("{")[0].replace("?", "").split()
+             for line in sample.read_text(encoding="utf-8").splitlines() if re.match(r"^\s*\d+ [A-D]:", line)]
+    assert c.post("/api/tables", json={"names": NAMES, "dealer": "D"}, headers=HEAD).status_code == 200
+    do(c, do="trump", suit="D")
+    for card in [card for trick in plays for card in trick]:
+        st = do(c, do="card", card=card)
+    assert st["tens_due"] == 1
+    assert do(c, do="tens", tens={"AC": 3, "BD": 1})["tens_due"] is None
+    do(c, do="undo")                                   # the last card back: the deal is open again
+    st = do(c, do="card", card=plays[-1][-1])          # and ended again: its tens are checked anew
+    assert st["tens_due"] == 1
