@@ -345,3 +345,25 @@ def test_the_form_starts_a_table_of_six_with_six_names(phone: Any, tmp_path: Pat
         phone.find_element(By.ID, "options").send_keys("streak=5")
         assert not phone.find_element(By.ID, "dealer-E").is_displayed()
         assert "on" not in phone.find_element(By.ID, "dealer-E").get_attribute("class")
+
+
+def test_a_tens_count_refused_is_kept_to_put_right(phone: Any, tmp_path: Path) -> None:
+    from serve_helpers import WORKED
+    folder = tmp_path / "night"
+    folder.mkdir()
+    text = "".join(line for line in WORKED.read_text(encoding="utf-8").splitlines(keepends=True)
+                   if not line.startswith("tens "))
+    (folder / "table-1.dpn").write_text(text.replace('[Result "*"]', '[Result "*"]\n[Table "1"]'), encoding="utf-8")
+    plus = '//div[@id="tens-panel"]//div[b="{}"]/button[text()="+"]'
+    with running(folder) as (_proc, url):
+        phone.get(url + "t/1")
+        wait(phone, lambda d: d.find_elements(By.ID, "tens-panel"))
+        for side, n in (("AC", 2), ("BD", 2)):         # miscounted: AC took 3, BD 1
+            for _ in range(n):
+                phone.find_element(By.XPATH, plus.format(side)).click()
+        phone.find_element(By.ID, "check-tens").click()
+        wait(phone, lambda d: "tens-mismatch" in d.find_element(By.ID, "toast").text)
+        phone.find_element(By.ID, "toast").click()
+        phone.find_element(By.XPATH, plus.format("AC")).click()      # one more for AC: 3, not 1
+        assert phone.find_element(By.ID, "tens-AC").text == "3"
+        assert phone.find_element(By.ID, "tens-BD").text == "2"

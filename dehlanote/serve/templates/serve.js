@@ -600,7 +600,10 @@
         row.appendChild(button("+", function () { tens[side] = Math.min(12, tens[side] + 1); draw(); }, "", "more-" + side));
         panel.appendChild(row);
       });
-      var b = button(_("Check the tens"), function () { send({do: "tens", tens: tens}); tens = {}; }, "primary");
+      /* the counts are let go when the table took them: a count refused (it does not match the
+         tricks, the connection lost) went back to 0 for both sides */
+      var b = button(_("Check the tens"), function () { send({do: "tens", tens: tens}, function () { tens = {}; }); },
+        "primary");
       b.id = "check-tens";
       panel.appendChild(b);
       return panel;
