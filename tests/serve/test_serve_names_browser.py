@@ -367,3 +367,25 @@ def test_a_tens_count_refused_is_kept_to_put_right(phone: Any, tmp_path: Path) -
         phone.find_element(By.XPATH, plus.format("AC")).click()      # one more for AC: 3, not 1
         assert phone.find_element(By.ID, "tens-AC").text == "3"
         assert phone.find_element(By.ID, "tens-BD").text == "2"
+
+
+def test_a_names_stacked_accents_stay_in_its_seat(phone: Any, tmp_path: Path) -> None:
+    import io
+    from PIL import Image
+    folder = tmp_path / "night"
+    folder.mkdir()
+    stacked = "Z" + "\u0301\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030b\u030c" * 5 + "a"     # 52 characters
+    (folder / "table-1.dpn").write_text(record({"A": stacked, "B": "Bilal", "C": "Chitra", "D": "Dev"}),
+                                        encoding="utf-8")
+    with running(folder) as (_proc, url):
+        phone.get(url + "t/1")
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
+        a = phone.find_element(By.ID, "seat-A").rect
+        c = phone.find_element(By.ID, "seat-C").rect
+        shot = Image.open(io.BytesIO(phone.get_screenshot_as_png())).convert("RGB")
+        # the felt between C's box and A's (no card on it yet): the accents stood there in a column
+        # up to the page's title
+        x0, x1 = int(a["x"]), int(a["x"] + a["width"])
+        marks = [(x, y) for x in range(x0, x1) for y in range(int(c["y"] + c["height"]) + 4, int(a["y"]) - 2)
+                 if (lambda p: not (p[1] > p[0] + 20 and p[1] > p[2]))(shot.getpixel((x, y)))]
+        assert not marks, marks[:5]
