@@ -221,7 +221,8 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             _ = translator(language_)
             return JSONResponse({"code": exc.code, "message": exc.message,
                                  "sentence": refusal_sentence(exc.code, _)}, status_code=exc.status)
-        body, policy = refusal_page(exc.code, lang=language_, home="/" + (f"?key={secret}" if lan else ""))
+        body, policy = refusal_page(exc.code, lang=language_,
+                                    home="/?" + (f"key={secret}&" if lan else "") + f"lang={language_}")
         return Response(body, status_code=exc.status, media_type="text/html; charset=utf-8",
                         headers={"content-security-policy": policy, "content-language": language_})
 

@@ -87,7 +87,10 @@ def live_replay_page(table: Table, *, lang: str, key: Optional[str]) -> tuple[st
     games = live_games(table, lang)
     live = _template("live.js")
     title = f"{_('Table')} {table.number}"
-    page = render_replay(games, title, back="/" + (f"?key={key}" if key else ""),
+    # the way back keeps the page's language, as the table pages' links do (it fell back to the
+    # browser's: a page chosen in Hindi led back to an index in English)
+    back = "/?" + (f"key={key}&" if key else "") + f"lang={lang}"
+    page = render_replay(games, title, back=back,
                          back_label=N_("all tables"), lang=lang, live=live,       # (translated there)
                          live_data={"table": table.number, "key": key or "", "version": table.version})
     return page, replay_csp(live) + FRAMES

@@ -141,3 +141,15 @@ def test_an_undo_of_the_last_card_takes_back_the_tens_check(served: tuple[TestCl
     do(c, do="undo")                                   # the last card back: the deal is open again
     st = do(c, do="card", card=plays[-1][-1])          # and ended again: its tens are checked anew
     assert st["tens_due"] == 1
+
+
+def test_the_way_back_from_a_page_keeps_its_language(served: tuple[TestClient, Path]) -> None:
+    import html
+    import re
+    c, folder = served
+    assert c.post("/api/tables", json={"names": NAMES, "dealer": "D"}, headers=HEAD).status_code == 200
+    for path in ("/t/1/replay?lang=hi", "/t/9?lang=hi"):          # the live replay, a table not there
+        page = c.get(path).text
+        links = [html.unescape(h) for h in re.findall(r'<a[^>]* href="(/[^"]*)"', page)]
+        # the replay page chosen in Hindi led back to "/", an index in the browser's language
+        assert links and all("lang=hi" in h for h in links), (path, links)
