@@ -1,6 +1,8 @@
-"""dehlanote serve and a record changed on disk while the server runs (the organiser fixing a
-name in an editor): the edit is read, never written over; a tap made on the table as it was
-before the edit is refused, and one that cannot be read leaves the file alone."""
+"""dehlanote serve and its records on disk: one changed while the server runs (the organiser
+fixing a name in an editor) is read, never written over (a tap made on the table as it was
+before the edit is refused, an edit that cannot be read leaves the file alone); a finished
+match comes back finished; the players' tens check follows an undo; the pages' ways back keep
+their language."""
 
 from __future__ import annotations
 
