@@ -72,9 +72,14 @@ def serve_command(
     if address is None:
         raise fail("--lan: this machine has no local network address; give one with --host")
     try:
-        ipaddress.ip_address(address)
+        ip = ipaddress.ip_address(address)
     except ValueError:
         raise fail(f"--host {address}: give an IP address (e.g. 127.0.0.1 or 192.168.1.20)")
+    if ip.is_unspecified:
+        # every address of the machine: no phone can open the address printed, and the server
+        # answers only to its own, so it refused every request (wrong-host)
+        raise fail(f"--host {address}: give one address of this machine (e.g. 192.168.1.20; --lan finds "
+                   "the one on the local network)")
     from ..serve import FolderBusy, Tables, create_app, folder_secret, new_secret
     reg = load_registry(rules_file)
     try:

@@ -450,3 +450,16 @@ def test_an_address_without_its_key_answers_a_page_in_the_readers_language(folde
             assert r.status_code == 403 and r.json()["code"] == "no-key"
     finally:
         tables.close()
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::"])
+def test_every_address_at_once_is_refused_with_a_sentence(tmp_path: Path, host: str) -> None:
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "serve", str(tmp_path), "--host", host, "--port", "0"],
+                          capture_output=True, text=True, timeout=60, env=dict(os.environ, PYTHONPATH=str(root)))
+    # it listened, printed http://0.0.0.0:PORT/ (no phone can open it) and refused every
+    # request as naming another host
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert f"--host {host}: give one address of this machine" in proc.stderr and "Traceback" not in proc.stderr
