@@ -389,3 +389,18 @@ def test_a_names_stacked_accents_stay_in_its_seat(phone: Any, tmp_path: Path) ->
         marks = [(x, y) for x in range(x0, x1) for y in range(int(c["y"] + c["height"]) + 4, int(a["y"]) - 2)
                  if (lambda p: not (p[1] > p[0] + 20 and p[1] > p[2]))(shot.getpixel((x, y)))]
         assert not marks, marks[:5]
+
+
+def test_a_screen_reader_hears_the_status_not_the_whole_page(phone: Any, tmp_path: Path) -> None:
+    folder = night(tmp_path)
+    with running(folder) as (_proc, url):
+        key, version = table_with_trump(phone, url)
+        # the page is drawn anew at each change: as the live region, all of it (52 cards, the
+        # buttons) was read out again after every card
+        live = phone.execute_script("return Array.prototype.map.call(document.querySelectorAll('[aria-live]'), "
+                                    "function (e) { return e.id; });")
+        assert live == ["say"]
+        post(url, key, {"do": "card", "card": "AH", "version": version})
+        wait(phone, lambda d: "C" in d.execute_script("return document.getElementById('say').textContent"))
+        said = phone.execute_script("return document.getElementById('say').textContent")
+        assert said == phone.find_element(By.ID, "status").get_attribute("textContent")

@@ -720,6 +720,9 @@
       left.appendChild(drawTable());
       var status = el("p", "status", statusText());
       status.id = "status";
+      /* the page is drawn anew at each change: the whole of it was the live region, read out
+         again after every card; now only the status line is said, when it changes */
+      if ($("say").textContent !== status.textContent) { $("say").textContent = status.textContent; }
       left.appendChild(status);
       left.appendChild(drawPiles());
       app.appendChild(left);
