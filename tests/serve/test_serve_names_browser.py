@@ -40,6 +40,17 @@ def record(names: dict[str, str]) -> str:
     return tags + '[Rules "standard"]\n[Result "*"]\n[Table "1"]\n\ndeal 1 dealer A\n'
 
 
+def inner(driver: Any, css: str) -> str:
+    """The text of the element as shown, read in the page in one go (the lists are drawn anew
+    at each piece of news: an element found first may be gone when its text is asked)."""
+    return driver.execute_script("return document.querySelector(arguments[0]).innerText;", css)
+
+
+def box(driver: Any, css: str) -> dict[str, float]:
+    return driver.execute_script("var r = document.querySelector(arguments[0]).getBoundingClientRect(); "
+                                 "return {x: r.left, y: r.top, width: r.width, height: r.height};", css)
+
+
 def overflow(driver: Any) -> int:
     return driver.execute_script("return document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
@@ -52,18 +63,17 @@ def test_hostile_names_neither_reorder_the_page_nor_widen_it(phone: Any, tmp_pat
     with running(folder) as (_proc, url):
         phone.get(url + "t/1")
         wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "html[data-ready]"))
-        status = phone.find_element(By.ID, "status").text
+        status = inner(phone, "#status")
         # B names trump: the override in B's name is shown, not obeyed (it turned the
         # sentence around: "B pmurt seman live"); as the replay pages show it
         assert "\u202e" not in status and status == "B \u2068\ufffdevil\u2069 names trump"
-        assert "\ufffdevil" in phone.find_element(By.ID, "seat-B").text
+        assert "\ufffdevil" in inner(phone, "#seat-B")
         assert overflow(phone) <= 0        # the long name wraps: the phone page does not scroll sideways
-        b = phone.find_element(By.ID, "seat-B").rect
-        d = phone.find_element(By.ID, "seat-D").rect
+        b, d = box(phone, "#seat-B"), box(phone, "#seat-D")
         assert d["x"] + d["width"] <= b["x"]       # and D's box does not cover B's
         phone.get(url)
         wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#tables li[data-table]"))
-        who = phone.find_element(By.CSS_SELECTOR, "#tables li").text
+        who = inner(phone, "#tables li")
         assert "\u202e" not in who and "B \u2068\ufffdevil\u2069, C \u2068Chitra\u2069" in who
         assert overflow(phone) <= 0
 
@@ -275,7 +285,7 @@ def test_the_tens_are_counted_from_the_keyboard(phone: Any, tmp_path: Path) -> N
         phone.find_element(By.XPATH, plus).send_keys("")       # (focus)
         for n in range(1, 4):
             phone.switch_to.active_element.send_keys(Keys.ENTER)
-            wait(phone, lambda d: d.find_element(By.ID, "tens-AC").text == str(n))
+            wait(phone, lambda d: inner(d, "#tens-AC") == str(n))
         # each press drew the panel anew: the second went to the first suit's button, not to +
         assert phone.switch_to.active_element == phone.find_element(By.XPATH, plus)
 
@@ -365,8 +375,7 @@ def test_a_tens_count_refused_is_kept_to_put_right(phone: Any, tmp_path: Path) -
         wait(phone, lambda d: "tens-mismatch" in d.find_element(By.ID, "toast").text)
         phone.find_element(By.ID, "toast").click()
         phone.find_element(By.XPATH, plus.format("AC")).click()      # one more for AC: 3, not 1
-        assert phone.find_element(By.ID, "tens-AC").text == "3"
-        assert phone.find_element(By.ID, "tens-BD").text == "2"
+        assert inner(phone, "#tens-AC") == "3" and inner(phone, "#tens-BD") == "2"
 
 
 def test_a_names_stacked_accents_stay_in_its_seat(phone: Any, tmp_path: Path) -> None:
