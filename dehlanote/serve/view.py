@@ -112,7 +112,7 @@ def table_state(table: Table) -> dict[str, Any]:
     out: dict[str, Any] = {
         "table": table.number, "file": table.path.name, "version": table.version,
         "rules": rules.label(), "seats": list(seats), "sides": list(sides), "names": session.names,
-        "capture": rules.capture, "trump_method": rules.trump, "hand_size": rules.hand_size,
+        "capture": rules.capture, "trump_method": rules.trump, "hand_size": rules.hand_size, "decks": rules.decks,
         "expect": {"kind": expect.kind, "seat": expect.seat, "text": expect.text},
         "deal": pos["deal"], "deals_done": pos["deals_done"],
         "legal": legal, "known": known, "hands_wanted": table.hands, "confirm": table.confirm,

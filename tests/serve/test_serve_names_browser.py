@@ -413,3 +413,35 @@ def test_a_screen_reader_hears_the_status_not_the_whole_page(phone: Any, tmp_pat
         wait(phone, lambda d: "C" in d.execute_script("return document.getElementById('say').textContent"))
         said = phone.execute_script("return document.getElementById('say').textContent")
         assert said == phone.find_element(By.ID, "status").get_attribute("textContent")
+
+
+def test_six_players_hands_are_picked_from_three_decks(phone: Any, tmp_path: Path) -> None:
+    import json
+    import urllib.request
+    folder = tmp_path / "night"
+    folder.mkdir()
+    names = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev", "E": "Esha", "F": "Farid"}
+    text = record(names).replace('[Rules "standard"]', '[Rules "standard six-player"]').replace(
+        '[Table "1"]', '[Table "1"]\n[Serve "hands"]').replace("deal 1 dealer A", "deal 1 dealer F")
+    (folder / "table-1.dpn").write_text(text, encoding="utf-8")
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    with running(folder) as (_proc, url):
+        phone.get(url + "t/1")
+        wait(phone, lambda d: d.find_elements(By.ID, "hands-panel"))
+        card = '#hands-panel button[data-card="{}"]'
+        for c in ["AS"] + [r + s for s in "SH" for r in ranks][:25]:      # AS twice: 26 cards
+            phone.find_element(By.CSS_SELECTOR, card.format(c)).click()
+        assert "×2" in inner(phone, card.format("AS"))
+        phone.find_element(By.ID, "save-hand").click()
+        wait(phone, lambda d: inner(d, "#hands-panel .status").startswith("B "))
+        with urllib.request.urlopen(url + "api/t/1", timeout=10) as r:
+            st = json.loads(r.read().decode("utf-8"))
+        assert sorted(st["hands"]["A"]).count("AS") == 2 and len(st["hands"]["A"]) == 26
+        # B: the cards in A's hand are still there (a deck and more of each); AS once more only
+        ace = phone.find_element(By.CSS_SELECTOR, card.format("AS"))
+        assert ace.is_enabled()
+        ace.click()
+        assert "sel" in phone.find_element(By.CSS_SELECTOR, card.format("AS")).get_attribute("class")
+        phone.find_element(By.CSS_SELECTOR, card.format("AS")).click()      # no fourth AS: back to none
+        assert "sel" not in phone.find_element(By.CSS_SELECTOR, card.format("AS")).get_attribute("class")
+        assert phone.find_element(By.CSS_SELECTOR, card.format("KS")).is_enabled()

@@ -531,9 +531,17 @@
         tabs.appendChild(b);
       });
       panel.appendChild(tabs);
-      var taken = {};
-      st.seats.forEach(function (s) { if (s !== handSeat) { (st.hands[s] || []).forEach(function (c) { taken[c] = s; }); } });
-      var count = Object.keys(picked).length;
+      /* with several decks (six players: three) a card is there more than once: a hand may
+         hold it twice, and a card in one hand is still there for the others (the picker took
+         each card once, and a card held anywhere as gone: a table of six could not be dealt) */
+      var decks = st.decks || 1;
+      var held = {};
+      st.seats.forEach(function (s) {
+        if (s !== handSeat) { (st.hands[s] || []).forEach(function (c) { held[c] = (held[c] || 0) + 1; }); }
+      });
+      function free(c) { return decks - (held[c] || 0); }
+      var count = 0;
+      Object.keys(picked).forEach(function (c) { count += picked[c]; });
       panel.appendChild(el("p", "status", fmt(_("{seat}: {n} of {size} cards picked"), {seat: name(handSeat), n: count, size: st.hand_size})));
       var wrap = el("div", "cards");
       ["S", "H", "D", "C"].forEach(function (s) {
@@ -541,14 +549,16 @@
         ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"].forEach(function (r) {
           var c = r + s;
           var b = button("", function () {
-            if (picked[c]) { delete picked[c]; } else { picked[c] = true; }
+            picked[c] = (picked[c] || 0) + 1;          /* each tap one copy more, then none */
+            if (picked[c] > free(c)) { delete picked[c]; }
             draw();
-          }, "card s-" + s + (picked[c] ? " sel" : "") + (taken[c] ? " taken" : ""));
+          }, "card s-" + s + (picked[c] ? " sel" : "") + (free(c) <= 0 ? " taken" : ""));
           b.appendChild(el("span", "", cardLabel(c)));
           b.appendChild(sym(s));
-          b.setAttribute("aria-label", cardWords(c));
+          if (picked[c] > 1) { b.appendChild(el("span", "copies", "×" + picked[c])); }
+          b.setAttribute("aria-label", cardWords(c) + (picked[c] > 1 ? " ×" + picked[c] : ""));
           b.setAttribute("data-card", c);
-          b.disabled = !!taken[c];
+          b.disabled = free(c) <= 0;
           row.appendChild(b);
         });
         wrap.appendChild(row);
@@ -561,7 +571,7 @@
           picked = {};
           ["S", "H", "D", "C"].forEach(function (s) {
             ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"].forEach(function (r) {
-              if (!taken[r + s]) { picked[r + s] = true; }
+              if (free(r + s) > 0) { picked[r + s] = free(r + s); }
             });
           });
           draw();
@@ -571,7 +581,9 @@
         var seat = handSeat;
         /* the cards picked are let go when the hand is saved: a save refused (the connection
            lost, another phone first) lost the thirteen taps and went on to the next seat */
-        send({do: "hands", seat: seat, cards: Object.keys(picked)}, function () {
+        var cards = [];
+        Object.keys(picked).forEach(function (c) { for (var k = 0; k < picked[c]; k++) { cards.push(c); } });
+        send({do: "hands", seat: seat, cards: cards}, function () {
           picked = {};
           if (handSeat === seat) { handSeat = st.seats[(st.seats.indexOf(seat) + 1) % st.seats.length]; }
         });
