@@ -429,6 +429,10 @@ def test_six_players_hands_are_picked_from_three_decks(phone: Any, tmp_path: Pat
         phone.get(url + "t/1")
         wait(phone, lambda d: d.find_elements(By.ID, "hands-panel"))
         card = '#hands-panel button[data-card="{}"]'
+        tabs = phone.execute_script("return Array.prototype.map.call(document.querySelectorAll("
+                                    "'#hands-panel .seatpick button'), "
+                                    "function (b) { return b.getBoundingClientRect().top; });")
+        assert len(tabs) == 6 and len(set(tabs)) == 1          # the six seats' tabs on one row (F went below)
         for c in ["AS"] + [r + s for s in "SH" for r in ranks][:25]:      # AS twice: 26 cards
             phone.find_element(By.CSS_SELECTOR, card.format(c)).click()
         assert "×2" in inner(phone, card.format("AS"))
