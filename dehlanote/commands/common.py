@@ -10,6 +10,7 @@ import enum
 import glob
 import os
 import sys
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
@@ -413,10 +414,11 @@ def no_trick(deal: Any, trick: int) -> str:
 
 def wanted_player(player: Optional[str]) -> Optional[str]:
     """A ``--player`` name as the commands match it, in any case with the spaces around it
-    ignored (None: every player); an empty name is refused."""
+    ignored, in Unicode's composed form as :func:`dehlanote.replay.game.player_name` gives the
+    names (None: every player); an empty name is refused."""
     if player is None:
         return None
-    wanted = player.strip().casefold()
+    wanted = unicodedata.normalize("NFC", player.strip()).casefold()
     if not wanted:
         raise fail("--player: give a name, as the records' seat tags write it")
     return wanted

@@ -15,7 +15,7 @@ from rich.text import Text
 from ..analysis.judge import claim_judge
 from ..deck import side_of
 from ..replay import GameFacts, iter_replay
-from ..stats import ArchiveStats, _Player, date_range
+from ..stats import ArchiveStats, _Player, date_range, player_name
 from .common import (
     RULES_OPTION,
     Exit,
@@ -144,8 +144,9 @@ class PlayerRecord:
         if self.wanted is None:
             return None
         for tag in game.tags:
-            if len(tag.name) == 1 and tag.name in "ABCDEF" and (tag.value or "").strip():
-                name = tag.value.strip()
+            # the name as every count knows it (player_name: composed, and "?" is no one's name)
+            name = player_name(game, tag.name) if len(tag.name) == 1 and tag.name in "ABCDEF" else None
+            if name:
                 if name.casefold() == self.wanted:
                     return tag.name
                 if len(self.known) <= KNOWN_SHOWN:
@@ -163,7 +164,7 @@ class PlayerRecord:
     def add(self, facts: Any, seat: str, source: str, number: int, deals: tuple[int, int]) -> None:
         """One game of the player's: ``deals`` its complete deals and how many the player's side won."""
         game = facts.game
-        self.name = self.name or (game.tag(seat) or "").strip()
+        self.name = self.name or player_name(game, seat)
         if facts.rules is None:
             # not replayed, so counted in no one's record (nor in the database's): said apart
             self.unknown_rules += 1

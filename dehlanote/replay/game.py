@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import calendar
 import re
+import unicodedata
 from bisect import bisect_right
 from typing import Iterable, Iterator, Optional, Union
 
@@ -317,9 +318,11 @@ def iter_replay(game: Game, reg: Optional[Registry] = None, judge: Optional[Clai
 def player_name(game: Game, seat: str) -> Optional[str]:
     """The player at ``seat``: the seat tag's text, trimmed; None when the seat is not named, or
     named ``?`` (PGN's mark for a name not known: a club that writes it at every seat it does
-    not know made one player "?" who played at every seat, against themself). Every count by
-    name (stats, the database, the site's player pages, review) knows players so."""
-    name = (game.tag(seat) or "").strip()
+    not know made one player "?" who played at every seat, against themself). The name is in
+    Unicode's composed form (NFC): "Åsa" typed with the ring as a letter of its own or as a mark
+    on the A looks the same and is one player. Every count by name (stats, the database, the
+    site's player pages, review) knows players so."""
+    name = unicodedata.normalize("NFC", (game.tag(seat) or "").strip())
     return name if name.strip("?") else None
 
 

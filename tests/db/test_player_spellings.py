@@ -1,0 +1,80 @@
+"""A player's name written in two Unicode forms is one player, and "?" is no one's name, in
+stats, stats --player, review and the database alike."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from dehlanote.oracle.playout import Style, generate_match
+
+from db_helpers import run
+
+#: "Åsa" with the ring as part of the letter (composed) and as a mark after the A (decomposed)
+COMPOSED = unicodedata.normalize("NFC", "Åsa")
+DECOMPOSED = unicodedata.normalize("NFD", "Åsa")
+
+
+def _named(seed: int, names: dict[str, str]) -> str:
+    text, _ = generate_match(random.Random(seed), "standard", None, Style(hands=True), max_deals=3)
+    for seat, name in names.items():
+        text = re.sub(rf'^\[{seat} "[^"]*"\]', f'[{seat} "{name}"]', text, count=1, flags=re.M)
+    return text
+
+
+@pytest.fixture
+def two_forms(tmp_path: Path) -> Path:
+    assert COMPOSED != DECOMPOSED
+    path = tmp_path / "forms.dpn"
+    path.write_text(_named(1, {"A": COMPOSED, "B": "Bala"}) + "\n" + _named(2, {"A": DECOMPOSED, "B": "Bala"}),
+                    encoding="utf-8")
+    return path
+
+
+def test_stats_counts_both_forms_as_one_player(two_forms: Path) -> None:
+    code, out, err = run("stats", "--format", "json", str(two_forms))
+    assert code == 0, err
+    players = json.loads(out)["players"]
+    assert [n for n in players if n.casefold().endswith("sa")] == [COMPOSED]
+    assert players[COMPOSED]["games"] == 2
+    for typed in (COMPOSED, DECOMPOSED):
+        code, out, err = run("stats", "--format", "json", str(two_forms), "--player", typed)
+        assert code == 0, err
+        assert json.loads(out)["player"]["games"] == 2
+
+
+def test_review_counts_both_forms_as_one_player(two_forms: Path) -> None:
+    code, out, err = run("review", str(two_forms), "--dd", "--from-trick", "12", "--no-cache", "--format", "json")
+    assert code == 0, err
+    names = [p["name"] for p in json.loads(out)["players"]]
+    assert [n for n in names if n.casefold().endswith("sa")] == [COMPOSED]
+
+
+def test_the_database_counts_both_forms_as_one_player(two_forms: Path, tmp_path: Path) -> None:
+    pytest.importorskip("duckdb")
+    pytest.importorskip("pyarrow")
+    db = tmp_path / "club.duckdb"
+    code, _, err = run("db", "build", str(two_forms), "-o", str(db), "--jobs", "1")
+    assert code == 0, err
+    code, out, err = run("db", "query", str(db), "select player, games from standings where player like '%sa'",
+                         "--format", "json")
+    assert code == 0, err
+    assert json.loads(out) == [{"player": COMPOSED, "games": 2}]
+
+
+def test_stats_player_question_mark_is_no_one(tmp_path: Path) -> None:
+    """``?`` marks a name not known: stats --player refuses it as review does, rather than a
+    record of "?" with a game listed and none counted."""
+    path = tmp_path / "unknown.dpn"
+    path.write_text(_named(3, {"B": "?", "D": "??"}), encoding="utf-8")
+    for name in ("?", "??"):
+        code, out, err = run("stats", str(path), "--player", name)
+        assert code == 2, out
+        assert "unknown-player" in err and "Traceback" not in err
+        code, out, err = run("review", str(path), "--player", name, "--dd", "--from-trick", "12")
+        assert code == 2 and "unknown-player" in err
