@@ -334,6 +334,35 @@ def expand(specs: list[str]) -> list[str]:
     return out
 
 
+def once_each(specs: list[str]) -> list[str]:
+    """The files of an archive, each once, for the commands that count over an archive (stats,
+    review, db build): a file named again, by the same path, another spelling of it
+    (``./a.dpn``, ``/club/a.dpn``) or a link to it (the same file on disk), is left out after
+    its first naming, with a note on standard error; a game is counted once however often
+    overlapping globs name its file. A name that cannot be looked at is kept (its reading says
+    why)."""
+    seen: dict[Any, str] = {}
+    out: list[str] = []
+    for spec in specs:
+        if spec == STDIN:
+            out.append(spec)
+            continue
+        try:
+            st = os.stat(spec)
+            key: Any = (st.st_dev, st.st_ino)
+        except OSError:
+            key = os.path.normpath(spec)
+        if key in seen:
+            first = seen[key]
+            again = "named twice" if first == spec else f"the same file as {display_name(first)}"
+            err_console().print(f"dehlanote: note: {display_name(spec)} is {again}: its games are counted once",
+                                markup=False, highlight=False)
+            continue
+        seen[key] = spec
+        out.append(spec)
+    return out
+
+
 def _options() -> dict[str, Any]:
     import typer
     return {

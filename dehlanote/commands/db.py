@@ -30,7 +30,7 @@ from typing import Any, Optional
 
 import typer
 
-from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, out_console,
+from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, once_each, out_console,
                      output_path, refuse_input_output)
 from ..errors import why
 from ..files import OutputRefused, ReadOnly, kind_of
@@ -143,7 +143,7 @@ def build_command(
     from ..db.build import FileProblem, ForeignLog, SchemaMismatch, build
 
     reg = load_registry(rules)
-    specs = [s for s in expand(files)]
+    specs = once_each(expand(files))
     if "-" in specs:
         raise fail("usage: db build reads files (a database remembers them by name): not standard input")
     workers = jobs or os.cpu_count() or 1

@@ -31,6 +31,7 @@ from .common import (
     fail,
     load_registry,
     located,
+    once_each,
     open_games,
     plural,
     wanted_player,
@@ -170,7 +171,7 @@ def review_command(
     from ..output.html.site import GamePages, PageNames
 
     reg = load_registry(rules)
-    specs = expand(files)
+    specs = once_each(expand(files))
     options = Options(dd=dd, worlds=worlds, seed=seed, from_trick=from_trick, time_limit=time_limit or None,
                       node_limit=node_limit)
     if site is not None:

@@ -27,6 +27,7 @@ from .common import (
     expand,
     games_of,
     load_registry,
+    once_each,
     out_console,
     wanted_player,
     why,
@@ -71,7 +72,7 @@ def stats_command(
     err = err_console()
     unreadable = False
     record = PlayerRecord(wanted)
-    for spec in expand(files):
+    for spec in once_each(expand(files)):
         name = display_name(spec)
         try:
             stats.add_file()

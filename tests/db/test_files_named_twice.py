@@ -1,0 +1,79 @@
+"""A file named twice (overlapping globs, another spelling of its path, a link to it) is counted
+once by the commands that count over an archive: stats, review and db build agree with the
+file named once, and say which name they left out."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+
+from dehlanote.oracle.playout import Style, generate_match
+
+from db_helpers import run
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Path:
+    folder = tmp_path / "club"
+    folder.mkdir()
+    for i in range(2):
+        text, _ = generate_match(random.Random(40 + i), "standard", None, Style(hands=True), max_deals=3)
+        (folder / f"night{i}.dpn").write_text(text, encoding="utf-8")
+    os.symlink("night0.dpn", folder / "latest.dpn")
+    return folder
+
+
+def _namings(folder: Path) -> list[list[str]]:
+    """Ways a careless user names night0.dpn more than once (run from the club's parent)."""
+    return [["club/night0.dpn", "club/night0.dpn"],
+            ["club/night0.dpn", "club/*.dpn"],          # latest.dpn links to night0.dpn too
+            ["club/night0.dpn", "./club/night0.dpn", str(folder / "night0.dpn")]]
+
+
+def test_stats_counts_a_file_named_twice_once(club: Path) -> None:
+    code, out, err = run("stats", "--format", "json", "club/night0.dpn", "club/night1.dpn", cwd=club.parent)
+    assert code == 0, err
+    once = json.loads(out)
+    for names in _namings(club):
+        code, out, err = run("stats", "--format", "json", *names, "club/night1.dpn", cwd=club.parent)
+        assert code == 0, err
+        twice = json.loads(out)
+        assert (twice["files"], twice["games"], twice["deals"]) == (once["files"], once["games"], once["deals"])
+        assert twice["players"] == once["players"], names
+        assert "counted once" in err
+
+
+def test_review_counts_a_file_named_twice_once(club: Path) -> None:
+    args = ("--dd", "--from-trick", "11", "--format", "json")
+    code, out, err = run("review", "club/night0.dpn", *args, cwd=club.parent)
+    assert code == 0, err
+    once = json.loads(out)
+    for names in (["club/night0.dpn", "club/night0.dpn"], ["club/night0.dpn", "club/latest.dpn"],
+                  ["club/night0.dpn", "./club/night0.dpn", str(club / "night0.dpn")]):
+        code, out, err = run("review", *names, *args, cwd=club.parent)
+        assert code == 0, err
+        twice = json.loads(out)
+        assert twice["deals"]["judged"] == once["deals"]["judged"]
+        assert [(p["name"], p["decisions"], p["deals"], p["tens_lost"]) for p in twice["players"]] == \
+            [(p["name"], p["decisions"], p["deals"], p["tens_lost"]) for p in once["players"]]
+
+
+def test_the_database_counts_a_file_named_twice_once(club: Path) -> None:
+    pytest.importorskip("duckdb")
+    pytest.importorskip("pyarrow")
+    sql = "select player, games, deals, deals_won, tens_captured from standings order by player"
+    code, _, err = run("db", "build", "club/night0.dpn", "club/night1.dpn", "-o", "once.duckdb", "--jobs", "1",
+                       cwd=club.parent)
+    assert code == 0, err
+    once = run("db", "query", "once.duckdb", sql, "-f", "json", cwd=club.parent)[1]
+    for i, names in enumerate(_namings(club)):
+        db = f"twice{i}.duckdb"
+        code, _, err = run("db", "build", *names, "club/night1.dpn", "-o", db, "--jobs", "1", cwd=club.parent)
+        assert code == 0, err
+        assert json.loads(run("db", "query", db, sql, "-f", "json", cwd=club.parent)[1]) == json.loads(once)
+        files = json.loads(run("db", "query", db, "select count(*) n from files", "-f", "json", cwd=club.parent)[1])
+        assert files == [{"n": 2}]
