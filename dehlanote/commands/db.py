@@ -239,10 +239,29 @@ def _cell(value: Any) -> Any:
     return value
 
 
+def unique_names(names: list[str]) -> list[str]:
+    """Column names made distinct as DuckDB makes them in a table of such a query: a name met
+    again gets ``_1`` (``_2``, ... while taken), so ``line, line, line_1`` are ``line, line_1,
+    line_1_1`` (the keys of a JSON object are distinct: one of two ``line`` columns was lost)."""
+    taken: set[str] = set()
+    out = []
+    for name in names:
+        if name in taken:
+            k = 1
+            while f"{name}_{k}" in taken:
+                k += 1
+            name = f"{name}_{k}"
+        taken.add(name)
+        out.append(name)
+    return out
+
+
 def _json_rows(names: list[str], rows: list[tuple[Any, ...]]) -> str:
-    """The rows as one JSON array of objects: always valid JSON (no NaN or Infinity; a value of a
-    type not met before is given as its text rather than failing)."""
-    return json.dumps([dict(zip(names, map(_cell, row))) for row in rows], ensure_ascii=False, indent=1,
+    """The rows as one JSON array of objects, a key a column (:func:`unique_names`): always valid
+    JSON (no NaN or Infinity; a value of a type not met before is given as its text rather than
+    failing)."""
+    keys = unique_names(names)
+    return json.dumps([dict(zip(keys, map(_cell, row))) for row in rows], ensure_ascii=False, indent=1,
                       allow_nan=False, default=str)
 
 

@@ -89,3 +89,16 @@ def test_csv_cells_that_would_be_formulas_are_quoted(db: Path) -> None:
     # JSON gives the text as stored
     code, out, _ = run("db", "query", str(db), sql, "--format", "json")
     assert strict(out)[0]["a"] == "=HYPERLINK(\"http://evil\",\"Asha\")"
+
+
+def test_json_keeps_every_column_of_the_same_name(db: Path) -> None:
+    """Two columns of one name (a join's ``line`` and ``line``) are two keys, named as DuckDB
+    names them in a table made of the query, rather than one key holding the last value."""
+    code, out, err = run("db", "query", str(db), "select 1 as a, 2 as a, 3 as a_1", "--format", "json")
+    assert code == 0, err
+    assert strict(out) == [{"a": 1, "a_1": 2, "a_1_1": 3}]
+    sql = "select g.line, d.line from games g join deals d using (game_id) order by d.deal limit 1"
+    code, out, err = run("db", "query", str(db), sql, "--format", "json")
+    assert code == 0, err
+    (row,) = strict(out)
+    assert sorted(row) == ["line", "line_1"] and row["line"] < row["line_1"]
