@@ -340,6 +340,10 @@ def query_command(
             raise fail(said if said is not None else f"not-a-database: {path}: {_first_line(exc)}")
         with ctrl_c_told():     # (DuckDB's "Query interrupted" is the Ctrl-C it comes from)
             try:
+                count = len(duckdb.extract_statements(sql))
+                if count > 1:       # (DuckDB would run them all and answer the last alone)
+                    raise fail(f"sql-error: the query holds {count} statements: give one at a time (only the "
+                               f"last one's rows would be shown)")
                 result = con.execute(sql)
                 if result is None:      # nothing but spaces, semicolons or comments
                     raise fail('sql-error: the query holds no SQL statement (e.g. "select * from standings")')

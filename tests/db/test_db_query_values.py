@@ -102,3 +102,18 @@ def test_json_keeps_every_column_of_the_same_name(db: Path) -> None:
     assert code == 0, err
     (row,) = strict(out)
     assert sorted(row) == ["line", "line_1"] and row["line"] < row["line_1"]
+
+
+@pytest.mark.parametrize("sql", ["select 1 as a; select 2 as a", "select * from standings; select 1"])
+def test_more_than_one_statement_is_refused(db: Path, sql: str) -> None:
+    """db query answers one query: given two, DuckDB ran both and only the last one's rows came
+    out, as if the first had answered nothing."""
+    code, out, err = run("db", "query", str(db), sql, "--format", "json")
+    assert code == 2 and out == ""
+    assert err.startswith("dehlanote: sql-error: the query holds 2 statements"), err
+
+
+def test_one_statement_with_its_semicolon_and_a_comment_is_answered(db: Path) -> None:
+    code, out, err = run("db", "query", str(db), "select 7 as a; -- the end", "--format", "json")
+    assert code == 0, err
+    assert strict(out) == [{"a": 7}]
