@@ -15,6 +15,7 @@ from rich.text import Text
 from ..analysis.judge import claim_judge
 from ..deck import side_of
 from ..replay import GameFacts, iter_replay
+from ..rules.profile import Rules
 from ..stats import ArchiveStats, _Player, date_range, player_name
 from .common import (
     RULES_OPTION,
@@ -79,11 +80,11 @@ def stats_command(
             for number, game in enumerate(games_of(spec), 1):
                 if not dated(game.tag("Date")):
                     continue
-                seat = record.seat_of(game)
-                if wanted is not None and seat is None:
-                    continue
                 # deal by deal: a game of thousands of deals is counted in the memory of one
                 replay = iter_replay(game, reg, claim_judge)
+                seat = record.seat_of(game, replay.rules)
+                if wanted is not None and seat is None:
+                    continue
                 count = stats.game(game, replay.rules, name, number)
                 side = side_of(seat, replay.rules.seats if replay.rules is not None else 4) if seat else None
                 complete = won = 0
@@ -141,12 +142,15 @@ class PlayerRecord:
         self.known: set[str] = set()
         self.unknown_rules = 0      # the player's games not counted: their rules are unknown
 
-    def seat_of(self, game: Any) -> Optional[str]:
+    def seat_of(self, game: Any, rules: Optional[Rules]) -> Optional[str]:
+        """The wanted player's seat in ``game``: a seat of its table (a tag ``E`` of a game of four
+        names no one), or of any table when its rules are unknown."""
         if self.wanted is None:
             return None
+        seats = rules.seat_letters if rules is not None else "ABCDEF"
         for tag in game.tags:
             # the name as every count knows it (player_name: composed, and "?" is no one's name)
-            name = player_name(game, tag.name) if len(tag.name) == 1 and tag.name in "ABCDEF" else None
+            name = player_name(game, tag.name) if len(tag.name) == 1 and tag.name in seats else None
             if name:
                 if name.casefold() == self.wanted:
                     return tag.name

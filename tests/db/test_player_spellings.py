@@ -78,3 +78,16 @@ def test_stats_player_question_mark_is_no_one(tmp_path: Path) -> None:
         assert "unknown-player" in err and "Traceback" not in err
         code, out, err = run("review", str(path), "--player", name, "--dd", "--from-trick", "12")
         assert code == 2 and "unknown-player" in err
+
+
+def test_stats_player_at_a_seat_the_table_has_not_is_no_one(tmp_path: Path) -> None:
+    """A tag ``[E "Zoe"]`` in a game of four names no seat of the table: stats --player Zoe said
+    "Zoe: 0 games" beside a game of Zoe's "won", at seat E; review and the database know no Zoe."""
+    path = tmp_path / "four.dpn"
+    path.write_text(_named(4, {"A": "Asha"}).replace("[Rules", '[E "Zoe"]\n[Rules', 1), encoding="utf-8")
+    code, out, err = run("stats", str(path), "--player", "Zoe")
+    assert code == 2 and "unknown-player" in err, out + err
+    assert "Asha" in err
+    code, out, err = run("stats", "--format", "json", str(path), "--player", "asha")
+    assert code == 0, err
+    assert json.loads(out)["player"]["games"] == 1
