@@ -118,7 +118,8 @@ def build_command(
     files: list[str] = typer.Argument(..., metavar="FILE", help="DPN files or glob patterns."),
     output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="DB",
                                 help="The database file (made or brought up to date)."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Processes reading the games (0: one per core)."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0,
+                             help="Processes reading the games (0: one per core; never more than the cores)."),
     memory: Optional[str] = typer.Option(None, "--memory", metavar="SIZE", parser=memory_size,
                                          help="DuckDB's memory limit while building, e.g. 300MB (default: 192MB while "
                                               "the files are read, 256MB for the ratings)."),
@@ -146,7 +147,10 @@ def build_command(
     specs = once_each(expand(files))
     if "-" in specs:
         raise fail("usage: db build reads files (a database remembers them by name): not standard input")
-    workers = jobs or os.cpu_count() or 1
+    cores = os.cpu_count() or 1
+    # more workers than cores only cost memory (each some 40 MB; -j 24 on two cores: 505 MB for a
+    # 2 MB file, against 279 MB with -j 2), as validate --jobs has it
+    workers = min(jobs or cores, cores)
     target = os.fspath(output)
     refuse_input_output(target, [*specs, rules])
     if os.path.isdir(target):

@@ -147,3 +147,23 @@ def test_binary_input_is_said_without_an_errno(tmp_path: Path) -> None:
     assert code == 2 and "Errno" not in err, err
     assert err.startswith(f"dehlanote: unreadable: cannot read {prog}: it is not a text file"), err
     assert err.endswith("(the database is unchanged)\n") and not db.exists()
+
+
+def test_more_jobs_than_cores_start_no_more_workers_than_cores(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """db build -j 64 on two cores started 64 worker processes (some 40 MB each, nothing gained):
+    as validate --jobs, the workers are at most the cores."""
+    import dehlanote.db.build as builder
+    asked: list[int] = []
+    real = builder.build
+
+    def build(*args, **kw):
+        asked.append(kw["jobs"])
+        return real(*args, **kw)
+    monkeypatch.setattr(builder, "build", build)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    for jobs, workers in (("64", 2), ("3", 2), ("1", 1), ("0", 2)):
+        code, _, err = run("db", "build", str(ROOT / "samples" / "match.dpn"), "-o", str(tmp_path / "club.duckdb"),
+                           "--jobs", jobs)
+        assert code == 0, err
+        assert asked.pop() == workers
