@@ -32,7 +32,9 @@ def generate_command(
     rules: str = typer.Option("standard", "--rules", "-r", metavar="RULES",
                               help='The rules, as a Rules tag names them: "pagat kots=3", "hukum trump=closed".'),
     games: int = typer.Option(1, "--games", "-n", min=1, max=1_000_000, help="How many matches."),
-    seed: int = typer.Option(0, "--seed", "-s", help="The random seed: the same seed writes the same text."),
+    seed: int = typer.Option(0, "--seed", "-s", min=0,
+                             help="The random seed, 0 or more: the same seed writes the same text, another seed "
+                                  "another."),
     hands: bool = typer.Option(False, "--hands", help="Write each deal's hands."),
     style: WritingStyle = typer.Option(WritingStyle.plain, "--style",
                                        help="plain: the canonical layout; loose: hand-written spellings, "

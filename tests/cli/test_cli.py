@@ -807,3 +807,13 @@ def test_generate_plain_writes_the_canonical_layout(tmp_path: Path, rules: str, 
     checked = run("fmt", "--check", str(path))
     assert checked.exit_code == 0, checked.output
     assert "1 file already canonical" in checked.output
+
+
+def test_generate_refuses_a_negative_seed_that_would_repeat_another() -> None:
+    """Python seeds a random generator with a whole number's magnitude: --seed -5 wrote the very
+    matches of --seed 5, so an archive made with seeds -3 to 3 held each match twice."""
+    assert run("generate", "--seed", "5").exit_code == 0
+    refused = run("generate", "--seed", "-5")
+    assert refused.exit_code == 2 and refused.stdout == ""
+    assert "--seed" in refused.stderr
+    assert run("generate", "--seed", "6").stdout != run("generate", "--seed", "5").stdout
