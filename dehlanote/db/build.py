@@ -336,6 +336,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
     paths = list(dict.fromkeys(ratings.file_key(p) for p in specs))
     for path in paths:
         try:
+            _regular(path)
             sniff(path)
         except OSError as exc:      # (NotText too: its sentence, without "[Errno 0]")
             raise FileProblem(path, why(exc)) from None
@@ -372,6 +373,18 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
                           fresh=not exists)
     return summary._replace(path=shown)
 
+
+
+def _regular(path: str) -> None:
+    """Refuse a FIFO, a device or a socket (``<(...)`` in a shell is a pipe), without opening it:
+    a build reads each file twice (its SHA-256, then its games) and again at the next build, so a
+    pipe was hashed whole and then gave no game, a database of 0 games said to be built (and a
+    FIFO with no writer would be waited on for good). A directory is said by the reading."""
+    from ..files import kind_of
+    st = os.stat(path)
+    if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
+        raise FileProblem(path, f"it is {kind_of(st)}, not a file: a database knows each file by its name and "
+                                f"reads it again at the next build (save it to a file first)")
 
 
 def _check_schema(con: duckdb.DuckDBPyConnection) -> None:

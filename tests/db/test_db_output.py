@@ -167,3 +167,30 @@ def test_more_jobs_than_cores_start_no_more_workers_than_cores(tmp_path: Path,
                            "--jobs", jobs)
         assert code == 0, err
         assert asked.pop() == workers
+
+
+def test_a_pipe_is_refused_not_built_as_an_empty_file(tmp_path: Path) -> None:
+    """``db build <(cat club.dpn)``: the build read the pipe to hash it, then found no game in
+    it, and said "1 files (1 read ...), 0 games". A pipe cannot be read again: refused, nothing
+    made."""
+    read, write = os.pipe()
+    os.write(write, Path(WORKED).read_bytes())
+    os.close(write)
+    db = tmp_path / "club.duckdb"
+    try:
+        code, out, err = run("db", "build", f"/dev/fd/{read}", "-o", str(db), "--jobs", "1")
+    finally:
+        os.close(read)
+    assert code == 2, err
+    assert err.startswith(f"dehlanote: unreadable: cannot read /dev/fd/{read}: it is a FIFO, not a file"), err
+    assert not db.exists()
+
+
+def test_a_fifo_among_the_files_is_not_waited_on(tmp_path: Path) -> None:
+    fifo = tmp_path / "night.dpn"
+    os.mkfifo(fifo)
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "db", "build", WORKED, str(fifo), "-o",
+                           str(tmp_path / "club.duckdb")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert "it is a FIFO, not a file" in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "club.duckdb").exists()
