@@ -276,18 +276,36 @@ class Plan(NamedTuple):
     unchanged: list[str]
 
 
+def stored_path(path: str) -> str:
+    """A file's path as ``files.path`` holds it: as given (:func:`ratings.file_key`), but the bytes
+    of a name that are not UTF-8 (``caf\xe9.dpn`` from an old archive, kept by Python as lone
+    surrogates, which DuckDB refuses: the whole build failed, called "not-a-database") written as
+    ``\xe9``, one text for one name."""
+    try:
+        path.encode("utf-8")
+        return path
+    except UnicodeEncodeError:
+        pass
+    try:
+        raw = path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return path.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
 def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str], again: bool = False) -> Plan:
     """``again``: every file is read again (the database was built under other rules)."""
     known: dict[str, tuple[Any, ...]] = {}
     if con is not None:
         known = {row[0]: row[1:] for row in con.execute(
             "SELECT path, file_id, sha256, size, mtime_ns, first_game, last_game FROM files").fetchall()}
-    removed = [(path, row[0], row[4], row[5]) for path, row in known.items() if path not in paths]
+    named = {stored_path(path) for path in paths}
+    removed = [(path, row[0], row[4], row[5]) for path, row in known.items() if path not in named]
     read, touched, unchanged = [], [], []
     for path in paths:
         try:
             st = os.stat(path)
-            old = known.get(path)
+            old = known.get(stored_path(path))
             if not again and old is not None and (old[2], old[3]) == (st.st_size, st.st_mtime_ns):
                 unchanged.append(path)
                 continue
@@ -479,7 +497,7 @@ def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,
         except OSError as exc:
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
         _run(con, "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-             [file_id, path, digest, st.st_size, st.st_mtime_ns, first, next_game - 1, games, deals, errors])
+             [file_id, stored_path(path), digest, st.st_size, st.st_mtime_ns, first, next_game - 1, games, deals, errors])
         if on_file:
             on_file(path, "read")
     return len(plan.read), len(plan.unchanged), len(plan.removed)

@@ -5,6 +5,7 @@ binary input), never "not-a-database" for what is not about the database."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import stat
 import subprocess
@@ -194,3 +195,22 @@ def test_a_fifo_among_the_files_is_not_waited_on(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stderr
     assert "it is a FIFO, not a file" in proc.stderr and "Traceback" not in proc.stderr
     assert not (tmp_path / "club.duckdb").exists()
+
+
+def test_a_file_name_that_is_not_utf8_is_built_and_known_again(tmp_path: Path) -> None:
+    """An old archive's ``caf\\xe9.dpn`` (Latin-1): DuckDB refused the name, and the whole build
+    failed as "not-a-database: ... cannot encode str as UTF-8"."""
+    folder = os.fsencode(tmp_path)
+    odd = os.fsdecode(folder + b"/caf\xe9.dpn")
+    Path(odd).write_bytes(Path(WORKED).read_bytes())
+    db = str(tmp_path / "club.duckdb")
+    code, _, err = run("db", "build", odd, OTHER, "-o", db, "--jobs", "1")
+    assert code == 0, err
+    code, out, err = run("db", "query", db, "select path, games from files order by file_id", "--format", "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert rows[0]["path"].endswith("/caf\\xe9.dpn") and rows[0]["games"] == 1
+    code, _, err = run("db", "build", odd, OTHER, "-o", db, "--jobs", "1")
+    assert code == 0 and "(0 read, 2 unchanged, 0 removed)" in err, err
+    code, _, err = run("db", "build", OTHER, "-o", db, "--jobs", "1")
+    assert code == 0 and "(0 read, 1 unchanged, 1 removed)" in err, err
