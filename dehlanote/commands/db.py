@@ -30,8 +30,8 @@ from typing import Any, Optional
 
 import typer
 
-from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, once_each, out_console,
-                     output_path, refuse_input_output)
+from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, once_each,
+                     out_console, output_path, refuse_input_output)
 from ..errors import why
 from ..files import OutputRefused, ReadOnly, kind_of
 from ..db import ctrl_c_told

@@ -497,7 +497,8 @@ def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,
         except OSError as exc:
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
         _run(con, "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-             [file_id, stored_path(path), digest, st.st_size, st.st_mtime_ns, first, next_game - 1, games, deals, errors])
+             [file_id, stored_path(path), digest, st.st_size, st.st_mtime_ns, first, next_game - 1, games, deals,
+              errors])
         if on_file:
             on_file(path, "read")
     return len(plan.read), len(plan.unchanged), len(plan.removed)
