@@ -413,6 +413,8 @@ def _named_path(empty: str) -> Callable[[str], Path]:
 rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles")
 #: an ``--output`` value (the pages or the file would go to the current folder)
 output_path = _named_path("--output is empty: give a file or folder name")
+#: a database's name (``db query DB``: an empty one was "not-a-database: .: it is a directory")
+database_path = _named_path("the database's name is empty: give the file db build made")
 
 
 def refuse_input_output(output: "os.PathLike[str] | str", inputs: "Sequence[Any]") -> None:

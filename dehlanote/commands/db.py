@@ -31,7 +31,7 @@ from typing import Any, Optional
 import typer
 
 from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, once_each,
-                     out_console, output_path, refuse_input_output)
+                     out_console, output_path, database_path, refuse_input_output)
 from ..errors import why
 from ..files import OutputRefused, ReadOnly, kind_of
 from ..db import ctrl_c_told
@@ -152,6 +152,8 @@ def build_command(
     # 2 MB file, against 279 MB with -j 2), as validate --jobs has it
     workers = min(jobs or cores, cores)
     target = os.fspath(output)
+    if target == "-":       # (to every other command, - is standard output)
+        raise fail("usage: db build writes a database file, not standard output: give its name after -o")
     refuse_input_output(target, [*specs, rules])
     if os.path.isdir(target):
         raise fail(f"not-a-database: {target}: it is a directory")
@@ -300,7 +302,8 @@ def _csv_cell(value: Any) -> str:
 
 @db_app.command("query", cls=PlainCommand)
 def query_command(
-    database: Path = typer.Argument(..., metavar="DB", help="A database made by dehlanote db build."),
+    database: Path = typer.Argument(..., metavar="DB", parser=database_path,
+                                    help="A database made by dehlanote db build."),
     sql: str = typer.Argument(..., metavar="SQL", help="One SQL query (DuckDB's dialect)."),
     format: QueryFormat = typer.Option(QueryFormat.table, "--format", "-f",
                                        help="table: for a terminal; csv: a header line, then one line a row; "

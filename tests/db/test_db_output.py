@@ -214,3 +214,14 @@ def test_a_file_name_that_is_not_utf8_is_built_and_known_again(tmp_path: Path) -
     assert code == 0 and "(0 read, 2 unchanged, 0 removed)" in err, err
     code, _, err = run("db", "build", OTHER, "-o", db, "--jobs", "1")
     assert code == 0 and "(0 read, 1 unchanged, 1 removed)" in err, err
+
+
+def test_standard_output_is_no_database_and_an_empty_name_is_said(tmp_path: Path) -> None:
+    """``db build ... -o -`` made a database file named "-" (to every other command, - is standard
+    output); ``db query "" SQL`` (a shell variable unset) said "not-a-database: .: it is a
+    directory"."""
+    code, out, err = run("db", "build", WORKED, "-o", "-", "--jobs", "1", cwd=tmp_path)
+    assert code == 2 and "not standard output" in err, err
+    assert not (tmp_path / "-").exists()
+    code, out, err = run("db", "query", "", "select 1", cwd=tmp_path)
+    assert code == 2 and "the database's name is empty" in err, err
