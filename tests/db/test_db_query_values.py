@@ -117,3 +117,27 @@ def test_one_statement_with_its_semicolon_and_a_comment_is_answered(db: Path) ->
     code, out, err = run("db", "query", str(db), "select 7 as a; -- the end", "--format", "json")
     assert code == 0, err
     assert strict(out) == [{"a": 7}]
+
+
+@pytest.mark.parametrize("form", ["csv", "json"])
+def test_csv_and_json_are_written_a_page_of_rows_at_a_time(db: Path, form: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """``db query ... "select * from plays" --format csv`` held every row as Python tuples before
+    writing any: 929 MB for the 2.5 million plays of 48,000 deals (157 MB written a page at a
+    time), some 19 GB for a million deals'. The text is the same."""
+    import dehlanote.commands.db as command
+
+    sql = "select game_id, deal, trick, position, card, withdrawn from plays order by all"
+    code, whole, err = run("db", "query", str(db), sql, "--format", form)
+    assert code == 0, err
+    pieces: list[str] = []
+    real = command.emit
+    monkeypatch.setattr(command, "PAGE_ROWS", 7, raising=False)
+    monkeypatch.setattr(command, "emit", lambda text, **kw: (pieces.append(text), real(text, **kw)))
+    code, paged, err = run("db", "query", str(db), sql, "--format", form)
+    assert code == 0, err
+    assert paged == whole
+    rows = len(strict(whole)) if form == "json" else whole.count("\n") - 1
+    assert rows > 20
+    lines_a_row = 1 if form == "csv" else 9 + 1
+    assert max(piece.count("\n") for piece in pieces) <= 7 * lines_a_row + 2, [p.count("\n") for p in pieces]
