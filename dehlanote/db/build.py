@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import os
 import stat
+import time
 from array import array
 from collections import deque
 import multiprocessing
@@ -332,8 +333,8 @@ class Plan(NamedTuple):
     """What a build has to do, found before anything is written."""
 
     removed: list[tuple[str, int, Optional[int], Optional[int]]]      # path, file_id, first and last game
-    read: list[tuple[str, Optional[tuple[Any, ...]], str, os.stat_result]]   # path, its old row or None, sha256, stat
-    touched: list[tuple[int, int, int]]                               # file_id, size, mtime_ns: same bytes
+    read: list[tuple[str, Optional[tuple[Any, ...]], str, int, Optional[int]]]  # path, old row, sha256, size, mtime
+    touched: list[tuple[int, int, Optional[int]]]                     # file_id, size, mtime_ns: same bytes
     unchanged: list[str]
 
 
@@ -354,6 +355,20 @@ def stored_path(path: str) -> str:
     return raw.decode("utf-8", "backslashreplace")
 
 
+#: a file modified less than this before it was read may be modified again within the same tick
+#: of its file system's clock (2 s on FAT, a second on some others; a few milliseconds on ext4),
+#: its size unchanged (two cards swapped), and keep the time that was recorded
+RACY_NS = 2_000_000_000
+
+
+def _settled(st: os.stat_result, seen: int) -> Optional[int]:
+    """The modification time recorded for a file read at ``seen`` (ns): None (its bytes hashed
+    again at the next build) when it was modified less than :data:`RACY_NS` before, as git does
+    with its "racy" files: a second edit of the same size in that tick kept the recorded time, so
+    the next build called the file unchanged and kept the old games for good."""
+    return st.st_mtime_ns if st.st_mtime_ns <= seen - RACY_NS else None
+
+
 def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str], again: bool = False) -> Plan:
     """``again``: every file is read again (the database was built under other rules)."""
     known: dict[str, tuple[Any, ...]] = {}
@@ -370,14 +385,15 @@ def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str], again: boo
             if not again and old is not None and (old[2], old[3]) == (st.st_size, st.st_mtime_ns):
                 unchanged.append(path)
                 continue
+            seen = time.time_ns()
             digest = _sha256(path)
         except OSError as exc:
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
         if not again and old is not None and old[1] == digest:
-            touched.append((old[0], st.st_size, st.st_mtime_ns))
+            touched.append((old[0], st.st_size, _settled(st, seen)))
             unchanged.append(path)
         else:
-            read.append((path, old, digest, st))
+            read.append((path, old, digest, st.st_size, _settled(st, seen)))
     return Plan(removed, read, touched, unchanged)
 
 
@@ -532,7 +548,7 @@ def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,
     next_game = con.execute("SELECT coalesce(max(last_game), -1) + 1 FROM files").fetchall()[0][0]
     next_file = con.execute("SELECT coalesce(max(file_id), 0) + 1 FROM files").fetchall()[0][0]
     stager = _Stager(con)
-    for path, old, digest, st in plan.read:
+    for path, old, digest, size, mtime in plan.read:
         if old is not None:
             file_id = old[0]
             _delete_file(con, file_id, old[4], old[5])
@@ -554,7 +570,7 @@ def _sync(con: duckdb.DuckDBPyConnection, plan: Plan, reg: Registry, jobs: int,
         except OSError as exc:
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
         _run(con, "INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-             [file_id, stored_path(path), digest, st.st_size, st.st_mtime_ns, first, next_game - 1, games, deals,
+             [file_id, stored_path(path), digest, size, mtime, first, next_game - 1, games, deals,
               errors])
         if on_file:
             on_file(path, "read")

@@ -510,3 +510,36 @@ def test_an_archive_of_small_files_is_inserted_in_few_statements(tmp_path: Path,
         for a, b in (("nights", "one"), ("one", "nights")):
             assert con.execute(f"SELECT count(*) FROM (SELECT {columns} FROM {a}.{table} EXCEPT ALL "
                                f"SELECT {columns} FROM {b}.{table})").fetchall() == [(0,)], (table, a)
+
+
+def test_a_second_edit_of_the_same_size_in_the_same_clock_tick_is_seen(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file saved, built at once, then corrected without changing its size (two letters, two
+    cards swapped) within the same tick of the file system's clock (2 s on FAT, a few ms on
+    ext4) keeps its size and time: the next build called it unchanged and kept the old games
+    for good. A file modified just before it was read is hashed again at the next build."""
+    from dehlanote.db import build as builder
+    from dehlanote.rules.profile import registry
+
+    night = tmp_path / "night.dpn"
+    night.write_text(_match(5).replace("[Event", '[Site "Agra"]\n[Event', 1), encoding="utf-8")
+    db = str(tmp_path / "club.duckdb")
+    builder.build([str(night)], db, registry(), jobs=1)
+    st = night.stat()
+    night.write_text(night.read_text(encoding="utf-8").replace('"Agra"', '"Pune"'), encoding="utf-8")
+    os.utime(night, ns=(st.st_atime_ns, st.st_mtime_ns))      # (the same tick: the same time)
+    assert night.stat().st_size == st.st_size
+    summary = builder.build([str(night)], db, registry(), jobs=1)
+    assert summary.read == 1
+    con = duckdb.connect(db, read_only=True)
+    assert con.execute("SELECT site FROM games").fetchall() == [("Pune",)]
+    con.close()
+    # a file whose time is settled is not hashed again (nor opened) while its size and time hold
+    os.utime(night, ns=(st.st_atime_ns, st.st_mtime_ns - 3_600_000_000_000))
+    builder.build([str(night)], db, registry(), jobs=1)
+
+    def no_hash(path: str) -> str:
+        raise AssertionError(f"{path} hashed again")
+    monkeypatch.setattr(builder, "_sha256", no_hash)
+    summary = builder.build([str(night)], db, registry(), jobs=1)
+    assert (summary.read, summary.unchanged) == (0, 1)
