@@ -186,10 +186,21 @@ class PlayerRecord:
                            "deals_won": deals[1]})
 
     def json(self, players: dict[str, Any]) -> dict[str, Any]:
-        row = players.get(self.name or "", None)
+        """The record of every spelling of the name --player matched (``Zara`` and ``zara``: the
+        games listed are theirs, so the figures are too), its ``spellings`` in order."""
+        spellings = sorted((n for n in players if n.casefold() == self.wanted), key=lambda n: (n != self.name, n))
         out: dict[str, Any] = {"name": self.name}
         # (a player whose every game has unknown rules has no row: an empty record, not a crash)
-        out.update(row or _Player().json())
+        out.update(_Player().json())
+        for name in spellings:
+            for key, value in players[name].items():
+                if key == "partners":
+                    for partner, n in value.items():
+                        out[key][partner] = out[key].get(partner, 0) + n
+                else:
+                    out[key] += value
+        out["partners"] = dict(sorted(out["partners"].items()))
+        out["spellings"] = spellings
         out["seats"] = dict(sorted(self.seats.items()))
         out["games_list"] = self.games
         out["games_rules_unknown"] = self.unknown_rules
@@ -201,7 +212,9 @@ def print_player(out: Console, p: dict[str, Any]) -> None:
     if not p.get("name"):
         return
     out.print()
-    out.print(f"{p['name']}: {p['games']} games ({p['matches_won']} matches won), {p['deals']} deals: "
+    also = [n for n in p.get("spellings", ()) if n != p["name"]]
+    written = f" (also written {', '.join(also)})" if also else ""
+    out.print(f"{p['name']}{written}: {p['games']} games ({p['matches_won']} matches won), {p['deals']} deals: "
               f"{p['deals_won']} won, {p['deals_lost']} lost, {p['kots']} kots; tens captured {p['tens']}, "
               f"lost {p['tens_lost']}; {p['sweeps']} sweeps; seats "
               + (", ".join(f"{s} {n}" for s, n in p["seats"].items()) or "none"), markup=False, highlight=False)

@@ -91,3 +91,25 @@ def test_stats_player_at_a_seat_the_table_has_not_is_no_one(tmp_path: Path) -> N
     code, out, err = run("stats", "--format", "json", str(path), "--player", "asha")
     assert code == 0, err
     assert json.loads(out)["player"]["games"] == 1
+
+
+def test_stats_player_record_counts_every_spelling_it_lists(tmp_path: Path) -> None:
+    """--player matches the name in any case, and listed the games of ``Zara`` and of ``zara``;
+    the record above the list counted Zara's alone ("1 games ... seats A 2")."""
+    path = tmp_path / "spellings.dpn"
+    path.write_text(_named(21, {"A": "Zara"}) + "\n" + _named(22, {"A": "zara"}), encoding="utf-8")
+    code, out, err = run("stats", "--format", "json", str(path))
+    assert code == 0, err
+    players = json.loads(out)["players"]
+    code, out, err = run("stats", "--format", "json", str(path), "--player", "ZARA")
+    assert code == 0, err
+    record = json.loads(out)["player"]
+    listed = record["games_list"]
+    assert record["games"] == len(listed) == players["Zara"]["games"] + players["zara"]["games"] == 2
+    assert record["deals"] == sum(g["deals"] for g in listed)
+    assert record["deals_won"] == sum(g["deals_won"] for g in listed)
+    for key in ("matches_won", "deals_lost", "kots", "tens", "tens_lost", "sweeps"):
+        assert record[key] == players["Zara"][key] + players["zara"][key], key
+    assert record["spellings"] == ["Zara", "zara"]
+    code, out, err = run("stats", str(path), "--player", "zara")
+    assert code == 0 and "Zara (also written zara): 2 games" in out, out
