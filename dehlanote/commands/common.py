@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import enum
 import glob
+import hashlib
 import os
+import stat
 import sys
 import unicodedata
 from contextlib import contextmanager
@@ -337,12 +339,19 @@ def expand(specs: list[str]) -> list[str]:
 def once_each(specs: list[str]) -> list[str]:
     """The files of an archive, each once, for the commands that count over an archive (stats,
     review, db build): a file named again, by the same path, another spelling of it
-    (``./a.dpn``, ``/club/a.dpn``) or a link to it (the same file on disk), is left out after
-    its first naming, with a note on standard error; a game is counted once however often
-    overlapping globs name its file. A name that cannot be looked at is kept (its reading says
-    why)."""
+    (``./a.dpn``, ``/club/a.dpn``) or a link to it (the same file on disk), and a copy of a file
+    named before (the same bytes: ``night3 (1).dpn`` downloaded twice, a backup beside it), is
+    left out after its first naming, with a note on standard error; a game is counted once
+    however often the archive holds its file. Only files of the same size are read to compare
+    them. A name that cannot be looked at is kept (its reading says why)."""
     seen: dict[Any, str] = {}
+    sizes: dict[int, list[str]] = {}
     out: list[str] = []
+
+    def note(spec: str, what: str) -> None:
+        err_console().print(f"dehlanote: note: {display_name(spec)} is {what}: its games are counted once",
+                            markup=False, highlight=False)
+
     for spec in specs:
         if spec == STDIN:
             out.append(spec)
@@ -351,16 +360,37 @@ def once_each(specs: list[str]) -> list[str]:
             st = os.stat(spec)
             key: Any = (st.st_dev, st.st_ino)
         except OSError:
-            key = os.path.normpath(spec)
+            st, key = None, os.path.normpath(spec)
         if key in seen:
             first = seen[key]
-            again = "named twice" if first == spec else f"the same file as {display_name(first)}"
-            err_console().print(f"dehlanote: note: {display_name(spec)} is {again}: its games are counted once",
-                                markup=False, highlight=False)
+            note(spec, "named twice" if first == spec else f"the same file as {display_name(first)}")
             continue
         seen[key] = spec
         out.append(spec)
-    return out
+        if st is not None and stat.S_ISREG(st.st_mode) and st.st_size:
+            sizes.setdefault(st.st_size, []).append(spec)
+    copies: set[str] = set()
+    for group in sizes.values():
+        digests: dict[str, str] = {}
+        for spec in group if len(group) > 1 else ():
+            try:
+                digest = _sha256(spec)
+            except OSError:
+                continue
+            if digest in digests:
+                note(spec, f"a copy of {display_name(digests[digest])} (the same bytes)")
+                copies.add(spec)
+            else:
+                digests[digest] = spec
+    return [spec for spec in out if spec not in copies]
+
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def _options() -> dict[str, Any]:

@@ -1,5 +1,5 @@
-"""A file named twice (overlapping globs, another spelling of its path, a link to it) is counted
-once by the commands that count over an archive: stats, review and db build agree with the
+"""A file named twice (overlapping globs, another spelling of its path, a link to it, a copy of
+it) is counted once by the commands that count over an archive: stats, review and db build agree with the
 file named once, and say which name they left out."""
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ def club(tmp_path: Path) -> Path:
         text, _ = generate_match(random.Random(40 + i), "standard", None, Style(hands=True), max_deals=3)
         (folder / f"night{i}.dpn").write_text(text, encoding="utf-8")
     os.symlink("night0.dpn", folder / "latest.dpn")
+    (folder / "night0 (1).dpn").write_bytes((folder / "night0.dpn").read_bytes())    # (downloaded twice)
     return folder
 
 
@@ -31,6 +32,7 @@ def _namings(folder: Path) -> list[list[str]]:
     """Ways a careless user names night0.dpn more than once (run from the club's parent)."""
     return [["club/night0.dpn", "club/night0.dpn"],
             ["club/night0.dpn", "club/*.dpn"],          # latest.dpn links to night0.dpn too
+            ["club/night0.dpn", "club/night0 (1).dpn"],  # a copy: the same bytes
             ["club/night0.dpn", "./club/night0.dpn", str(folder / "night0.dpn")]]
 
 
@@ -53,6 +55,7 @@ def test_review_counts_a_file_named_twice_once(club: Path) -> None:
     assert code == 0, err
     once = json.loads(out)
     for names in (["club/night0.dpn", "club/night0.dpn"], ["club/night0.dpn", "club/latest.dpn"],
+                  ["club/night0.dpn", "club/night0 (1).dpn"],
                   ["club/night0.dpn", "./club/night0.dpn", str(club / "night0.dpn")]):
         code, out, err = run("review", *names, *args, cwd=club.parent)
         assert code == 0, err
