@@ -345,7 +345,7 @@ def once_each(specs: list[str]) -> list[str]:
     however often the archive holds its file. Only files of the same size are read to compare
     them. A name that cannot be looked at is kept (its reading says why)."""
     seen: dict[Any, str] = {}
-    sizes: dict[int, list[str]] = {}
+    sizes: dict[int, list[Any]] = {}          # (the files' keys in seen)
     out: list[str] = []
 
     def note(spec: str, what: str) -> None:
@@ -363,16 +363,21 @@ def once_each(specs: list[str]) -> list[str]:
             st, key = None, os.path.normpath(spec)
         if key in seen:
             first = seen[key]
+            if first != spec and os.path.islink(first) and not os.path.islink(spec):
+                # the file itself rather than a link to it (club/latest.dpn -> night0.dpn, listed
+                # first by a glob): its name stays when the link is pointed at the next night's
+                out[out.index(first)] = seen[key] = spec
+                spec, first = first, spec
             note(spec, "named twice" if first == spec else f"the same file as {display_name(first)}")
             continue
         seen[key] = spec
         out.append(spec)
         if st is not None and stat.S_ISREG(st.st_mode) and st.st_size:
-            sizes.setdefault(st.st_size, []).append(spec)
+            sizes.setdefault(st.st_size, []).append(key)
     copies: set[str] = set()
     for group in sizes.values():
         digests: dict[str, str] = {}
-        for spec in group if len(group) > 1 else ():
+        for spec in (seen[key] for key in group) if len(group) > 1 else ():
             try:
                 digest = _sha256(spec)
             except OSError:
