@@ -16,10 +16,11 @@ from typing import Optional
 import typer
 
 from ..files import OutputRefused
-from ..oracle.playout import Style, generate_match, parse_rules_text
+from ..oracle.playout import Style, generate_match, make_rules, parse_rules_text
 from .common import Exit, emit, fail, output_path, replacing, why
 
-#: a match still undecided after this many deals stops there (Result "*")
+#: a match still undecided after this many deals for each kot it is played to stops there
+#: (Result "*"): rules under which kots are rare never end otherwise
 MAX_DEALS = 200
 
 
@@ -52,13 +53,15 @@ def generate_command(
     """
     try:
         profile, options = parse_rules_text(rules)
+        kots = make_rules(profile, options).kots_to_win
     except ValueError as exc:
         raise fail(f'--rules "{rules}": {exc}') from None
     look = Style(hands=hands, loose=style is WritingStyle.loose,
                  withdrawn=0.05 if style is WritingStyle.loose else 0.0)
     rng = random.Random(seed)
     # an open-ended session (kots=0) picks its own length; any other match plays to its end
-    limit = None if options.get("kots") == 0 else MAX_DEALS
+    # (kots=50, seed 1, took 207 deals: a limit of 200 whatever the kots ended it unfinished, Result "*")
+    limit = None if kots == 0 else MAX_DEALS * kots
 
     def texts() -> Iterator[str]:
         # one blank line between games and none at the end, as the canonical layout has it

@@ -817,3 +817,12 @@ def test_generate_refuses_a_negative_seed_that_would_repeat_another() -> None:
     assert refused.exit_code == 2 and refused.stdout == ""
     assert "--seed" in refused.stderr
     assert run("generate", "--seed", "6").stdout != run("generate", "--seed", "5").stdout
+
+
+def test_generate_plays_a_long_session_to_its_end() -> None:
+    """'Every match is played to its end': a pagat session to 50 kots needs 207 deals with seed 1,
+    and stopped unfinished (Result "*") at a limit of 200 deals whatever the kots."""
+    made = run("generate", "--rules", "pagat kots=50", "--seed", "1")
+    assert made.exit_code == 0, made.stderr
+    assert '[Result "*"]' not in made.stdout
+    assert made.stdout.count("\ndeal ") > 200
