@@ -110,3 +110,28 @@ def test_standard_input_twice_is_refused_by_every_command(command, tmp_path):
     assert "standard input (-) can be read only once" in result.stderr
     assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_json_of_more_files_than_may_be_open_at_once(tmp_path):
+    """``json club/*.dpn`` held every file open until the end (to check them all before writing):
+    past the limit of open files (1,024, or 256) it failed, "cannot write the output: too many
+    open files". The files are now looked at first, then read one at a time."""
+    import json
+    import resource
+    import subprocess
+
+    text = WORKED.read_text(encoding="utf-8")
+    for i in range(80):
+        (tmp_path / f"night{i:02d}.dpn").write_text(text, encoding="utf-8")
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "json", "--compact", str(tmp_path / "*.dpn")],
+                          capture_output=True, text=True, preexec_fn=few_files, timeout=300,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)["games"]) == 80
+    # a file that cannot be read still stops the command before anything is written
+    result = run("json", tmp_path / "night00.dpn", tmp_path / "missing.dpn")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "cannot read" in result.stderr
