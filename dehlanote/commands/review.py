@@ -37,6 +37,9 @@ from .common import (
     wanted_player,
 )
 
+#: how many names an unknown --player lists (as stats --player)
+KNOWN_SHOWN = 30
+
 #: why a deal was not judged, as the summary says it
 _HANDS = "hands unknown"
 
@@ -207,7 +210,10 @@ def review_command(
     for line in errors:
         err.print(line, markup=False)
     if wanted is not None and not any(map(is_wanted, known)):
-        listed = ", ".join(sorted(known)) if known else "none: no seat is named ([A \"name\"] tags)"
+        names = sorted(known, key=str.casefold)
+        # (the first few of a large archive's names, as stats --player gives them: not a line of thousands)
+        more = f", and {len(names) - KNOWN_SHOWN} more" if len(names) > KNOWN_SHOWN else ""
+        listed = ", ".join(names[:KNOWN_SHOWN]) + more if known else "none: no seat is named ([A \"name\"] tags)"
         raise fail(f"unknown-player: no game has a player called {player!r}; the players are: {listed}")
 
     reviews = _judge(tasks, options, jobs, no_cache)

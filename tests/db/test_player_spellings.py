@@ -113,3 +113,15 @@ def test_stats_player_record_counts_every_spelling_it_lists(tmp_path: Path) -> N
     assert record["spellings"] == ["Zara", "zara"]
     code, out, err = run("stats", str(path), "--player", "zara")
     assert code == 0 and "Zara (also written zara): 2 games" in out, out
+
+
+def test_review_unknown_player_lists_the_first_names_not_all(tmp_path: Path) -> None:
+    """An unknown --player was answered with every name of the archive on one line (thousands
+    in a club's archive); stats lists the first 30. review now does too, and says how many more."""
+    path = tmp_path / "many.dpn"
+    path.write_text("\n".join(_named(30 + i, {"A": f"Player{i:02d}", "B": f"Guest{i:02d}", "C": f"Host{i:02d}",
+                                              "D": f"Visitor{i:02d}"}) for i in range(12)), encoding="utf-8")
+    code, out, err = run("review", str(path), "--player", "Nobody", "--dd", "--from-trick", "13")
+    assert code == 2 and "unknown-player" in err
+    listed = err.split("the players are: ", 1)[1]
+    assert listed.count(",") <= 30 and listed.rstrip().endswith("and 18 more"), listed
