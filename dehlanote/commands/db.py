@@ -156,6 +156,10 @@ def build_command(
     target = os.fspath(output)
     if target == "-":       # (to every other command, - is standard output)
         raise fail("usage: db build writes a database file, not standard output: give its name after -o")
+    specs = _without_the_database(specs, target)
+    if not specs:       # (built from nothing, the database would lose every file's rows)
+        raise fail(f"usage: the only file named is the database {display_name(target)} itself: name the "
+                   f"records (e.g. club/*.dpn)")
     refuse_input_output(target, [*specs, rules])
     if os.path.isdir(target):
         raise fail(f"not-a-database: {target}: it is a directory")
@@ -198,6 +202,28 @@ def build_command(
         f"{summary.removed} removed), {summary.games} games, {summary.deals} deals, {summary.errors} errors",
         markup=False, highlight=False)
     raise typer.Exit(Exit.OK)
+
+
+def _without_the_database(specs: list[str], target: str) -> list[str]:
+    """The files named but the database itself, with a note: a database kept among its records
+    (``db build 'club/*' -o club/club.duckdb``) was refused at the second build as an output that
+    is an input, "writing it would lose the record"."""
+    try:
+        database = os.stat(target)
+    except OSError:
+        return specs
+    out = []
+    for spec in specs:
+        try:
+            same = spec != "-" and os.path.samestat(os.stat(spec), database)
+        except OSError:
+            same = False
+        if same:
+            err_console().print(f"dehlanote: note: {display_name(spec)} is the database itself: not read as a "
+                                f"record", markup=False, highlight=False)
+        else:
+            out.append(spec)
+    return out
 
 
 def _foreign(exc: Any) -> str:

@@ -210,10 +210,10 @@ def review_command(
     for line in errors:
         err.print(line, markup=False)
     if wanted is not None and not any(map(is_wanted, known)):
-        names = sorted(known, key=str.casefold)
+        everyone = sorted(known, key=str.casefold)
         # (the first few of a large archive's names, as stats --player gives them: not a line of thousands)
-        more = f", and {len(names) - KNOWN_SHOWN} more" if len(names) > KNOWN_SHOWN else ""
-        listed = ", ".join(names[:KNOWN_SHOWN]) + more if known else "none: no seat is named ([A \"name\"] tags)"
+        more = f", and {len(everyone) - KNOWN_SHOWN} more" if len(everyone) > KNOWN_SHOWN else ""
+        listed = ", ".join(everyone[:KNOWN_SHOWN]) + more if known else "none: no seat is named ([A \"name\"] tags)"
         raise fail(f"unknown-player: no game has a player called {player!r}; the players are: {listed}")
 
     reviews = _judge(tasks, options, jobs, no_cache)

@@ -225,3 +225,23 @@ def test_standard_output_is_no_database_and_an_empty_name_is_said(tmp_path: Path
     assert not (tmp_path / "-").exists()
     code, out, err = run("db", "query", "", "select 1", cwd=tmp_path)
     assert code == 2 and "the database's name is empty" in err, err
+
+
+def test_a_database_kept_among_its_records_is_left_out_of_a_glob(tmp_path: Path) -> None:
+    """``db build 'club/*' -o club/club.duckdb``: the second build was refused, "output-is-input
+    ... writing it would lose the record", the database being one of the files the glob lists.
+    It is left out with a note; named alone, it is refused rather than emptied."""
+    club = tmp_path / "club"
+    club.mkdir()
+    for source in (WORKED, OTHER):
+        (club / Path(source).name).write_bytes(Path(source).read_bytes())
+    for _ in range(2):
+        code, _, err = run("db", "build", "club/*", "-o", "club/club.duckdb", "--jobs", "1", cwd=tmp_path)
+        assert code == 0, err
+    assert "club/club.duckdb is the database itself" in err
+    assert "2 files (0 read, 2 unchanged, 0 removed)" in err
+    code, _, err = run("db", "build", "club/club.duckdb", "-o", "club/club.duckdb", "--jobs", "1", cwd=tmp_path)
+    assert code == 2 and "the only file named is the database" in err, err
+    code, out, err = run("db", "query", "club/club.duckdb", "select count(*) as n from files", "-f", "json",
+                         cwd=tmp_path)
+    assert json.loads(out) == [{"n": 2}]
