@@ -210,6 +210,11 @@ def _without_the_database(specs: list[str], target: str) -> list[str]:
     is an input, "writing it would lose the record"."""
     try:
         database = os.stat(target)
+        if not stat.S_ISREG(database.st_mode):      # (a FIFO is not opened: it would be waited on)
+            return specs
+        with open(target, "rb") as head:        # (a record named as the output is refused as such)
+            if head.read(12)[8:] != b"DUCK":    # (DuckDB's mark, after its checksum)
+                return specs
     except OSError:
         return specs
     out = []
