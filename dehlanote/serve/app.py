@@ -29,7 +29,7 @@ from ..i18n import translator
 from .pages import live_replay_page, refusal_page, serve_page
 from .security import Guard, reader_language
 from .tables import Limits, Refusal, Table, Tables
-from .view import summary, table_state
+from .view import hidden_trump, summary, table_state
 from .words import refusal_sentence
 
 __all__ = ["create_app", "Hub"]
@@ -119,6 +119,10 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
 
     async def record(request: Request) -> Response:
         t = table_of(request)
+        if hidden_trump(t.session) is not None:
+            # the record holds the closed trump's suit, the setter's secret until it is revealed
+            raise Refusal("trump-secret", "the record holds the closed trump chosen in secret: it is shown once "
+                          "the trump is revealed or the deal is over", status=403)
         return Response(t.session.text, media_type="text/plain; charset=utf-8",
                         headers={"content-disposition": f'inline; filename="{t.path.name}"'})
 

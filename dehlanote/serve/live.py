@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..i18n import speaking
+from ..i18n import N_, speaking, speaking_words as _
 from ..output.html.data import game_data
 from ..deck import seats_for
 from ..record.state import without_marker
 from ..replay import replay_game
 from ..syntax import parse_string
 from .tables import Table
-from .view import partial_cards
+from .view import hidden_trump, partial_cards
 
 __all__ = ["live_games"]
 
@@ -55,4 +55,14 @@ def _live_games(table: Table) -> list[dict[str, Any]]:
                 "d": tens, "u": len(order),
             })
             deal["unplayed"] = []
+    setter = hidden_trump(session)
+    if setter is not None and data.get("deals"):
+        # a closed trump not yet revealed: its suit is the setter's secret (the replay page showed
+        # it in the deal's heading, in the setter's view and in the what-if's data, to anyone)
+        deal = data["deals"][-1]
+        said = _("closed trump set by {seat}, not yet revealed").format(seat=setter)
+        deal["head"] = str(deal.get("head", "")).replace(str(deal.get("trump", "")), said)
+        deal["trump"] = said
+        deal["secret"] = None
+        deal["wi"] = N_("what-if is not offered on this page")
     return [data]

@@ -12,9 +12,10 @@ from typing import Any, Optional
 
 from ..deck import DECK, seats_for, sides_for
 from ..record import Session
+from ..replay.methods import method_of_fact
 from .tables import Table, core_table
 
-__all__ = ["core_table", "table_state", "tappable", "seen_adapter", "summary"]
+__all__ = ["core_table", "hidden_trump", "table_state", "tappable", "seen_adapter", "summary"]
 
 _ORDER = {card: i for i, card in enumerate(DECK)}
 
@@ -64,6 +65,26 @@ def seen_adapter(session: Session) -> tuple[list[str], bool]:
     free = [c for c in DECK if seen[c] < rules.decks]
     free.sort(key=lambda c: (0 if led is not None and c[-1] == led else 1, _ORDER[c]))
     return free, False
+
+
+def hidden_trump(session: Session) -> Optional[str]:
+    """The seat that chose the deal's closed trump while its suit is still a secret (the deal in
+    progress, no reveal yet, the trick under way included), else None. The record holds the suit
+    (the notation needs it); the pages and the API do not show it before the reveal."""
+    state = session.state
+    fact = state.cur_fact
+    if state.cur is None or fact is None or fact.trump is None:
+        return None
+    tf = fact.trump
+    if tf.suit is None or not (tf.closed or method_of_fact(tf.method).secret):
+        return None
+    core = core_table(session)
+    if core is not None:
+        known = core.trump
+    else:
+        snap = session.snapshot()
+        known = snap.trump if snap is not None else None
+    return None if known is not None else (tf.by or "?")
 
 
 def partial_cards(session: Session) -> list[str]:
@@ -125,15 +146,21 @@ def table_state(table: Table) -> dict[str, Any]:
     if state.cur is None and match is not None and match.dealer is not None:
         out["dealer"] = seats[match.dealer]
     if snap is None:
-        out.update(trump=None, trick=None, centre={"cards": 0, "tens": []},
+        out.update(trump=None, trump_secret=None, trick=None, centre={"cards": 0, "tens": []},
                    piles={s: 0 for s in sides}, tens={s: [] for s in sides}, hands={}, unknown={}, run=None)
         return out
     deal = snap.deal
     fresh = state.cur is None      # the last deal is over: the table shows its end until the next card
     out["dealer"] = out.get("dealer") if fresh else deal.dealer
     out["shown_deal"] = deal.number
-    out["trump"] = snap.trump if not fresh or deal.complete else None
+    secret = hidden_trump(session)
+    if fresh and deal.complete:
+        # the deal is over: its closed trump, never revealed, is the record's (the setter shows it)
+        out["trump"] = snap.trump or (deal.trump.suit if deal.trump is not None else None)
+    else:
+        out["trump"] = None if secret else snap.trump
     out["trump_by"] = deal.trump.by if deal.trump is not None else None
+    out["trump_secret"] = secret     # the setter of a closed trump not yet revealed (never its suit)
     trick = None
     under = session.trick_under_way()
     if under is not None:      # the trick under way, from the recorder's core table

@@ -57,6 +57,8 @@ REFUSALS: dict[str, str] = {
     "record-changed": N_("The record was changed on the organiser's computer: look again, then tap."),
     "record-unreadable": N_("The record was changed on the organiser's computer and cannot be read now: "
                             "tell the organiser."),
+    "trump-secret": N_("The record holds the closed trump's secret suit: it is shown once the trump is "
+                        "revealed or the deal is over."),
     "not-found": N_("There is nothing at this address."),
     "method": N_("This address only shows a page; it takes no change."),
     "not-json": N_("The page sent something the table does not understand: reload it."),

@@ -358,6 +358,7 @@
     var picked = {};
     var tens = {};
     var busy = false;
+    var secretOpen = null;      /* the version at which the setter asked for the closed trump's suits */
     var skipHands = null;       /* the deal whose hands the scorer chose not to enter */
     var draft = {comment: "", line: ""};   /* what is typed, kept when another phone's change redraws the page */
 
@@ -436,6 +437,8 @@
         var s = el("span", "s-" + st.trump, SUIT_WORDS[st.trump] + " ");
         s.appendChild(sym(st.trump));
         trump.appendChild(s);
+      } else if (st.trump_secret) {    /* a closed trump: its suit is the setter's secret until the reveal */
+        trump.textContent = fmt(_("closed trump set by {seat}, not yet revealed"), {seat: st.trump_secret});
       } else { trump.textContent = _("trump not named yet"); }
       head.appendChild(trump);
       var out = el("div");
@@ -497,6 +500,18 @@
     }
 
     function drawTrump() {
+      if (st.trump_method === "closed" && secretOpen !== st.version) {
+        /* a closed trump is chosen in secret: the suits are shown only when the setter asks for
+           them on the phone in their hand, never to whoever looks at the table's page */
+        var panel = el("div", "panel");
+        panel.id = "secret-trump";
+        panel.appendChild(el("p", "", fmt(_("Closed trump: hand the phone to {seat}, who taps the suit unseen by the others."),
+          {seat: st.expect.seat ? name(st.expect.seat) : "?"})));
+        var open = button(_("Enter the secret suit"), function () { secretOpen = st.version; draw(); }, "primary");
+        open.id = "enter-secret";
+        panel.appendChild(open);
+        return panel;
+      }
       var row = el("div", "suits");
       row.id = "suits";
       ["S", "H", "D", "C"].forEach(function (s) {

@@ -1,0 +1,88 @@
+"""What one phone of a table must not show, or offer, in headless Chromium (390x844 and
+1280x800): a closed trump's suit before its reveal, a confirmation the phone cannot give."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
+import headless  # noqa: E402  (tests/headless.py: the system's Chromium, started one way everywhere)
+
+headless.require()
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+from serve_helpers import running  # noqa: E402
+
+SHOTS = os.environ.get("DEHLANOTE_SHOTS")     # a folder to keep the screenshots in, to look at them
+
+
+@pytest.fixture(scope="module")
+def phone() -> Iterator[Any]:
+    d = headless.start(390, 844, emulate=True)
+    yield d
+    headless.stop(d)
+
+
+def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 10.0) -> Any:
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)
+
+
+def text(driver: Any) -> str:
+    return driver.execute_script("return document.body.innerText;")
+
+
+def ready(driver: Any, version_not: str = "") -> None:
+    wait(driver, lambda d: d.execute_script(
+        "var v = document.documentElement.getAttribute('data-version'); return v && v !== arguments[0];",
+        version_not))
+
+
+def shot(driver: Any, name: str) -> None:
+    if SHOTS:
+        driver.save_screenshot(os.path.join(SHOTS, name + ".png"))
+
+
+def version(driver: Any) -> str:
+    return driver.execute_script("return document.documentElement.getAttribute('data-version') || '';")
+
+
+def tap(driver: Any, css: str) -> None:
+    before = version(driver)
+    driver.find_element(By.CSS_SELECTOR, css).click()
+    ready(driver, before)
+
+
+def test_a_closed_trump_is_entered_by_a_deliberate_tap_and_never_shown(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    (folder / "table-1.dpn").write_text('[A "Asha"]\n[B "Bilal"]\n[C "Chitra"]\n[D "Dev"]\n'
+                                        '[Rules "standard trump=closed"]\n[Result "*"]\n[Table "1"]\n\n'
+                                        'deal 1 dealer D\n', encoding="utf-8")
+    with running(folder) as (_proc, url):
+        phone.get(url + "t/1")
+        ready(phone)
+        # whoever looks at the table's page does not see the suits: the setter asks for them
+        assert not phone.find_elements(By.CSS_SELECTOR, "#suits")
+        assert "Enter the secret suit" in text(phone)
+        shot(phone, "closed-trump-ask")
+        phone.find_element(By.CSS_SELECTOR, "#enter-secret").click()
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#suits button[data-suit=S]"))
+        shot(phone, "closed-trump-suits")
+        tap(phone, "#suits button[data-suit=S]")
+        shown = text(phone)
+        assert "closed trump set by A, not yet revealed" in shown
+        assert "spades" not in shown.lower() and not phone.find_elements(By.CSS_SELECTOR, "#trump .s-S")
+        shot(phone, "closed-trump-set")
+        phone.get(url + "t/1")        # a reload, another phone: the same
+        ready(phone)
+        assert "closed trump set by A, not yet revealed" in text(phone) and "spades" not in text(phone).lower()
+        phone.get(url + "t/1/replay")
+        wait(phone, lambda d: "not yet revealed" in text(d))
+        assert "spades" not in text(phone).lower()
+        shot(phone, "closed-trump-replay")
