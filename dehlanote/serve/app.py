@@ -143,20 +143,27 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             seen(t)
         return JSONResponse({"tables": [summary(t) for t in tables.tables.values()], "version": hub.version})
 
-    cache: dict[int, tuple[int, Response]] = {}
+    cache: dict[int, tuple[int, dict[str, Any], bytes]] = {}
 
-    def _state(t: Table, request: Request) -> Response:
-        """The table's state, computed once a version (every phone asks after each change)."""
+    def _state(t: Table, request: Request, device: str = "") -> Response:
+        """The table's state, computed once a version (every phone asks after each change);
+        ``entered_here`` tells the phone that entered the trick waiting for a confirmation (its
+        ``device``) that another phone confirms it (it offered a button the table then refused)."""
         held = cache.get(t.number)
         if held is None or held[0] != t.version:
-            held = (t.version, JSONResponse(table_state(t)))
+            state = table_state(t)
+            held = (t.version, state, bytes(JSONResponse({**state, "entered_here": False}).body))
             cache[t.number] = held
-        return Response(held[1].body, media_type="application/json")
+        waiting = t.awaiting()
+        if device and waiting is not None and t.entered_by.get(waiting) == device:
+            return JSONResponse({**held[1], "entered_here": True})
+        return Response(held[2], media_type="application/json")
 
     async def api_table(request: Request) -> Response:
         t = table_of(request)
         if request.method in ("GET", "HEAD"):     # (HEAD: the head of GET's answer, never a change)
-            return _state(t, request)
+            asked = request.query_params.get("device", "")
+            return _state(t, request, asked if _DEVICE.match(asked) else "")
         body = await _json(request)
         device = _text(body.get("device"), "")
         if device and not _DEVICE.match(device):
@@ -182,7 +189,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
                 hub.changed()
             raise
         hub.changed()
-        return _state(t, request)
+        return _state(t, request, device)
 
     async def events(request: Request) -> Response:
         if request.method == "HEAD":     # no stream to hold open for an answer without a body

@@ -86,3 +86,37 @@ def test_a_closed_trump_is_entered_by_a_deliberate_tap_and_never_shown(phone: An
         wait(phone, lambda d: "not yet revealed" in text(d))
         assert "spades" not in text(phone).lower()
         shot(phone, "closed-trump-replay")
+
+
+def test_the_phone_that_entered_a_trick_offers_no_confirmation(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    (folder / "table-1.dpn").write_text('[A "Asha"]\n[B "Bilal"]\n[C "Chitra"]\n[D "Dev"]\n'
+                                        '[Rules "standard"]\n[Result "*"]\n[Table "1"]\n[Serve "confirm"]\n\n'
+                                        'deal 1 dealer D\ntrump D\n', encoding="utf-8")
+    with running(folder) as (_proc, url):
+        phone.get(url + "t/1")
+        ready(phone)
+        phone.execute_script("localStorage.setItem('dehlanote-device', 'scorer-phone');")
+        phone.get(url + "t/1")
+        ready(phone)
+        for card in ["AH", "10H", "3H", "8H"]:
+            tap(phone, f"#cards button[data-card='{card}']")
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#confirm-panel"))
+        # the tap would be refused (same-phone): this phone is told another one confirms
+        assert not phone.find_elements(By.CSS_SELECTOR, "#confirm")
+        assert "confirmed on another phone" in text(phone)
+        shot(phone, "confirm-entering-phone")
+        phone.get(url + "t/1")       # a reload of the same phone: the same
+        ready(phone)
+        assert not phone.find_elements(By.CSS_SELECTOR, "#confirm")
+        # the other side's phone is offered the button, and its tap is taken
+        phone.execute_script("localStorage.setItem('dehlanote-device', 'other-side');")
+        phone.get(url + "t/1")
+        ready(phone)
+        phone.set_window_size(1280, 800)
+        headless.viewport(phone, 1280, 800)
+        shot(phone, "confirm-other-phone-desktop")
+        tap(phone, "#confirm")
+        assert not phone.find_elements(By.CSS_SELECTOR, "#confirm-panel")
+        headless.viewport(phone, 390, 844)

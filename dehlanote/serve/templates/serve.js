@@ -97,7 +97,8 @@
       body.device = device;
       opts.body = JSON.stringify(body);
     }
-    fetch(path + qs(), opts).then(function (r) {
+    /* a table's state says whether this phone entered the trick waiting for a confirmation */
+    fetch(path + qs(body ? "" : "device=" + encodeURIComponent(device)), opts).then(function (r) {
       return r.json().then(function (j) { return {ok: r.ok, j: j}; });
     }).then(function (a) {
       setTimeout(function () { done(a.ok, a.j); }, 0);   /* a fault in drawing is not "no answer" */
@@ -700,6 +701,11 @@
     function drawConfirm() {
       var panel = el("div", "panel confirm");
       panel.id = "confirm-panel";
+      if (st.entered_here) {
+        /* this phone entered the trick: the table takes the confirmation from another phone only */
+        panel.appendChild(el("p", "", _("This phone entered the trick: it is confirmed on another phone, by the other side.")));
+        return panel;
+      }
       panel.appendChild(el("p", "", _("The other side checks the trick on the table and confirms it here.")));
       var b = button(_("Confirm the trick"), function () { send({do: "confirm"}); }, "primary");
       b.id = "confirm";
