@@ -66,9 +66,14 @@ _REFUSAL_STYLE = ("body{font:1.1rem/1.5 system-ui,sans-serif;margin:2rem auto;ma
                   "code{color:#666}")
 
 
-def refusal_page(code: str, *, lang: str, home: str) -> tuple[str, str]:
+#: what works instead of a link from the no-key page (every link there is refused too)
+_SCAN = N_("Scan the code shown on the organiser's computer, or type the whole address shown there.")
+
+
+def refusal_page(code: str, *, lang: str, home: Optional[str]) -> tuple[str, str]:
     """A page for a person who opened an address the server cannot answer (a table that is not
-    there): the refusal's sentence in the reader's language, its code, a link to every table."""
+    there): the refusal's sentence in the reader's language, its code, and a link to every table
+    where one works (``home``; None for an address without its key, where the index is refused too)."""
     from .words import refusal_sentence
     _ = translator(lang)
     sentence = refusal_sentence(code, _)
@@ -76,7 +81,9 @@ def refusal_page(code: str, *, lang: str, home: str) -> tuple[str, str]:
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f'<title>{html.escape(sentence)}</title>\n<style>{_REFUSAL_STYLE}</style>\n</head>\n<body>\n'
             f'<p>{html.escape(sentence)} <code>{html.escape(code)}</code></p>\n'
-            f'<p><a href="{html.escape(home)}">{html.escape(_("all tables"))}</a></p>\n</body>\n</html>\n')
+            + (f'<p><a href="{html.escape(home)}">{html.escape(_("all tables"))}</a></p>\n' if home else "")
+            + (f'<p>{html.escape(_(_SCAN))}</p>\n' if code == "no-key" else "")
+            + '</body>\n</html>\n')
     return page, csp(_REFUSAL_STYLE, None) + FRAMES
 
 

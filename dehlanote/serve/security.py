@@ -18,7 +18,7 @@ import asyncio
 import hmac
 import json
 from typing import Any, Awaitable, Callable, Iterable, MutableMapping, Optional
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, quote
 
 from ..i18n import DEFAULT, choose, languages, translator
 from .pages import refusal_page
@@ -74,13 +74,24 @@ class Guard:
         asked = parse_qs(query)
         language = reader_language((asked.get("lang") or [None])[0], self.lang, headers.get("accept-language"))
         _ = translator(language)
+        query_key = (asked.get("key") or [None])[0]
+
+        def home(code: str) -> Optional[str]:
+            """The way to every table from a refusal page, where it leads somewhere: never without
+            the key (the "all tables" link of the no-key page led to the same refusal) nor at
+            another host's name."""
+            if code in ("no-key", "wrong-host"):
+                return None
+            if not self.lan:
+                return f"/?lang={language}"
+            return f"/?key={quote(str(query_key), safe='')}&lang={language}" if self._key_ok(query_key) else None
 
         async def refuse(status: int, code: str, message: str, *, allow: bool = False) -> None:
             if method in ("GET", "HEAD") and not path.startswith("/api/"):
                 # a person at an address (one typed without its key): a page in the reader's
                 # language, as the app's own refusals are (the JSON shown raw, a Hindi sentence
                 # as \u escapes, was all a phone showed)
-                await _refuse_page(send, status, code, language, head=method == "HEAD")
+                await _refuse_page(send, status, code, language, home=home(code), head=method == "HEAD")
                 return
             await _refuse(send, status, code, message, sentence=refusal_sentence(code, _), allow=allow)
 
@@ -95,7 +106,6 @@ class Guard:
             await refuse(403, "wrong-host", "this server answers only to its own address")
             return
         header_key = headers.get(KEY_HEADER)
-        query_key = (asked.get("key") or [None])[0]
         if self.lan and not (self._key_ok(header_key) or self._key_ok(query_key)):
             await refuse(403, "no-key", "this table's address holds a key: scan the code or type the "
                          "whole address shown where the server runs")
@@ -168,8 +178,9 @@ def _replay(body: bytes, receive: Receive) -> Receive:
     return inner
 
 
-async def _refuse_page(send: Send, status: int, code: str, lang: str, *, head: bool = False) -> None:
-    page, policy = refusal_page(code, lang=lang, home="/")
+async def _refuse_page(send: Send, status: int, code: str, lang: str, *, home: Optional[str],
+                       head: bool = False) -> None:
+    page, policy = refusal_page(code, lang=lang, home=home)
     body = page.encode("utf-8")
     headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode()),
                (b"content-security-policy", policy.encode("utf-8")), (b"content-language", lang.encode("ascii"))]

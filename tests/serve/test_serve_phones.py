@@ -37,3 +37,45 @@ def test_the_phone_that_entered_a_trick_is_told_another_phone_confirms_it(folder
         assert c.get("/api/t/1?device=phone1").json()["entered_here"] is False
     finally:
         tables.close()
+
+
+def _links(page: str) -> list[str]:
+    import html
+    import re
+    return [html.unescape(h) for h in re.findall(r'<a href="([^"]*)"', page)]
+
+
+def test_a_refusal_page_offers_only_a_way_that_works(folder: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from dehlanote.serve import Tables, create_app
+    from test_serve_http import KEY
+
+    tables = Tables(folder, sync=False)
+    try:
+        c = TestClient(create_app(tables, secret=KEY, lan=True, hosts=("testserver",), stream_seconds=0.5))
+        # opened without its key: the "all tables" link led to the same refusal
+        for path in ("/t/1", "/", "/t/1/replay?key=wrong"):
+            r = c.get(path)
+            assert r.status_code == 403 and "no-key" in r.text
+            assert _links(r.text) == []
+        r = c.get("/t/1", headers={"Accept-Language": "hi"})      # what works instead: the code, the address
+        assert "कोड स्कैन करें" in r.text and _links(r.text) == []
+        r = c.get("/t/1/replay", headers={"Host": "elsewhere.example"})
+        assert r.status_code == 403 and _links(r.text) == []
+        # with its key, a refusal's link keeps it, and it leads to the tables
+        for path in (f"/t/9?key={KEY}&lang=hi", f"/t/1?key={KEY}&" + "x" * 3000):
+            r = c.get(path)
+            assert r.status_code in (404, 414)
+            [home] = _links(r.text)
+            assert c.get(home).status_code == 200
+    finally:
+        tables.close()
+    c, tables = client_for(folder)       # without --lan: the index, which answers
+    try:
+        r = c.get("/t/1?" + "x" * 3000)
+        assert r.status_code == 414
+        [home] = _links(r.text)
+        assert c.get(home).status_code == 200
+    finally:
+        tables.close()
