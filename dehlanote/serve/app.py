@@ -97,7 +97,9 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
 
     def seen(table: Table) -> None:
         """A record edited on disk under the server is shown as it is there, on every page."""
-        if tables.follow(table) == "reloaded":
+        before = table.version
+        tables.follow(table)
+        if table.version != before:      # edited (or made unreadable, or put right) on disk
             hub.changed()
 
     async def index(request: Request) -> Response:
@@ -123,8 +125,16 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             # the record holds the closed trump's suit, the setter's secret until it is revealed
             raise Refusal("trump-secret", "the record holds the closed trump chosen in secret: it is shown once "
                           "the trump is revealed or the deal is over", status=403)
-        return Response(t.session.text, media_type="text/plain; charset=utf-8",
-                        headers={"content-disposition": f'inline; filename="{t.path.name}"'})
+        text, copy = t.session.text, "file"
+        if t.unreadable:
+            # the file on disk has errors: what is served is the server's last good copy, and says so
+            # (it was served as if it were the file)
+            text = (f"{{this is the server's last good copy of {t.path.name}: the file on the organiser's "
+                    "computer was changed and has errors (dehlanote validate says which)}\n" + text)
+            copy = "last-good"
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"content-disposition": f'inline; filename="{t.path.name}"',
+                                 "x-dehlanote-copy": copy})
 
     async def api_tables(request: Request) -> Response:
         if request.method == "POST":

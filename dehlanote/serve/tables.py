@@ -116,6 +116,9 @@ class Table:
     # the record on disk as last read or written (size, time, inode, SHA-256): an edit made
     # under the server is read, never written over
     known: Optional[tuple[int, int, int, str]] = None
+    # the record on disk was changed into something the table cannot take (errors): the table
+    # keeps its last good state, and refuses every change until the file is put right
+    unreadable: bool = False
 
     def tricks_done(self) -> int:
         st = self.session.state
@@ -319,6 +322,18 @@ class Tables:
         return number
 
     def follow(self, table: Table) -> Optional[str]:
+        """As :meth:`_follow`, and the table marks whether its record on disk is unreadable now
+        (the index flags it, its record is served as the last good copy): a change of that mark
+        is a change of the table (its version)."""
+        followed = self._follow(table)
+        bad = followed == "unreadable"
+        if bad != table.unreadable:
+            table.unreadable = bad
+            if followed != "reloaded":
+                table.version += 1
+        return followed
+
+    def _follow(self, table: Table) -> Optional[str]:
         """Whether the record on disk is still what the server last read or wrote: None when it is
         (or when it is gone, or is not a regular file any more: the next save puts the record back);
         ``"reloaded"`` when someone changed it (an editor) and the table now follows the file as

@@ -115,7 +115,8 @@ def summary(table: Table) -> dict[str, Any]:
     pos = session.position()
     return {"table": table.number, "file": table.path.name, "names": session.names,
             "rules": session.rules.label(), "deal": pos["deal"], "tricks": pos["tricks"],
-            "score": _score(session), "over": session.finished, "version": table.version}
+            "score": _score(session), "over": session.finished, "version": table.version,
+            "unreadable": table.unreadable}
 
 
 def table_state(table: Table) -> dict[str, Any]:
@@ -140,7 +141,7 @@ def table_state(table: Table) -> dict[str, Any]:
         "awaiting": table.awaiting(), "notes": list(table.notes), "score": _score(session),
         "over": session.finished, "result": state.result,
         "can_hands": _can_hands(session), "can_claim": _can_claim(session),
-        "tens_due": _tens_due(table),
+        "tens_due": _tens_due(table), "unreadable": table.unreadable,
     }
     match = state.match
     if state.cur is None and match is not None and match.dealer is not None:

@@ -93,7 +93,8 @@ def test_an_edit_that_is_not_a_record_is_left_alone(served: tuple[TestClient, Pa
         refused = do(c, 409, **body)
         assert refused["code"] == "record-unreadable" and refused["sentence"]
         assert record.read_text(encoding="utf-8") == broken
-    assert c.get("/api/t/1").json()["version"] == st["version"]     # the pages show the table as it was
+    now = c.get("/api/t/1").json()      # the pages show the table as it was, flagged
+    assert now["trick"] == st["trick"] and now["unreadable"] is True
     record.write_text(good, encoding="utf-8")                       # put right: the table goes on
     assert [card for _seat, card in do(c, do="card", card="3H")["trick"]["cards"]] == ["AH", "10H", "3H"]
 

@@ -79,3 +79,33 @@ def test_a_refusal_page_offers_only_a_way_that_works(folder: Path) -> None:
         assert c.get(home).status_code == 200
     finally:
         tables.close()
+
+
+def test_a_record_edited_into_errors_is_flagged_and_its_copy_named(folder: Path) -> None:
+    import os
+    c, tables = client_for(folder)
+    try:
+        start(c)
+        do(c, 1, do="trump", suit="D")
+        do(c, 1, do="card", card="AH")
+        record = folder / "table-1.dpn"
+        good = record.read_text(encoding="utf-8")
+        r = c.get("/t/1/record.dpn")
+        assert r.text == good and r.headers["x-dehlanote-copy"] == "file"
+        assert c.get("/api/tables").json()["tables"][0]["unreadable"] is False
+        broken = good.replace("trump D", "trump Z")
+        record.write_text(broken, encoding="utf-8")
+        os.utime(record, ns=(1, 1))
+        # the index flagged nothing, and the record served was the last good one, as if it were the file
+        assert c.get("/api/tables").json()["tables"][0]["unreadable"] is True
+        r = c.get("/t/1/record.dpn")
+        assert r.headers["x-dehlanote-copy"] == "last-good"
+        first, rest = r.text.split("\n", 1)
+        assert first.startswith("{this is the server's last good copy of table-1.dpn") and rest == good
+        assert c.get("/api/t/1").json()["unreadable"] is True
+        record.write_text(good, encoding="utf-8")            # put right: no flag, the file served
+        assert c.get("/api/tables").json()["tables"][0]["unreadable"] is False
+        r = c.get("/t/1/record.dpn")
+        assert r.text == good and r.headers["x-dehlanote-copy"] == "file"
+    finally:
+        tables.close()

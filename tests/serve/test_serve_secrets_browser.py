@@ -120,3 +120,25 @@ def test_the_phone_that_entered_a_trick_offers_no_confirmation(phone: Any, tmp_p
         tap(phone, "#confirm")
         assert not phone.find_elements(By.CSS_SELECTOR, "#confirm-panel")
         headless.viewport(phone, 390, 844)
+
+
+def test_a_record_edited_into_errors_is_flagged_on_the_index(phone: Any, tmp_path: Path) -> None:
+    folder = tmp_path / "night"
+    folder.mkdir()
+    record = folder / "table-1.dpn"
+    record.write_text('[A "Asha"]\n[B "Bilal"]\n[C "Chitra"]\n[D "Dev"]\n[Rules "standard"]\n[Result "*"]\n'
+                      '[Table "1"]\n\ndeal 1 dealer D\ntrump D\n', encoding="utf-8")
+    with running(folder) as (_proc, url):
+        phone.get(url)
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#tables li[data-table]"))
+        assert not phone.find_elements(By.CSS_SELECTOR, "[data-unreadable]")
+        record.write_text(record.read_text(encoding="utf-8").replace("trump D", "trump Z"), encoding="utf-8")
+        os.utime(record, ns=(1, 1))
+        phone.get(url)
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#tables li[data-table] [data-unreadable]"))
+        assert "cannot be read now" in text(phone)
+        shot(phone, "unreadable-index")
+        phone.get(url + "t/1")
+        ready(phone)
+        assert phone.find_elements(By.CSS_SELECTOR, "#unreadable")
+        shot(phone, "unreadable-table")

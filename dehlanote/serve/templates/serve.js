@@ -215,6 +215,11 @@
         var kots = sides.map(function (s) { return s + " " + t.score.kots[s]; }).join(" – ");
         var line = el("div", "score", fmt(_("deals won {score} · kots {kots}"), {score: score, kots: kots}));
         li.appendChild(line);
+        if (t.unreadable) {     /* its record was edited on disk into errors: the table takes nothing */
+          var bad = el("div", "warn", _("The record was changed on the organiser's computer and cannot be read now: tell the organiser."));
+          bad.setAttribute("data-unreadable", "1");
+          li.appendChild(bad);
+        }
         li.appendChild(el("div", "muted", t.over ? resultWords(t.score.result) :
           fmt(_("deal {deal}, {tricks} tricks played"), {deal: t.deal, tricks: t.tricks})));
         var links = el("div", "links");
@@ -762,6 +767,11 @@
       var right = el("div");
       var last = drawLastDeal();
       if (last) { right.appendChild(last); }
+      if (st.unreadable) {
+        var bad = el("p", "panel warn", _("The record was changed on the organiser's computer and cannot be read now: tell the organiser."));
+        bad.id = "unreadable";
+        right.appendChild(bad);
+      }
       if (st.awaiting) { right.appendChild(drawConfirm()); }
       if (st.over) {
         right.appendChild(el("p", "over", resultWords(st.result)));
