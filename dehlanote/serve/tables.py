@@ -44,6 +44,10 @@ _NAME = re.compile(r"^table-([1-9][0-9]{0,8})\.dpn$")
 OWNER = "dehlanote serve"     # who holds a served record, as a recorder refused on it is told
 _CARD = re.compile(r"^(?:[AKQJ98765432]|10)[SHDC]$")
 _NAME_CHARS = re.compile(r"[\x00-\x1f\x7f\"\\\]\[{}]")
+#: the comment a tens line entered at a table carries: the players counted the deal's tens (kept in
+#: the record, so that a restart of the server does not ask them again; the record's writer puts
+#: a tens line in every finished deal, checked or not)
+TENS_CHECKED = "tens counted at the table"
 
 
 class FolderBusy(Exception):
@@ -214,7 +218,9 @@ class Tables:
         table.confirm = "confirm" in options
         table.confirmed = table.tricks_done()
         table.entered_by = {}
-        table.tens_checked = set()
+        state = session.state
+        table.tens_checked = {f.number for d, f in zip(state.done, state.done_facts)
+                              if d.tens is not None and TENS_CHECKED in (c.strip() for c in d.tens.comments)}
         table.notes = ()
 
     @staticmethod
@@ -382,6 +388,8 @@ class Tables:
         word = line.split(None, 1)[0].lower() if line.split() else ""
         if waiting is not None and word not in ("undo", "") and not line.startswith("{"):
             raise Refusal("unconfirmed-trick", "the last trick waits for the other side's phone to confirm it")
+        if word == "tens" and "{" not in line:
+            line = f"{line} {{{TENS_CHECKED}}}"      # (the check outlives a restart of the server)
         before_tricks = table.tricks_done()
         own = _own_tags(table.session)
         mark = table.session.checkpoint()

@@ -109,3 +109,38 @@ def test_a_record_edited_into_errors_is_flagged_and_its_copy_named(folder: Path)
         assert r.text == good and r.headers["x-dehlanote-copy"] == "file"
     finally:
         tables.close()
+
+
+def _first_deal_cards() -> list[str]:
+    import re
+
+    from serve_helpers import WORKED
+    deal = WORKED.read_text(encoding="utf-8").split("deal 2")[0]
+    cards: list[str] = []
+    for trick in re.findall(r"^\s*\d+ [A-D]: (.*)$", deal, re.M):
+        cards += re.findall(r"(?:10|[AKQJ2-9])[SHDC]", re.sub(r"\{[^}]*\}", "", trick))
+    return cards
+
+
+@pytest.mark.parametrize("checked", [True, False])
+def test_a_tens_check_outlives_a_restart(folder: Path, checked: bool) -> None:
+    c, tables = client_for(folder)
+    try:
+        start(c)
+        do(c, 1, do="trump", suit="D")
+        for card in _first_deal_cards():
+            st = do(c, 1, do="card", card=card)
+        assert st["tens_due"] == 1
+        if checked:
+            assert do(c, 1, do="tens", tens={"AC": 3, "BD": 1})["tens_due"] is None
+    finally:
+        tables.close()
+    c, tables = client_for(folder)       # the server started again: the players were asked again
+    try:
+        assert c.get("/api/t/1").json()["tens_due"] == (None if checked else 1)
+        text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+        assert ("tens AC 3 BD 1 {tens counted at the table}" in text) is checked
+    finally:
+        tables.close()
+    from dehlanote.record import Session
+    assert Session.resume(text)[1]
