@@ -195,8 +195,8 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             else:
                 tables.feed(t, _line(what, body, t), device=device)
         except Refusal as exc:
-            if exc.code == "record-changed":     # the table now shows the record as edited: every page is told
-                hub.changed()
+            if exc.code in ("record-changed", "record-unreadable"):
+                hub.changed()       # the table now shows the record as edited, or is flagged: every page is told
             raise
         hub.changed()
         return _state(t, request, device)

@@ -144,3 +144,20 @@ def test_a_tens_check_outlives_a_restart(folder: Path, checked: bool) -> None:
         tables.close()
     from dehlanote.record import Session
     assert Session.resume(text)[1]
+
+
+def test_every_page_hears_of_a_record_made_unreadable_by_a_tap(folder: Path) -> None:
+    import os
+    c, tables = client_for(folder)
+    try:
+        start(c)
+        st = do(c, 1, do="trump", suit="D")
+        record = folder / "table-1.dpn"
+        record.write_text(record.read_text(encoding="utf-8").replace("trump D", "trump Z"), encoding="utf-8")
+        os.utime(record, ns=(1, 1))
+        hub = c.app.app.state.hub        # (the app inside the guard)
+        before = hub.version
+        assert do(c, 1, 409, do="card", card="AH", version=st["version"])["code"] == "record-unreadable"
+        assert hub.version != before        # the other phones and the index are told, and flag it
+    finally:
+        tables.close()
