@@ -17,7 +17,7 @@ from ..record.state import without_marker
 from ..replay import replay_game
 from ..syntax import parse_string
 from .tables import Table
-from .view import hidden_trump, partial_cards
+from .view import hidden_trump, known_trump, partial_cards
 
 __all__ = ["live_games"]
 
@@ -40,7 +40,6 @@ def _live_games(table: Table) -> list[dict[str, Any]]:
     state = session.state
     if partial and data.get("deals") and state.cur is not None:
         deal = data["deals"][-1]
-        snap = session.snapshot()
         under = session.trick_under_way()     # (its number, its cards so far with their seats)
         if under is not None:
             seats = seats_for(session.rules.seats)[:session.rules.seats]
@@ -51,7 +50,7 @@ def _live_games(table: Table) -> list[dict[str, Any]]:
             tens = last["d"] if last is not None else {s: 0 for s in data.get("sides", ())}
             deal["tricks"].append({
                 "n": under[0], "l": order[0], "o": order, "p": [[c] for c in partial],
-                "w": None, "c": centre, "x": None, "r": 0, "t": snap.trump if snap is not None else None, "s": [],
+                "w": None, "c": centre, "x": None, "r": 0, "t": known_trump(session), "s": [],
                 "d": tens, "u": len(order),
             })
             deal["unplayed"] = []

@@ -78,13 +78,17 @@ def hidden_trump(session: Session) -> Optional[str]:
     tf = fact.trump
     if tf.suit is None or not (tf.closed or method_of_fact(tf.method).secret):
         return None
+    return None if known_trump(session) is not None else (tf.by or "?")
+
+
+def known_trump(session: Session) -> Optional[str]:
+    """The trump as the players know it now, the trick under way included (a closed trump revealed,
+    or a trump set by a first void, at its card: the snapshot knows it only at the trick's end)."""
     core = core_table(session)
     if core is not None:
-        known = core.trump
-    else:
-        snap = session.snapshot()
-        known = snap.trump if snap is not None else None
-    return None if known is not None else (tf.by or "?")
+        return core.trump
+    snap = session.snapshot()
+    return snap.trump if snap is not None else None
 
 
 def partial_cards(session: Session) -> list[str]:
@@ -159,7 +163,7 @@ def table_state(table: Table) -> dict[str, Any]:
         # the deal is over: its closed trump, never revealed, is the record's (the setter shows it)
         out["trump"] = snap.trump or (deal.trump.suit if deal.trump is not None else None)
     else:
-        out["trump"] = None if secret else snap.trump
+        out["trump"] = None if secret else (known_trump(session) if state.cur is not None else snap.trump)
     out["trump_by"] = deal.trump.by if deal.trump is not None else None
     out["trump_secret"] = secret     # the setter of a closed trump not yet revealed (never its suit)
     trick = None

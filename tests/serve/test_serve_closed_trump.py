@@ -76,3 +76,20 @@ def test_an_open_trump_is_shown_as_before(folder: Path) -> None:
         assert c.get("/t/1/record.dpn").status_code == 200
     finally:
         tables.close()
+
+
+def test_a_closed_trump_is_shown_from_the_card_that_reveals_it(folder: Path) -> None:
+    c, tables = client_for(folder)
+    try:
+        start(c, rules="standard trump=closed")
+        do(c, 1, do="trump", suit="S")
+        for card in ["2H", "3H", "4H", "AH", "KC"]:      # D wins trick 1 and leads a club
+            st = do(c, 1, do="card", card=card)
+        assert st["trump"] is None and st["trump_secret"] == "A"
+        st = do(c, 1, do="card", card="5D")       # A cannot follow: revealed in the trick under way
+        assert st["trick"]["cards"] == [["D", "KC"], ["A", "5D"]]
+        assert st["trump"] == "S" and st["trump_secret"] is None
+        assert _games(c.get("/t/1/replay").text)[0]["deals"][-1]["tricks"][-1]["t"] == "S"   # the live replay too
+        assert c.get("/t/1/record.dpn").status_code == 200
+    finally:
+        tables.close()
