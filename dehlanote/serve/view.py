@@ -120,7 +120,7 @@ def summary(table: Table) -> dict[str, Any]:
     return {"table": table.number, "file": table.path.name, "names": session.names,
             "rules": session.rules.label(), "deal": pos["deal"], "tricks": pos["tricks"],
             "score": _score(session), "over": session.finished, "version": table.version,
-            "unreadable": table.unreadable}
+            "unreadable": table.unreadable, "trump_secret": hidden_trump(session)}
 
 
 def table_state(table: Table) -> dict[str, Any]:

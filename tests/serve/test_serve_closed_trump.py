@@ -47,8 +47,8 @@ def test_closed_trump_is_not_shown_before_its_reveal(folder: Path, lang: str) ->
         assert "trump S by A closed" in (folder / "table-1.dpn").read_text(encoding="utf-8")   # the file keeps it
         for card in BEFORE:
             st = do(c, 1, do="card", card=card)
-        for state in (st, c.get("/api/t/1").json()):
-            assert state["trump"] is None and state["trump_secret"] == "A"
+        for state in (st, c.get("/api/t/1").json(), c.get("/api/tables").json()["tables"][0]):
+            assert state.get("trump") is None and state["trump_secret"] == "A"
         games = _games(c.get(f"/t/1/replay?lang={lang}").text)
         assert not _says_spades(games)
         deal = games[0]["deals"][-1]
@@ -60,6 +60,7 @@ def test_closed_trump_is_not_shown_before_its_reveal(folder: Path, lang: str) ->
         # A cannot follow clubs: the trump is revealed, to everyone, from that card on
         st = do(c, 1, do="card", card=REVEAL)
         assert st["trump"] == "S" and st["trump_secret"] is None
+        assert c.get("/api/tables").json()["tables"][0]["trump_secret"] is None
         assert _says_spades(_games(c.get(f"/t/1/replay?lang={lang}").text))
         r = c.get("/t/1/record.dpn")
         assert r.status_code == 200 and "trump S by A at 2 closed" in r.text

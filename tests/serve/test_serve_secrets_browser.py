@@ -82,6 +82,10 @@ def test_a_closed_trump_is_entered_by_a_deliberate_tap_and_never_shown(phone: An
         phone.get(url + "t/1")        # a reload, another phone: the same
         ready(phone)
         assert "closed trump set by A, not yet revealed" in text(phone) and "spades" not in text(phone).lower()
+        phone.get(url)                # the index offers no record, which would be refused
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#tables li[data-table] .links a"))
+        assert not phone.find_elements(By.CSS_SELECTOR, "#tables a[href*='record.dpn']")
+        shot(phone, "closed-trump-index")
         phone.get(url + "t/1/replay")
         wait(phone, lambda d: "not yet revealed" in text(d))
         assert "spades" not in text(phone).lower()

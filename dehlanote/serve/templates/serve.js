@@ -225,7 +225,8 @@
         var links = el("div", "links");
         if (!t.over) { links.appendChild(link("/t/" + t.table, _("enter the play"))); }
         links.appendChild(link("/t/" + t.table + "/replay", _("watch")));
-        links.appendChild(link("/t/" + t.table + "/record.dpn", _("record")));
+        /* (the record holds a closed trump's suit until its reveal: it is not served then) */
+        if (!t.trump_secret) { links.appendChild(link("/t/" + t.table + "/record.dpn", _("record"))); }
         li.appendChild(links);
         list.appendChild(li);
       });
