@@ -29,6 +29,7 @@ from .common import (
     expand,
     fail,
     load_registry,
+    once_each,
     output_path,
     plural,
     refuse_input_output,
@@ -125,6 +126,8 @@ def html_command(
     as_site = site or len(specs) > 1
     if STDIN in specs and as_site:
         raise fail("standard input can be made into one page only: give files for a site")
+    if as_site:
+        specs = once_each(specs)        # a site counts each game once, as stats and review do (their links agree)
     started = time.perf_counter()
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, words=translator(lang))
                 if analyse or analyse_from else None)

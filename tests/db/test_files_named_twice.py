@@ -83,3 +83,30 @@ def test_the_database_counts_a_file_named_twice_once(club: Path) -> None:
                                cwd=club.parent)[1])
         # (the file itself is kept rather than a link to it listed before it, or its copy)
         assert [f["path"] for f in files] == ["club/night0.dpn", "club/night1.dpn"], names
+
+
+
+def _archive_summary(index: Path) -> str:
+    """The index page's words from "The archive" to "Games": files, games, deals, tricks, matches."""
+    import html
+    import re
+    page = re.sub(r"<(style|script).*?</\1>", "", index.read_text(encoding="utf-8"), flags=re.S)
+    words = html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)))
+    return words[words.index("The archive"):words.index("Games")]
+
+
+def test_a_site_counts_a_file_named_twice_once(club: Path) -> None:
+    """`html --site` left a file named twice in, so its index counted its games twice ("8
+    games" for 4) and the pages after it no longer lined up with review's links (review
+    counts each file once)."""
+    code, _out, err = run("html", "--site", "club/night0.dpn", "club/night1.dpn", "-o", "once", cwd=club.parent)
+    assert code == 0, err
+    once = _archive_summary(club.parent / "once" / "index.html")
+    assert "2 files 2 games" in once
+    for i, names in enumerate(_namings(club)):
+        site = club.parent / f"twice{i}"
+        code, _out, err = run("html", "--site", *names, "club/night1.dpn", "-o", site.name, cwd=club.parent)
+        assert code == 0, err
+        assert "counted once" in err
+        assert _archive_summary(site / "index.html") == once, names
+        assert len(list((site / "games").iterdir())) == 2, names
