@@ -359,8 +359,11 @@ def test_a_trick_of_the_wrong_size_is_the_one_listed_as_not_replayed(tmp_path: P
 def test_html_analyse_solves_a_deal_once_and_says_hands_unknown_without_error(tmp_path: Path) -> None:
     hostile = tmp_path / "nohands.dpn"
     hostile.write_text(HOSTILE, encoding="utf-8")
+    again = tmp_path / "again.dpn"      # the same deal in another file (the same file twice is read once)
+    again.write_text(WORKED.read_text(encoding="utf-8").replace("[Event ", '[Round "2"]\n[Event ', 1),
+                     encoding="utf-8")
     site = tmp_path / "site"
-    result = runner.invoke(app, ["html", str(WORKED), str(WORKED), str(hostile), "--dd", "--analyse-from", "11",
+    result = runner.invoke(app, ["html", str(WORKED), str(again), str(hostile), "--dd", "--analyse-from", "11",
                                  "-o", str(site)])
     assert result.exit_code == 0, result.output
     # the same deal twice is solved once; the deal without hands is said once, not an error
