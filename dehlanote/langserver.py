@@ -357,9 +357,10 @@ def serve(reg: Optional[Registry] = None) -> None:
     import sys
     from urllib.parse import unquote
 
+    import attrs
     from lsprotocol import types
-    from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest, JsonRpcParseError,
-                                  JsonRpcServerNotInitialized)
+    from pygls.exceptions import (JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest,
+                                  JsonRpcMethodNotFound, JsonRpcParseError, JsonRpcServerNotInitialized)
     from pygls.lsp.server import LanguageServer
     from pygls.protocol import LanguageServerProtocol
     from pygls.protocol.language_server import lsp_method
@@ -380,6 +381,14 @@ def serve(reg: Optional[Registry] = None) -> None:
                 else:
                     _log("a notification skipped: the method is not a string")
                 return None
+            kind = types.METHOD_TO_TYPES.get(data.get("method", "")) if "jsonrpc" in data else None
+            if kind is not None and "id" in data and "id" not in attrs.fields_dict(kind[0]):
+                # a notification sent as a request: pygls dropped its id and answered nothing
+                if data["method"] != types.EXIT:
+                    self.refuse(data["id"], JsonRpcMethodNotFound.CODE,
+                                f"{data['method']} is a notification: it is sent without an id")
+                    return None
+                self._send_response(data["id"], None)     # the server stops as it was asked
             try:
                 return super().structure_message(data)
             except JsonRpcException:

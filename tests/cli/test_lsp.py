@@ -479,3 +479,29 @@ def test_positions_are_utf16_whatever_encodings_the_editor_offers(offered):
     assert c.request("shutdown", None) is None
     c.notify("exit", None)
     assert c.proc.wait(timeout=30) == 0
+
+
+@pytest.mark.parametrize("method, params", [
+    ("initialized", {}),
+    ("textDocument/didOpen", {"textDocument": {"uri": "untitled:asked.dpn", "languageId": "dpn", "version": 1,
+                                               "text": "deal 1 dealer D\n"}}),
+    ("textDocument/didClose", {"textDocument": {"uri": "untitled:asked.dpn"}}),
+    ("$/cancelRequest", {"id": 5}),
+    ("$/setTrace", {"value": "off"}),
+], ids=["initialized", "didOpen", "didClose", "cancelRequest", "setTrace"])
+def test_a_notification_sent_as_a_request_is_answered_not_dropped(client, method, params):
+    # a notification's method sent with an id was taken as the notification, its id dropped:
+    # the editor waited for ever for an answer JSON-RPC owes to every request
+    client.send(_framed({"jsonrpc": "2.0", "id": f"asked-{method}", "method": method, "params": params}))
+    error = client.answer(f"asked-{method}", timeout=20)["error"]
+    assert error["code"] == -32601 and error["message"] == f"{method} is a notification: it is sent without an id"
+    assert client.request("textDocument/hover", {"textDocument": {"uri": "untitled:asked.dpn"},
+                                                 "position": {"line": 0, "character": 0}}) is None
+
+
+def test_exit_sent_as_a_request_is_answered_and_stops_the_server():
+    c = _started()
+    assert c.request("shutdown", None) is None
+    c.send(_framed({"jsonrpc": "2.0", "id": "bye", "method": "exit"}))
+    assert c.answer("bye", timeout=20)["result"] is None
+    assert c.proc.wait(timeout=30) == 0
