@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..analysis.judge import claim_judge
 from ..output.annotext import DealWriter
-from ..output.notes import Streamed, match_end, write_annotated
+from ..output.notes import Streamed, game_words, match_end, write_annotated
 from ..output.render import (
     deal_table,
     error_text,
@@ -216,6 +216,11 @@ def _annotate_text(out: TextOut, game: Game, reg: Registry, index: int, path: st
     if direct is None or not direct.rule(heading, "═"):
         _rich(direct)
         out.rule(heading, characters="═")
+    for words in game_words(game):                 # the record's own comments on the game
+        said = Text(words)
+        if direct is None or not direct.text(said):
+            _rich(direct)
+            out.text(said)
     stream = Streamed(replay)
     analysis: list[str] = []
     for deal, final in stream:

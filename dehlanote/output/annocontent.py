@@ -13,7 +13,7 @@ from ..deck import TENS, side_of
 from ..replay.facts import DealFact, GameFacts, TrickFact
 from ..replay.methods import capture_mode
 from ..rules.profile import Rules
-from .notes import deal_heading, deal_result_text, trump_event
+from .notes import deal_heading, deal_result_text, record_words, trump_event
 
 __all__ = ["NONE", "Run", "Stack", "deal_content", "plain_table"]
 
@@ -262,7 +262,7 @@ def deal_content(deal: DealFact, rules: Rules, facts: Optional[GameFacts], symbo
     footer: list[Run] = [("  ", NONE), (result[0], ("bold",))]
     for extra in result[1:]:
         footer.append((" · " + extra, NONE))
-    after = [footer, *footnotes]
+    after = [footer, *footnotes, *([("  " + words, NONE)] for words in record_words(deal, symbols))]
     if lost_value:
         after.append([("  ? and ??: the analysis's marks, cards that lost value (how it judged them and "
                        "what would have kept it is under the game)", ("dim",))])
@@ -376,7 +376,7 @@ def plain_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts], symbol
     if table_width > width - 2:
         return None
     result = deal_result_text(deal, rules, facts)
-    after = ["  " + " · ".join(result), *footnotes]
+    after = ["  " + " · ".join(result), *footnotes, *("  " + words for words in record_words(deal, symbols))]
     if lost_value:
         after.append("  ? and ??: the analysis's marks, cards that lost value (how it judged them and "
                      "what would have kept it is under the game)")

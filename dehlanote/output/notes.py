@@ -24,7 +24,7 @@ from ..i18n import speaking_words as _
 __all__ = [
     "TenStory", "TrickNote", "ten_stories", "trick_notes", "trump_text", "capture_text",
     "deal_result_text", "deal_heading", "annotated_game", "trump_event", "Streamed", "match_end",
-    "annotated_deal", "write_annotated",
+    "annotated_deal", "write_annotated", "record_words", "game_words",
 ]
 
 
@@ -253,6 +253,70 @@ def deal_result_text(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = 
 
 def _clean(text: str) -> str:
     return text.replace("}", ")").replace("{", "(")
+
+
+def _said(comments: Iterable[str]) -> str:
+    """Comments as the text view shows them: each in its braces on one line, its line breaks
+    and runs of spaces made one space, control characters as their pictures."""
+    from ..text import printable
+
+    return " ".join("{" + printable(" ".join(c.split())) + "}" for c in comments)
+
+
+def game_words(game: Game) -> list[str]:
+    """The record's own comments on a game (before its tags and on them), one line each, for
+    ``annotate``'s text view."""
+    out = [_said((c,)) for c in game.comments]
+    for tag in game.tags:
+        out += [_said((c,)) for c in tag.comments]
+    return out
+
+
+def record_words(fact: DealFact, symbols: bool = True) -> list[str]:
+    """The record's own words on a deal (its comments, and the glyphs of its cards with the card
+    and its seat), one line per element that has any, in the record's order: ``deal: {…}``,
+    ``trump: {…}``, ``trick 7: D 10♦? {…}`` … (``annotate``'s text view, under the table)."""
+    from ..deck import SUIT_SYMBOLS
+
+    def card(c: str) -> str:
+        return c[:-1] + SUIT_SYMBOLS.get(c[-1], c[-1]) if symbols else c
+
+    deal = fact.deal
+    out: list[str] = []
+
+    def add(label: str, comments: Iterable[str]) -> None:
+        said = _said(comments)
+        if said:
+            out.append(f"{label}: {said}")
+
+    add("deal", deal.comments)
+    for m in deal.misdeals:
+        add("misdeal", m.comments)
+    for hand in deal.hands or ():
+        add(f"hands {hand.seat}", hand.comments)
+    if deal.trump is not None:
+        add("trump", deal.trump.comments)
+    orders = {id(t.trick): t.order for t in fact.tricks}
+    for trick in deal.tricks:
+        order = orders.get(id(trick), "")
+        parts = []
+        for k, play in enumerate(trick.plays):
+            if play.glyph or play.comments:
+                seat = order[k] + " " if k < len(order) else ""
+                mark = f"{seat}{card(play.card)}{play.glyph or ''}"
+                parts.append(" ".join(p for p in (mark if play.glyph or k < len(trick.plays) - 1 else "",
+                                                  _said(play.comments)) if p))
+        said = _said(trick.comments)
+        line = " ".join(p for p in (*parts, said) if p)
+        if line:
+            out.append(f"trick {trick.number}: {line}")
+    if deal.claim is not None:
+        add(f"claim {deal.claim.seat}", deal.claim.comments)
+    for revoke in deal.revokes:
+        add(f"revoke {revoke.seat} at {revoke.trick}", revoke.comments)
+    if deal.tens is not None:
+        add("tens", deal.tens.comments)
+    return out
 
 
 def trick_comment(note: TrickNote, rules: Rules) -> str:

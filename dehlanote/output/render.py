@@ -22,7 +22,7 @@ from ..errors import DpnError, printable
 from ..replay.facts import DealFact, GameFacts, PlayFact
 from ..rules.profile import Rules
 from ..deck import SUIT_SYMBOLS, SUITS, seats_for
-from .notes import deal_heading, deal_result_text, ten_stories, trick_notes
+from .notes import deal_heading, deal_result_text, record_words, ten_stories, trick_notes
 
 RED_SUITS = "HD"
 
@@ -206,6 +206,8 @@ def deal_table(deal: DealFact, rules: Rules, facts: Optional[GameFacts] = None, 
     lines.append(footer)
     for text in footnotes:
         lines.append(Text("  ").append_text(text))
+    for words in record_words(deal, symbols):
+        lines.append(Text("  " + words))
     if lost_value:
         lines.append(Text("  ? and ??: the analysis's marks, cards that lost value (how it judged them and "
                           "what would have kept it is under the game)", style="dim"))
