@@ -11,7 +11,8 @@ The tokens, each a standard Pygments type so that every style colours them:
 ========================== ===========================================================
 ``Name.Tag``               a tag's name (``Event``)
 ``String.Double``          a tag's value, ``String.Escape`` its ``\\"`` and ``\\\\``
-``Keyword``                ``deal dealer misdeal hands trump by at closed drawn tens claim``
+``Keyword``                ``deal dealer misdeal hands trump by at closed drawn tens claim``,
+                           ``revoke stands penalty`` (DPN 1.2)
 ``Number.Integer``         deal and trick numbers (``1.`` too), ``at N``, ten counts
 ``Name.Label``             a seat (``A``; ``A:`` before a hand or a trick's cards)
 ``Name.Constant``          a side (``AC``, ``BDF``)
@@ -56,7 +57,7 @@ _SUIT = r"(?:[SHDCshdc]|[♠♥♦♣♤♡♢♧][\ufe0f\ufe0e]?)"
 _END = r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧])"
 _WORD_END = r"(?![0-9A-Za-z_])"
 _GLYPH = r"(!!|\?\?|!\?|\?!|!|\?)?"
-_KEYWORDS = r"(?i:deal|dealer|misdeal|hands|trump|by|at|closed|drawn|tens|claim)" + _WORD_END
+_KEYWORDS = r"(?i:deal|dealer|misdeal|hands|trump|by|at|closed|drawn|tens|claim|revoke|stands|penalty)" + _WORD_END
 
 
 class DpnLexer(RegexLexer):

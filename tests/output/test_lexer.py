@@ -49,6 +49,11 @@ def tokens(text: str) -> list[tuple[object, str]]:
     ("trump D by A at 5 closed", "closed", Keyword),
     ("trump drawn 7C", "drawn", Keyword),
     ("claim A", "claim", Keyword),
+    ("revoke C at 2 stands", "revoke", Keyword),            # DPN 1.2: a revoke the table ruled on
+    ("revoke C at 2 stands", "stands", Keyword),
+    ("REVOKE B at 4 Penalty", "Penalty", Keyword),
+    ("revoke C at 2 stands", "C", Name.Label),
+    ("revoke C at 2 stands", "2", Number.Integer),
     ("tens AC 2 BD 2", "tens", Keyword),
     ("deal 12 dealer D", "12", Number.Integer),
     ("1. A: AH", "1.", Number.Integer),                      # DPN 1.1: a dotted trick number
@@ -218,3 +223,20 @@ def test_a_control_character_in_a_record_is_shown_not_sent_to_the_terminal(tmp_p
     record.write_text('[Event "a\x1b]0;owned\x07b"]\n\ndeal 1 dealer D\n', encoding="utf-8")
     coloured = _on_a_terminal("fmt", str(record))
     assert "\x1b]0" not in coloured and "\u241b]0;owned" in coloured
+
+
+def _doc_records() -> list[tuple[str, str]]:
+    """Every ```dpn block of the docs that is not there to show a bad card or a syntax error."""
+    out = []
+    for path in sorted(ROOT.glob("docs/*.md")) + [ROOT / "README.md"]:
+        text = path.read_text(encoding="utf-8")
+        for m in re.finditer(r"```dpn([^\n]*)\n(.*?)```", text, re.S):
+            if "syntax@" not in m.group(1) and "bad-card@" not in m.group(1):
+                out.append((f"{path.name}:{text.count(chr(10), 0, m.start()) + 1}", m.group(2)))
+    return out
+
+
+@pytest.mark.parametrize("where, text", _doc_records(), ids=[w for w, _ in _doc_records()])
+def test_every_record_of_the_docs_lexes_without_an_error_token(where, text):
+    # DPN 1.2's "revoke C at 2 stands" was coloured as an error, letter by letter
+    assert [v for t, v in LEXER.get_tokens(text) if t is Error] == [], where
