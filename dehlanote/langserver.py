@@ -96,7 +96,7 @@ def diagnostics(text: str, reg: Optional[Registry] = None) -> list[Diagnostic]:
     """Every error of the document, as ``validate`` reports it, with the range of its token on
     LSP's lines (where a lone ``\r`` ends a line, which the reader's positions count as a space)."""
     reg = reg or registry()
-    places = (_starts(text, _NEWLINE), _starts(text), _lsp_lines(text))
+    places = (_starts(text, _NEWLINE), _starts(text), _lsp_lines(text), _bom(text))
     out: list[Diagnostic] = []
     seen: set[tuple[str, int, int, str]] = set()
     for facts in _replayed(text, reg):
@@ -109,12 +109,19 @@ def diagnostics(text: str, reg: Optional[Registry] = None) -> list[Diagnostic]:
     return out
 
 
-def _diagnostic(e: DpnError, size: int, readers: list[int], starts: list[int], lines: list[str]) -> Diagnostic:
+def _bom(text: str) -> int:
+    """1 when the text opens with a byte-order mark (the reader's columns on line 1 do not
+    count it; the editor's do, when it leaves the mark in the text), else 0."""
+    return 1 if text.startswith("\ufeff") else 0
+
+
+def _diagnostic(e: DpnError, size: int, readers: list[int], starts: list[int], lines: list[str],
+                bom: int = 0) -> Diagnostic:
     at = 0                                                 # the error's index in the text
     if e.line:
         row = min(e.line, len(readers)) - 1
         end = readers[row + 1] - 1 if row + 1 < len(readers) else size
-        at = min(readers[row] + max(e.column - 1, 0), end)
+        at = min(readers[row] + max(e.column - 1, 0) + (bom if row == 0 else 0), end)
     row = bisect_right(starts, at) - 1
     source, col = lines[row], at - starts[row]
     m = _TOKEN_END.match(source, col)
@@ -156,7 +163,8 @@ def _card_at(text: str, line: int, units: int) -> Optional[tuple[int, int, str]]
         if start <= offset < start + len(value) and (token in String.Symbol or token in Generic.Strong):
             card = card_of(value.rstrip("!?"))
             row_start = text.rfind("\n", 0, start) + 1
-            return (text.count("\n", 0, start) + 1, start - row_start + 1, card) if card else None
+            column = start - row_start + 1 - (_bom(text) if row_start == 0 else 0)
+            return (text.count("\n", 0, start) + 1, column, card) if card else None
     return None
 
 

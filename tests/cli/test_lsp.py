@@ -17,7 +17,7 @@ from typing import Any, Optional
 import pytest
 
 from dehlanote import iter_path, replay_games
-from dehlanote.langserver import completions
+from dehlanote.langserver import completions, diagnostics, hover
 
 pytest.importorskip("pygls", reason="the language server needs pygls (pip install -e '.[test]')")
 
@@ -505,3 +505,20 @@ def test_exit_sent_as_a_request_is_answered_and_stops_the_server():
     c.send(_framed({"jsonrpc": "2.0", "id": "bye", "method": "exit"}))
     assert c.answer("bye", timeout=20)["result"] is None
     assert c.proc.wait(timeout=30) == 0
+
+
+def test_a_byte_order_mark_left_in_the_editors_text_moves_no_position_on_line_1():
+    # the reader's columns on line 1 do not count the mark, the editor's do: every error and
+    # hover on the first line of such a document was one column to the left of its token
+    assert [(d.line, d.start, d.end) for d in diagnostics("\ufeff[Event x]\n")] == [(0, 8, 9)]
+    assert [(d.code, d.start, d.end) for d in diagnostics("\ufeffdeal 1 dealer X\n")] == \
+        [("wrong-dealer", 1, 5), ("syntax", 15, 16)]
+    lines = [line for line in WORKED.read_text(encoding="utf-8").split("\n") if not line.startswith("[")]
+    one = " ".join(lines)                                  # the whole deal on one line
+    at = one.index("10H 3H")
+    assert hover(one, 0, at).startswith("**B plays 10♥**")
+    assert hover("\ufeff" + one, 0, at + 1) == hover(one, 0, at)
+    wrong = one.replace("10H 3H", "10H 9S")
+    plain = diagnostics(wrong)
+    assert plain[0].code == "not-in-hand" and plain[0].start == wrong.index("9S", at)
+    assert diagnostics("\ufeff" + wrong) == [d._replace(start=d.start + 1, end=d.end + 1) for d in plain]
