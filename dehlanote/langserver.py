@@ -52,7 +52,7 @@ class Diagnostic(NamedTuple):
 
 
 def _utf16(text: str) -> int:
-    return len(text.encode("utf-16-le")) // 2
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2     # a lone surrogate is one unit
 
 
 def _from_utf16(line: str, units: int) -> int:

@@ -48,6 +48,8 @@ _BIG = 1_000_000
 _GOES_ON = re.compile(r"[ \t\r]*(?:{card}|{withdrawn}|,|\|)".format(card=terms.pattern("CARD"),
                                                                 withdrawn=terms.pattern("WITHDRAWN")))
 _DEAL_LINE_START = re.compile(r"\n[^\S\n]*" + terms.pattern("DEAL"))
+_DEAL_AT_START = re.compile(r"[^\S\n]*" + terms.pattern("DEAL"))
+_TAG_LINE_START = re.compile(r"\n[^\S\n]*\[")
 
 
 def _blank(text: str, start: int, end: int, comments: bool = True) -> str:
@@ -211,7 +213,14 @@ def _edits(text: str, at: int, row: Diagnosis | None) -> list[tuple[str, int]]:
                 out.append(left_out(last, _line_end(text, last)))   # its last word
             out.append(left_out(previous, start - 1))               # the element before
     deal = _DEAL_LINE_START.search(text, at)
-    out.append(left_out(start, len(text) if deal is None else deal.start()))     # the rest of the deal
+    rest = len(text) if deal is None else deal.start()
+    if _DEAL_LINE_START.search(text, 0, start) is None and not _DEAL_AT_START.match(text):
+        # in the tags: the rest of the header is its lines up to the next tag, not every tag
+        # left (leaving those out read to the end, and lost them and their own mistakes)
+        tag = _TAG_LINE_START.search(text, at, rest)
+        if tag is not None and not _in_comment(spans, tag.start() + 1):
+            rest = tag.start()
+    out.append(left_out(start, rest))                                # the rest of the deal
     return out
 
 

@@ -59,6 +59,19 @@ ROWS = [
 ]
 
 
+def test_a_stray_word_among_the_tags_hides_neither_the_tags_after_it_nor_their_mistakes() -> None:
+    # the stray word's line and every tag after it were left out together (that read to the
+    # end): Site was lost, the Round tag's own mistake never told, and a Rules tag after it
+    # lost, so the game was replayed under the wrong rules
+    text = edit(WORKED, ('[Site "docs/rules.md"]', '%\n[Site "docs/rules.md"]\n[Round x]'))
+    (game,) = parse_string(text)
+    assert [t.name for t in game.tags] == ["Event", "Site", "Date", "A", "B", "C", "D", "Rules", "Result",
+                                           "Annotator"]
+    assert errors_of(text) == [[("syntax", 2, 1), ("bad-tag", 4, 8)]]
+    hukum = '[Event "x"]\n%\n[Rules "hukum"]\n\ndeal 1 dealer D\n'
+    assert [(t.name, t.value) for t in parse_string(hukum)[0].tags] == [("Event", "x"), ("Rules", "hukum")]
+
+
 def errors_of(text: str) -> list[list[tuple[str, int, int]]]:
     return [[(e.code, e.line, e.column) for e in replay_game(game).errors] for game in parse_string(text)]
 
