@@ -227,8 +227,9 @@ class Diagnosis(NamedTuple):
     ``recover`` says how reading goes on after it (see :mod:`.parser`): ``stop`` (nothing
     after it can be read: the text ends, a comment is never closed), ``skip`` (the element
     is left out and reading resumes at the next one), ``colon`` (the ``:`` after a leader
-    seat is read as written in the space before the card) or ``capital`` (a lower-case seat
-    letter is read as the seat). The repairs keep every position: the record reads as it
+    seat is read as written in the space before the card), ``capital`` (a lower-case seat
+    letter is read as the seat) or ``comma`` (a comma after a trick's last card is read as
+    the space it stands for). The repairs keep every position: the record reads as it
     was surely meant, the error is reported all the same.
     ``examples``: records that make this error: (text, code, line, column).
     """
@@ -237,6 +238,22 @@ class Diagnosis(NamedTuple):
     test: Callable[[Seen], "Found | None"]
     examples: tuple[tuple[str, str, int, int], ...]
     recover: str = "skip"
+
+
+_TRICK_NUMBER = re.compile(r"[0-9]+\.?")
+_LEADER_NEXT = re.compile(r"[ \t]*[A-F][ \t]*:")
+
+
+def _comma_ends_trick(s: Seen) -> Found | None:
+    # "1 A: AH, 10H, 3H, 7H,\n 2 A: AS ...": the comma asks for one more card, so the next
+    # trick's number was read as a card without a suit (and the trick lost its last card)
+    if not (s.card and s.before.endswith(",") and _TRICK_NUMBER.fullmatch(s.word)):
+        return None
+    start, _ = _previous_word_at(s.text, s.at)
+    comma = start + len(s.before) - 1
+    if "\n" in s.text[comma:s.at] or s.word.endswith(".") or _LEADER_NEXT.match(s.text, s.at + len(s.word)):
+        return "syntax", "a comma goes between two cards of a trick: no card of this trick follows it", comma
+    return None
 
 
 def _bare_rank_before(s: Seen) -> Found | None:
@@ -443,6 +460,9 @@ _DEAL = _HEAD + "deal 1 dealer D\n"
 
 #: the mistakes, in the order they are tried (the first whose test holds gives the error)
 TABLE: tuple[Diagnosis, ...] = (
+    Diagnosis("comma after a trick's last card", _comma_ends_trick,
+              ((_DEAL + " 1 A: AH 10H 3H 7H,\n 2 A: AS\n", "syntax", 3, 19),
+               (_DEAL + " 1 A: AH 10H 3H 7H, 2 A: AS\n", "syntax", 3, 19)), "comma"),
     Diagnosis("bare rank before", _bare_rank_before,
               ((_DEAL + " 1 A: AH 10H 3H 10\n", "bad-card", 3, 17),)),
     Diagnosis("tag ends too soon", _tag_ends_too_soon,

@@ -164,6 +164,8 @@ def _edits(text: str, at: int, row: Diagnosis | None) -> list[tuple[str, int]]:
         out.append((text[:at - 1] + ":" + text[at:], 0))
     elif row is not None and row.recover == "capital":
         out.append((text[:at] + text[at].upper() + text[at + 1:], 0))
+    elif row is not None and row.recover == "comma" and text[at:at + 1] == ",":
+        out.append((text[:at] + " " + text[at + 1:], 0))          # the comma read as the space it stands for
 
     def left_out(start: int, end: int) -> tuple[str, int]:
         return _blank(text, start, end), text.count("\n", start, end) + 1

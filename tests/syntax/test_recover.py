@@ -53,6 +53,11 @@ ROWS = [
                    ("{the last trick takes what is left}", "the last trick takes what is left}")],
      [("bad-card", 25, 2), ("trick-number", 25, 2), ("syntax", 30, 19)]),
     # the record breaks off in its tens line: the deal is kept, without it
+    # a comma after a trick's last card asked for one more card: the next trick's number was
+    # told as a card without a suit ("2" has no suit) and the trick lost its last card
+    ("a comma after the last card", [(" 1 A: AH 10H 3H 7H", " 1 A: AH, 10H, 3H, 7H,"),
+                                     ("12 D: AC QC 3C JC", "12 D: AC QC 3C JC ,"), WRONG_TENS],
+     [("syntax", 18, 22), ("syntax", 29, 19), ("tens-mismatch", 31, 1)]),
     ("the record ends too soon",
      [("tens AC 3 BD 1 {the non-dealing side AC wins the deal; D deals again}\n", "tens AC")],
      [("syntax", 31, 8)]),
