@@ -67,6 +67,9 @@ def not_text(head: bytes) -> Optional[str]:
     NUL bytes over 1 % of them (one NUL in a record is an error of that record, and read as
     such), or over 10 % that are not UTF-8 (a stray Latin-1 letter is an ``encoding`` error).
     """
+    wide = _wide_text(head)
+    if wide is not None:
+        return f"it is {wide} text, not UTF-8: save it as UTF-8 (most editors offer the encoding under Save As)"
     if len(head) < 512:
         return None     # a few bytes print a few errors: read them as a record
     nul = head.count(0)
@@ -76,6 +79,23 @@ def not_text(head: bytes) -> Optional[str]:
     bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
     if bad * 10 > len(text):
         return "it is not a text file (mostly not UTF-8: binary data)"
+    return None
+
+
+def _wide_text(head: bytes) -> Optional[str]:
+    """``UTF-16`` or ``UTF-32`` when the first bytes are text in that encoding (its byte-order
+    mark, or a NUL beside every letter of a text in ASCII; Windows Notepad saves "Unicode" so),
+    else None: such a file is text a player saved in the wrong encoding, not binary data."""
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "UTF-32"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "UTF-16"
+    sample = head[:512 - len(head) % 2 if len(head) >= 512 else len(head) - len(head) % 2]
+    if len(sample) >= 16:
+        evens, odds = sample[0::2], sample[1::2]
+        for zeros, letters in ((odds, evens), (evens, odds)):
+            if zeros.count(0) == len(zeros) and 0 not in letters and all(b < 0x80 for b in letters):
+                return "UTF-16"
     return None
 
 
