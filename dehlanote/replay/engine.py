@@ -16,6 +16,7 @@ unknown.
 # mypy: strict-equality
 from __future__ import annotations
 
+import re
 from operator import itemgetter
 from typing import Any, Callable, Iterable, NamedTuple, Optional, cast
 
@@ -326,6 +327,28 @@ def play_tricks(state: DealState, written: Iterable[Trick]) -> DealState:
     return _play_written(state, tricks)
 
 
+_TRICK_IN_COMMENT = re.compile(r"\n[ \t]*[0-9]+\.?[ \t]*(?:[A-F][ \t]*:)?[ \t]*(?:10|[2-9AKQJT])[SHDC♠♥♦♣♤♡♢♧]",
+                               re.I)
+
+
+def _swallowed(deal: Optional[Deal], previous: Optional[Trick]) -> str:
+    """What to add to a gap in the tricks when the comment written just before it runs over
+    lines that read as tricks (a ``{`` whose ``}`` was left out, closed by a later comment's):
+    the tricks are in that comment, not missing."""
+    if previous is not None:
+        said = (*(c for p in previous.plays for c in p.comments), *previous.comments)
+        where = f"after trick {previous.number}"
+    elif deal is not None:
+        said = (*deal.comments, *(deal.trump.comments if deal.trump is not None else ()),
+                *(c for h in deal.hands or () for c in h.comments))
+        where = "before the first trick"
+    else:
+        return ""
+    if any(_TRICK_IN_COMMENT.search(c) for c in said):
+        return f" (the comment {where} runs over lines that read as tricks: is its }} missing?)"
+    return ""
+
+
 def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
     """The written tricks card by card: the structural checks of each trick, then its cards."""
     if state.broken:
@@ -337,11 +360,13 @@ def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
     errors: list[DpnError] = []
     notes: tuple[str, ...] = ()
     indices: dict[int, int] = {}   # a written trick's index in the deal, made at the first misnumbered one
+    before: Optional[Trick] = None     # the written trick before this one
     for trick in written:
         if state.current:       # a trick left unfinished (the record writes whole tricks)
             break
         number, plays, written_leader = trick.number, trick.plays, trick.leader
         expected = state.tricks_done + 1
+        before, previous = trick, before
         if number != expected:
             # a structural fault is told once, and what follows only from it is not
             kind = _misnumbered(deal, trick, expected, indices)
@@ -353,8 +378,8 @@ def _play_written(state: DealState, written: Iterable[Trick]) -> DealState:
                 missing = f"trick {expected} is" if number == expected + 1 else \
                     f"tricks {expected}-{number - 1} are"
                 went = f"goes from trick {expected - 1} to" if expected > 1 else "starts at"
-                errors.append(_err("trick-number", f"{missing} missing: the record {went} trick {number}",
-                                   trick, deal_no, expected))
+                errors.append(_err("trick-number", f"{missing} missing: the record {went} trick {number}"
+                                   + _swallowed(deal, previous), trick, deal_no, expected))
                 notes += (f"deal {deal_no} could not be followed from trick {expected}: {missing} missing, so "
                           "who played what after it is unknown",)
                 state = state._replace(broken=True)

@@ -178,3 +178,18 @@ def test_a_bad_card_on_a_line_of_many_tricks_hides_nothing_before_it() -> None:
     (trick_2,) = [e for e in replay_game(game).errors if e.code == "duplicate-card"]
     assert (trick_2.line, trick_2.code) == (18, "duplicate-card")
     assert [t.number for t in game.deals[0].tricks] == [1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13]
+
+
+def test_a_comment_left_open_over_tricks_says_so_at_the_gap() -> None:
+    # a { whose } was left out runs on to the next comment's }: the tricks in between are in
+    # the comment, and the gap was told as tricks missing, with nothing about the comment
+    text = edit(WORKED, (" 5 D: 7D AD 5D 2H", " 5 D: 7D AD 5D 2H {oops"),
+                ("{D trumps with the ten of trumps, but it stays in the centre}", ""))
+    (game,) = parse_string(text)
+    (error,) = replay_game(game).errors
+    assert (error.code, error.line, error.column) == ("trick-number", 27, 1)
+    assert error.message == ("tricks 6-9 are missing: the record goes from trick 5 to trick 10 (the comment after "
+                             "trick 5 runs over lines that read as tricks: is its } missing?)")
+    # a gap with no such comment is told as before
+    (plain,) = replay_game(parse_string(edit(WORKED, (" 6 A: 6H QH KH 8H\n", "")))[0]).errors
+    assert plain.message == "trick 6 is missing: the record goes from trick 5 to trick 7"
