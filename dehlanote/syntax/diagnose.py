@@ -228,8 +228,9 @@ class Diagnosis(NamedTuple):
     after it can be read: the text ends, a comment is never closed), ``skip`` (the element
     is left out and reading resumes at the next one), ``colon`` (the ``:`` after a leader
     seat is read as written in the space before the card), ``capital`` (a lower-case seat
-    letter is read as the seat) or ``comma`` (a comma after a trick's last card is read as
-    the space it stands for). The repairs keep every position: the record reads as it
+    letter is read as the seat), ``comma`` (a comma after a trick's last card is read as
+    the space it stands for) or ``suit`` (a trump suit written as its name, ``diamonds``, is
+    read as its letter). The repairs keep every position: the record reads as it
     was surely meant, the error is reported all the same.
     ``examples``: records that make this error: (text, code, line, column).
     """
@@ -451,6 +452,19 @@ def _lower_case_seat(s: Seen) -> Found | None:
     return None
 
 
+#: a trump suit written as its English name: the letter it stands for
+SUIT_WORDS = {"spades": "S", "spade": "S", "hearts": "H", "heart": "H", "diamonds": "D", "diamond": "D",
+              "clubs": "C", "club": "C"}
+
+
+def _suit_in_words(s: Seen) -> Found | None:
+    # "trump diamonds by A": the line was left out, and the deal then had "no trump line"
+    letter = SUIT_WORDS.get(s.word.lower())
+    if "SUIT" in s.names and letter is not None:
+        return "syntax", f'a trump suit is written as its letter: {letter}, not "{s.shown}" (S H D C, or ♠ ♥ ♦ ♣)', None
+    return None
+
+
 def _anything_else(s: Seen) -> Found | None:
     return "syntax", f'expected {s.what}, found "{s.shown}"', None
 
@@ -504,6 +518,7 @@ TABLE: tuple[Diagnosis, ...] = (
                                                   (_HEAD + "deal 1\nhands A AS\n", "syntax", 3, 9)), "colon"),
     Diagnosis("card out of place", _unexpected_card, ((_DEAL + "trump AH\n", "syntax", 3, 7),)),
     Diagnosis("lower-case seat", _lower_case_seat, ((_DEAL + " 1 a: AH 10H 3H 7H\n", "syntax", 3, 4),), "capital"),
+    Diagnosis("trump suit in words", _suit_in_words, ((_DEAL + "trump Diamonds by A\n", "syntax", 3, 7),), "suit"),
     Diagnosis("anything else", _anything_else, ((_DEAL + "trump S by X\n", "syntax", 3, 12),)),
 )
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..errors import DpnError
 from . import terms
-from .diagnose import Diagnosis
+from .diagnose import SUIT_WORDS, Diagnosis
 from .model import Game
 from .reader import Chunk
 from .whole import NOT_READ
@@ -164,6 +164,11 @@ def _edits(text: str, at: int, row: Diagnosis | None) -> list[tuple[str, int]]:
         out.append((text[:at - 1] + ":" + text[at:], 0))
     elif row is not None and row.recover == "capital":
         out.append((text[:at] + text[at].upper() + text[at + 1:], 0))
+    elif row is not None and row.recover == "suit":
+        word = _WORD_AT.match(text, at)
+        letter = SUIT_WORDS.get(word.group(0).lower()) if word is not None else None
+        if word is not None and letter is not None:          # the name read as its letter, positions kept
+            out.append((text[:at] + letter.ljust(word.end() - at) + text[word.end():], 0))
     elif row is not None and row.recover == "comma" and text[at:at + 1] == ",":
         out.append((text[:at] + " " + text[at + 1:], 0))          # the comma read as the space it stands for
 

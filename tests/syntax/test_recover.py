@@ -58,6 +58,10 @@ ROWS = [
     ("a comma after the last card", [(" 1 A: AH 10H 3H 7H", " 1 A: AH, 10H, 3H, 7H,"),
                                      ("12 D: AC QC 3C JC", "12 D: AC QC 3C JC ,"), WRONG_TENS],
      [("syntax", 18, 22), ("syntax", 29, 19), ("tens-mismatch", 31, 1)]),
+    # a trump suit written as its name: the line was left out, so the deal had "no trump line"
+    # and its play was never followed (the wrong tens went untold); now read as meant
+    ("trump suit in words", [("trump D by A", "trump Diamonds by A"), WRONG_TENS],
+     [("syntax", 17, 7), ("tens-mismatch", 31, 1)]),
     ("the record ends too soon",
      [("tens AC 3 BD 1 {the non-dealing side AC wins the deal; D deals again}\n", "tens AC")],
      [("syntax", 31, 8)]),
