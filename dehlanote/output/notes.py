@@ -258,6 +258,8 @@ def _clean(text: str) -> str:
 def _said(comments: Iterable[str]) -> str:
     """Comments as the text view shows them: each in its braces on one line, its line breaks
     and runs of spaces made one space, control characters as their pictures."""
+    if not comments:
+        return ""
     from ..text import printable
 
     return " ".join("{" + printable(" ".join(c.split())) + "}" for c in comments)
@@ -296,8 +298,12 @@ def record_words(fact: DealFact, symbols: bool = True) -> list[str]:
         add(f"hands {hand.seat}", hand.comments)
     if deal.trump is not None:
         add("trump", deal.trump.comments)
-    orders = {id(t.trick): t.order for t in fact.tricks}
+    orders: Optional[dict[int, str]] = None
     for trick in deal.tricks:
+        if not trick.comments and not any(p.glyph or p.comments for p in trick.plays):
+            continue            # (most tricks: nothing of the record's own)
+        if orders is None:
+            orders = {id(t.trick): t.order for t in fact.tricks}
         order = orders.get(id(trick), "")
         parts = []
         for k, play in enumerate(trick.plays):
