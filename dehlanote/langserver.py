@@ -360,8 +360,10 @@ class Frames:
         return line
 
 
-def serve(reg: Optional[Registry] = None) -> None:
-    """Run the language server on standard input and output until the editor stops it."""
+def serve(reg: Optional[Registry] = None) -> int:
+    """Run the language server on standard input and output until the editor stops it: the
+    exit status LSP asks for, 0 when the editor sent ``shutdown`` before ``exit`` (or the end
+    of input), else 1."""
     import sys
     from urllib.parse import unquote
 
@@ -526,6 +528,7 @@ def serve(reg: Optional[Registry] = None) -> None:
         return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=new)]
 
     server.start_io(stdin=cast(BinaryIO, Frames(sys.stdin.buffer)))     # pygls reads what Frames passes on
+    return 0 if server.protocol._shutdown else 1      # (pygls itself swallows its exit status)
 
 
 def _safely(function: Any, default: Any, *args: Any) -> Any:

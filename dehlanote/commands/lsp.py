@@ -39,7 +39,7 @@ def lsp_command(
     reg = load_registry(rules)
     from ..langserver import serve
 
-    serve(reg)
+    status = serve(reg)
     # the server closed standard output when the editor said exit: nothing more goes there
     sys.stdout = io.StringIO()
-    raise typer.Exit(Exit.OK)
+    raise typer.Exit(Exit.OK if status == 0 else status)   # LSP: 1 for an exit without shutdown

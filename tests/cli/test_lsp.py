@@ -522,3 +522,15 @@ def test_a_byte_order_mark_left_in_the_editors_text_moves_no_position_on_line_1(
     plain = diagnostics(wrong)
     assert plain[0].code == "not-in-hand" and plain[0].start == wrong.index("9S", at)
     assert diagnostics("\ufeff" + wrong) == [d._replace(start=d.start + 1, end=d.end + 1) for d in plain]
+
+
+def test_exit_without_shutdown_exits_with_status_1_as_lsp_says():
+    # pygls swallowed the status: the server always exited 0, so an editor could not tell an
+    # orderly stop from one that skipped shutdown
+    c = _started()
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 1
+    c = _started()
+    assert c.request("shutdown", None) is None
+    c.notify("exit", None)
+    assert c.proc.wait(timeout=30) == 0
