@@ -143,6 +143,8 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
         if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
             piece = (game.source or piece).strip("\n") + "\n"
         pieces.append(piece)
+    if not pieces and text.strip():
+        return text              # comments alone, in no game: data, kept as written
     return "\n".join(pieces)
 
 

@@ -359,6 +359,18 @@ def test_fmt_write_rewrites_in_place(tmp_path):
     assert "0 files reformatted, 1 already canonical" in again.stdout
 
 
+def test_fmt_keeps_a_file_of_comments_alone(tmp_path):
+    # a file of notes holds no game, and fmt wrote nothing for it: --write emptied the file
+    notes = "{notes for the next club evening}\n\n{who brings the cards}\n"
+    path = tmp_path / "notes.dpn"
+    path.write_text(notes, encoding="utf-8")
+    assert run("fmt", path).stdout == notes
+    result = run("fmt", "--write", path)
+    assert result.exit_code == 0 and "1 already canonical" in result.stdout
+    assert path.read_text(encoding="utf-8") == notes
+    assert run("fmt", "--check", path).exit_code == 0
+
+
 def test_fmt_write_leaves_a_file_with_errors_untouched(tmp_path):
     path = broken(tmp_path)
     before = path.read_bytes()

@@ -534,3 +534,12 @@ def test_exit_without_shutdown_exits_with_status_1_as_lsp_says():
     assert c.request("shutdown", None) is None
     c.notify("exit", None)
     assert c.proc.wait(timeout=30) == 0
+
+
+def test_formatting_a_document_of_comments_alone_keeps_them():
+    # it holds no game, so formatting gave "": the editor replaced the notes by nothing
+    from dehlanote.langserver import formatted
+
+    assert formatted("{notes for the next club evening}\n\n{who brings the cards}\n") == \
+        "{notes for the next club evening}\n\n{who brings the cards}\n"
+    assert formatted("") == "" and formatted("\n\n") == ""
