@@ -159,7 +159,9 @@ def _card_at(text: str, line: int, units: int) -> Optional[tuple[int, int, str]]
     offset = _offset(text, line, units)
     if offset is None:
         return None
-    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text):
+    begin = _outside_comments(text, text.rfind("\n", 0, offset) + 1)
+    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text[begin:]):
+        start += begin
         if start > offset:
             break
         if start <= offset < start + len(value) and (token in String.Symbol or token in Generic.Strong):
@@ -168,6 +170,18 @@ def _card_at(text: str, line: int, units: int) -> Optional[tuple[int, int, str]]
             column = start - row_start + 1 - (_bom(text) if row_start == 0 else 0)
             return (text.count("\n", 0, start) + 1, column, card) if card else None
     return None
+
+
+def _outside_comments(text: str, start: int) -> int:
+    """A line start at or before ``start`` that no comment spans (lexing from there reads the
+    tokens after it as lexing the whole text does, without lexing what comes before: a hover
+    near the end of a long record took seconds)."""
+    while start > 0:
+        opened = text.find("{", text.rfind("}", 0, start) + 1, start)    # a comment open at start
+        if opened < 0:
+            break
+        start = text.rfind("\n", 0, opened) + 1
+    return start
 
 
 def _play_in(facts: GameFacts, line: int, column: int) -> Optional[tuple[DealFact, int]]:
@@ -196,7 +210,9 @@ def hover(text: str, line: int, units: int, reg: Optional[Registry] = None) -> O
         return None
     row, col, card = found
     reg = reg or registry()
-    for facts in _replayed(text, reg):
+    games = [g for g in _games(text) if next(iter(g.deals), None) is not None and next(iter(g.deals)).line <= row]
+    for game in games[-1:]:                        # the game the card is in: the last to start before it
+        facts = replay_game(game, reg)
         where = _play_in(facts, row, col) if facts.rules is not None else None
         if where is None:
             continue

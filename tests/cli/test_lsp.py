@@ -543,3 +543,32 @@ def test_formatting_a_document_of_comments_alone_keeps_them():
     assert formatted("{notes for the next club evening}\n\n{who brings the cards}\n") == \
         "{notes for the next club evening}\n\n{who brings the cards}\n"
     assert formatted("") == "" and formatted("\n\n") == ""
+
+
+def test_a_hover_lexes_from_its_line_not_from_the_start_of_the_document(monkeypatch):
+    # a hover lexed the whole document up to the card and replayed every game: near the end
+    # of a 2 MB record it took 6 seconds; now its line (or the comment open there) and its game
+    from dehlanote.output.lexer import DpnLexer
+
+    text = "\n".join([WORKED.read_text(encoding="utf-8")] * 40)
+    lines = text.split("\n")
+    row = max(i for i, line in enumerate(lines) if line.startswith("10 A: JD"))     # trick 10 of the last game
+    at = lines[row].index("4D")
+    lexed: list[int] = []
+    real = DpnLexer.get_tokens_unprocessed
+
+    def counting(self, source, *args):
+        lexed.append(len(source))
+        return real(self, source, *args)
+
+    monkeypatch.setattr(DpnLexer, "get_tokens_unprocessed", counting)
+    assert hover(text, row, at).startswith("**B plays 4♦**: deal 1, trick 10")
+    assert lexed and max(lexed) < 2000
+    # a comment that spans lines, with card-like words and a { in it, is lexed from its start
+    spanned = text.replace(" 9 A: JH 5H 6C 4H {A twice", " 9 A: JH 5H 6C 4H {a note {with\n10 A: QS KS\nand} {A twice")
+    lines = spanned.split("\n")
+    inside = max(i for i, line in enumerate(lines) if line == "10 A: QS KS")
+    assert hover(spanned, inside, 3) is None                  # words in a comment are no cards
+    row = inside + 2
+    assert lines[row].startswith("10 A: JD") and hover(spanned, row, lines[row].index("4D")).startswith(
+        "**B plays 4♦**: deal 1, trick 10")
