@@ -164,9 +164,11 @@ def _replay(game: Game, reg: Registry, dealt_hands: bool = True, judge: Optional
     deals: list[DealFact] = []
     count = len(game.deals)
     last: Optional[DealFact] = None
+    reading = list(errors)
     for i, deal in enumerate(game.deals):
         match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok,
                                                dealt_hands=dealt_hands, judge=judge)
+        deal_errors = _told_by_reader(deal, i + 1, deal_errors, reading)
         if unfinished_ok and i == count - 1:
             deal_errors = _before_trump(deal, rules, deal_errors)
         if deal.revokes:
@@ -220,6 +222,25 @@ def before_trump(deal: Deal, rules: Rules) -> bool:
     if not deal.tricks:
         return True
     return rules.trump == "first-void-five" and len(deal.tricks) == 5
+
+
+def _told_by_reader(deal: Deal, number: int, errors: list[DpnError], reading: list[DpnError]) -> list[DpnError]:
+    """The deal's replay errors less those that only say again what a reading error of the
+    deal says: the dealer "not named" when the deal line's dealer could not be read, the trump
+    line "missing" when the deal's trump line could not be read (``deal 1 dealer Q``,
+    ``trump X by A``: the reader reports the word, and left it or its line out)."""
+    if not reading or not errors:
+        return errors
+    mine = [e for e in reading if e.deal == number and e.code in ("syntax", "bad-card")]
+    if not mine:
+        return errors
+    dealer_unread = any(e.line == deal.line and e.column > deal.column for e in mine)
+    trump_unread = any((e.source_line or "").lstrip().lower().startswith("trump") for e in mine)
+    at_deal = (deal.line, deal.column)
+    return [e for e in errors
+            if not ((e.line, e.column) == at_deal
+                    and (e.code == "wrong-dealer" and dealer_unread and "must name its dealer" in e.message
+                         or e.code == "missing-trump" and trump_unread))]
 
 
 def _before_trump(deal: Deal, rules: Rules, errors: Iterable[DpnError]) -> list[DpnError]:
@@ -294,9 +315,11 @@ class GameReplay:
         ruled: list[DpnError] = []
         count = len(game.deals)
         last: Optional[DealFact] = None
+        reading = list(errors)
         for i, deal in enumerate(game.deals):
             match, last, deal_errors = replay_deal(match, deal, last=i == count - 1, unfinished_ok=unfinished_ok,
                                                    judge=self.judge)
+            deal_errors = _told_by_reader(deal, i + 1, deal_errors, reading)
             if unfinished_ok and i == count - 1:
                 deal_errors = _before_trump(deal, rules, deal_errors)
             if deal.revokes:

@@ -81,6 +81,18 @@ def test_a_stray_word_among_the_tags_hides_neither_the_tags_after_it_nor_their_m
     assert [(t.name, t.value) for t in parse_string(hukum)[0].tags] == [("Event", "x"), ("Rules", "hukum")]
 
 
+def test_a_dealer_or_trump_line_that_cannot_be_read_is_not_told_again_as_missing() -> None:
+    # "deal 1 dealer Q" gave also "the first deal of a game must name its dealer", and
+    # "trump X by A" also "deal 1 has no trump line": the player wrote both
+    assert errors_of(edit(WORKED, ("deal 1 dealer D", "deal 1 dealer Q"), WRONG_TENS)) == [
+        [("syntax", 12, 15), ("tens-mismatch", 31, 1)]]
+    assert errors_of(edit(WORKED, ("trump D by A", "trump X by A"))) == [[("syntax", 17, 7)]]
+    assert errors_of(edit(WORKED, ("trump D by A", "trump by A"))) == [[("syntax", 17, 7)]]
+    # a deal with no trump line at all, or no dealer, is still told so
+    assert errors_of(edit(WORKED, ("trump D by A {diamonds}\n", ""))) == [[("missing-trump", 12, 1)]]
+    assert ("wrong-dealer", 12, 1) in errors_of(edit(WORKED, ("deal 1 dealer D", "deal 1")))[0]
+
+
 def errors_of(text: str) -> list[list[tuple[str, int, int]]]:
     return [[(e.code, e.line, e.column) for e in replay_game(game).errors] for game in parse_string(text)]
 
