@@ -572,3 +572,10 @@ def test_a_hover_lexes_from_its_line_not_from_the_start_of_the_document(monkeypa
     row = inside + 2
     assert lines[row].startswith("10 A: JD") and hover(spanned, row, lines[row].index("4D")).startswith(
         "**B plays 4♦**: deal 1, trick 10")
+
+
+def test_a_lone_surrogate_in_the_editors_text_costs_no_diagnostic():
+    # JSON lets a client send "\ud800"; counting its UTF-16 columns raised UnicodeEncodeError,
+    # and the server published no diagnostic at all for the document
+    found = diagnostics('[Event "x"] \ud800 [Site x]\n')
+    assert [(d.code, d.line, d.start, d.end) for d in found] == [("syntax", 0, 12, 13)]
