@@ -511,8 +511,8 @@ def test_a_byte_order_mark_left_in_the_editors_text_moves_no_position_on_line_1(
     # the reader's columns on line 1 do not count the mark, the editor's do: every error and
     # hover on the first line of such a document was one column to the left of its token
     assert [(d.line, d.start, d.end) for d in diagnostics("\ufeff[Event x]\n")] == [(0, 8, 9)]
-    assert [(d.code, d.start, d.end) for d in diagnostics("\ufeffdeal 1 dealer X\n")] == \
-        [("wrong-dealer", 1, 5), ("syntax", 15, 16)]
+    assert [(d.code, d.start, d.end) for d in diagnostics("\ufeffdeal 1 dealer X\n")] == [("syntax", 15, 16)]
+    assert [(d.code, d.start, d.end) for d in diagnostics("\ufeffdeal 1\n")][0] == ("wrong-dealer", 1, 5)
     lines = [line for line in WORKED.read_text(encoding="utf-8").split("\n") if not line.startswith("[")]
     one = " ".join(lines)                                  # the whole deal on one line
     at = one.index("10H 3H")
