@@ -30,6 +30,7 @@ from .rules.profile import Registry, registry
 from .syntax import parse_string
 from .syntax.cards import card_of
 from .syntax.model import Game
+from .text import printable
 
 __all__ = ["MAX_MESSAGE", "Diagnostic", "Frames", "completions", "diagnostics", "formatted", "hover", "serve"]
 
@@ -126,7 +127,8 @@ def _diagnostic(e: DpnError, size: int, readers: list[int], starts: list[int], l
     source, col = lines[row], at - starts[row]
     m = _TOKEN_END.match(source, col)
     end = m.end() if m and m.end() > col else min(col + 1, len(source))
-    return Diagnostic(row, _utf16(source[:col]), _utf16(source[:end]), e.code, e.message)
+    # control characters quoted from the record as their pictures, as the command line shows them
+    return Diagnostic(row, _utf16(source[:col]), _utf16(source[:end]), e.code, printable(e.message))
 
 
 # ---- formatting ---------------------------------------------------------------------------------

@@ -579,3 +579,11 @@ def test_a_lone_surrogate_in_the_editors_text_costs_no_diagnostic():
     # and the server published no diagnostic at all for the document
     found = diagnostics('[Event "x"] \ud800 [Site x]\n')
     assert [(d.code, d.line, d.start, d.end) for d in found] == [("syntax", 0, 12, 13)]
+
+
+def test_a_diagnostic_quotes_control_characters_as_the_command_line_does():
+    """A message quoting the record's text held its control characters raw (an editor showing a
+    NUL or an escape); they are the pictures validate prints (␁)."""
+    found = diagnostics("deal 1 dealer Q\x01\x1b\n")
+    assert found and all(not any(ord(ch) < 32 for ch in d.message) for d in found)
+    assert any('found "Q\u2401\u241b"' in d.message for d in found), [d.message for d in found]
