@@ -52,7 +52,7 @@ from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING, Any, Union
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -426,11 +426,23 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, whole: bool = True) 
     error (``whole=False``: token by token only, the reference reading); see the module's
     docstring.
     """
+    # a run of bad bytes side by side is one mistake (one character saved in another encoding,
+    # or a broken sequence): one error at its first byte, naming them all
+    runs: list[list[Any]] = []
+    for p in chunk.encoding_errors:
+        if runs and p.offset == runs[-1][-1].offset + 1 and p.line == runs[-1][-1].line:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
     encoding = [
         DpnError("encoding",
-                 f"byte 0x{p.byte:02X} at byte offset {p.offset} is not UTF-8: save the file as UTF-8",
-                 p.line, p.column, offset=p.offset)
-        for p in chunk.encoding_errors
+                 f"byte 0x{run[0].byte:02X} at byte offset {run[0].offset} is not UTF-8"
+                 + ("" if len(run) == 1 else
+                    f", nor {'is the byte' if len(run) == 2 else f'are the {len(run) - 1} bytes'} after it "
+                    f"({' '.join(f'0x{p.byte:02X}' for p in run[1:8])}{' …' if len(run) > 8 else ''})")
+                 + ": save the file as UTF-8",
+                 run[0].line, run[0].column, offset=run[0].offset)
+        for run in runs
     ]
     broken: list[Game] = []
     errors: list[DpnError] = []

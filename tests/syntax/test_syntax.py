@@ -671,6 +671,20 @@ def test_encoding(data: bytes, line: int, column: int, offset: int) -> None:
     assert data[offset] >= 0x80
 
 
+def test_a_run_of_bad_bytes_is_one_encoding_error() -> None:
+    """One character saved wrongly (a three-byte sequence that is not UTF-8, a UTF-16 mark) is
+    one mistake: one error at its first byte naming the bytes (it was an error a byte); bad
+    bytes apart are told apart."""
+    data = b'[Event "\xed\xa0\x80"]\n[Site "\xff\xfe x \xc3"]\n'
+    (game,) = iter_games(io.BytesIO(data))
+    assert [(e.code, e.line, e.column, e.offset, e.message) for e in game.errors] == [
+        ("encoding", 1, 9, 8, "byte 0xED at byte offset 8 is not UTF-8, nor are the 2 bytes after it (0xA0 0x80): "
+                              "save the file as UTF-8"),
+        ("encoding", 2, 8, 21, "byte 0xFF at byte offset 21 is not UTF-8, nor is the byte after it (0xFE): save the "
+                               "file as UTF-8"),
+        ("encoding", 2, 13, 26, "byte 0xC3 at byte offset 26 is not UTF-8: save the file as UTF-8")]
+
+
 def test_encoding_error_in_one_game_leaves_the_next_alone() -> None:
     data = b'deal 1 dealer D\n 1 A: AH \xff 3H\n[Event "b"]\ndeal 1 dealer A\n 1 B: 2C\n'
     first, second = iter_games(io.BytesIO(data))
