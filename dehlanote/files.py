@@ -49,7 +49,7 @@ PathLike = Union[str, "os.PathLike[str]"]
 __all__ = ["OutputRefused", "ReadOnly", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target",
            "write_file", "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside",
            "kind_of", "silence", "open_lock", "make_folder", "build_beside", "database_target", "same_file",
-           "regular_or_missing", "private_folder"]
+           "regular_or_missing", "private_folder", "digest"]
 
 
 class OutputRefused(Exception):
@@ -89,7 +89,8 @@ def _digest_fd(fd: int) -> str:
         h.update(block)
 
 
-def _digest(path: PathLike, dir_fd: Optional[int] = None) -> str:
+def digest(path: PathLike, dir_fd: Optional[int] = None) -> str:
+    """The SHA-256 of a file's bytes, in hex (read a megabyte at a time)."""
     fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC, dir_fd=dir_fd)
     try:
         return _digest_fd(fd)
@@ -100,7 +101,7 @@ def _digest(path: PathLike, dir_fd: Optional[int] = None) -> str:
 def snapshot(path: PathLike) -> Snapshot:
     """The state of a regular file now (raises OSError)."""
     st = os.stat(path)
-    return Snapshot(st.st_size, st.st_mtime_ns, st.st_ino, _digest(path))
+    return Snapshot(st.st_size, st.st_mtime_ns, st.st_ino, digest(path))
 
 
 def changed_since(path: PathLike, before: Snapshot, dir_fd: Optional[int] = None) -> bool:
@@ -110,7 +111,7 @@ def changed_since(path: PathLike, before: Snapshot, dir_fd: Optional[int] = None
         return True
     if (st.st_size, st.st_mtime_ns, st.st_ino) != (before.size, before.mtime_ns, before.inode):
         return True
-    return _digest(path, dir_fd) != before.digest
+    return digest(path, dir_fd) != before.digest
 
 
 def kind_of(st: os.stat_result) -> str:

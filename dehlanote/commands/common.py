@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import enum
 import glob
-import hashlib
 import os
 import stat
 import sys
@@ -19,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequenc
 
 from ..version import __version__
 from ..errors import DpnError
+from ..files import digest as file_digest
 from ..batch.check import (  # noqa: F401 (the commands take these from here)
     PARALLEL_MIN_BYTES,
     STDIN,
@@ -379,7 +379,7 @@ def once_each(specs: list[str]) -> list[str]:
         digests: dict[str, str] = {}
         for spec in (seen[key] for key in group) if len(group) > 1 else ():
             try:
-                digest = _sha256(spec)
+                digest = file_digest(spec)
             except OSError:
                 continue
             if digest in digests:
@@ -388,14 +388,6 @@ def once_each(specs: list[str]) -> list[str]:
             else:
                 digests[digest] = spec
     return [spec for spec in out if spec not in copies]
-
-
-def _sha256(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _options() -> dict[str, Any]:

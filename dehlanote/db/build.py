@@ -41,6 +41,7 @@ from ..version import __version__
 from ..batch import pool
 from ..batch.check import sniff
 from ..errors import why
+from ..files import digest as file_digest
 from ..rules.profile import Registry
 from ..syntax.reader import split_games
 from ..workers import worker_pool
@@ -90,14 +91,6 @@ class BuildSummary(NamedTuple):
     games: int           # in the whole database
     deals: int
     errors: int
-
-
-def _sha256(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 # ---- the workers ------------------------------------------------------------------------------
@@ -386,7 +379,7 @@ def _plan(con: Optional[duckdb.DuckDBPyConnection], paths: list[str], again: boo
                 unchanged.append(path)
                 continue
             seen = time.time_ns()
-            digest = _sha256(path)
+            digest = file_digest(path)
         except OSError as exc:
             raise FileProblem(path, (exc.strerror or str(exc)).lower()) from None
         if not again and old is not None and old[1] == digest:

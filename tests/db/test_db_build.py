@@ -540,6 +540,6 @@ def test_a_second_edit_of_the_same_size_in_the_same_clock_tick_is_seen(tmp_path:
 
     def no_hash(path: str) -> str:
         raise AssertionError(f"{path} hashed again")
-    monkeypatch.setattr(builder, "_sha256", no_hash)
+    monkeypatch.setattr(builder, "file_digest", no_hash)
     summary = builder.build([str(night)], db, registry(), jobs=1)
     assert (summary.read, summary.unchanged) == (0, 1)
