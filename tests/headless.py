@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -70,3 +70,9 @@ def stop(driver: Any) -> None:
     """Quit a browser :func:`start` gave, and remove its profile folder."""
     driver.quit()
     shutil.rmtree(driver._dehlanote_profile, ignore_errors=True)
+
+
+def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 10.0) -> Any:
+    """``cond(driver)`` once it is true (polled every 50 ms), or a timeout error."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -17,7 +17,6 @@ import headless  # noqa: E402  (tests/headless.py: the system's Chromium, starte
 headless.require()
 
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from serve_helpers import running  # noqa: E402
 
@@ -31,8 +30,7 @@ def phone() -> Iterator[Any]:
     headless.stop(d)
 
 
-def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 10.0) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)
+wait = headless.wait
 
 
 def record(names: dict[str, str]) -> str:
@@ -270,14 +268,21 @@ def test_long_names_stay_in_their_place_in_the_picture(phone: Any, tmp_path: Pat
         assert right <= 70 and d.endswith("…")                 # and over the table, and the arrows
 
 
-def test_the_tens_are_counted_from_the_keyboard(phone: Any, tmp_path: Path) -> None:
-    from selenium.webdriver.common.keys import Keys
+def tens_to_count(tmp_path: Path) -> Path:
+    """A night whose table 1 is the worked example played out without its tens line: the tens
+    panel is open."""
     from serve_helpers import WORKED
     folder = tmp_path / "night"
     folder.mkdir()
     text = "".join(line for line in WORKED.read_text(encoding="utf-8").splitlines(keepends=True)
                    if not line.startswith("tens "))
     (folder / "table-1.dpn").write_text(text.replace('[Result "*"]', '[Result "*"]\n[Table "1"]'), encoding="utf-8")
+    return folder
+
+
+def test_the_tens_are_counted_from_the_keyboard(phone: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+    folder = tens_to_count(tmp_path)
     with running(folder) as (_proc, url):
         phone.get(url + "t/1")
         wait(phone, lambda d: d.find_elements(By.ID, "tens-panel"))
@@ -358,12 +363,7 @@ def test_the_form_starts_a_table_of_six_with_six_names(phone: Any, tmp_path: Pat
 
 
 def test_a_tens_count_refused_is_kept_to_put_right(phone: Any, tmp_path: Path) -> None:
-    from serve_helpers import WORKED
-    folder = tmp_path / "night"
-    folder.mkdir()
-    text = "".join(line for line in WORKED.read_text(encoding="utf-8").splitlines(keepends=True)
-                   if not line.startswith("tens "))
-    (folder / "table-1.dpn").write_text(text.replace('[Result "*"]', '[Result "*"]\n[Table "1"]'), encoding="utf-8")
+    folder = tens_to_count(tmp_path)
     plus = '//div[@id="tens-panel"]//div[b="{}"]/button[text()="+"]'
     with running(folder) as (_proc, url):
         phone.get(url + "t/1")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Iterator
 
 import pytest
 
@@ -15,7 +15,6 @@ import headless  # noqa: E402  (tests/headless.py: the system's Chromium, starte
 headless.require()
 
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 from serve_helpers import running  # noqa: E402
 
@@ -29,8 +28,7 @@ def phone() -> Iterator[Any]:
     headless.stop(d)
 
 
-def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 10.0) -> Any:
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)
+wait = headless.wait
 
 
 def text(driver: Any) -> str:
