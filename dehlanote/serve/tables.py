@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..errors import DpnError
-from ..files import Folder, OutputRefused
+from ..files import Folder, OutputRefused, Snapshot
 from ..analysis.judge import claim_judge
 from ..record import RecordError, Session
 from ..record.state import without_marker
@@ -119,7 +119,7 @@ class Table:
     tens_checked: set[int] = field(default_factory=set)   # deals whose tens the players counted and checked
     # the record on disk as last read or written (size, time, inode, SHA-256): an edit made
     # under the server is read, never written over
-    known: Optional[tuple[int, int, int, str]] = None
+    known: Optional[Snapshot] = None
     # the record on disk was changed into something the table cannot take (errors): the table
     # keeps its last good state, and refuses every change until the file is put right
     unreadable: bool = False
@@ -181,7 +181,7 @@ class Tables:
             self._take(table, *read)
             self.tables[table.number] = table
 
-    def _read(self, entry: str) -> Optional[tuple[Session, tuple[int, int, int, str]]]:
+    def _read(self, entry: str) -> Optional[tuple[Session, Snapshot]]:
         """The folder's record ``entry`` as a table's session, and what the file was; None where it
         is not a regular file, is too large, or is not a record this server can keep."""
         assert self.held is not None
@@ -206,10 +206,10 @@ class Tables:
             return None
         finally:
             os.close(fd)
-        return session, (st.st_size, st.st_mtime_ns, st.st_ino, hashlib.sha256(data).hexdigest())
+        return session, _snapshot(st, data)
 
     @staticmethod
-    def _take(table: Table, session: Session, known: tuple[int, int, int, str]) -> None:
+    def _take(table: Table, session: Session, known: Snapshot) -> None:
         """The table follows ``session``, read from its record (at start, or after an edit)."""
         table.session = session
         table.known = known
@@ -353,12 +353,12 @@ class Tables:
             return None
         if not stat.S_ISREG(st.st_mode) or table.known is None:
             return None
-        if (st.st_size, st.st_mtime_ns, st.st_ino) == table.known[:3]:
+        if (st.st_size, st.st_mtime_ns, st.st_ino) == (table.known.size, table.known.mtime_ns, table.known.inode):
             return None
         read = self._read(name)
         if read is None:
             return "unreadable"
-        if read[1][3] == table.known[3]:      # touched, not changed
+        if read[1].digest == table.known.digest:      # touched, not changed
             table.known = read[1]
             return None
         self._take(table, *read)
@@ -459,8 +459,13 @@ class Tables:
         except OSError as exc:
             raise Refusal("cannot-save", f"the record cannot be written ({(exc.strerror or str(exc)).lower()})",
                           status=507) from None
-        table.known = (st.st_size, st.st_mtime_ns, st.st_ino, hashlib.sha256(data).hexdigest())
+        table.known = _snapshot(st, data)
         table.claim.follow()
+
+
+def _snapshot(st: os.stat_result, data: bytes) -> Snapshot:
+    """What the record on disk was (``st``) with the bytes just read or written (``data``)."""
+    return Snapshot(st.st_size, st.st_mtime_ns, st.st_ino, hashlib.sha256(data).hexdigest())
 
 
 def _resume(text: str, reg: Registry, path: str) -> Session:
