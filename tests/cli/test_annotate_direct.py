@@ -91,7 +91,8 @@ def test_piped_tables_are_rich_s_byte_for_byte(monkeypatch, path):
     _same_piped(monkeypatch, ["--letters", str(path)])
 
 
-@pytest.mark.parametrize("columns", ["24", "40", "52", "64", "80", "100", "132"])
+# (the random matches below are compared at 48, 65, 82 and 99 columns)
+@pytest.mark.parametrize("columns", ["24", "52", "80", "132"])
 def test_piped_tables_at_a_set_width_are_rich_s(monkeypatch, columns):
     # narrower than a table: Rich narrows the wrappable columns and wraps their cells
     paths = [str(p) for p in SAMPLES]
@@ -157,8 +158,8 @@ def test_terminal_tables_look_as_rich_s(width, system):
 ALL = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in SAMPLES + INVALID)
 
 
+# (Rich's "standard" colours are compared on the tables above)
 @pytest.mark.parametrize("width,system,no_color,seed", [(80, "truecolor", False, 0), (100, "256", False, 1),
-                                                        (120, "standard", False, 2), (80, "truecolor", True, 3),
                                                         (104, "256", True, 4)])
 def test_every_sample_on_a_terminal_looks_as_rich_s(width, system, no_color, seed):
     # every sample and invalid record, and random matches; colour on and NO_COLOR (bold stays)

@@ -1,4 +1,4 @@
-"""Every command on a terminal one to seven columns wide (issue 22 item 16: ``stats``
+"""Every command on a terminal a few columns wide (issue 22 item 16: ``stats``
 crashed inside Rich) and on a terminal whose encoding lacks ``·``, ``–``, ``→``, ``•`` and
 the suits (item 17: ``PYTHONIOENCODING=ascii`` or ``latin-1`` stands in for such a locale):
 the same exit status as on a wide UTF-8 terminal, no traceback, and output the terminal's
@@ -60,7 +60,8 @@ def baseline(name: str, factory: pytest.TempPathFactory) -> int:
     return _baseline(name, str(tmp))
 
 
-@pytest.mark.parametrize("columns", ["1", "4", "7"])
+# a console is laid out at least 20 columns wide (docs/robustness.md): one column, and one short of 20
+@pytest.mark.parametrize("columns", ["1", "19"])
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_a_terminal_a_few_columns_wide(tmp_path_factory, name, columns):
     tmp = tmp_path_factory.getbasetemp() / "narrow"
