@@ -22,13 +22,14 @@ from ..replay import replay_game
 from ..replay.quick import quick_chunk
 from ..rules.profile import Registry
 from ..syntax import Game
-from ..syntax.parser import parse_chunk
+from ..syntax.model import Loose
+from ..syntax.parser import loose_comments, parse_chunk
 from ..syntax.reader import Chunk, split_games
 from .locate import located
 
 __all__ = ["PARALLEL_MIN_BYTES", "STDIN", "STDIN_NAME", "FileReport", "NotText", "check_file", "chunks_of",
            "display_name",
-           "games_of", "located", "not_text", "open_checked", "parallel_reports", "printable", "sniff",
+           "games_of", "located", "not_text", "open_checked", "parallel_reports", "printable", "records_of", "sniff",
            "why"]
 
 STDIN = "-"
@@ -145,6 +146,19 @@ def games_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Ite
     /dev/zero): said in one line, rather than thousands of errors.
     """
     return _games(chunks_of(spec, on_bytes))
+
+
+def records_of(spec: str) -> Iterator["Game | Loose"]:
+    """The games of a file as :func:`games_of` gives them, and the comments of a piece of it
+    that holds comments and no game (a file of notes alone) as a Loose where they stand:
+    what converts a file keeps them (``games_of`` drops them)."""
+    for chunk in chunks_of(spec):
+        games = parse_chunk(chunk, keep_source=True)
+        if not games:
+            loose = loose_comments(chunk)
+            if loose is not None:
+                yield loose
+        yield from games
 
 
 def chunks_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[Chunk]:

@@ -23,7 +23,7 @@ from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
 from ..replay import DealFact, GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry, Rules
 from ..syntax import Game
-from ..syntax.model import Deal
+from ..syntax.model import Deal, Loose
 if TYPE_CHECKING:
     from ..analysis.deal import DealAnalysis
 
@@ -38,10 +38,10 @@ from .common import (
     err_console,
     exit_status,
     expand,
-    games_of,
     load_registry,
     located,
     plural,
+    records_of,
     why,
 )
 
@@ -96,7 +96,17 @@ def annotate(
             report = FileReport(display_name(spec))
             reports.append(report)
             try:
-                for index, game in enumerate(games_of(spec), 1):
+                index = 0
+                for game in records_of(spec):
+                    if isinstance(game, Loose):
+                        # comments in no game (a file of notes alone): data, kept as written in
+                        # the record written (the tables show games)
+                        if format is AnnotateFormat.dpn:
+                            dpn(("" if first else "\n") + game.text + "\n")
+                            dpn.close()
+                            first = False
+                        continue
+                    index += 1
                     # deal by deal: a game of thousands of deals needs the memory of one
                     if format is AnnotateFormat.dpn:
                         facts = _annotate_dpn(dpn, game, reg, report.path, first, analyse=judge)

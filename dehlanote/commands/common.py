@@ -14,7 +14,7 @@ import sys
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 from ..version import __version__
 from ..errors import DpnError
@@ -29,6 +29,7 @@ from ..batch.check import (  # noqa: F401 (the commands take these from here)
     games_of,
     located,
     parallel_reports,
+    records_of,
     why,
 )
 from ..text import safe_console
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from ..replay import GameFacts
     from ..rules.profile import Registry
     from ..syntax import Game
+    from ..syntax.model import Loose
 
 # Rich, the writers and the output formats are imported where they are used: a command
 # loads what it needs (validate on a clean archive prints one line), start-up stays short.
@@ -644,15 +646,27 @@ def print_summary(out: "Console | LazyConsole", reports: list[FileReport]) -> No
 
 def open_games(spec: str) -> Iterator[Game]:
     """The games of a file; an unreadable file fails here, before anything is written."""
+    return _opened(spec, games_of(spec))
+
+
+def open_records(spec: str) -> Iterator["Game | Loose"]:
+    """The games of a file and the comments in no game (:func:`records_of`), as
+    :func:`open_games` opens them."""
+    return _opened(spec, records_of(spec))
+
+
+_R = TypeVar("_R")
+
+
+def _opened(spec: str, games: Iterator[_R]) -> Iterator[_R]:
     try:
-        games = games_of(spec)
         first = next(games, None)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             raise
         raise fail(f"cannot read {display_name(spec)}: {why(exc)}")
 
-    def chain() -> Iterator[Game]:
+    def chain() -> Iterator[_R]:
         if first is None:
             return
         yield first

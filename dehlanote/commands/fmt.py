@@ -13,12 +13,12 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..analysis.judge import claim_judge
-from ..batch.check import chunks_of
+from ..batch.check import records_of
 from ..files import OutputRefused, named_spool, snapshot
 from ..replay import explicit, replay_game
 from ..syntax.writer import reads_back
 from ..rules.profile import Registry
-from ..syntax import Game
+from ..syntax.model import Loose
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -67,9 +67,9 @@ def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[
     at the end, for --write to refuse the file)."""
     first = True
     lost: list[int] = []
-    for game in _games_and_notes(spec):
-        if isinstance(game, str):          # a text of comments alone, in no game: kept as written
-            yield ("" if first else "\n") + game
+    for game in records_of(spec):
+        if isinstance(game, Loose):        # comments alone, in no game: kept as written
+            yield ("" if first else "\n") + game.text + "\n"
             first = False
             continue
         facts = replay_game(game, reg, judge=claim_judge)
@@ -85,18 +85,6 @@ def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[
     if lost:
         raise NotReadBack(f"the canonical form of game {', '.join(map(str, lost))} would not read back as the "
                           "same record (a bug: please report it), so it is written as it was")
-
-
-def _games_and_notes(spec: str) -> Iterator["Game | str"]:
-    """The games of a file, and the text of a piece of it that holds comments and no game (a
-    file of notes alone): that is data too, and fmt --write erased it."""
-    from ..syntax.parser import parse_chunk
-
-    for chunk in chunks_of(spec):
-        games = parse_chunk(chunk, keep_source=True)
-        if not games and chunk.text.strip():
-            yield chunk.text.strip("\n") + "\n"
-        yield from games
 
 
 def fmt(

@@ -18,8 +18,9 @@ from typing import Callable, Iterator, Optional
 from ..files import OutputRefused
 from ..output.jsonstream import write_document
 from ..batch.check import sniff
-from ..syntax.model import Game
-from .common import (STDIN, Exit, display_name, emit, expand, fail, load_registry, open_games, refuse_input_output,
+from ..syntax.model import Game, Loose
+from .common import (STDIN, Exit, display_name, emit, expand, fail, load_registry, open_records,
+                     refuse_input_output,
                      replacing, spare_collector, why)
 
 __all__ = ["JOIN_CHARS", "run"]
@@ -51,7 +52,7 @@ def _joined(write: Callable[[str], object]) -> Iterator[Callable[[str], None]]:
         write("".join(parts))
 
 
-def _looked_at(spec: str) -> "str | Iterator[Game]":
+def _looked_at(spec: str) -> "str | Iterator[Game | Loose]":
     """A regular file's name once it is known to be readable text (opened, its first bytes read,
     closed); the games of anything else, opened now (it can be read only once)."""
     if spec != STDIN:
@@ -63,7 +64,7 @@ def _looked_at(spec: str) -> "str | Iterator[Game]":
             if isinstance(exc, BrokenPipeError):
                 raise
             raise fail(f"cannot read {display_name(spec)}: {why(exc)}")
-    return open_games(spec)
+    return open_records(spec)
 
 
 def run(files: list[str], output: Optional[Path] = None, compact: bool = False, force: bool = False,
@@ -82,7 +83,7 @@ def run(files: list[str], output: Optional[Path] = None, compact: bool = False, 
     # failed, "too many open files"). A stream that can be read only once (standard input, a
     # FIFO) is opened at once, as before.
     sources = [_looked_at(spec) for spec in specs]
-    games = (game for source in sources for game in (open_games(source) if isinstance(source, str) else source))
+    games = (game for source in sources for game in (open_records(source) if isinstance(source, str) else source))
     indent = None if compact else 2
     if output is None:
         with _joined(emit) as write:

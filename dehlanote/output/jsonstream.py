@@ -17,7 +17,7 @@ from ..analysis.judge import claim_judge
 from ..replay import iter_replay
 from ..replay.facts import DealFact, GameFacts
 from ..rules.profile import Registry
-from ..syntax.model import Game
+from ..syntax.model import Game, Loose
 from .jsonout import FORMAT, deal_json, deal_text, dumps, game_json, orjson_compact
 
 __all__ = ["write_document", "write_game"]
@@ -177,18 +177,33 @@ def write_game(write: Write, game: Game, reg: Optional[Registry] = None, *, inde
     return item.valid
 
 
-def write_document(write: Write, games: Iterable[Game], reg: Optional[Registry] = None, *,
+def write_document(write: Write, games: Iterable["Game | Loose"], reg: Optional[Registry] = None, *,
                    indent: Optional[int] = 2) -> bool:
     """Write the ``dpn-json/1`` document of ``games`` (one at a time, each deal by deal), with a
-    final newline. Returns True when every game is valid."""
+    final newline. Returns True when every game is valid. Comments in no game (a Loose among
+    the games) go to the document's ``comments``, each with the number of games before it
+    (the key is written only when there are some)."""
     invalid = [False]
+    loose: list[dict[str, Any]] = []
 
     def tracked() -> Iterator[_GameItem]:
+        written = 0
         for game in games:
+            if isinstance(game, Loose):
+                loose.append({"comments": list(game.comments), "after_games": written,
+                              "line": game.line, "column": game.column})
+                continue
             item = _GameItem(game, reg)
             yield item
+            written += 1
             invalid[0] |= not item.valid
 
-    _write_object(write, iter([("format", FORMAT), ("games", _Streamed(tracked()))]), indent, 0)
+    def items() -> Iterator[tuple[str, Any]]:
+        yield "format", FORMAT
+        yield "games", _Streamed(tracked())
+        if loose:
+            yield "comments", loose
+
+    _write_object(write, items(), indent, 0)
     write("\n")
     return not invalid[0]

@@ -24,7 +24,8 @@ from typing import Any, NamedTuple, Optional, TypeVar
 
 from ..errors import DpnError
 
-__all__ = ["CardRef", "Claim", "Deal", "Game", "Hand", "Misdeal", "Play", "Revoke", "Tag", "Tens", "Trick", "Trump",
+__all__ = ["CardRef", "Claim", "Deal", "Game", "Hand", "Loose", "Misdeal", "Play", "Revoke", "Tag", "Tens", "Trick",
+           "Trump",
            "Word", "make_card", "make_cards", "make_claim", "make_deal", "make_game", "make_hand", "make_misdeal",
            "make_plain_trick", "make_play", "make_revoke", "make_tag", "make_tens", "make_trick", "make_trump",
            "make_word",
@@ -212,6 +213,18 @@ class Game(NamedTuple):
     def ok(self) -> bool:
         """True when the reader found nothing wrong (the rules are not checked here)."""
         return not self.errors
+
+
+class Loose(NamedTuple):
+    """Comments that stand in no game (a file of notes alone, a template before its first
+    game is written): data all the same, kept by every conversion (``fmt`` and ``annotate
+    --format dpn`` write ``text`` as it was, ``json`` the ``comments`` in the document's own
+    ``comments``)."""
+
+    comments: tuple[str, ...]
+    text: str                      # as written, without the blank lines around it
+    line: int                      # where the first comment's ``{`` stands
+    column: int
 
 
 # ---- the named constructors (see the module's docstring) ------------------------------

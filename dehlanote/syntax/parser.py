@@ -52,7 +52,7 @@ from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -66,12 +66,13 @@ from .build import Builder
 from .cards import STRING_BODY, TAG_NAMES
 from .diagnose import Diagnosis, diagnose
 from .lazy import LAZY_DEALS, LazyDeals
-from .model import Deal, Game, Tag, make_game
+from .model import Deal, Game, Loose, Tag, make_game
 from .recover import MAX_ERRORS, recover
 from .reader import GAME_WHOLE_AT, TAG, Chunk, Source, split_games, stray_tags
 from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS
 
-__all__ = ["MAX_CARDS", "MAX_ERRORS", "MAX_HANDS", "MAX_TRICKS", "iter_games", "iter_path", "parse_chunk",
+__all__ = ["MAX_CARDS", "MAX_ERRORS", "MAX_HANDS", "MAX_TRICKS", "iter_games", "iter_path", "loose_comments",
+           "parse_chunk",
            "parse_path", "parse_string", "paused_gc", "read_whole", "warm_up", "whole_span"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
@@ -475,6 +476,19 @@ def parse_chunk(chunk: Chunk, *, keep_source: bool = False, whole: bool = True) 
                                                  or (e.line, e.column) not in bytes_at)) for g in games]
         break
     return _lined(broken + _sourced(games, chunk, keep_source), whole_text)
+
+
+def loose_comments(chunk: Chunk) -> Optional[Loose]:
+    """The comments of a chunk in which :func:`parse_chunk` found no game (so nothing but
+    white space and comments), or None when it holds none."""
+    found = list(_COMMENT_TOKENS(chunk.text))
+    if not found:
+        return None
+    start = found[0].start()
+    before = chunk.text[:start]
+    line = chunk.line + before.count("\n")
+    column = start - before.rfind("\n") if "\n" in before else chunk.column + start
+    return Loose(tuple(comment_text(m.group()) for m in found), chunk.text.strip("\n"), line, column)
 
 
 #: characters of a line kept after an error's column when the reader gives it its line

@@ -1,0 +1,76 @@
+"""Defects of the notation tools (validate, json, fmt, annotate, the language server) found
+by a hostile reading, each checked as a user meets it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+from typer.testing import CliRunner
+
+from dehlanote.cli import app
+from dehlanote.output import jsonout
+
+ROOT = Path(__file__).resolve().parents[2]
+ONE = ROOT / "tests" / "data" / "one-deal.dpn"
+runner = CliRunner()
+
+
+def run(*args: object, input: str | None = None):
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+def console(*args: object, input: str = "") -> subprocess.CompletedProcess[str]:
+    """The real command (json takes its direct path there, without typer)."""
+    return subprocess.run([sys.executable, "-m", "dehlanote", *map(str, args)], input=input,
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+
+
+# ---- comments in no game ---------------------------------------------------------------------
+
+NOTES = "{notes for the next club evening}\n\n{who brings\nthe cards}\n"
+
+
+def test_json_keeps_a_file_of_comments_alone():
+    # printf '{note}\n' | dehlanote json -  gave {"games": []}: the comment was lost
+    for result in (console("json", "-", input=NOTES), run("json", "-", input=NOTES)):
+        assert getattr(result, "returncode", getattr(result, "exit_code", None)) == 0
+        doc = json.loads(result.stdout)
+        jsonschema.validate(doc, jsonout.schema())
+        assert doc["games"] == []
+        assert doc["comments"] == [{"comments": ["notes for the next club evening", "who brings\nthe cards"],
+                                    "after_games": 0, "line": 1, "column": 1}]
+
+
+def test_json_places_comments_in_no_game_among_the_games_of_several_files(tmp_path):
+    notes = tmp_path / "notes.dpn"
+    notes.write_text("\n  {between}\n", encoding="utf-8")
+    result = console("json", "--compact", ONE, notes, ONE)
+    doc = json.loads(result.stdout)
+    jsonschema.validate(doc, jsonout.schema())
+    assert len(doc["games"]) == 2
+    assert doc["comments"] == [{"comments": ["between"], "after_games": 1, "line": 2, "column": 3}]
+
+
+def test_json_without_such_comments_has_no_comments_key():
+    doc = json.loads(console("json", ONE).stdout)
+    assert "comments" not in doc
+
+
+def test_annotate_dpn_keeps_a_file_of_comments_alone(tmp_path):
+    notes = tmp_path / "notes.dpn"
+    notes.write_text(NOTES, encoding="utf-8")
+    result = run("annotate", "--format", "dpn", notes)
+    assert result.exit_code == 0
+    assert result.stdout == NOTES
+    # among games: in its place, a blank line from the games around it
+    result = run("annotate", "--format", "dpn", ONE, notes, ONE)
+    assert result.exit_code == 0
+    assert "tens AC 3 BD 1 {AC wins" in result.stdout
+    assert "}\n\n" + NOTES + "\n[Rules" in result.stdout
+    assert run("annotate", "--format", "dpn", "-", input="{note}\n").stdout == "{note}\n"
