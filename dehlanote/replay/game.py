@@ -359,10 +359,19 @@ def _check_tags(game: Game, rules: Rules) -> list[DpnError]:
     result = game.tag_node("Result")
     if result is not None:
         allowed = (*sides_for(rules.seats), "=", "*")
-        if result.value.strip() not in allowed:
-            errors.append(DpnError("bad-tag", f'the Result "{result.value[:40]}" should be '
-                                   f"{', '.join(allowed[:2])} (the winning side), = (level) or * (unfinished)",
-                                   result.line, result.column))
+        value = result.value
+        if value not in allowed:
+            # exactly one of these, as a side is written everywhere (in capitals, nothing around
+            # it): " AC" was taken as AC while "ac" was refused
+            said = f'the Result "{value[:40]}"'
+            if value.strip() in allowed:
+                message = f'{said} has spaces inside its quotes: write [Result "{value.strip()}"]'
+            elif value.strip().upper() in allowed:
+                message = f'{said} should be written in capitals: [Result "{value.strip().upper()}"]'
+            else:
+                message = (f"{said} should be {', '.join(allowed[:2])} (the winning side), = (level) "
+                           "or * (unfinished)")
+            errors.append(DpnError("bad-tag", message, result.line, result.column))
     return errors
 
 
@@ -398,7 +407,7 @@ def match_result(match: MatchState, rules: Rules, last_complete: bool) -> Result
 
 
 def _check_result(tag, result: ResultFact, rules: Rules, match: MatchState) -> Optional[DpnError]:
-    value = tag.value.strip()
+    value = tag.value
     sides = sides_for(rules.seats)
     if value not in (*sides, "=", "*"):
         return None  # reported as bad-tag

@@ -266,7 +266,7 @@ def _check(text: str, reg: Registry) -> Optional[int]:
         return None
     rules = reg.resolve(rules_value if rules_value is not None else "standard")
     plan = _plan(rules)
-    if not plan.ok or result_value is not None and result_value.strip() not in plan.result_values:
+    if not plan.ok or result_value is not None and result_value not in plan.result_values:
         return None
     match = start_match(rules)
     deals = 0

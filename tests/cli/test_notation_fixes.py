@@ -74,3 +74,27 @@ def test_annotate_dpn_keeps_a_file_of_comments_alone(tmp_path):
     assert "tens AC 3 BD 1 {AC wins" in result.stdout
     assert "}\n\n" + NOTES + "\n[Rules" in result.stdout
     assert run("annotate", "--format", "dpn", "-", input="{note}\n").stdout == "{note}\n"
+
+
+# ---- the Result tag -----------------------------------------------------------------------------
+
+def _with_result(tmp_path: Path, value: str) -> Path:
+    path = tmp_path / "r.dpn"
+    path.write_text(ONE.read_text(encoding="utf-8").replace('[Result "*"]', f'[Result "{value}"]'), encoding="utf-8")
+    return path
+
+
+def test_result_with_spaces_is_a_bad_tag_as_lowercase_is(tmp_path):
+    # [Result " AC"] was taken as AC (result-mismatch here) while [Result "ac"] was bad-tag
+    for value, says in ((" AC", 'has spaces inside its quotes: write [Result "AC"]'),
+                        ("BD ", 'has spaces inside its quotes: write [Result "BD"]'),
+                        (" *", 'has spaces inside its quotes: write [Result "*"]'),
+                        ("ac", 'should be written in capitals: [Result "AC"]')):
+        path = _with_result(tmp_path, value)
+        for result in (run("validate", "--format", "json", path), console("validate", "--format", "json", path)):
+            errors = json.loads(result.stdout)["files"][0]["errors"]
+            assert [(e["code"], e["line"], e["column"]) for e in errors] == [("bad-tag", 2, 1)], (value, errors)
+            assert says in errors[0]["message"]
+    # written exactly it is a claim, checked
+    errors = json.loads(run("validate", "--format", "json", _with_result(tmp_path, "AC")).stdout)["files"][0]["errors"]
+    assert [e["code"] for e in errors] == ["result-mismatch"]
