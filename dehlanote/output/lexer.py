@@ -54,7 +54,7 @@ from pygments.token import (
 __all__ = ["ColourWriter", "DpnLexer", "ansi", "colour_wanted"]
 
 _SUIT = r"(?:[SHDCshdc]|[♠♥♦♣♤♡♢♧][\ufe0f\ufe0e]?)"
-_END = r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧])"
+_END = r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧\ufe0f\ufe0e])"    # (a symbol's selector stays with its card)
 _WORD_END = r"(?![0-9A-Za-z_])"
 _GLYPH = r"(!!|\?\?|!\?|\?!|!|\?)?"
 _KEYWORDS = r"(?i:deal|dealer|misdeal|hands|trump|by|at|closed|drawn|tens|claim|revoke|stands|penalty)" + _WORD_END
@@ -82,7 +82,7 @@ class DpnLexer(RegexLexer):
             # "tens AC 2 BD 2": there AC is a side, elsewhere the ace of clubs
             (r"(?i:tens)" + _WORD_END, Keyword, "tens"),
             # a trump line's suit: the word after "trump" (a card there would be "trump drawn CARD")
-            (r"(?i:(trump))([ \t]+)(" + _SUIT + r")" + _WORD_END, bygroups(Keyword, Text.Whitespace, Name.Builtin)),
+            (r"(?i:(trump))([ \t]+)(" + _SUIT + r")(?![0-9A-Za-z_\ufe0f\ufe0e])", bygroups(Keyword, Text.Whitespace, Name.Builtin)),
             (_KEYWORDS, Keyword),
             (r"-(?:10|[2-9AKQJTakqjt])" + _SUIT + r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧!?])", Generic.Deleted),
             (r"((?:10|[Tt])" + _SUIT + r")" + _GLYPH + _END, bygroups(Generic.Strong, Operator)),

@@ -98,3 +98,36 @@ def test_result_with_spaces_is_a_bad_tag_as_lowercase_is(tmp_path):
     # written exactly it is a claim, checked
     errors = json.loads(run("validate", "--format", "json", _with_result(tmp_path, "AC")).stdout)["files"][0]["errors"]
     assert [e["code"] for e in errors] == ["result-mismatch"]
+
+
+# ---- a suit symbol's emoji selector belongs to its card -----------------------------------------
+
+DEAL = '[Result "*"]\n\ndeal 1 dealer D\ntrump H by A\n'
+
+
+def test_a_bad_word_with_an_emoji_suit_is_reported_whole_at_its_start():
+    # "a♠️x" was read as the card "a♠" then an error at the selector: found "️x", column 9
+    from dehlanote.syntax import parse_string
+    for line, column, word in ((" 1 A: a\u2660\ufe0fx 10H 3H 7H\n", 7, "a\u2660\ufe0fx"),
+                               (" 1 A: AH 10\u2665\ufe0ex 3H 7H\n", 10, "10\u2665\ufe0ex"),
+                               ("hands A: a\u2660\ufe0fx\n", 10, "a\u2660\ufe0fx")):
+        errors = parse_string(DEAL + line)[0].errors
+        assert [(e.code, e.line, e.column) for e in errors] == [("syntax", 5, column)], (line, errors)
+        assert f'found "{word}"' in errors[0].message
+    # as the same word without the selector is
+    errors = parse_string(DEAL + " 1 A: a\u2660x 10H 3H 7H\n")[0].errors
+    assert [(e.line, e.column) for e in errors] == [(5, 7)]
+    # a trump suit too
+    errors = parse_string('[Result "*"]\n\ndeal 1 dealer D\ntrump \u2660\ufe0fx by A\n')[0].errors
+    assert [(e.line, e.column) for e in errors] == [(4, 7)] and 'found "\u2660\ufe0fx"' in errors[0].message
+    # and the selector is still read with its card
+    assert not parse_string(DEAL + " 1 A: A\u2665\ufe0f! 10\u2665\ufe0e, 3\u2665\ufe0f 7H\n")[0].errors
+
+
+def test_the_lexer_keeps_a_selector_with_its_suit():
+    from pygments.token import Error, String
+    from dehlanote.output.lexer import DpnLexer
+    tokens = list(DpnLexer().get_tokens(" 1 A: a\u2660\ufe0fx 3H\n"))
+    assert (String.Symbol, "a\u2660") not in tokens
+    assert all(t is Error for t, v in tokens if v in ("a", "\u2660", "\ufe0f", "x"))
+    assert (String.Symbol, "A\u2660\ufe0f") in list(DpnLexer().get_tokens(" 1 A: A\u2660\ufe0f 3H\n"))
