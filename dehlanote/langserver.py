@@ -32,7 +32,8 @@ from .syntax.cards import card_of
 from .syntax.model import Game
 from .text import printable
 
-__all__ = ["MAX_MESSAGE", "Diagnostic", "Frames", "completions", "diagnostics", "formatted", "hover", "serve"]
+__all__ = ["MAX_MESSAGE", "Diagnostic", "Frames", "changed", "completions", "diagnostics", "formatted", "hover",
+           "serve"]
 
 ALL_CARDS = tuple(sorted((r + s for s in SUITS for r in ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4",
                                                               "3", "2")), key=sort_key))
@@ -83,6 +84,20 @@ def _offset(text: str, line: int, units: int) -> Optional[int]:
     if not 0 <= line < len(lines):
         return None
     return _starts(text)[line] + _from_utf16(lines[line], units)
+
+
+def changed(text: str, start: tuple[int, int], end: tuple[int, int], new: str) -> str:
+    """``text`` with the range from ``start`` to ``end`` (LSP positions: 0-based line, UTF-16
+    column) replaced by ``new``, as ``textDocument/didChange`` asks. As LSP says, a column past
+    its line's end stands for the line's end, and a line past the last for the document's end;
+    a range written backwards is read from its earlier end."""
+    def index(position: tuple[int, int]) -> int:
+        line, units = position
+        at = _offset(text, max(line, 0), max(units, 0))
+        return len(text) if at is None else at
+
+    first, last = sorted((index(start), index(end)))
+    return text[:first] + new + text[last:]
 
 
 def _games(text: str) -> list[Game]:
@@ -465,10 +480,23 @@ def serve(reg: Optional[Registry] = None) -> int:
 
         @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
         def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
-            if unquote(params.text_document.uri) in self.workspace.text_documents:
-                yield from super().lsp_text_document__did_change(params)
-            else:                            # pygls would raise a KeyError the editor shows
+            doc = self.workspace.text_documents.get(unquote(params.text_document.uri))
+            if doc is None:                  # pygls would raise a KeyError the editor shows
                 _log(f"a change to {params.text_document.uri}, which is not open, is ignored")
+                return
+            # the server asks for whole texts, but an editor may still send a range: applied
+            # here, on LSP's lines and UTF-16 columns (pygls took its new text as the whole
+            # document, and its own ranges count lines as Python's splitlines does)
+            text = doc.source
+            for change in params.content_changes:
+                if isinstance(change, types.TextDocumentContentChangePartial):
+                    r = change.range
+                    text = changed(text, (r.start.line, r.start.character), (r.end.line, r.end.character),
+                                   change.text)
+                else:
+                    text = change.text
+            whole = attrs.evolve(params, content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)])
+            yield from super().lsp_text_document__did_change(whole)
 
     class Server(LanguageServer):
         """pygls's, with its faults logged, never shown: pygls pops up on the editor's screen

@@ -587,3 +587,41 @@ def test_a_diagnostic_quotes_control_characters_as_the_command_line_does():
     found = diagnostics("deal 1 dealer Q\x01\x1b\n")
     assert found and all(not any(ord(ch) < 32 for ch in d.message) for d in found)
     assert any('found "Q\u2401\u241b"' in d.message for d in found), [d.message for d in found]
+
+
+def test_a_ranged_change_is_applied_to_the_text_not_taken_as_the_whole(client):
+    # the server asks for whole texts, but an editor may send ranges: "3 B" -> "3 A" sent as a
+    # range replaced the whole document with "A" (one syntax error instead of tens-mismatch)
+    text = BAD.read_text(encoding="utf-8").replace(" 3 B: 4S", "{\U0001d11e} 3 B: 4S")
+    uri = _open(client, BAD, text, uri="untitled:ranged.dpn")
+    assert sorted(d["code"] for d in client.diagnostics(uri)) == ["tens-mismatch", "wrong-leader"]
+    row = text.split("\n").index("{\U0001d11e} 3 B: 4S 5S 7S 9S")
+    tens = text.split("\n").index("tens AC 2 BD 2")
+    # B stands at code point 6 of its line, UTF-16 column 7 (the clef is two units); two
+    # changes in one notification, each on the text the one before left
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+        {"range": {"start": {"line": row, "character": 7}, "end": {"line": row, "character": 8}}, "text": "A"},
+        {"range": {"start": {"line": tens, "character": 8}, "end": {"line": tens, "character": 14}},
+         "text": "3 BD 1"},
+    ]})
+    assert client.diagnostics(uri) == []
+    # a range across lines, and one past the end of the document (which stands for its end)
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 3}, "contentChanges": [
+        {"range": {"start": {"line": tens, "character": 0}, "end": {"line": tens + 5, "character": 0}},
+         "text": ""},
+        {"range": {"start": {"line": 99, "character": 0}, "end": {"line": 99, "character": 0}},
+         "text": "tens AC 2 BD 2\n"},
+    ]})
+    found = client.diagnostics(uri)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in found] == [("tens-mismatch", tens)]
+
+
+def test_changed_counts_lsps_lines_and_utf16_columns():
+    from dehlanote.langserver import changed
+    text = "ab\r\ncd\ref\n\U0001d11ex\u2028y\n"
+    assert changed(text, (1, 1), (2, 1), "Z") == "ab\r\ncZf\n\U0001d11ex\u2028y\n"    # \r\n, \r: one line end each
+    assert changed(text, (3, 2), (3, 3), "Y") == "ab\r\ncd\ref\n\U0001d11eY\u2028y\n"   # the clef is two units
+    assert changed(text, (3, 4), (3, 5), "") == "ab\r\ncd\ref\n\U0001d11ex\u2028\n"     # U+2028 ends no line
+    assert changed(text, (0, 99), (1, 0), "") == "abcd\ref\n\U0001d11ex\u2028y\n"       # past a line's end: its end
+    assert changed(text, (9, 0), (9, 0), "!") == text + "!"                           # past the last line: the end
+    assert changed(text, (1, 2), (1, 0), "") == "ab\r\n\ref\n\U0001d11ex\u2028y\n"    # backwards: from its earlier end
