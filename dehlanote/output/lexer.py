@@ -82,9 +82,10 @@ class DpnLexer(RegexLexer):
             # "tens AC 2 BD 2": there AC is a side, elsewhere the ace of clubs
             (r"(?i:tens)" + _WORD_END, Keyword, "tens"),
             # a trump line's suit: the word after "trump" (a card there would be "trump drawn CARD")
-            (r"(?i:(trump))([ \t]+)(" + _SUIT + r")(?![0-9A-Za-z_\ufe0f\ufe0e])", bygroups(Keyword, Text.Whitespace, Name.Builtin)),
+            (r"(?i:(trump))([ \t]+)(" + _SUIT + r")(?![0-9A-Za-z_\ufe0f\ufe0e])",
+             bygroups(Keyword, Text.Whitespace, Name.Builtin)),
             (_KEYWORDS, Keyword),
-            (r"-(?:10|[2-9AKQJTakqjt])" + _SUIT + r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧!?])", Generic.Deleted),
+            (r"-(?:10|[2-9AKQJTakqjt])" + _SUIT + r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?])", Generic.Deleted),
             (r"((?:10|[Tt])" + _SUIT + r")" + _GLYPH + _END, bygroups(Generic.Strong, Operator)),
             (r"([2-9AKQJakqj]" + _SUIT + r")" + _GLYPH + _END, bygroups(String.Symbol, Operator)),
             (r"[0-9]+\.(?![0-9.])", Number.Integer),

@@ -131,3 +131,7 @@ def test_the_lexer_keeps_a_selector_with_its_suit():
     assert (String.Symbol, "a\u2660") not in tokens
     assert all(t is Error for t, v in tokens if v in ("a", "\u2660", "\ufe0f", "x"))
     assert (String.Symbol, "A\u2660\ufe0f") in list(DpnLexer().get_tokens(" 1 A: A\u2660\ufe0f 3H\n"))
+    # a withdrawn card too
+    from pygments.token import Generic
+    assert not [v for t, v in DpnLexer().get_tokens(" 1 A: -a\u2660\ufe0fx 3H\n") if t is Generic.Deleted]
+    assert (Generic.Deleted, "-A\u2660\ufe0f") in list(DpnLexer().get_tokens(" 1 A: -A\u2660\ufe0f KS\n"))
