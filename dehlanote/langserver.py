@@ -40,7 +40,7 @@ ALL_CARDS = tuple(sorted((r + s for s in SUITS for r in ("A", "K", "Q", "J", "10
 _TOKEN_END = re.compile(r"[^\s{}\[\]:,]*")
 _WORD_TAIL = re.compile(r"[0-9A-Za-z♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?-]*$")
 _TRICK_HEAD = re.compile(r"^\s*\d+\.?\s*(?:[A-F]\s*:)?")
-_HAND_HEAD = re.compile(r"^\s*(?:hands\s+)?[A-F]\s*:", re.I)
+_COMMENTS = re.compile(r"\{[^}]*\}")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NEWLINE = re.compile(r"\n")
 
@@ -278,11 +278,42 @@ def _game_start(text: str, line: int) -> int:
     return start
 
 
+def _where(prefix: str) -> tuple[str, int]:
+    """What the cursor at the end of ``prefix`` (a game's text up to it) is writing, read with
+    the lexer, whatever the layout (a record on one line too): ``("trick", i)`` in a trick
+    whose number stands at ``prefix[i]``, ``("hands", i)`` in a ``hands`` element starting at
+    ``i``, else ``("", -1)`` (in a comment, a tag, a deal, trump or tens line ...)."""
+    from pygments.token import Comment, Keyword, Name, Number, Text
+
+    from .output.lexer import DpnLexer
+
+    where: tuple[str, int] = ("", -1)
+    before = None                    # the token before, past white space and comments
+    tens = False                     # in a tens line: its numbers are no trick numbers
+    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(prefix):
+        if token in Text.Whitespace or token in Comment:
+            continue
+        if value == "{":             # a comment never closed: the cursor is in it
+            return "", -1
+        if token in Keyword:
+            word = value.lower()
+            tens = word == "tens"
+            where = ("hands", start) if word == "hands" else ("", -1)
+        elif token in Number.Integer and not tens and not (before is not None and before in Keyword):
+            where = ("trick", start)
+        elif value in ("[", "]") or token in Name.Tag:
+            where = ("", -1)
+        if not (token in Keyword or token in Name.Constant or token in Number.Integer):
+            tens = False
+        before = token
+    return where
+
+
 def completions(text: str, line: int, units: int, reg: Optional[Registry] = None) -> list[str]:
     """The cards to offer at the cursor: in a trick, those the player to play may play, from the
     per-card core (``DealFact.table``: its hand's legal cards when the hands are written, under
     the profile's rules; else every card not yet seen, the led suit first); in a hand, the
-    cards not dealt yet."""
+    cards not dealt yet. The layout does not matter: a record may be written on one line."""
     reg = reg or registry()
     lines = _lsp_lines(text)
     if not 0 <= line < len(lines):
@@ -292,10 +323,14 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
     tail = _WORD_TAIL.search(current)
     current = current[: len(current) - len(tail.group(0) if tail else "")]       # the word being typed
     start = _game_start(text, line)
-    before = "\n".join(lines[start:line]) + "\n"
+    prefix = "\n".join(lines[start:line] + [current])
+    kind, at = _where(prefix)
+    if kind == "hands":
+        return _undealt(prefix + "\n", reg)
+    if kind != "trick":
+        return []
+    before, current = prefix[:at], prefix[at:]
     head = _TRICK_HEAD.match(current)
-    if _HAND_HEAD.match(current) and head is None:
-        return _undealt(before + current + "\n", reg)
     if head is None:
         return []
     games = parse_string(before)
@@ -306,7 +341,8 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
         return []
     deal = facts.deals[-1]
     partial = [c for c in (card_of(w.rstrip("!?")) for w in re.findall(r"(?<![-\w])[0-9A-Za-z][^\s,{}]*",
-                                                                        current[head.end():])) if c]
+                                                                        _COMMENTS.sub(" ", current[head.end():])))
+               if c]
     try:
         table = deal.table(trick=deal.next_trick, card=1)     # the per-card core, at this trick
         for card in partial:

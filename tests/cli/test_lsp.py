@@ -625,3 +625,30 @@ def test_changed_counts_lsps_lines_and_utf16_columns():
     assert changed(text, (0, 99), (1, 0), "") == "abcd\ref\n\U0001d11ex\u2028y\n"       # past a line's end: its end
     assert changed(text, (9, 0), (9, 0), "!") == text + "!"                           # past the last line: the end
     assert changed(text, (1, 2), (1, 0), "") == "ab\r\n\ref\n\U0001d11ex\u2028y\n"    # backwards: from its earlier end
+
+
+def test_completion_in_a_record_written_on_one_line(client):
+    # the context was read from the cursor's line alone, from its start: a record on one line
+    # ("deal 1 dealer D hands A: ... trump D by A 1 A: AH ") was offered nothing
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("deal 1"))
+    last = next(i for i, line in enumerate(lines) if line.startswith(" 4 D:"))
+    one = " ".join(line.strip() for line in lines[first:last]) + " 4 D: KC 5C "
+    uri = _open(client, WORKED, "\n".join(lines[:first] + [one]), uri="untitled:one-line.dpn")
+    client.diagnostics(uri)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": first, "character": len(one)}})
+    deal = next(replay_games(iter_path(WORKED))).deals[0]
+    played = {p.card for t in deal.tricks[:4] for p in t.plays}
+    assert [item["label"] for item in result["items"]] == \
+        [c for c in completions("\n".join(lines[:last]) + "\n 4 D: KC 5C ", last, 12)]
+    assert "4C" in [item["label"] for item in result["items"]]           # what B really played
+    assert not played & {item["label"] for item in result["items"]} - {"4C"}
+    # a hands line on the same line as the deal, and a comment holding card names
+    assert "KS" in completions("deal 1 dealer D hands A: AS ", 0, 28)
+    assert "AS" not in completions("deal 1 dealer D hands A: AS ", 0, 28)
+    text = "\n".join(lines[:last]) + "\n 4 D: KC {5C?} "
+    assert "5C" in completions(text, last, len(" 4 D: KC {5C?} "))
+    # nowhere to play: in a comment left open, after a tens claim
+    assert completions(one + "{KC ", first, len(one) + 4) == []
+    assert completions(one + "tens AC 1 BD 0 ", first, len(one) + 15) == []
