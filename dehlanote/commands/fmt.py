@@ -128,8 +128,11 @@ def fmt(
                 if not same:
                     changed.append(report.path)
             else:
-                for piece in _canonical_pieces(spec, reg, report):
-                    dpn(("\n" if wrote and not report.games - 1 else "") + piece)
+                # a blank line between one file's text and the next's, whatever each begins
+                # with (comments alone after another file's game stuck to its last line, and
+                # read back as that line's comment)
+                for index, piece in enumerate(_canonical_pieces(spec, reg, report)):
+                    dpn(("\n" if wrote and index == 0 else "") + piece)
                     wrote = True
                 dpn.close()
         except (OutputRefused, NotReadBack) as exc:

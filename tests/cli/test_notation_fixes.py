@@ -135,3 +135,15 @@ def test_the_lexer_keeps_a_selector_with_its_suit():
     from pygments.token import Generic
     assert not [v for t, v in DpnLexer().get_tokens(" 1 A: -a\u2660\ufe0fx 3H\n") if t is Generic.Deleted]
     assert (Generic.Deleted, "-A\u2660\ufe0f") in list(DpnLexer().get_tokens(" 1 A: -A\u2660\ufe0f KS\n"))
+
+
+def test_fmt_of_several_files_keeps_a_file_of_comments_apart_from_the_game_before(tmp_path):
+    # "fmt game.dpn notes.dpn" wrote the notes right under the game's tens line, so reading the
+    # output back made them that line's comment
+    notes = tmp_path / "notes.dpn"
+    notes.write_text("{a}\n", encoding="utf-8")
+    out = run("fmt", ONE, notes, ONE).stdout
+    assert out.count("tens AC 3 BD 1\n\n") == 1 and "tens AC 3 BD 1\n\n{a}\n\n[Rules" in out
+    back = json.loads(run("json", "-", input=out).stdout)
+    assert all(d["tens_comments"] == [] for g in back["games"] for d in g["deals"])
+    assert run("fmt", notes, notes).stdout == "{a}\n\n{a}\n"
