@@ -30,8 +30,10 @@ def read_date(text: str) -> tuple[Optional[tuple[Optional[int], Optional[int], O
     """A ``Date`` tag's year, month and day (None for a part written ``??``), and ``""``; or None
     and why it is no date: not in the notation's form, or no day of the calendar (month 13,
     30 February, year 0000; a day without its month must still be one some month has)."""
-    m = DATE_FORM.fullmatch(text.strip())
+    m = DATE_FORM.fullmatch(text)
     if m is None:
+        if DATE_FORM.fullmatch(text.strip()) is not None:    # (as the Result's value: nothing around it)
+            return None, f'has spaces inside its quotes: write [Date "{text.strip()}"]'
         return None, "should be YYYY.MM.DD in the digits 0-9, with ?? for unknown parts"
     year, month, day = (None if g.startswith("?") else int(g) for g in m.groups())
     if year == 0:

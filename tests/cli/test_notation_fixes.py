@@ -147,3 +147,18 @@ def test_fmt_of_several_files_keeps_a_file_of_comments_apart_from_the_game_befor
     back = json.loads(run("json", "-", input=out).stdout)
     assert all(d["tens_comments"] == [] for g in back["games"] for d in g["deals"])
     assert run("fmt", notes, notes).stdout == "{a}\n\n{a}\n"
+
+
+def test_a_date_with_spaces_is_a_bad_tag_and_no_date_for_stats(tmp_path):
+    # [Date " 2026.11.27"] was taken as 27 November 2026 (stripped), the Result's twin
+    from dehlanote.stats import date_parts
+    path = tmp_path / "d.dpn"
+    for value in (" 2026.11.27", "2026.11.27 "):
+        path.write_text(ONE.read_text(encoding="utf-8").replace('[Result "*"]', f'[Date "{value}"]\n[Result "*"]'),
+                        encoding="utf-8")
+        for result in (run("validate", "--format", "json", path), console("validate", "--format", "json", path)):
+            errors = json.loads(result.stdout)["files"][0]["errors"]
+            assert [(e["code"], e["line"]) for e in errors] == [("bad-tag", 2)]
+            assert 'has spaces inside its quotes: write [Date "2026.11.27"]' in errors[0]["message"]
+        assert date_parts(value) == (None, None, None)
+    assert date_parts("2026.11.27")[0] == "2026-11-27"
