@@ -231,9 +231,11 @@ def _short_event(note, symbols: bool) -> str:
 
 def game_heading(facts: GameFacts, index: int) -> Text:
     game = facts.game
-    title = printable(game.tag("Event") or f"Game {index}")
-    out = Text(f"Game {index}: ", style="bold")
-    out.append(title, style="bold")
+    event = game.tag("Event")
+    # (a game without an Event was headed "Game 1: Game 1")
+    out = Text(f"Game {index}" + (": " if event else ""), style="bold")
+    if event:
+        out.append(printable(event), style="bold")
     rules = facts.rules
     if rules is not None:
         out.append(f" · rules {rules.label()}")

@@ -50,7 +50,7 @@ def test_piped_annotate_has_no_trailing_spaces(path):
     lines = out.splitlines()
     assert lines and all(line == line.rstrip() for line in lines)
     heading, rule = lines[0], lines[1]
-    assert heading.startswith("Game 1: ") and set(rule) == {"═"} and len(rule) == len(heading)
+    assert heading.startswith("Game 1") and set(rule) == {"═"} and len(rule) == len(heading)
 
 
 def test_columns_sets_the_width_when_piped():

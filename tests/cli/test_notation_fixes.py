@@ -162,3 +162,11 @@ def test_a_date_with_spaces_is_a_bad_tag_and_no_date_for_stats(tmp_path):
             assert 'has spaces inside its quotes: write [Date "2026.11.27"]' in errors[0]["message"]
         assert date_parts(value) == (None, None, None)
     assert date_parts("2026.11.27")[0] == "2026-11-27"
+
+
+def test_annotate_heads_a_game_without_an_event_once():
+    # "Game 1: Game 1 · rules standard": the number stood in for the missing Event as well
+    first = run("annotate", ONE).stdout.splitlines()[0]
+    assert first == "Game 1 · rules standard"
+    worked = run("annotate", ROOT / "samples" / "worked-example.dpn").stdout.splitlines()[0]
+    assert worked.startswith("Game 1: Worked example · rules standard")
