@@ -412,7 +412,11 @@ def _check_result(tag, result: ResultFact, rules: Rules, match: MatchState) -> O
     value = tag.value
     sides = sides_for(rules.seats)
     if value not in (*sides, "=", "*"):
-        return None  # reported as bad-tag
+        # reported as bad-tag; a value meant as one of them (" AC", "ac") is checked as that
+        # too: the claim's own mistake is not hidden behind its spelling's
+        value = value.strip().upper()
+        if value not in (*sides, "=", "*"):
+            return None
     def mismatch(message: str) -> DpnError:
         return DpnError("result-mismatch", message, tag.line, tag.column)
     if value == "*":

@@ -86,14 +86,17 @@ def _with_result(tmp_path: Path, value: str) -> Path:
 
 def test_result_with_spaces_is_a_bad_tag_as_lowercase_is(tmp_path):
     # [Result " AC"] was taken as AC (result-mismatch here) while [Result "ac"] was bad-tag
-    for value, says in ((" AC", 'has spaces inside its quotes: write [Result "AC"]'),
-                        ("BD ", 'has spaces inside its quotes: write [Result "BD"]'),
-                        (" *", 'has spaces inside its quotes: write [Result "*"]'),
-                        ("ac", 'should be written in capitals: [Result "AC"]')):
+    # with no check of the claim; now both are bad-tag, and the side they spell is checked
+    mismatch = [("result-mismatch", 2, 1)]
+    for value, says, then in ((" AC", 'has spaces inside its quotes: write [Result "AC"]', mismatch),
+                              ("BD ", 'has spaces inside its quotes: write [Result "BD"]', mismatch),
+                              (" *", 'has spaces inside its quotes: write [Result "*"]', []),
+                              ("ac", 'should be written in capitals: [Result "AC"]', mismatch),
+                              ("xx", "should be AC, BD (the winning side), = (level) or * (unfinished)", [])):
         path = _with_result(tmp_path, value)
         for result in (run("validate", "--format", "json", path), console("validate", "--format", "json", path)):
             errors = json.loads(result.stdout)["files"][0]["errors"]
-            assert [(e["code"], e["line"], e["column"]) for e in errors] == [("bad-tag", 2, 1)], (value, errors)
+            assert [(e["code"], e["line"], e["column"]) for e in errors] == [("bad-tag", 2, 1)] + then, (value, errors)
             assert says in errors[0]["message"]
     # written exactly it is a claim, checked
     errors = json.loads(run("validate", "--format", "json", _with_result(tmp_path, "AC")).stdout)["files"][0]["errors"]
