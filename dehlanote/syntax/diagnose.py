@@ -41,7 +41,9 @@ def no_suit(word: str) -> str:
 
 #: characters that show as nothing (format characters: a byte order mark, zero-width spaces
 #: and joiners, a soft hyphen): named in a message, or "found "BD"" shows nothing wrong
-_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]")
+#: and an emoji selector that follows no suit symbol (after one it is part of what is seen, "A♠️")
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
+                        "|(?<![♠♥♦♣♤♡♢♧])[\ufe0e\ufe0f]")
 
 
 def clip(word: str, size: int = 30) -> str:

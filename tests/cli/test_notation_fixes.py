@@ -173,3 +173,15 @@ def test_annotate_heads_a_game_without_an_event_once():
     assert first == "Game 1 · rules standard"
     worked = run("annotate", ROOT / "samples" / "worked-example.dpn").stdout.splitlines()[0]
     assert worked.startswith("Game 1: Worked example · rules standard")
+
+
+def test_a_stray_emoji_selector_is_named_in_the_found_text():
+    # " 1 A: AH 10H 3H \ufe0f7H" said found "️7H": the selector shows as nothing, so the message
+    # seemed to refuse the card 7H; one after a suit symbol is part of what is seen
+    from dehlanote.syntax import parse_string
+    for line, found in ((" 1 A: AH 10H 3H \ufe0f7H\n", '"<U+FE0F>7H"'),
+                        (" 1 A: AH 10H 3H 7H\ufe0e\n", '"7H<U+FE0E>"'),
+                        (" 1 A: A\u2665\ufe0f\ufe0f 10H 3H 7H\n", '"A\u2665\ufe0f<U+FE0F>"'),
+                        (" 1 A: a\u2660\ufe0fx 10H 3H 7H\n", '"a\u2660\ufe0fx"')):
+        errors = parse_string(DEAL + line)[0].errors
+        assert len(errors) == 1 and f"found {found}" in errors[0].message, (line, errors)
