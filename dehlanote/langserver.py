@@ -41,6 +41,7 @@ _TOKEN_END = re.compile(r"[^\s{}\[\]:,]*")
 _WORD_TAIL = re.compile(r"[0-9A-Za-z♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?-]*$")
 _TRICK_HEAD = re.compile(r"^\s*\d+\.?\s*(?:[A-F]\s*:)?")
 _COMMENTS = re.compile(r"\{[^}]*\}")
+_DEAL_LINES = re.compile(r"^[ \t\ufeff]*(?i:deal)(?![0-9A-Za-z_])", re.M)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NEWLINE = re.compile(r"\n")
 
@@ -290,7 +291,12 @@ def _where(prefix: str) -> tuple[str, int]:
     where: tuple[str, int] = ("", -1)
     before = None                    # the token before, past white space and comments
     tens = False                     # in a tens line: its numbers are no trick numbers
-    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(prefix):
+    # lexed from the last line that opens with "deal" (no context runs across a deal), outside
+    # any comment: a game of thousands of deals is not lexed whole at each keystroke
+    lines = list(_DEAL_LINES.finditer(prefix))
+    begin = _outside_comments(prefix, lines[-1].start() if lines else 0)
+    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(prefix[begin:]):
+        start += begin
         if token in Text.Whitespace or token in Comment:
             continue
         if value == "{":             # a comment never closed: the cursor is in it

@@ -652,3 +652,26 @@ def test_completion_in_a_record_written_on_one_line(client):
     # nowhere to play: in a comment left open, after a tens claim
     assert completions(one + "{KC ", first, len(one) + 4) == []
     assert completions(one + "tens AC 1 BD 0 ", first, len(one) + 15) == []
+
+
+def test_completion_lexes_from_its_deal_not_from_the_start_of_the_game(monkeypatch):
+    # where the cursor stands is read with the lexer: from the game's start, a game of thousands
+    # of deals was lexed whole at each keystroke (2 MB: two seconds); now from the deal's line
+    from dehlanote.output.lexer import DpnLexer
+
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("deal 1"))
+    last = next(i for i, line in enumerate(lines) if line.startswith(" 4 D:"))
+    deal = lines[first:last]
+    text = "\n".join(lines[:first] + ["{deal 0 was a misdeal: {no note}"] + deal * 1 + [" 4 D: KC 5C "])
+    lexed: list[int] = []
+    real = DpnLexer.get_tokens_unprocessed
+
+    def counting(self, source, *args):
+        lexed.append(len(source))
+        return real(self, source, *args)
+
+    monkeypatch.setattr(DpnLexer, "get_tokens_unprocessed", counting)
+    row = len(text.split("\n")) - 1
+    assert completions(text, row, len(" 4 D: KC 5C ")) == ["10C", "4C", "3C"]
+    assert lexed and max(lexed) < len("\n".join(deal)) + 40
