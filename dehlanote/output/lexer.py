@@ -134,13 +134,28 @@ def _open_at(text: str) -> int:
     line end outside a comment (a comment may span pieces and lines)."""
     cut = 0
     inside = False
+    # in a tag, and in its value: a "{" there opens no comment (a value with one held back the
+    # rest of the record, uncoloured, to its end); neither runs past its line
+    tag = quoted = escaped = False
     for i, ch in enumerate(text):
-        if ch == "{" and not inside:
+        if quoted:
+            if ch == '"' and not escaped:
+                quoted = False
+            escaped = ch == "\\" and not escaped
+        elif ch == "{" and not inside:
             inside = True
         elif ch == "}" and inside:
             inside = False
-        elif ch == "\n" and not inside:
+        elif not inside:
+            if ch == "[":
+                tag = True
+            elif ch == "]":
+                tag = False
+            elif ch == '"' and tag:
+                quoted, escaped = True, False
+        if ch == "\n" and not inside:
             cut = i + 1
+            tag = quoted = False
     return cut
 
 

@@ -185,3 +185,25 @@ def test_a_stray_emoji_selector_is_named_in_the_found_text():
                         (" 1 A: a\u2660\ufe0fx 10H 3H 7H\n", '"a\u2660\ufe0fx"')):
         errors = parse_string(DEAL + line)[0].errors
         assert len(errors) == 1 and f"found {found}" in errors[0].message, (line, errors)
+
+
+def test_colour_writer_does_not_take_a_brace_in_a_tag_value_for_a_comment():
+    # [Event "Smith {senior"] held back everything after it, uncoloured, until the record ended
+    # (fmt and annotate --format dpn on a terminal): the "{" was taken to open a comment
+    from dehlanote.output.lexer import ColourWriter
+    out: list[str] = []
+    writer = ColourWriter(out.append, True)
+    writer('[Event "Smith {senior"]\n')
+    writer("\ndeal 1 dealer D\n")
+    assert "deal" in "".join(out)
+    writer('[Site "a"] {a real\ncomment}\n')
+    assert "\x1b[32m{a real" in "".join(out)
+    writer('[Site "x\\"{"]\n 1 A: AH " {open\n')     # an escaped quote; a stray one outside a tag
+    held = "".join(out)
+    writer("still open} 10H\n")
+    assert "".join(out).startswith(held) and "open" in "".join(out)[len(held):]
+    writer.close()
+    plain = "".join(out)
+    for code in ("\x1b[32m", "\x1b[0m"):
+        plain = plain.replace(code, "")
+    assert "{a real" in plain and "Smith {senior" in plain
