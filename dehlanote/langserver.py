@@ -289,7 +289,7 @@ def _where(prefix: str) -> tuple[str, int]:
     from .output.lexer import DpnLexer
 
     where: tuple[str, int] = ("", -1)
-    before = None                    # the token before, past white space and comments
+    before = ""                      # the keyword just before, past white space and comments
     tens = False                     # in a tens line: its numbers are no trick numbers
     # lexed from the last line that opens with "deal" (no context runs across a deal), outside
     # any comment: a game of thousands of deals is not lexed whole at each keystroke
@@ -305,13 +305,13 @@ def _where(prefix: str) -> tuple[str, int]:
             word = value.lower()
             tens = word == "tens"
             where = ("hands", start) if word == "hands" else ("", -1)
-        elif token in Number.Integer and not tens and not (before is not None and before in Keyword):
+        elif token in Number.Integer and not tens and before not in ("deal", "at"):   # (deal 2, at 3)
             where = ("trick", start)
         elif value in ("[", "]") or token in Name.Tag:
             where = ("", -1)
         if not (token in Keyword or token in Name.Constant or token in Number.Integer):
             tens = False
-        before = token
+        before = value.lower() if token in Keyword else ""
     return where
 
 

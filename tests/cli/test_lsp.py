@@ -675,3 +675,20 @@ def test_completion_lexes_from_its_deal_not_from_the_start_of_the_game(monkeypat
     row = len(text.split("\n")) - 1
     assert completions(text, row, len(" 4 D: KC 5C ")) == ["10C", "4C", "3C"]
     assert lexed and max(lexed) < len("\n".join(deal)) + 40
+
+
+def test_completion_after_a_line_ending_in_a_keyword(client):
+    # a trick number right after "closed" (or "misdeal") was taken for that keyword's number,
+    # as after "deal" or "at", and the trick was offered nothing
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("deal 1"))
+    trump = next(i for i, line in enumerate(lines) if line.startswith("trump"))
+    text = "\n".join(['[Rules "standard trump=closed"]', '[Result "*"]', ""] + lines[first:trump]
+                     + ["trump D by A closed", " 1 A: AH "])
+    row = len(text.split("\n")) - 1
+    uri = _open(client, WORKED, text, uri="untitled:closed.dpn")
+    client.diagnostics(uri)
+    result = client.request("textDocument/completion", {"textDocument": {"uri": uri},
+                                                        "position": {"line": row, "character": 9}})
+    assert [item["label"] for item in result["items"]] == ["QH", "10H", "5H"]
+    assert completions("deal 1 dealer D trump D by A at 3 ", 0, 34) == []
