@@ -41,6 +41,7 @@ _TOKEN_END = re.compile(r"[^\s{}\[\]:,]*")
 _WORD_TAIL = re.compile(r"[0-9A-Za-z♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?-]*$")
 _TRICK_HEAD = re.compile(r"^\s*\d+\.?\s*(?:[A-F]\s*:)?")
 _COMMENTS = re.compile(r"\{[^}]*\}")
+_OPEN_SPLIT = re.compile(r"[\s|]*\|\s*$")
 _DEAL_LINES = re.compile(r"^[ \t\ufeff]*(?i:deal)(?![0-9A-Za-z_])", re.M)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NEWLINE = re.compile(r"\n")
@@ -365,7 +366,9 @@ def completions(text: str, line: int, units: int, reg: Optional[Registry] = None
 def _undealt(prefix: str, reg: Registry) -> list[str]:
     """The cards no hand of the deal being written holds yet: each card has as many copies as
     the rules' decks (three for six players), so it is offered while a copy is left."""
-    games = parse_string(prefix)
+    # a hand's split just typed ("A: AS KS |") awaits its cards: read without it (a "|" with no
+    # card after it is no hand the reader reads, and every card was offered, those dealt too)
+    games = parse_string(_OPEN_SPLIT.sub("\n", prefix))
     if not games or not games[-1].deals:
         return list(ALL_CARDS)
     rules = iter_replay(games[-1], reg).rules

@@ -692,3 +692,13 @@ def test_completion_after_a_line_ending_in_a_keyword(client):
                                                         "position": {"line": row, "character": 9}})
     assert [item["label"] for item in result["items"]] == ["QH", "10H", "5H"]
     assert completions("deal 1 dealer D trump D by A at 3 ", 0, 34) == []
+
+
+def test_completion_after_a_hands_split_leaves_out_the_cards_dealt():
+    # "hands A: AS KS |" (the first five dealt, the rest to come) did not read as a hand, so
+    # every card was offered, AS and KS too
+    for text in ("deal 1 dealer D\nhands A: AS KS |", "deal 1 dealer D\nhands A: AS KS | ",
+                 "deal 1 dealer D\nhands A: AS\n      B: KS | QS | "):
+        lines = text.split("\n")
+        offered = completions(text, len(lines) - 1, len(lines[-1]))
+        assert "AS" not in offered and "KS" not in offered and "JS" in offered, text
