@@ -83,6 +83,11 @@ class MatchState(NamedTuple):
     streak_known: bool = True           # False after a deal whose outcome is unknown, until a side wins one
 
 
+def _count(n: int, word: str) -> str:
+    """``n`` and ``word``, in the plural but for one ("1 card", "3 tens")."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _err(code: str, message: str, node, deal: Optional[int], trick: Optional[int] = None) -> DpnError:
     return DpnError(code, message, node.line, node.column, deal=deal, trick=trick)
 
@@ -211,7 +216,7 @@ def start_deal(match: MatchState, deal: Deal) -> tuple[Optional[DealState], list
                 if split is not None and i < split:
                     first += bit
             if len(hand.cards) != rules.hand_size:
-                errors.append(_err("hand-size", f"{hand.seat}'s hand has {len(hand.cards)} cards; "
+                errors.append(_err("hand-size", f"{hand.seat}'s hand has {_count(len(hand.cards), 'card')}; "
                                    f"each player is dealt {rules.hand_size}", hand, number))
                 ok = False
             if hand.split is not None and hand.split != 5:
@@ -658,10 +663,11 @@ def finish_deal(match: MatchState, state: Optional[DealState], deal: Deal, *, la
             counted = sum(claimed.values())
             short = [k for k in sides if claimed[k] < tens_count[k]]
             if counted != rules.total_tens:
-                errors.append(_err("tens-mismatch", f"the tens line counts {counted} tens: a deal has "
+                errors.append(_err("tens-mismatch", f"the tens line counts {_count(counted, 'ten')}: a deal has "
                                    f"{rules.total_tens}", deal.tens, number))
             elif short:
-                errors.append(_err("tens-mismatch", f"{short[0]} has taken {tens_count[short[0]]} tens already, "
+                taken = _count(tens_count[short[0]], "ten")
+                errors.append(_err("tens-mismatch", f"{short[0]} has taken {taken} already, "
                                    f"not {claimed[short[0]]}", deal.tens, number))
         # unknown is not invented: no winner, no streak, no next dealer (NOTATION 1.1)
         fact = DealFact(number, seats[state.dealer], len(deal.misdeals), hands, state.trump_fact, state.tricks,

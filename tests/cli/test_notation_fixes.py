@@ -207,3 +207,16 @@ def test_colour_writer_does_not_take_a_brace_in_a_tag_value_for_a_comment():
     for code in ("\x1b[32m", "\x1b[0m"):
         plain = plain.replace(code, "")
     assert "{a real" in plain and "Smith {senior" in plain
+
+
+def test_one_card_and_one_ten_are_singular_in_messages():
+    # "A's hand has 1 cards", "the tens line counts 1 tens", "BD has taken 1 tens already"
+    from dehlanote.replay import replay_game
+    from dehlanote.syntax import parse_string
+    text = DEAL.replace("trump H by A\n", "hands A: AS\ntrump H by A\n") + " 1 A: AS 10H 3H 7H\ntens AC 1 BD 0\n"
+    messages = [e.message for e in replay_game(parse_string(text)[0]).errors]
+    assert "A's hand has 1 card; each player is dealt 13" in messages
+    assert "the tens line counts 1 ten: a deal has 4" in messages
+    text = DEAL + " 1 A: AH 10H 3H 7H\n 2 A: AS QS 2S 5S\ntens AC 0 BD 4\n"    # A sweeps 10H
+    messages = [e.message for e in replay_game(parse_string(text)[0]).errors]
+    assert any(m.endswith("has taken 1 ten already, not 0") for m in messages), messages
