@@ -216,6 +216,10 @@ def _play_in(facts: GameFacts, line: int, column: int) -> Optional[tuple[DealFac
     return None
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _cards(cards: Any) -> str:
     return " ".join(c[:-1] + SUIT_SYMBOLS.get(c[-1], c[-1]) for c in cards) or "none"
 
@@ -256,10 +260,11 @@ def hover(text: str, line: int, units: int, reg: Optional[Registry] = None) -> O
         else:
             lines.append("the trick so far: " + ", ".join(f"{p.seat} {_cards([p.card])}" for p in snap.shown))
             turn = f"{t.order[len(snap.shown)]} to play"
-        centre = f"centre {snap.centre_cards} card{'s' if snap.centre_cards != 1 else ''}"
+        centre = f"centre {_count(snap.centre_cards, 'card')}"
         if snap.centre_tens:
             centre += f" with {_cards(snap.centre_tens)}"
-        tens = " · ".join(f"{side} {len(snap.pile_tens.get(side, ()))} tens ({snap.piles.get(side, 0)} cards"
+        tens = " · ".join(f"{side} {_count(len(snap.pile_tens.get(side, ())), 'ten')} "
+                          f"({_count(snap.piles.get(side, 0), 'card')}"
                           + (f": {_cards(snap.pile_tens[side])}" if snap.pile_tens.get(side) else "") + ")"
                           for side in sides)
         trump = f"trump {SUIT_SYMBOLS[snap.trump]}" if snap.trump else "no trump known yet"

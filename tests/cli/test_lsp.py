@@ -702,3 +702,10 @@ def test_completion_after_a_hands_split_leaves_out_the_cards_dealt():
         lines = text.split("\n")
         offered = completions(text, len(lines) - 1, len(lines[-1]))
         assert "AS" not in offered and "KS" not in offered and "JS" in offered, text
+
+
+def test_hover_says_one_ten_not_one_tens():
+    # "AC 1 tens (8 cards: 10♥)"
+    text = '[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n 2 A: AS QS 2S 5S\n'
+    said = hover(text, 5, len(" 2 A: AS QS 2S 5"))
+    assert "AC 1 ten (8 cards: 10♥) · BD 0 tens (0 cards)" in said, said
