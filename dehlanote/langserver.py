@@ -163,7 +163,9 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
             piece = (game.source or piece).strip("\n") + "\n"
         pieces.append(piece)
     if not pieces and text.strip():
-        return text              # comments alone, in no game: data, kept as written
+        # comments alone, in no game: data, kept as written, as fmt keeps them (without the
+        # blank lines around them, ended by a line end: fmt's text, which the editor's was not)
+        return text.removeprefix("\ufeff").strip("\n") + "\n"
     return "\n".join(pieces)
 
 

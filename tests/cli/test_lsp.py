@@ -709,3 +709,14 @@ def test_hover_says_one_ten_not_one_tens():
     text = '[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n 2 A: AS QS 2S 5S\n'
     said = hover(text, 5, len(" 2 A: AS QS 2S 5"))
     assert "AC 1 ten (8 cards: 10♥) · BD 0 tens (0 cards)" in said, said
+
+
+@pytest.mark.parametrize("text", ["\n\n{a}\n\n", "{a}", "  {a}  \n", "{a}\r\n\r\n{b}", "\ufeff{a}\n"])
+def test_formatting_comments_alone_gives_fmts_text(text, tmp_path):
+    # "Formatting: the document as dehlanote fmt writes it": comments alone were given back as
+    # the editor had them ("\n\n{a}\n\n", "{a}" without its line end) where fmt trims and ends them
+    from dehlanote.langserver import formatted
+    path = tmp_path / "notes.dpn"
+    path.write_bytes(text.encode("utf-8"))
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "fmt", str(path)], capture_output=True, env=ENV, cwd=ROOT)
+    assert formatted(text) == proc.stdout.decode("utf-8")
