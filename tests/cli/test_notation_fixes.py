@@ -123,6 +123,9 @@ def test_a_bad_word_with_an_emoji_suit_is_reported_whole_at_its_start():
     # a trump suit too
     errors = parse_string('[Result "*"]\n\ndeal 1 dealer D\ntrump \u2660\ufe0fx by A\n')[0].errors
     assert [(e.line, e.column) for e in errors] == [(4, 7)] and 'found "\u2660\ufe0fx"' in errors[0].message
+    # two emoji cards glued together are told as such ('found "️7♥️"' before)
+    errors = parse_string(DEAL + " 1 A: AH 10H 3\u2665\ufe0f7\u2665\ufe0f\n")[0].errors
+    assert [(e.line, e.column) for e in errors] == [(5, 14)] and "put a space between two cards" in errors[0].message
     # and the selector is still read with its card
     assert not parse_string(DEAL + " 1 A: A\u2665\ufe0f! 10\u2665\ufe0e, 3\u2665\ufe0f 7H\n")[0].errors
 
