@@ -646,20 +646,22 @@ def print_summary(out: "Console | LazyConsole", reports: list[FileReport]) -> No
 
 def open_games(spec: str) -> Iterator[Game]:
     """The games of a file; an unreadable file fails here, before anything is written."""
-    return _opened(spec, games_of(spec))
+    return _opened(spec, games_of)
 
 
 def open_records(spec: str) -> Iterator["Game | Loose"]:
     """The games of a file and the comments in no game (:func:`records_of`), as
     :func:`open_games` opens them."""
-    return _opened(spec, records_of(spec))
+    return _opened(spec, records_of)
 
 
 _R = TypeVar("_R")
 
 
-def _opened(spec: str, games: Iterator[_R]) -> Iterator[_R]:
+def _opened(spec: str, read: Callable[[str], Iterator[_R]]) -> Iterator[_R]:
+    # read(spec) inside the try: games_of looks at the file's first bytes before it yields
     try:
+        games = read(spec)
         first = next(games, None)
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
