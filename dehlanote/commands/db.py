@@ -36,6 +36,7 @@ from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand
                      out_console, output_path, database_path, refuse_input_output)
 from ..errors import why
 from ..files import OutputRefused, ReadOnly, kind_of
+from ..lockfile import Busy
 from ..db import ctrl_c_told
 from .plainhelp import PlainCommand, PlainGroup
 
@@ -181,6 +182,11 @@ def build_command(
         raise fail(f"not-a-database: {target}: {exc}")
     except ForeignLog as exc:
         raise fail(_foreign(exc) + f" ({unchanged})") from None
+    except Busy as exc:
+        pid = exc.holder.split(" ", 1)[0]
+        by = f" (process {pid})" if pid.isdigit() else ""
+        raise fail(f"locked: {target}: another dehlanote db build is building this database{by}: try again "
+                   f"once it has finished (this build changed nothing)") from None
     except duckdb.Error as exc:
         if _out_of_memory(duckdb, exc):
             limit = f"--memory {memory}" if memory else "its default limits (192MB reading, 256MB rating)"

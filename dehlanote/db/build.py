@@ -408,6 +408,8 @@ def build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int = 1, regi
             is read-only and not ``force`` (:func:`dehlanote.files.database_target`).
         WriteError: the database's folder cannot be written (the database is left as it was).
         SchemaMismatch: ``dest`` is not a database this command made.
+        dehlanote.lockfile.Busy: another build of the same database is under way (its
+            ``holder``: ``PID dehlanote db build NAME``).
         duckdb.Error: the database cannot be opened or written.
         KeyboardInterrupt: Ctrl-C, even where DuckDB reported it as an error of its own
             (:func:`dehlanote.db.ctrl_c_told`); the database is left as it was.
@@ -428,8 +430,21 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
             sniff(path)
         except OSError as exc:      # (NotText too: its sentence, without "[Errno 0]")
             raise FileProblem(path, why(exc)) from None
-    from ..files import build_beside, copy_file, database_target
+    from ..files import database_target
+    from ..lockfile import FileLock
     shown, dest = dest, database_target(dest, force=force)     # (a link's database, a regular file)
+    # one build of a database at a time: two at once both said "built" and the later rename won,
+    # the other's work lost; the lock (".NAME.lock" beside it) is taken before the database is
+    # read, and goes with its process (a build killed leaves no lock that holds)
+    with FileLock(dest, f"dehlanote db build {shown}", 0o600):
+        return _build_held(paths, shown, dest, reg, jobs=jobs, registry_files=registry_files, limits=(memory,
+                           rating_memory), on_file=on_file)
+
+
+def _build_held(paths: list[str], shown: str, dest: str, reg: Registry, *, jobs: int, registry_files: Sequence[str],
+                limits: tuple[str, str], on_file: Optional[Callable[[str, str], None]]) -> BuildSummary:
+    from ..files import build_beside, copy_file
+    memory, rating_memory = limits
     check_log(dest)
     exists = os.path.exists(dest)
     if exists:
@@ -460,7 +475,6 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
         summary = _update(plan, tmp, reg, jobs, tuple(registry_files), (memory, rating_memory), on_file,
                           fresh=not exists)
     return summary._replace(path=shown)
-
 
 
 def _regular(path: str) -> None:

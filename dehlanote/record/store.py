@@ -31,16 +31,14 @@ into DPN files (``dehlanote serve``) uses the same way, so that the two exclude 
 
 from __future__ import annotations
 
-import errno
-import fcntl
 import hashlib
 import os
 import stat
-import time
 from pathlib import Path
 from typing import Optional, Union
 
-from ..files import OutputRefused, Snapshot, kind_of, note_lock, open_lock, write_file
+from ..files import OutputRefused, Snapshot, kind_of, write_file
+from ..lockfile import Busy, FileLock, lock_path
 
 __all__ = ["MAX_RECORD_BYTES", "Claim", "RecordBusy", "RecordChanged", "RecordFile", "RecordLock", "RecordRefused",
            "lock_path", "not_a_record", "read_record", "save"]
@@ -51,13 +49,8 @@ MAX_RECORD_BYTES = 8 * 1024 * 1024
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-class RecordBusy(Exception):
+class RecordBusy(Busy):
     """Another recorder holds the record (``holder``: who, as it wrote itself down)."""
-
-    def __init__(self, path: str, holder: str = "") -> None:
-        super().__init__(path)
-        self.path = path
-        self.holder = holder
 
 
 class RecordRefused(Exception):
@@ -72,83 +65,15 @@ class RecordChanged(Exception):
     """The record changed on disk since the recorder last read or wrote it."""
 
 
-def lock_path(path: PathLike) -> str:
-    """The lock file of the record at ``path``: ``.NAME.lock`` beside its real file."""
-    real = os.path.realpath(os.fspath(path))
-    folder, name = os.path.split(real)
-    return os.path.join(folder or ".", f".{name}.lock")
+class RecordLock(FileLock):
+    """Holds the record at ``path`` against any other recorder, for as long as it is held
+    (:class:`dehlanote.lockfile.FileLock`: :meth:`acquire` never waits, it raises
+    :class:`RecordBusy`; on a file system without locks ``held`` stays False)."""
 
-
-class RecordLock:
-    """Holds the record at ``path`` against any other recorder, for as long as it is held.
-
-    :meth:`acquire` never waits: it raises :class:`RecordBusy` when another process holds
-    the record. On a file system without locks the record is recorded unguarded rather
-    than refused (``held`` stays False).
-    """
+    busy = RecordBusy
 
     def __init__(self, path: PathLike, owner: str = "dehlanote record") -> None:
-        self.path = os.fspath(path)
-        self.owner = owner
-        self.file = lock_path(path)
-        self._fd: Optional[int] = None
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
-    def acquire(self) -> None:
-        """Take the lock (creating its file), or raise :class:`RecordBusy`.
-
-        Raises:
-            RecordBusy: another recorder holds it.
-            OSError: the lock file cannot be made (a folder that cannot be written).
-        """
-        for _ in range(100):
-            try:
-                fd = open_lock(self.file, 0o644)     # (the one writer's: never through a link)
-            except OutputRefused as exc:
-                raise OSError(errno.ELOOP, f"{exc}", os.fspath(self.file)) from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                holder = _holder(fd)
-                os.close(fd)
-                raise RecordBusy(self.path, holder) from None
-            except OSError as exc:
-                os.close(fd)
-                if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL):
-                    return      # no locks on this file system
-                raise
-            try:
-                now = os.stat(self.file, follow_symlinks=False)
-            except FileNotFoundError:
-                now = None
-            held = os.fstat(fd)
-            if now is not None and (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev):
-                note_lock(fd, f"{os.getpid()} {self.owner}\n")
-                self._fd = fd
-                return
-            os.close(fd)     # the holder before us removed that file as we opened it: again
-        raise RecordBusy(self.path)
-
-    def release(self) -> None:
-        """Let the record go (the lock file is removed while still held, then closed)."""
-        if self._fd is None:
-            return
-        try:
-            os.unlink(self.file)
-        except OSError:
-            pass
-        os.close(self._fd)
-        self._fd = None
-
-    def __enter__(self) -> "RecordLock":
-        self.acquire()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.release()
+        super().__init__(path, owner, 0o644)
 
 
 class Claim(RecordLock):
@@ -167,21 +92,6 @@ class Claim(RecordLock):
                 self.acquire()
             except (RecordBusy, OSError):
                 pass
-
-
-def _holder(fd: int) -> str:
-    """Who holds the lock, as it wrote itself down. A holder writes its note just after it
-    takes the lock, so a note still empty is read again for a moment (up to 0.2 s) before
-    the holder is left unnamed (a recorder stopped in between)."""
-    for _ in range(20):
-        try:
-            note = os.pread(fd, 200, 0).decode("utf-8", "replace").strip()
-        except OSError:
-            return ""
-        if note:
-            return note
-        time.sleep(0.01)
-    return ""
 
 
 def not_a_record(path: PathLike) -> Optional[str]:
