@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from typing import Any
 
 from .text import printable
@@ -152,4 +154,6 @@ def why(exc: OSError) -> str:
         return "is a directory (give the files in it, e.g. DIR/*.dpn)"
     if isinstance(exc, PermissionError):
         return "permission denied"
+    if exc.errno == errno.ELOOP and exc.strerror == os.strerror(errno.ELOOP):    # ("too many levels of ...")
+        return "it is a loop of symbolic links (a link that leads back to itself, never to a file)"
     return (exc.strerror or str(exc)).lower()

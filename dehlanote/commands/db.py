@@ -164,6 +164,12 @@ def build_command(
     refuse_input_output(target, [*specs, rules])
     if os.path.isdir(target):
         raise fail(f"not-a-database: {target}: it is a directory")
+    try:
+        os.stat(target)
+    except FileNotFoundError:
+        pass        # (made by the build)
+    except OSError as exc:      # a loop of links: no database, and nothing to do with its folder
+        raise fail(f"not-a-database: {target}: {why(exc)}") from None
     folder = os.path.dirname(target) or "."
     if not os.path.isdir(folder):
         raise fail(f"no-folder: cannot write {display_name(target)}: the folder {display_name(folder)} does not exist")
@@ -351,14 +357,14 @@ def query_command(
     """
     duckdb = _duckdb()
     path = os.fspath(database)
-    if not os.path.exists(path):
-        raise fail(f"no-database: {path}: no such file (make it with dehlanote db build FILE... -o {path})")
-    if os.path.isdir(path):
-        raise fail(f"not-a-database: {path}: it is a directory")
     try:
         st = os.stat(path)
-    except OSError as exc:
+    except FileNotFoundError:
+        raise fail(f"no-database: {path}: no such file (make it with dehlanote db build FILE... -o {path})") from None
+    except OSError as exc:      # (a loop of links is no missing file)
         raise fail(f"unreadable: cannot read {path}: {why(exc)}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise fail(f"not-a-database: {path}: it is a directory")
     if not stat.S_ISREG(st.st_mode):      # (DuckDB would wait on a FIFO for good)
         raise fail(f"not-a-database: {path}: it is {kind_of(st)}: a database is a regular file")
     from ..db.build import ForeignLog, check_log, opened

@@ -1,0 +1,59 @@
+"""A loop of symbolic links (``ln -s a b; ln -s b a``) named to a command is said as a loop of
+links, the same way by every command that takes a path: ``db query`` called it "no such file"
+(and offered to make it), the others gave the system's "too many levels of symbolic links"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from dehlanote.cli import app
+
+ROOT = Path(__file__).resolve().parents[2]
+MATCH = str(ROOT / "samples" / "match.dpn")
+LOOP = "it is a loop of symbolic links (a link that leads back to itself, never to a file)"
+
+
+def run(cwd: Path, *args: str):
+    import contextlib
+    with contextlib.chdir(cwd):
+        result = CliRunner().invoke(app, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result
+
+
+@pytest.fixture
+def loop(tmp_path: Path) -> Path:
+    (tmp_path / "b").symlink_to("a")
+    (tmp_path / "a").symlink_to("b")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", [
+    ("validate", "a"), ("json", "a"), ("stats", "a"), ("html", "a", "-o", "page.html"), ("review", "a"),
+    ("fmt", "a"), ("json", MATCH, "-o", "a"), ("html", MATCH, "-o", "a"),
+], ids=lambda a: " ".join(Path(x).name for x in a))
+def test_a_loop_of_links_is_said_as_such(loop: Path, args: tuple[str, ...]) -> None:
+    result = run(loop, *args)
+    assert result.exit_code == 2, result.stderr
+    assert f"a: {LOOP}" in result.stderr
+    assert "too many levels" not in result.stderr
+
+
+def test_db_query_on_a_loop_of_links_is_no_missing_database(loop: Path) -> None:
+    pytest.importorskip("duckdb")
+    result = run(loop, "db", "query", "a", "select 1")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"dehlanote: unreadable: cannot read a: {LOOP}"
+
+
+@pytest.mark.parametrize("args", [("db", "build", "a", "-o", "club.duckdb"), ("db", "build", MATCH, "-o", "a")],
+                         ids=["input", "output"])
+def test_db_build_on_a_loop_of_links(loop: Path, args: tuple[str, ...]) -> None:
+    pytest.importorskip("duckdb")
+    result = run(loop, *args)
+    assert result.exit_code == 2
+    assert f"a: {LOOP}" in result.stderr
+    assert "cannot write beside it" not in result.stderr      # (its folder is writable: no folder fault)
