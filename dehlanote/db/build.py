@@ -450,9 +450,9 @@ def _build_held(paths: list[str], shown: str, dest: str, reg: Registry, *, jobs:
     if exists:
         with opened(dest) as con:
             _configure(con, jobs, memory)
-            _check_schema(con)
+            older = _check_schema(con)
             plan = _plan(con, paths, again=_replayer_of(con) != replayer(reg))
-            if not plan.removed and not plan.read:
+            if not plan.removed and not plan.read and not older:
                 # nothing to read again: only the times of files saved with the same bytes, in one
                 # small transaction on the database itself
                 _run(con, "BEGIN")
@@ -489,13 +489,31 @@ def _regular(path: str) -> None:
                                 f"reads it again at the next build (save it to a file first)")
 
 
-def _check_schema(con: duckdb.DuckDBPyConnection) -> None:
+def _check_schema(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the database is of an older version this build brings up to date (:func:`_upgrade`).
+
+    Raises:
+        SchemaMismatch: not a database of db build, or of a version that cannot be upgraded.
+    """
     version = schema_version(con)
     if version is None:
         raise SchemaMismatch("it is not a database made by dehlanote db build")
+    if version in schema.UPGRADES:
+        return True
     if version != schema.VERSION:
         raise SchemaMismatch(f"it holds schema version {version}, this dehlanote writes version "
                              f"{schema.VERSION}: build a new database (another -o) from the archive")
+    return False
+
+
+def _upgrade(con: duckdb.DuckDBPyConnection) -> None:
+    """Bring a database of an older version to this one, a step at a time (:data:`schema.UPGRADES`;
+    on the private copy a build works on, so it is all or nothing)."""
+    version = schema_version(con)
+    while version in schema.UPGRADES:
+        _run(con, schema.UPGRADES[version])
+        version = version + 1
+        _run(con, "UPDATE meta SET value = ? WHERE key = 'schema_version'", [str(version)])
 
 
 def _summary(con: duckdb.DuckDBPyConnection, dest: str, counts: tuple[int, int, int]) -> BuildSummary:
@@ -520,7 +538,8 @@ def _update(plan: Plan, dest: str, reg: Registry, jobs: int, registry_files: tup
         if fresh:
             _create(con)
         else:
-            _check_schema(con)
+            if _check_schema(con):
+                _upgrade(con)
             _statements(con, schema.VIEWS)      # (the views of this dehlanote: they hold no rows)
         # (stopped by Ctrl-C or an error, its workers are terminated at once: dehlanote.workers)
         workers = worker_pool(jobs, multiprocessing.get_context(START_METHOD), pool._init_worker,

@@ -6,8 +6,10 @@ with partnerships it has a plain team form (the side's rating is the mean of its
 Its limits are said in docs/db.md: no uncertainty per player, so a newcomer's first results
 move the rating as much as a regular's.
 
-The rules (:func:`rate`): every player and every partnership (its players' names in
-alphabetical order, joined by `` & ``) starts at :data:`START`. Results are taken in time
+The rules (:func:`rate`): every player and every partnership starts at :data:`START`. A
+partnership is its players themselves (the list of their names in alphabetical order, the
+``players`` column), shown as their names joined by `` & ``: the text alone would make one of
+``A & B`` with ``C`` and ``A`` with ``B & C``. Results are taken in time
 order (the games' ``Date`` tags, games without a date last, then file and game order):
 each complete deal with a winner (K = :data:`K_DEAL`), then, after a match's last deal,
 the match's result when it finished (K = :data:`K_MATCH`; a level match counts half).
@@ -84,7 +86,7 @@ class Elo:
 
     def __init__(self) -> None:
         self.players: dict[str, float] = {}
-        self.pairs: dict[str, float] = {}
+        self.pairs: dict[tuple[str, ...], float] = {}     # (a partnership is its players, not their text)
         self.seq = 0
 
     def feed(self, events: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
@@ -106,13 +108,13 @@ class Elo:
                     before = players.get(name, START)
                     players[name] = after = before + delta
                     add(("player", name, seq, game_id, deal, sort_date, season, kind, before, after))
-            pa, pb = " & ".join(sorted(names_a)), " & ".join(sorted(names_b))
+            pa, pb = tuple(sorted(names_a)), tuple(sorted(names_b))
             qa, qb = pairs.get(pa, START), pairs.get(pb, START)
             pair_change = k * (score - expected(qa, qb))
             pairs[pa] = qa + pair_change
             pairs[pb] = qb - pair_change
-            add(("partnership", pa, seq, game_id, deal, sort_date, season, kind, qa, qa + pair_change))
-            add(("partnership", pb, seq, game_id, deal, sort_date, season, kind, qb, qb - pair_change))
+            add(("partnership", " & ".join(pa), seq, game_id, deal, sort_date, season, kind, qa, qa + pair_change))
+            add(("partnership", " & ".join(pb), seq, game_id, deal, sort_date, season, kind, qb, qb - pair_change))
         return out
 
     def changes(self, events: Iterable[tuple[Any, ...]]) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
@@ -125,6 +127,7 @@ class Elo:
         p_before: list[float] = []
         p_after: list[float] = []
         q_name: list[str] = []
+        q_players: list[list[str]] = []
         q_before: list[float] = []
         q_after: list[float] = []
         seqs: list[int] = []
@@ -145,18 +148,20 @@ class Elo:
             p_after += after
             p_after += after_b
             p_seq += [seq] * (len(a) + len(b))
-            pa, pb = " & ".join(sorted(names_a)), " & ".join(sorted(names_b))
+            sa, sb = sorted(names_a), sorted(names_b)
+            pa, pb = tuple(sa), tuple(sb)
             qa, qb = pairs.get(pa, START), pairs.get(pb, START)
             pair_change = k * (score - 1.0 / (1.0 + 10.0 ** ((qb - qa) / 400.0)))
             pairs[pa] = ra = qa + pair_change
             pairs[pb] = rb = qb - pair_change
-            q_name += (pa, pb)
+            q_name += (" & ".join(sa), " & ".join(sb))
+            q_players += (sa, sb)
             q_before += (qa, qb)
             q_after += (ra, rb)
             seqs += (seq, seq)
         self.seq += len(seqs) // 2
         return ({"name": p_name, "seq": p_seq, "before": p_before, "after": p_after},
-                {"name": q_name, "seq": seqs, "before": q_before, "after": q_after})
+                {"name": q_name, "players": q_players, "seq": seqs, "before": q_before, "after": q_after})
 
 
 def rate(events: Iterable[tuple[Any, ...]], sides: dict[Any, dict[str, list[str]]]) -> dict[str, list[Any]]:
@@ -201,9 +206,10 @@ def rebuild(con: Any) -> int:
             # from this function's variable (DuckDB's replacement scan), not registered: a view
             # registered and dropped inside the build's transaction keeps its table alive until
             # the commit (measured on a million deals: 335 -> 760 MB over the pages; now flat)
+            players = "s.players" if kind == "partnership" else "NULL"     # (a player is their name)
             con.execute("INSERT INTO ratings SELECT ?, s.name, s.seq, e.game_id, e.deal, e.sort_date, e.season, "
-                        "e.kind, s.before, s.after FROM staged_ratings s JOIN _rating_events e ON e.rn = s.seq "
-                        "WHERE e.rn > ? AND e.rn <= ?", [kind, start, start + PAGE]).fetchall()
+                        f"e.kind, s.before, s.after, {players} FROM staged_ratings s JOIN _rating_events e "
+                        "ON e.rn = s.seq WHERE e.rn > ? AND e.rn <= ?", [kind, start, start + PAGE]).fetchall()
             written += staged_ratings.num_rows
             del staged_ratings
         del changed

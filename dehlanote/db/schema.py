@@ -1,15 +1,24 @@
 """The database's tables and views (schema version :data:`VERSION`; docs/db.md describes each column).
 
-A database whose ``meta.schema_version`` differs is rebuilt from its files, never patched:
-every fact can be read again from the archive.
+A database whose ``meta.schema_version`` differs is rebuilt from its files, never patched
+(every fact can be read again from the archive), but for the small steps of :data:`UPGRADES`,
+made by the next build.
 """
 
 from __future__ import annotations
 
-__all__ = ["VERSION", "TABLES", "VIEWS", "STAGED"]
+__all__ = ["VERSION", "UPGRADES", "TABLES", "VIEWS", "STAGED"]
 
 #: bumped whenever a table or view changes; docs/db.md says what each version holds
-VERSION = 1
+VERSION = 2
+
+#: what brings a database of an older version up to this one (its rows are kept: the build that
+#: upgrades it rebuilds the ratings); a version not here is refused ("build a new database")
+UPGRADES = {
+    # 2: a partnership is rated by its players (``ratings.players``), not by their names'
+    # text: "A & B" with "C", and "A" with "B & C", were one partnership
+    1: "ALTER TABLE ratings ADD COLUMN players VARCHAR[]",
+}
 
 TABLES = """
 CREATE TABLE meta (key VARCHAR PRIMARY KEY, value VARCHAR);
@@ -35,7 +44,7 @@ CREATE TABLE tens (game_id BIGINT NOT NULL, deal INTEGER, ten VARCHAR, played_by
 CREATE TABLE errors (file_id INTEGER NOT NULL, game_id BIGINT, code VARCHAR, message VARCHAR, line INTEGER,
     "column" INTEGER, deal INTEGER, trick INTEGER);
 CREATE TABLE ratings (kind VARCHAR, name VARCHAR, seq BIGINT, game_id BIGINT, deal INTEGER, sort_date VARCHAR,
-    season INTEGER, event VARCHAR, rating_before DOUBLE, rating DOUBLE);
+    season INTEGER, event VARCHAR, rating_before DOUBLE, rating DOUBLE, players VARCHAR[]);
 """
 
 #: the tables filled from Python batches (``rows.COLUMNS``), and how each staged batch becomes
@@ -93,20 +102,20 @@ WHERE s.player IS NOT NULL;
 
 CREATE OR REPLACE VIEW partnership_deals AS
 WITH sides AS (SELECT game_id, side, string_agg(player, ' & ' ORDER BY player) AS players,
-                      count(player) = count(*) AS named
+                      list(player ORDER BY player) AS names, count(player) = count(*) AS named
                FROM seats GROUP BY ALL)
 SELECT p.players, p.side, d.game_id, g.date, g.season, g.sort_date, d.deal, d.complete,
        coalesce(d.winner = p.side, false) AS won, coalesce(d.winner IS NOT NULL AND d.winner <> p.side, false) AS lost,
        coalesce(d.kot_side = p.side, false) AS kot,
-       CASE WHEN d.streak_side = p.side THEN d.streak_length END AS streak
+       CASE WHEN d.streak_side = p.side THEN d.streak_length END AS streak, p.names
 FROM sides p JOIN deals d ON d.game_id = p.game_id JOIN games g ON g.game_id = p.game_id
 WHERE p.named;
 
 CREATE OR REPLACE VIEW partnerships AS
-SELECT players, count(DISTINCT game_id) AS games, count(*) AS deals,
+SELECT any_value(players) AS players, count(DISTINCT game_id) AS games, count(*) AS deals,
        count(*) FILTER (WHERE won) AS won, count(*) FILTER (WHERE lost) AS lost,
-       count(*) FILTER (WHERE kot) AS kots, coalesce(max(streak), 0) AS longest_streak
-FROM partnership_deals GROUP BY players;
+       count(*) FILTER (WHERE kot) AS kots, coalesce(max(streak), 0) AS longest_streak, names
+FROM partnership_deals GROUP BY names;
 
 CREATE OR REPLACE VIEW tens_lost AS
 SELECT t.game_id, t.deal, t.ten, t.trick, t.played_by AS lost_by_seat, p.player AS lost_by, p.side AS lost_side,
@@ -129,6 +138,7 @@ SELECT m.season, m.player, m.games, m.matches_won, coalesce(d.deals, 0) AS deals
 FROM matches m LEFT JOIN deals d ON d.player = m.player AND d.season IS NOT DISTINCT FROM m.season;
 
 CREATE OR REPLACE VIEW player_ratings AS
-SELECT kind, name, arg_max(rating, seq) AS rating, count(*) AS results, max(sort_date) AS last_date
-FROM ratings GROUP BY kind, name;
+SELECT kind, any_value(name) AS name, arg_max(rating, seq) AS rating, count(*) AS results, max(sort_date) AS last_date,
+       any_value(players) AS players
+FROM ratings GROUP BY kind, coalesce(players, [name]);
 """
