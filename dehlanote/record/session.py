@@ -39,9 +39,9 @@ from ..syntax import Deal, Game, Tag, Trick, parse_string
 from ..syntax.model import Revoke, make_revoke
 from ..deck import seats_for, sides_for
 from ..syntax.writer import ordered_tags, write_deal, write_play, write_tag
-from .state import (COMMENT, INTERNAL, MARKER, NOTE, Checked, Expect, Outcome, RecordError, State, card_of, marker,
+from .state import (COMMENT, INTERNAL, MARKER, NOTE, Checked, Expect, Outcome, RecordError, State, marker,
                     marker_notes, normalise, prefix_of, trick_words, without_marker)
-from .view import SessionView
+from .undo import TagLine, Undoing
 from .words import loosen, stray_word, unknown_word
 
 __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
@@ -53,7 +53,7 @@ _REVOKE = re.compile(r"revoke\s+([A-Fa-f])\s+(?:at\s+)?(\d+)\s+(stands|penalty)"
 _COMMENTS_ONLY = re.compile(r"(?:\{[^}]*\}\s*)+")     # a line of comments, nothing else
 
 
-class Session(SessionView):
+class Session(Undoing):
     """One game being recorded. :meth:`feed` a line, read :attr:`text`, :meth:`expect`.
 
     ``prefix`` is the text of the games before this one in the same file, kept as it is.
@@ -70,14 +70,14 @@ class Session(SessionView):
         self.state = State(tag_nodes, resolved, match=start_match(resolved))
         self._revoked: Optional[str] = None    # the last line refused for a revoke
 
-    def checkpoint(self) -> tuple[State, Optional[str]]:
+    def checkpoint(self) -> tuple[State, Optional[str], tuple[TagLine, ...]]:
         """The session as it is now, for :meth:`rollback` (its states are never changed in place)."""
-        return self.state, self._revoked
+        return self.state, self._revoked, self._tag_lines
 
-    def rollback(self, mark: tuple[State, Optional[str]]) -> None:
+    def rollback(self, mark: tuple[State, Optional[str], tuple[TagLine, ...]]) -> None:
         """Back to a :meth:`checkpoint`: every line fed since is forgotten (a line kept by the
         session that its caller could not keep, a record grown too long or not saved)."""
-        self.state, self._revoked = mark
+        self.state, self._revoked, self._tag_lines = mark
 
     # ---- loading ------------------------------------------------------------------------------
 
@@ -554,7 +554,7 @@ class Session(SessionView):
                     state = replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft)
                 tag = tag._replace(value=rules.label())
             tags = [t for t in tags if t.name != tag.name] + [tag._replace(line=0, column=0)]
-        return self._commit(replace(state, tags=tuple(tags)))
+        return self._keep_tags(replace(state, tags=tuple(tags)), games[0].tags)
 
     def _comment(self, text: str) -> Outcome:
         if "}" not in text:
@@ -799,102 +799,3 @@ class Session(SessionView):
         notes = tuple(f"deal {checked.fact.number}: {line}" for line in
                       deal_result_text(facts.deals[-1], state.rules, facts))
         return self._commit(new, notes)
-
-    # -- undo -----------------------------------------------------------------------------------
-
-    def _undo(self) -> Outcome:
-        """Take back the last card (or the last line: tens, trump, hands, misdeal, the deal).
-
-        A card kept by a revoke line goes with that line (the revoke it showed is gone)."""
-        state = self.state
-        if state.partial and state.cur is not None and state.cur.revokes:
-            # the card a revoke line of this trick rules on goes with that line
-            seats = seats_for(state.rules.seats)
-            seat = seats[(seats.index(self._leader(state)) + len(state.partial) - 1) % state.rules.seats]
-            number = self._trick_number(state)
-            kept = tuple(r for r in state.cur.revokes if not (r.trick == number and r.seat == seat))
-            if len(kept) < len(state.cur.revokes):
-                self.state = replace(state, cur=state.cur._replace(revokes=kept))
-                outcome = self._undo_once()
-                if not outcome.accepted:
-                    self.state = state
-                    return outcome
-                return replace(outcome, notes=outcome.notes + ("and the revoke line with it",), saved=True)
-        outcome = self._undo_once()
-        cur = state.cur if state.cur is not None else (state.done[-1] if state.done else None)
-        if outcome.accepted or cur is None or not cur.revokes:
-            return outcome
-        if state.cur is not None:
-            self.state = replace(state, cur=cur._replace(revokes=cur.revokes[:-1]))
-        else:
-            last = cur._replace(revokes=cur.revokes[:-1])
-            self.state = replace(state, done=state.done[:-1] + (last,), done_lines=self._deal_lines(
-                state.done[:-1] + (last,)))
-        again = self._undo_once()
-        if not again.accepted:
-            self.state = state
-            return outcome
-        return replace(again, notes=again.notes + ("and the revoke line with it",), saved=True)
-
-    def _undo_once(self) -> Outcome:
-        state = self.state
-        lost = ""
-        if state.partial:
-            plays = state.partial[:-1]
-            new = replace(state, partial=plays, partial_states=state.partial_states[:-1])
-            assert state.cur is not None
-            if plays and not state.cur.revokes and len(state.partial_states) == len(state.partial):
-                # undo is the core's state before the last card: nothing to check again
-                return self._commit(new, (f"took back {card_of(state.partial[-1])}",))
-            if plays:
-                self.state = replace(state, partial=())
-                outcome = self._partial_try(self.state, plays, ())
-                if not outcome.accepted:
-                    self.state = state
-                    return outcome
-                # the file follows: the card taken back leaves the comment of the trick under way
-                return Outcome(True, notes=(f"took back {card_of(state.partial[-1])}",),
-                               saved=self.game_text() != self.game_text(state))
-            return self._commit(new, (f"took back {card_of(state.partial[-1])}",))
-        if state.cur is None:
-            if not state.done:
-                return Outcome(False, reason="nothing to undo: no card or deal line yet (a tag is changed by "
-                                             "typing it again, e.g. [A \"Asha\"])")
-            # reopen the last complete deal
-            last = state.done[-1]
-            before = replace(state, done=state.done[:-1], done_facts=state.done_facts[:-1], before=state.before[:-1],
-                             match=state.before[-1], done_lines=self._deal_lines(state.done[:-1]), result=None)
-            if last.claim is not None:
-                # the claim was the deal's last line: it goes, and the tricks played before it stay
-                return self._try_deal(before, write_deal(last._replace(claim=None, tens=None)),
-                                      ("took back the claim",))
-            checked = self._check_deal(before, write_deal(last._replace(tens=None)))
-            state = replace(before, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft)
-            if last.tens is not None and last.tens.comments:    # (written again, without it, when done)
-                lost = ", and the tens line with its comment"
-        cur = state.cur
-        assert cur is not None
-        if cur.tricks:
-            trick = cur.tricks[-1]
-            plays = tuple(write_play(p) for p in trick.plays)
-            shorter = cur._replace(tricks=cur.tricks[:-1], tens=None)
-            checked = self._check_deal(state, write_deal(shorter))
-            base = replace(state, cur=self._canon(checked), cur_fact=checked.fact, cur_errors=checked.soft,
-                           partial=())
-            outcome = self._partial_try(base, plays[:-1], ())
-            if not outcome.accepted:   # never expected
-                return outcome
-            return Outcome(True, notes=(f"took back {card_of(plays[-1])}{lost}",), saved=True)
-        taken: Optional[tuple[Deal, str]] = None
-        if cur.trump is not None:
-            taken = cur._replace(trump=None), "the trump line"
-        elif cur.hands:
-            # one seat's hand a line: the last one typed goes, the others stay
-            taken = cur._replace(hands=cur.hands[:-1] or None), f"{cur.hands[-1].seat}'s hand"
-        elif cur.misdeals:
-            taken = cur._replace(misdeals=cur.misdeals[:-1]), "the misdeal line"
-        if taken is not None:
-            return self._try_deal(state, write_deal(taken[0]), (f"took back {taken[1]}",))
-        # only the deal line is left: the deal goes
-        return self._commit(replace(state, cur=None, cur_fact=None, cur_errors=()), ("took back the deal line",))
-

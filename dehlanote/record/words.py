@@ -91,7 +91,7 @@ HELP_LINES = (
     "  dealer D           the first deal's dealer (later: the rules say who)",
     "  {a comment}        kept with the element before it",
     "  [Event \"Friday\"]   a tag",
-    "  undo               take back the last card (or line)",
+    "  undo               take back the last card or line (a tag line too)",
     "  Enter              play the only legal card (when the hands are known)",
     "  seats              who sits where",
     "  end                end an open-ended session (kots=0) between deals",

@@ -261,14 +261,16 @@ def test_undo_takes_back_lines_before_the_play_and_says_when_nothing_is_left():
     assert not outcome.accepted and "nothing to undo" in outcome.reason
 
 
-def test_undo_before_any_deal_says_how_a_tag_is_changed():
-    # "nothing to undo" after a tag typed: the tag stayed, and nothing said how to mend it
-    session = record(['[A "Ash"]'])
+def test_undo_takes_back_a_tag_typed_and_says_how_a_tag_the_record_began_with_is_changed():
+    # "nothing to undo" after a tag typed: the tag stayed (undo now takes it back, as a card)
+    session = record(['[A "Ash"]'], Session(tags=(("B", "Bilal"),)))
+    outcome = session.feed("undo")
+    assert outcome.accepted and outcome.notes == ('took back [A "Ash"]',) and "Ash" not in session.text
     outcome = session.feed("undo")
     assert not outcome.accepted
-    assert outcome.reason == 'nothing to undo: no card or deal line yet (a tag is changed by typing it again, ' \
-                             'e.g. [A "Asha"])'
-    assert session.feed('[A "Asha"]').accepted and '[A "Asha"]' in session.text and "Ash\"" not in session.text
+    assert outcome.reason == 'nothing to undo: no card, deal line or tag typed yet (a tag the record began with ' \
+                             'is changed by typing it again, e.g. [A "Asha"])'
+    assert session.feed('[B "Bo"]').accepted and '[B "Bo"]' in session.text and "Bilal" not in session.text
 
 
 def test_undo_of_a_deals_last_card_says_the_tens_lines_comment_goes_with_it():
