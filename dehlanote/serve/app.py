@@ -165,7 +165,7 @@ def create_app(tables: Tables, *, secret: str, lan: bool = False, lang: Optional
             held = (t.version, state, bytes(JSONResponse({**state, "entered_here": False}).body))
             cache[t.number] = held
         waiting = t.awaiting()
-        if device and waiting is not None and t.entered_by.get(waiting) == device:
+        if waiting is not None and t.entered_from(waiting, device):
             return JSONResponse({**held[1], "entered_here": True})
         return Response(held[2], media_type="application/json")
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import fcntl
 import glob
 import hashlib
+import json
 import os
 import re
 import secrets
@@ -113,7 +114,8 @@ class Table:
     hands: bool = False                 # the table enters the hands before the cards
     confirm: bool = False               # each trick confirmed from a second phone
     confirmed: int = 0                  # tricks (of the whole game, counted) confirmed so far
-    entered_by: dict[int, str] = field(default_factory=dict)   # trick count -> device that completed it
+    # trick count -> the phone that completed it (a digest of its id: kept on disk, see _CONFIRMS)
+    entered_by: dict[int, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     sync: bool = True
     tens_checked: set[int] = field(default_factory=set)   # deals whose tens the players counted and checked
@@ -135,6 +137,24 @@ class Table:
             return None
         done = self.tricks_done()
         return done if done > self.confirmed else None
+
+    def entered_from(self, count: int, device: str) -> bool:
+        """Whether the phone ``device`` completed the trick ``count``."""
+        return bool(device) and self.entered_by.get(count) == phone(device)
+
+
+def phone(device: str) -> str:
+    """What the table keeps of a phone's id: its digest (the id itself is never written down)."""
+    return hashlib.sha256(device.encode("utf-8", "replace")).hexdigest()[:32]
+
+
+#: beside a table's record, ``.table-N.dpn.confirm``: how many of its tricks were confirmed and which
+#: phone entered the one waiting, with the SHA-256 of the record it goes with (a record changed since,
+#: by an editor or a crash between the two saves, makes it void: the tricks on file then count as
+#: confirmed, as they did before it was kept)
+_CONFIRMS = ".{}.confirm"
+#: the largest such file read
+_CONFIRMS_BYTES = 4096
 
 
 class Tables:
@@ -218,6 +238,8 @@ class Tables:
         table.confirm = "confirm" in options
         table.confirmed = table.tricks_done()
         table.entered_by = {}
+        if table.confirm:
+            _confirms_read(table, known)
         state = session.state
         table.tens_checked = {f.number for d, f in zip(state.done, state.done_facts)
                               if d.tens is not None and TENS_CHECKED in (c.strip() for c in d.tens.comments)}
@@ -423,9 +445,12 @@ class Tables:
             raise
         after = table.tricks_done()
         if after > before_tricks and device:
-            table.entered_by[after] = device
+            table.entered_by[after] = phone(device)
         if after < table.confirmed:
             table.confirmed = after
+        table.entered_by = {n: p for n, p in table.entered_by.items() if table.confirmed < n <= after}
+        if table.confirm and outcome.saved:
+            self._save_confirms(table)
         if word == "tens" and table.session.state.done_facts:
             table.tens_checked.add(table.session.state.done_facts[-1].number)
         # a check holds for a deal still done: an undo of its last card takes it back (the
@@ -441,11 +466,28 @@ class Tables:
         waiting = table.awaiting()
         if waiting is None:
             raise Refusal("nothing-to-confirm", "no trick waits for a confirmation")
-        if device and table.entered_by.get(waiting) == device:
+        if table.entered_from(waiting, device):
             raise Refusal("same-phone", "the trick must be confirmed from another phone than the one that "
                           "entered it")
         table.confirmed = waiting
+        table.entered_by.pop(waiting, None)
+        self._save_confirms(table)
         table.version += 1
+
+    def _save_confirms(self, table: Table) -> None:
+        """Keep the table's confirmations beside its record (through the safe writer): a restart
+        of the server finds the trick still waiting, and which phone may not confirm it. A failure
+        to write them costs only that (the record is what matters): the table goes on."""
+        assert self.held is not None
+        if table.known is None:
+            return
+        data = {"record": table.known.digest, "confirmed": table.confirmed,
+                "entered_by": {str(n): p for n, p in table.entered_by.items()}}
+        try:
+            self.held.write_file(_CONFIRMS.format(table.path.name), json.dumps(data, sort_keys=True) + "\n",
+                                 sync=table.sync, mode=0o600)
+        except (OutputRefused, OSError):
+            pass
 
     def _save(self, table: Table) -> None:
         assert self.held is not None
@@ -461,6 +503,35 @@ class Tables:
                           status=507) from None
         table.known = _snapshot(st, data)
         table.claim.follow()
+
+
+def _confirms_read(table: Table, known: Snapshot) -> None:
+    """The confirmations kept beside the table's record (:data:`_CONFIRMS`), when they go with the
+    record as it is (``known``); else nothing changes (every trick on file counts as confirmed)."""
+    name = os.path.join(os.path.dirname(table.path), _CONFIRMS.format(table.path.name))
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _CONFIRMS_BYTES or st.st_uid != os.geteuid():
+            return      # (only the server's own file: another user's would unconfirm tricks at will)
+        kept = json.loads(os.read(fd, _CONFIRMS_BYTES + 1).decode("utf-8"))
+        if not isinstance(kept, dict) or kept.get("record") != known.digest:
+            return
+        confirmed, entered = kept.get("confirmed"), kept.get("entered_by")
+        if isinstance(confirmed, bool) or not isinstance(confirmed, int) or not isinstance(entered, dict):
+            return
+        done = table.tricks_done()
+        table.confirmed = max(0, min(confirmed, done))
+        table.entered_by = {int(n): p for n, p in entered.items()
+                            if isinstance(n, str) and n.isdigit() and isinstance(p, str) and len(p) <= 64
+                            and table.confirmed < int(n) <= done}
+    except (OSError, ValueError):
+        return
+    finally:
+        os.close(fd)
 
 
 def _snapshot(st: os.stat_result, data: bytes) -> Snapshot:
