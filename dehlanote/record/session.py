@@ -29,7 +29,7 @@ from ..analysis.judge import claim_judge
 from ..errors import DpnError
 from ..output.notes import deal_result_text
 from ..replay import GameFacts, explicit, replay_game
-from ..replay.game import RULINGS, before_trump, ruled_revokes
+from ..replay.game import RULINGS, before_trump, read_date, ruled_revokes
 from ..replay.core import DealState, play_card
 from ..replay.engine import MatchState, replay_deal, start_match
 from ..replay.table import Table
@@ -553,7 +553,14 @@ class Session(Undoing):
                         return Outcome(False, checked.errors)
                     state = replace(state, cur=checked.deal, cur_fact=checked.fact, cur_errors=checked.soft)
                 tag = tag._replace(value=rules.label())
-            tags = [t for t in tags if t.name != tag.name] + [tag._replace(line=0, column=0)]
+            if tag.name == "Date":
+                _, why = read_date(tag.value)
+                if why:         # (the record would have an error validate reports, and never resume)
+                    return Outcome(False, (DpnError("bad-tag", f'the Date "{tag.value[:40]}" {why}', 1, tag.column,
+                                                    source_line=text, path=self.path or None),))
+            # a repeat is judged ignoring case: [foo "x"] replaces [Foo "y"] (kept both, the record
+            # had a tag given twice, an error that stopped it from being resumed)
+            tags = [t for t in tags if t.name.lower() != tag.name.lower()] + [tag._replace(line=0, column=0)]
         return self._keep_tags(replace(state, tags=tuple(tags)), games[0].tags)
 
     def _comment(self, text: str) -> Outcome:

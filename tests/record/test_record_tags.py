@@ -1,0 +1,49 @@
+"""A tag line the recorder keeps leaves the record valid, as every other line: a Date that is no
+day of the calendar, or a tag typed again in another case ([Foo] then [foo]), was kept, and the
+record then had an error validate reports (bad-tag), and could no longer be resumed."""
+
+from __future__ import annotations
+
+import pytest
+
+from dehlanote.record import Session
+from dehlanote.replay import replay_game
+from dehlanote.syntax import parse_string
+
+
+def _valid_and_resumed(session: Session) -> None:
+    games = parse_string(session.text)
+    assert not games[0].errors and not replay_game(games[0]).errors
+    again, resumed = Session.resume(session.text)
+    assert resumed and again.text == session.text
+
+
+@pytest.mark.parametrize("date, why", [
+    ("2026.13.01", "has no month 13"), ("2026.02.29", "has no day 29: February 2026 has 28 days"),
+    ("2026-01-01", "should be YYYY.MM.DD"), ("0000.01.01", "has no year 0000"),
+])
+def test_a_date_that_is_no_day_is_refused(date: str, why: str) -> None:
+    session = Session(tags=(("Date", "2026.11.27"),))
+    assert session.feed("dealer D").accepted
+    outcome = session.feed(f'[Date "{date}"]')
+    assert not outcome.accepted
+    assert [e.code for e in outcome.errors] == ["bad-tag"] and why in outcome.errors[0].message
+    assert '[Date "2026.11.27"]' in session.text
+    _valid_and_resumed(session)
+
+
+def test_a_leap_day_and_unknown_parts_are_dates() -> None:
+    session = Session()
+    for date in ("2024.02.29", "2026.??.??", "????.??.??"):
+        assert session.feed(f'[Date "{date}"]').accepted, date
+    _valid_and_resumed(session)
+
+
+def test_a_tag_typed_again_in_another_case_replaces_it() -> None:
+    session = Session()
+    assert session.feed('[Venue "club"]').accepted
+    assert session.feed("dealer D").accepted
+    assert session.feed('[venue "the club"]').accepted
+    assert '[venue "the club"]' in session.text and "Venue" not in session.text
+    _valid_and_resumed(session)
+    assert session.feed("undo").accepted and '[Venue "club"]' in session.text
