@@ -588,7 +588,9 @@ def _partial(session: Session) -> list[str]:
 
 def _own_tags(session: Session) -> list[tuple[str, str]]:
     """The tags the server writes and reads itself (any case: a repeat is judged ignoring it)."""
-    return [(t.name.lower(), t.value) for t in session.state.tags if t.name.lower() in ("serve", "table")]
+    # (as written: the recorder takes [serve "confirm"] for [Serve "confirm"] typed again, which the
+    # server, reading its own tags by their names, would then not find after a restart)
+    return [(t.name, t.value) for t in session.state.tags if t.name.lower() in ("serve", "table")]
 
 
 def _tag(session: Session, name: str) -> str:

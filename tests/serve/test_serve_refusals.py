@@ -463,3 +463,24 @@ def test_every_address_at_once_is_refused_with_a_sentence(tmp_path: Path, host: 
     # request as naming another host
     assert proc.returncode == 2 and proc.stdout == ""
     assert f"--host {host}: give one address of this machine" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("line", ['[serve "confirm"]', '[table "1"]', '[SERVE "confirm"]'])
+def test_the_tables_own_tags_typed_again_in_another_case_are_refused(folder: Path, line: str) -> None:
+    # the recorder takes a tag typed again in another case for the same tag: [serve "confirm"]
+    # replaced [Serve "confirm"], the same settings in the server's eyes, and a restart read no
+    # Serve tag (the table no longer asked for confirmations)
+    c, tables = client_for(folder)
+    try:
+        start(c, confirm=True)
+        before = on_disk(folder)
+        said = do(c, 422, do="line", line=line)
+    finally:
+        tables.close()
+    assert said["code"] == "own-tag"
+    assert on_disk(folder) == before
+    again = Tables(folder, sync=False)
+    try:
+        assert again.tables[1].confirm is True
+    finally:
+        again.close()
