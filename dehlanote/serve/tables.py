@@ -515,7 +515,8 @@ def _confirms_read(table: Table, known: Snapshot) -> None:
         return
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > _CONFIRMS_BYTES or st.st_uid != os.geteuid():
+        if not stat.S_ISREG(st.st_mode) or st.st_size > _CONFIRMS_BYTES or st.st_uid != os.geteuid() \
+                or st.st_mode & 0o022:
             return      # (only the server's own file: another user's would unconfirm tricks at will)
         kept = json.loads(os.read(fd, _CONFIRMS_BYTES + 1).decode("utf-8"))
         if not isinstance(kept, dict) or kept.get("record") != known.digest:

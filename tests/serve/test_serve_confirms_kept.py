@@ -91,3 +91,17 @@ def test_a_damaged_confirmations_file_is_no_trouble(folder: Path, junk: bytes) -
     finally:
         tables.close()
     os.unlink(kept)
+
+
+def test_a_confirmations_file_others_may_write_is_not_read(folder: Path) -> None:
+    c, tables = client_for(folder)
+    try:
+        _first_trick(c)
+    finally:
+        tables.close()
+    os.chmod(folder / ".table-1.dpn.confirm", 0o666)
+    c, tables = client_for(folder)
+    try:
+        assert c.get("/api/t/1").json()["awaiting"] is None
+    finally:
+        tables.close()
