@@ -16,6 +16,7 @@ import shutil
 import signal
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -28,7 +29,8 @@ from ..errors import DpnError
 from ..files import OutputRefused
 from ..record import RecordError, Session
 from ..record.words import HELP_LINES, seat_picture
-from ..record.store import RecordBusy, RecordChanged, RecordFile, RecordLock, RecordRefused, not_a_record
+from ..record.store import (MAX_RECORD_BYTES, RecordBusy, RecordChanged, RecordFile, RecordLock, RecordRefused,
+                            not_a_record)
 from ..rules.profile import Registry, Rules
 from ..deck import seats_for
 from ..text import safe_console
@@ -365,7 +367,15 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
                 for row in seat_picture(session.rules.seats, session.names):
                     out.print(row, markup=False, highlight=False)
                 continue
+            mark = session.checkpoint()
             outcome = session.feed(line)
+            if outcome.saved and len(session.text.encode("utf-8", "surrogateescape")) > MAX_RECORD_BYTES:
+                # a record the recorder could not read back (a comment of megabytes): refused, so
+                # that the same command always resumes the file
+                session.rollback(mark)
+                outcome = replace(outcome, accepted=False, saved=False, errors=(), reason=(
+                    f"the record would hold more than {MAX_RECORD_BYTES // (1024 * 1024)} MB, more than a record "
+                    "may (and be read back): shorten the line, or go on in a new file"))
             if outcome.saved:
                 save_file(session.text)
             if not outcome.accepted:
