@@ -69,8 +69,17 @@ HISTORY = ("kind", "name", "seq", "game_id", "deal", "sort_date", "season", "eve
 def file_key(spec: str) -> str:
     """A file as the database knows it (``files.path``) and as results of one date are ordered
     among files: the path as given, normalized (``./a.dpn`` and ``a.dpn`` are one). The site's
-    player pages order their files by the same key, so their ratings are the database's."""
-    return os.path.normpath(spec)
+    player pages order their files by the same key, so their ratings are the database's.
+
+    Only what cannot change the file named is taken out (``.`` and repeated slashes): a ``..``
+    stays, as after a symbolic link to a folder ``link/../a.dpn`` is not ``a.dpn`` (the build
+    read the file ``a.dpn`` of the working folder, not the one named, which validate and stats
+    read)."""
+    if not spec:
+        return spec
+    lead = "//" if spec.startswith("//") and not spec.startswith("///") else "/" if spec.startswith("/") else ""
+    parts = [part for part in spec.split(os.sep) if part not in ("", ".")]
+    return lead + "/".join(parts) if parts else lead or "."
 
 
 #: the first side of a table of four and of six (the side names_a holds)
