@@ -74,8 +74,12 @@ class FileLock:
         for _ in range(100):
             try:
                 fd = open_lock(self.file, self.mode)     # (the one writer's: never through a link)
-            except OutputRefused as exc:
-                raise OSError(errno.ELOOP, f"{exc}", os.fspath(self.file)) from None
+            except OutputRefused as exc:        # a link, a FIFO ... planted where the lock goes
+                raise self._planted(str(exc).split(":")[0]) from None
+            except OSError as exc:
+                if exc.errno == errno.EISDIR:
+                    raise self._planted("it is a directory") from None
+                raise
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -98,6 +102,13 @@ class FileLock:
                 return
             os.close(fd)     # the holder before us removed that file as we opened it: again
         raise self.busy(self.path)
+
+    def _planted(self, what: str) -> OSError:
+        """The lock file's place is taken by something else (errno 0: a sentence of ours, naming
+        the lock file, not the file it guards, which may not even exist)."""
+        name = os.path.basename(self.file)
+        return OSError(0, f"the lock file beside it, {name}, is taken by something else ({what}): remove "
+                          f"{name} if you did not make it", self.file)
 
     def release(self) -> None:
         """Let the file go (the lock file is removed while still held, then closed)."""

@@ -284,7 +284,7 @@ def _held(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optiona
         folder = os.path.dirname(os.fspath(file)) or "."
         if not os.path.isdir(folder):
             raise fail(f"cannot record into {path}: the folder {shown(folder)} does not exist")
-        raise fail(f"cannot record into {path}: {why(exc)} (its folder must be writable)")
+        raise fail(f"cannot record into {path}: {why(exc)}" + (" (its folder must be writable)" if exc.errno else ""))
     try:
         _record(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)
     finally:
