@@ -729,6 +729,15 @@ class Folder:
             if create:
                 os.makedirs(self.path, exist_ok=True)
             self.fd = os.open(self.path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except FileExistsError as exc:  # a link that leads nowhere, or round in a loop: "file exists"
+            try:
+                os.stat(self.path)
+                why: Optional[OSError] = None
+            except FileNotFoundError:
+                why = WriteError(0, f"it is a link to {os.readlink(self.path)}, which does not exist", self.path)
+            except OSError as real:
+                why = real
+            raise _failed(why or exc, self.path) from exc
         except OSError as exc:
             raise _failed(exc, self.path) from exc
 

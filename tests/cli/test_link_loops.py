@@ -33,7 +33,7 @@ def loop(tmp_path: Path) -> Path:
 
 @pytest.mark.parametrize("args", [
     ("validate", "a"), ("json", "a"), ("stats", "a"), ("html", "a", "-o", "page.html"), ("review", "a"),
-    ("fmt", "a"), ("json", MATCH, "-o", "a"), ("html", MATCH, "-o", "a"),
+    ("fmt", "a"), ("json", MATCH, "-o", "a"), ("html", MATCH, "-o", "a"), ("html", MATCH, "--site", "-o", "a"),
 ], ids=lambda a: " ".join(Path(x).name for x in a))
 def test_a_loop_of_links_is_said_as_such(loop: Path, args: tuple[str, ...]) -> None:
     result = run(loop, *args)
@@ -57,3 +57,12 @@ def test_db_build_on_a_loop_of_links(loop: Path, args: tuple[str, ...]) -> None:
     assert result.exit_code == 2
     assert f"a: {LOOP}" in result.stderr
     assert "cannot write beside it" not in result.stderr      # (its folder is writable: no folder fault)
+
+
+def test_a_site_into_a_link_to_nothing_says_so(tmp_path: Path) -> None:
+    # "cannot write site: file exists", of a name where no file was
+    (tmp_path / "site").symlink_to("gone")
+    result = run(tmp_path, "html", MATCH, "--site", "-o", "site")
+    assert result.exit_code == 2
+    assert "cannot write site: it is a link to gone, which does not exist" in result.stderr
+    assert "file exists" not in result.stderr
