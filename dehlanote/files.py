@@ -38,7 +38,7 @@ import shutil
 import stat
 import sys
 import tempfile
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Union, cast
 
@@ -440,15 +440,21 @@ def make_folder(path: PathLike, mode: int = 0o777, *, parents: bool = False) -> 
 
 def open_lock(path: PathLike, mode: int = 0o600) -> int:
     """A descriptor of the regular file ``path``, opened for reading and writing and made if
-    missing (``mode``), never through a symlink: what a lock (``flock``) is taken on.
+    missing (``mode``, whatever the umask), never through a symlink: what a lock (``flock``) is
+    taken on. Another user's lock file (left by a killed process) is opened read-only, as an
+    ``flock`` needs no more: it would otherwise block everyone else for good.
 
     Raises:
         OutputRefused: the path is a symlink or not a regular file.
         WriteError: it cannot be opened or made.
     """
     name = os.fspath(path)
+    flags = os.O_NOFOLLOW | os.O_NOCTTY | os.O_CLOEXEC | os.O_NONBLOCK
     try:
-        fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NOCTTY | os.O_CLOEXEC | os.O_NONBLOCK, mode)
+        try:
+            fd = os.open(name, os.O_RDWR | os.O_CREAT | flags, mode)
+        except PermissionError:
+            fd = os.open(name, os.O_RDONLY | flags)
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise OutputRefused("it is a symbolic link: it is left as it is", name) from None
@@ -457,6 +463,9 @@ def open_lock(path: PathLike, mode: int = 0o600) -> int:
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
         raise OutputRefused(f"it is {kind_of(st)}, not a regular file", name)
+    if st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != mode:
+        with suppress(OSError):
+            os.fchmod(fd, mode)
     return fd
 
 

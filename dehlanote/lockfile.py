@@ -97,7 +97,10 @@ class FileLock:
                 now = None
             held = os.fstat(fd)
             if now is not None and (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev):
-                note_lock(fd, f"{os.getpid()} {self.owner}\n")
+                try:
+                    note_lock(fd, f"{os.getpid()} {self.owner}\n")
+                except OSError:
+                    pass        # (another user's lock file, left behind: taken, but not written)
                 self._fd = fd
                 return
             os.close(fd)     # the holder before us removed that file as we opened it: again

@@ -436,7 +436,7 @@ def _build(specs: Sequence[str], dest: str, reg: Registry, *, jobs: int, registr
     # one build of a database at a time: two at once both said "built" and the later rename won,
     # the other's work lost; the lock (".NAME.lock" beside it) is taken before the database is
     # read, and goes with its process (a build killed leaves no lock that holds)
-    with FileLock(dest, f"dehlanote db build {shown}", 0o600):
+    with FileLock(dest, f"dehlanote db build {shown}", 0o644):      # (others may take it once it is left)
         return _build_held(paths, shown, dest, reg, jobs=jobs, registry_files=registry_files, limits=(memory,
                            rating_memory), on_file=on_file)
 
