@@ -114,6 +114,9 @@ def serve_command(
             qr.terminal(out=sys.stderr, compact=True, border=2)
             print(f"dehlanote: scan the code with each phone, or type the whole address: {url}",
                   file=sys.stderr, flush=True)
+        for entry, why in tables.left_alone:
+            print(f"dehlanote: note: {entry} is left alone, not served: {why}", file=sys.stderr,
+                  flush=True)
         print(f"dehlanote: serving {tables.folder} ({len(tables.tables)} table(s) found); Ctrl-C stops",
               file=sys.stderr, flush=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http=_deadline_h11(),

@@ -167,6 +167,7 @@ class Tables:
         self.sync = sync
         self.limits = limits
         self.tables: dict[int, Table] = {}
+        self.left_alone: list[tuple[str, str]] = []     # records named as tables it cannot keep, and why
         self.lock = FolderLock(self.folder)
         self.lock.take()
         self.held: Optional[Folder] = None
@@ -186,32 +187,42 @@ class Tables:
                 continue
             path = self.folder / entry
             if path.is_symlink() or not path.is_file():
-                continue   # a link could point outside the folder: only plain files are tables
+                # a link could point outside the folder: only plain files are tables
+                self.left_alone.append((entry, "it is a link" if path.is_symlink() else "it is not a file"))
+                continue
             self._clean_temporaries(path)
             claim = Claim(path, OWNER)
             try:
                 claim.take()
             except RecordBusy:
                 raise FolderBusy(f"{path} is being recorded by dehlanote record") from None
-            read = self._read(entry)
+            why: list[str] = []
+            read = self._read(entry, why)
             if read is None:
                 claim.release()
-                continue   # not a table this server can keep: left alone, not listed
+                # not a table this server can keep: left alone, not listed (and the organiser told)
+                self.left_alone.append((entry, why[0] if why else "it cannot be read"))
+                continue
             table = Table(int(m.group(1)), path, read[0], claim, sync=self.sync)
             self._take(table, *read)
             self.tables[table.number] = table
 
-    def _read(self, entry: str) -> Optional[tuple[Session, Snapshot]]:
+    def _read(self, entry: str, why: Optional[list[str]] = None) -> Optional[tuple[Session, Snapshot]]:
         """The folder's record ``entry`` as a table's session, and what the file was; None where it
-        is not a regular file, is too large, or is not a record this server can keep."""
+        is not a regular file, is too large, or is not a record this server can keep (``why``: where
+        the reason, in words, is put)."""
         assert self.held is not None
+        said = why if why is not None else []
         try:
             fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=self.held.fd)
-        except OSError:
+        except OSError as exc:
+            said.append(f"it cannot be read ({(exc.strerror or str(exc)).lower()})")
             return None
         try:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_size > self.limits.record:
+                said.append("it is not a file" if not stat.S_ISREG(st.st_mode) else "it is longer than a table's "
+                            "record may be")
                 return None
             data = b""
             while len(data) <= self.limits.record:
@@ -220,9 +231,17 @@ class Tables:
                     break
                 data += block
             if len(data) > self.limits.record:
+                said.append("it is longer than a table's record may be")
                 return None
             session = _resume(data.decode("utf-8"), self.reg, str(self.folder / entry))
-        except (RecordError, OSError, UnicodeDecodeError, DpnError):
+        except (RecordError, DpnError):
+            said.append("its last game has errors (dehlanote validate shows them)")
+            return None
+        except UnicodeDecodeError:
+            said.append("it is not UTF-8 text")
+            return None
+        except OSError as exc:
+            said.append(f"it cannot be read ({(exc.strerror or str(exc)).lower()})")
             return None
         finally:
             os.close(fd)
