@@ -120,6 +120,10 @@ class Undoing(SessionView):
     def _undo_once(self) -> Outcome:
         state = self.state
         lost = ""
+        if state.result is not None and state.rules.kots == 0 and state.cur is None and not state.partial:
+            # an open-ended session ended by its end line: that line goes, the deals stay (it took
+            # back the last deal's last card with it)
+            return self._commit(replace(state, result=None), ("took back the end of the session",))
         if state.partial:
             plays = state.partial[:-1]
             new = replace(state, partial=plays, partial_states=state.partial_states[:-1])

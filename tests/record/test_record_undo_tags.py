@@ -78,3 +78,22 @@ def test_the_recorder_at_a_terminal_takes_back_a_tag(tmp_path):
     assert "deal 1 dealer D" in path.read_text(encoding="utf-8")
     child.sendline("quit")
     child.expect(pexpect.EOF)
+
+
+def test_undo_after_end_takes_back_the_end_line_only():
+    # an open-ended session ended by mistake: undo took back the last deal's last card with the end
+    text = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    import re
+    session = Session("pagat kots=0")
+    for line in text.splitlines():
+        line = re.sub(r"\{[^}]*\}", "", line).strip()
+        if line and not line.startswith("["):
+            feed(session, re.sub(r"^\d+\s+[A-F]:\s*", "", line))
+    before = session.text
+    feed(session, "end")
+    assert session.state.result == "=" and '[Result "="]' in session.text
+    outcome = session.feed("undo")
+    assert outcome.accepted and outcome.notes == ("took back the end of the session",)
+    assert session.state.result is None and session.text == before
+    feed(session, "undo")
+    assert "12 D: AC QC 3C JC {unfinished trick 13, not yet in the record: 6D 9H 6S}" in session.text
