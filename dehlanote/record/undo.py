@@ -142,6 +142,10 @@ class Undoing(SessionView):
                                saved=self.game_text() != self.game_text(state))
             return self._commit(new, (f"took back {card_of(state.partial[-1])}",))
         if state.cur is None:
+            if not state.done and self._tag_lines:
+                # (the tags typed are held by the comment typed after them, which undo never takes back)
+                return Outcome(False, reason="nothing to undo: a comment is not taken back, nor the tags before "
+                                             "it (a tag is changed by typing it again, e.g. [A \"Asha\"])")
             if not state.done:
                 return Outcome(False, reason="nothing to undo: no card, deal line or tag typed yet (a tag the "
                                              "record began with is changed by typing it again, e.g. [A \"Asha\"])")

@@ -57,6 +57,8 @@ def test_a_tag_typed_before_a_comment_on_it_stays_with_undo():
     feed(session, '[Event "Friday"]', "{at Asha's}")
     outcome = session.feed("undo")
     assert not outcome.accepted and '[Event "Friday"] {at Asha\'s}' in session.text
+    # (not "no tag typed yet": one was)
+    assert outcome.reason.startswith("nothing to undo: a comment is not taken back, nor the tags before it")
 
 
 def test_the_recorder_at_a_terminal_takes_back_a_tag(tmp_path):
