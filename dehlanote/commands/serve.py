@@ -8,6 +8,7 @@ uvicorn on the socket until Ctrl-C or SIGTERM.
 from __future__ import annotations
 
 import ipaddress
+import os
 import socket
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any, Optional
 import typer
 
 from ..stops import signals_clean_up
+from ..errors import why
 from .common import Exit, fail, load_registry, rules_path
 
 INSTALL = "pip install 'dehlanote[serve]'"
@@ -60,6 +62,12 @@ def serve_command(
         except LanguageUnavailable as exc:
             raise fail(f"missing-dependency: {exc}")
     if not folder.is_dir():
+        try:
+            os.stat(folder)
+        except FileNotFoundError:
+            pass
+        except OSError as exc:      # (a loop of links is no missing folder)
+            raise fail(f"cannot serve {folder}: {why(exc)}") from None
         raise fail(f"{folder} is not a folder: give the folder of the night's records (it must exist)")
     if not 0 <= port <= 65535:
         raise fail(f"--port {port}: a port is 0 to 65535")
@@ -114,8 +122,8 @@ def serve_command(
             qr.terminal(out=sys.stderr, compact=True, border=2)
             print(f"dehlanote: scan the code with each phone, or type the whole address: {url}",
                   file=sys.stderr, flush=True)
-        for entry, why in tables.left_alone:
-            print(f"dehlanote: note: {entry} is left alone, not served: {why}", file=sys.stderr,
+        for entry, reason in tables.left_alone:
+            print(f"dehlanote: note: {entry} is left alone, not served: {reason}", file=sys.stderr,
                   flush=True)
         print(f"dehlanote: serving {tables.folder} ({len(tables.tables)} table(s) found); Ctrl-C stops",
               file=sys.stderr, flush=True)

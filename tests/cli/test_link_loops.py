@@ -66,3 +66,10 @@ def test_a_site_into_a_link_to_nothing_says_so(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "cannot write site: it is a link to gone, which does not exist" in result.stderr
     assert "file exists" not in result.stderr
+
+
+def test_serve_on_a_loop_of_links_says_so(loop: Path) -> None:
+    pytest.importorskip("starlette")
+    result = run(loop, "serve", "a")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"dehlanote: cannot serve a: {LOOP}"
