@@ -49,11 +49,19 @@ def test_the_server_says_which_records_it_leaves_alone(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "dehlanote", "serve", str(night), "--host", "127.0.0.1", "--port",
                              "0", "--no-sync"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    lines: list[str] = []
     try:
         read_url(proc, 20.0)
+        assert proc.stderr is not None
+        while not lines or "Ctrl-C stops" not in lines[-1]:      # (said after the address)
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
     finally:
         proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=20)
+        _, rest = proc.communicate(timeout=20)
+    err = "".join(lines) + rest
     assert "dehlanote: note: table-1.dpn is left alone, not served: its last game has errors (dehlanote validate " \
            "shows them)" in err
     assert "dehlanote: note: table-4.dpn is left alone, not served: it is a link" in err
