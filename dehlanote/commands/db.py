@@ -134,7 +134,8 @@ def build_command(
     Again on the same database, only what changed is done: a file unchanged since the last
     build is not read again, a changed file's rows are replaced, a file no longer named has
     its rows removed. The build is one transaction: stopped at any point, the database stays
-    as the previous build left it. DB may be a symbolic link: the database it points at is
+    as the previous build left it, and a second build of it meanwhile is refused (locked).
+    DB may be a symbolic link: the database it points at is
     built and the link kept. A read-only database is refused without --force; a FIFO, a
     device or a folder is never a database. The schema is in docs/db.md.
 
