@@ -73,12 +73,14 @@ def stats_command(
     err = err_console()
     unreadable = False
     record = PlayerRecord(wanted)
+    undated = 0         # games left out by --since and --until
     for spec in once_each(expand(files)):
         name = display_name(spec)
         try:
             stats.add_file()
             for number, game in enumerate(games_of(spec), 1):
                 if not dated(game.tag("Date")):
+                    undated += 1
                     continue
                 # deal by deal: a game of thousands of deals is counted in the memory of one
                 replay = iter_replay(game, reg, claim_judge)
@@ -112,8 +114,11 @@ def stats_command(
         figures["dates"] = {"since": since, "until": until}
     if wanted is not None:
         if record.name is None:      # a name mistyped: refused, as review does, with the names there are
+            games = f"the {undated} games read are" if undated != 1 else "the one game read is"
+            listed = record.known_names() if record.known or not undated else \
+                f"none in those dates ({games} of other dates, or undated)"
             raise fail(f"unknown-player: no game{' of those dates' if since or until else ''} has a player called "
-                       f"{player!r}; the players are: {record.known_names()}")
+                       f"{player!r}; the players are: {listed}")
         figures["player"] = record.json(figures["players"])
     if format is OutputFormat.json:
         emit(json.dumps(figures, ensure_ascii=False, indent=2) + "\n")

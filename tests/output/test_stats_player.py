@@ -169,3 +169,17 @@ def test_the_sites_player_page_counts_a_name_with_spaces_around_it_once(tmp_path
     assert "Record 2 games 0 matches won 2 deals 2 deals won" in words, words
     assert "Chitra 2 2 2" in words      # partner, games, deals together, deals won together
     assert words.count("Worked example 2026.??.?? A Chitra") == 2
+
+
+def test_a_player_asked_for_outside_the_dates_is_not_said_to_be_in_no_named_game(tmp_path):
+    # "the players are: none (no game read names its seats with [A "name"] tags)": the game did
+    # name them, it was of another date
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    worked = Path(__file__).resolve().parents[2] / "samples" / "worked-example.dpn"
+    result = CliRunner().invoke(app, ["stats", str(worked), "--player", "Asha", "--since", "2027"])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("dehlanote: unknown-player: no game of those dates has a player called 'Asha'; "
+                                      "the players are: none in those dates (the one game read is of other dates, "
+                                      "or undated)")
