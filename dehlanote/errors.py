@@ -157,3 +157,17 @@ def why(exc: OSError) -> str:
     if exc.errno == errno.ELOOP and exc.strerror == os.strerror(errno.ELOOP):    # ("too many levels of ...")
         return "it is a loop of symbolic links (a link that leads back to itself, never to a file)"
     return (exc.strerror or str(exc)).lower()
+
+
+def is_loop(path: str) -> bool:
+    """Whether ``path`` leads round a loop of symbolic links (``ln -s a b; ln -s b a``)."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def missing_folder(path: str) -> str:
+    """What a folder that cannot be found is, in words: "does not exist", or a loop of links."""
+    return "is a loop of symbolic links (a link that leads back to itself)" if is_loop(path) else "does not exist"

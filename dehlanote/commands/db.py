@@ -34,7 +34,7 @@ import typer
 
 from .common import (RULES_OPTION, Exit, display_name, emit, err_console, expand, fail, load_registry, once_each,
                      out_console, output_path, database_path, refuse_input_output)
-from ..errors import why
+from ..errors import missing_folder, why
 from ..files import OutputRefused, ReadOnly, kind_of
 from ..lockfile import Busy
 from ..db import ctrl_c_told
@@ -165,15 +165,16 @@ def build_command(
     refuse_input_output(target, [*specs, rules])
     if os.path.isdir(target):
         raise fail(f"not-a-database: {target}: it is a directory")
+    folder = os.path.dirname(target) or "."
+    if not os.path.isdir(folder):
+        raise fail(f"no-folder: cannot write {display_name(target)}: the folder {display_name(folder)} "
+                   f"{missing_folder(folder)}")
     try:
         os.stat(target)
     except FileNotFoundError:
         pass        # (made by the build)
     except OSError as exc:      # a loop of links: no database, and nothing to do with its folder
         raise fail(f"not-a-database: {target}: {why(exc)}") from None
-    folder = os.path.dirname(target) or "."
-    if not os.path.isdir(folder):
-        raise fail(f"no-folder: cannot write {display_name(target)}: the folder {display_name(folder)} does not exist")
     unchanged = "the database is unchanged"
     try:
         summary = build(specs, target, reg, jobs=workers, registry_files=[os.fspath(rules)] if rules else [],

@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional
 
 import typer
 
+from ..errors import missing_folder
 from ..batch.check import open_checked, printable
 from ..files import OutputRefused, WriteError
 from ..output.analysis_view import Analyser
@@ -136,7 +137,8 @@ def html_command(
         spec = specs[0]
         target = output / f"{_stem(spec)}.html" if output.is_dir() else output
         if not target.parent.exists():
-            raise fail(f"cannot write {_shown(target)}: the folder {_shown(target.parent)} does not exist")
+            raise fail(f"cannot write {_shown(target)}: the folder {_shown(target.parent)} "
+                       f"{missing_folder(str(target.parent))}")
         refuse_input_output(target, [spec, rules])
         try:
             with open_checked(spec) as stream:

@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from ..errors import DpnError
+from ..errors import DpnError, missing_folder as _missing
 from ..files import OutputRefused
 from ..record import RecordError, Session
 from ..record.words import HELP_LINES, seat_picture
@@ -283,7 +283,7 @@ def _held(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optiona
     except OSError as exc:
         folder = os.path.dirname(os.fspath(file)) or "."
         if not os.path.isdir(folder):
-            raise fail(f"cannot record into {path}: the folder {shown(folder)} does not exist")
+            raise fail(f"cannot record into {path}: the folder {shown(folder)} {_missing(folder)}")
         raise fail(f"cannot record into {path}: {why(exc)}" + (" (its folder must be writable)" if exc.errno else ""))
     try:
         _record(file, path, sync, reg, asked_rules, text_rules, names, dealer, interactive, out, err)

@@ -73,3 +73,21 @@ def test_serve_on_a_loop_of_links_says_so(loop: Path) -> None:
     result = run(loop, "serve", "a")
     assert result.exit_code == 2
     assert result.stderr.strip() == f"dehlanote: cannot serve a: {LOOP}"
+
+
+FOLDER_LOOP = "the folder a is a loop of symbolic links (a link that leads back to itself)"
+
+
+@pytest.mark.parametrize("args, said", [
+    (("html", MATCH, "-o", "a/x.html"), f"dehlanote: cannot write a/x.html: {FOLDER_LOOP}"),
+    (("db", "build", MATCH, "-o", "a/x.duckdb"), f"dehlanote: no-folder: cannot write a/x.duckdb: {FOLDER_LOOP}"),
+    (("record", "a/x.dpn", "--names", "a,b,c,d", "--dealer", "D"), f"dehlanote: cannot record into a/x.dpn: "
+                                                                     f"{FOLDER_LOOP}"),
+], ids=["html", "db build", "record"])
+def test_a_folder_that_is_a_loop_of_links_is_no_missing_folder(loop: Path, args: tuple[str, ...], said: str) -> None:
+    # "the folder a does not exist", of a folder named by a loop of links
+    if args[0] == "db":
+        pytest.importorskip("duckdb")
+    result = run(loop, *args)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == said
