@@ -180,7 +180,11 @@ def review_command(
     if site is not None:
         prefix = quote(str(site).rstrip("/") + "/games/")
     elif link_base is not None:
+        if "?" in link_base or "#" in link_base:
+            # (the page and the position are added after it: "https://x.org/?a#b/games/..." led nowhere)
+            raise fail(f"usage: --link-base {link_base}: give the address of the site's folder, without ? or #")
         base = link_base[:-len("index.html")] if link_base.endswith("/index.html") else link_base
+        base = quote(base, safe="/:@%~!$&'()*+,;=")      # (a space in it: %20, as a browser needs)
         prefix = base + ("" if base.endswith("/") else "/") + "games/"
     else:
         prefix = "games/"

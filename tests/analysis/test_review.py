@@ -218,3 +218,17 @@ def test_one_sampled_world_is_said_as_one_sample_not_as_every_hand_known(tmp_pat
     assert "every hand known" not in ran.stdout and "1 worlds" not in ran.stdout and "1 sampled deals" not in ran.stdout
     assert "(over all 30 deals the player could not tell apart)" in run(
         str(MATCH), "--worlds", "32", "--from-trick", "11", cache=tmp_path).stdout
+
+
+def test_a_link_base_is_a_folder_address_the_links_can_follow(tmp_path: Path) -> None:
+    # "https://x.org/a b?c#d" gave links "https://x.org/a b?c#d/games/...": the page behind the
+    # fragment, a space in the address
+    spaced = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--link-base",
+                 "https://example.org/club night", "-f", "json", cache=tmp_path)
+    assert json.loads(spaced.stdout)["players"][0]["costliest"][0]["link"].startswith(
+        "https://example.org/club%20night/games/match.html#game=1&deal=3&trick=10")
+    for base in ("https://example.org/?site=1", "https://example.org/#top"):
+        refused = run(str(MATCH), "--dd", "--from-trick", "12", "--link-base", base, cache=tmp_path)
+        assert refused.returncode == 2
+        assert refused.stderr.strip() == (f"dehlanote: usage: --link-base {base}: give the address of the site's "
+                                          f"folder, without ? or #")
