@@ -149,11 +149,18 @@ def python_line(rng: random.Random, deal: Any, cards_max: int) -> tuple[int, lis
 
 
 @pytest.mark.parametrize("name,text", sources(), ids=[s[0] for s in sources()])
-def test_the_page_engine_plays_as_the_core(browser: Any, tmp_path: Path, name: str, text: str) -> None:
+def test_the_page_engine_plays_as_the_core_and_saves_the_python_record(browser: Any, tmp_path: Path, name: str,
+                                                                       text: str) -> None:
+    # (one page a source for both checks: building and loading it was most of each one's time)
     deals = with_hands(text)
     if not deals:
         pytest.skip("no deal with every hand written")
     load(browser, tmp_path, name, text)
+    _plays_as_the_core(browser, name, deals)
+    _saves_the_python_record(browser, name, deals)
+
+
+def _plays_as_the_core(browser: Any, name: str, deals: list[tuple[int, Any, Any]]) -> None:
     rng = random.Random(name)
     checked = 0
     for gi, _g, deal in deals:
@@ -167,13 +174,8 @@ def test_the_page_engine_plays_as_the_core(browser: Any, tmp_path: Path, name: s
     assert checked >= 6
 
 
-@pytest.mark.parametrize("name,text", sources(), ids=[s[0] for s in sources()])
-def test_the_saved_record_is_the_python_record_byte_for_byte(browser: Any, tmp_path: Path, name: str,
-                                                             text: str) -> None:
-    deals = with_hands(text)
-    if not deals:
-        pytest.skip("no deal with every hand written")
-    load(browser, tmp_path, name, text)
+def _saves_the_python_record(browser: Any, name: str, deals: list[tuple[int, Any, Any]]) -> None:
+    """The record the page saves for a random line is the Python record byte for byte."""
     rng = random.Random("record " + name)
     compared = 0
     for gi, g, deal in deals:
