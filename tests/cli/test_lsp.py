@@ -551,15 +551,10 @@ def test_formatting_a_document_of_comments_alone_keeps_them():
     assert formatted("") == "" and formatted("\n\n") == ""
 
 
-def test_a_hover_lexes_from_its_line_not_from_the_start_of_the_document(monkeypatch):
-    # a hover lexed the whole document up to the card and replayed every game: near the end
-    # of a 2 MB record it took 6 seconds; now its line (or the comment open there) and its game
+def _lexed_lengths(monkeypatch) -> list[int]:
+    """The length of each text the DPN lexer is given from now on (in the test's process)."""
     from dehlanote.output.lexer import DpnLexer
 
-    text = "\n".join([WORKED.read_text(encoding="utf-8")] * 40)
-    lines = text.split("\n")
-    row = max(i for i, line in enumerate(lines) if line.startswith("10 A: JD"))     # trick 10 of the last game
-    at = lines[row].index("4D")
     lexed: list[int] = []
     real = DpnLexer.get_tokens_unprocessed
 
@@ -568,6 +563,17 @@ def test_a_hover_lexes_from_its_line_not_from_the_start_of_the_document(monkeypa
         return real(self, source, *args)
 
     monkeypatch.setattr(DpnLexer, "get_tokens_unprocessed", counting)
+    return lexed
+
+
+def test_a_hover_lexes_from_its_line_not_from_the_start_of_the_document(monkeypatch):
+    # a hover lexed the whole document up to the card and replayed every game: near the end
+    # of a 2 MB record it took 6 seconds; now its line (or the comment open there) and its game
+    text = "\n".join([WORKED.read_text(encoding="utf-8")] * 40)
+    lines = text.split("\n")
+    row = max(i for i, line in enumerate(lines) if line.startswith("10 A: JD"))     # trick 10 of the last game
+    at = lines[row].index("4D")
+    lexed = _lexed_lengths(monkeypatch)
     assert hover(text, row, at).startswith("**B plays 4♦**: deal 1, trick 10")
     assert lexed and max(lexed) < 2000
     # a comment that spans lines, with card-like words and a { in it, is lexed from its start
@@ -663,21 +669,12 @@ def test_completion_in_a_record_written_on_one_line(client):
 def test_completion_lexes_from_its_deal_not_from_the_start_of_the_game(monkeypatch):
     # where the cursor stands is read with the lexer: from the game's start, a game of thousands
     # of deals was lexed whole at each keystroke (2 MB: two seconds); now from the deal's line
-    from dehlanote.output.lexer import DpnLexer
-
     lines = WORKED.read_text(encoding="utf-8").split("\n")
     first = next(i for i, line in enumerate(lines) if line.startswith("deal 1"))
     last = next(i for i, line in enumerate(lines) if line.startswith(" 4 D:"))
     deal = lines[first:last]
     text = "\n".join(lines[:first] + ["{deal 0 was a misdeal: {no note}"] + deal * 1 + [" 4 D: KC 5C "])
-    lexed: list[int] = []
-    real = DpnLexer.get_tokens_unprocessed
-
-    def counting(self, source, *args):
-        lexed.append(len(source))
-        return real(self, source, *args)
-
-    monkeypatch.setattr(DpnLexer, "get_tokens_unprocessed", counting)
+    lexed = _lexed_lengths(monkeypatch)
     row = len(text.split("\n")) - 1
     assert completions(text, row, len(" 4 D: KC 5C ")) == ["10C", "4C", "3C"]
     assert lexed and max(lexed) < len("\n".join(deal)) + 40

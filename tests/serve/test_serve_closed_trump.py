@@ -20,13 +20,6 @@ BEFORE = ["2H", "AH", "3H", "4H", "KC", "2C", "3C"]
 REVEAL = "5D"
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    night = tmp_path / "night"
-    night.mkdir()
-    return night
-
-
 def _games(page: str) -> Any:
     block = re.search(r'<script type="application/json" id="dpn-data">(.*?)</script>', page, re.S)
     assert block is not None

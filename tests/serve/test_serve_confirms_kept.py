@@ -13,14 +13,7 @@ import pytest
 
 pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (pip install -e '.[test]')")
 
-from test_serve_http import client_for, do, start  # noqa: E402
-
-
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    night = tmp_path / "night"
-    night.mkdir()
-    return night
+from test_serve_http import do, served, start  # noqa: E402
 
 
 def _first_trick(c) -> None:
@@ -32,34 +25,22 @@ def _first_trick(c) -> None:
 
 
 def test_a_trick_waiting_for_its_confirmation_still_waits_after_a_restart(folder: Path) -> None:
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         _first_trick(c)
-    finally:
-        tables.close()
-    c, tables = client_for(folder)      # the server started again
-    try:
+    with served(folder) as c:      # the server started again
         st = c.get("/api/t/1?device=phone1").json()
         assert st["awaiting"] == 1 and st["entered_here"] is True
         assert do(c, 1, 422, do="card", card="AS", device="phone1")["code"] == "unconfirmed-trick"
         assert do(c, 1, 422, do="confirm", device="phone1")["code"] == "same-phone"
         assert do(c, 1, do="confirm", device="phone2")["awaiting"] is None
-    finally:
-        tables.close()
-    c, tables = client_for(folder)      # and the confirmation given holds after another restart
-    try:
+    with served(folder) as c:      # and the confirmation given holds after another restart
         assert c.get("/api/t/1").json()["awaiting"] is None
         do(c, 1, do="card", card="AS", device="phone2")
-    finally:
-        tables.close()
 
 
 def test_the_kept_confirmations_hold_no_phone_id_and_go_with_the_record_as_it_is(folder: Path) -> None:
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         _first_trick(c)
-    finally:
-        tables.close()
     kept = folder / ".table-1.dpn.confirm"
     assert "phone1" not in kept.read_text(encoding="utf-8")
     assert json.loads(kept.read_text(encoding="utf-8"))["confirmed"] == 0
@@ -69,39 +50,24 @@ def test_the_kept_confirmations_hold_no_phone_id_and_go_with_the_record_as_it_is
     record = folder / "table-1.dpn"
     record.write_text(record.read_text(encoding="utf-8").replace('[Result "*"]', '[Result "*"] {edited}'),
                       encoding="utf-8")
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         assert c.get("/api/t/1").json()["awaiting"] is None
-    finally:
-        tables.close()
 
 
 @pytest.mark.parametrize("junk", [b"", b"{", b"[]", b'{"record": 1}', b"\xff\xfe", b"x" * 10000])
 def test_a_damaged_confirmations_file_is_no_trouble(folder: Path, junk: bytes) -> None:
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         _first_trick(c)
-    finally:
-        tables.close()
     kept = folder / ".table-1.dpn.confirm"
     kept.write_bytes(junk)
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         assert c.get("/api/t/1").json()["awaiting"] is None     # as before the file was kept
-    finally:
-        tables.close()
     os.unlink(kept)
 
 
 def test_a_confirmations_file_others_may_write_is_not_read(folder: Path) -> None:
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         _first_trick(c)
-    finally:
-        tables.close()
     os.chmod(folder / ".table-1.dpn.confirm", 0o666)
-    c, tables = client_for(folder)
-    try:
+    with served(folder) as c:
         assert c.get("/api/t/1").json()["awaiting"] is None
-    finally:
-        tables.close()

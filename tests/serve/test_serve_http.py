@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -35,18 +36,22 @@ HANDS = {"A": "AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C", "B": "QS JS 6S 5S QH 10H
          "C": "8S 7S 3S 2S KH 3H 2H JC 9C 8C 7C 6C 2C", "D": "10S 9S 8H 7H 4H KD 10D 8D 7D 6D 2D AC KC"}
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    night = tmp_path / "night"
-    night.mkdir()
-    return night
-
-
 def client_for(folder: Path, *, lan: bool = False, limits: Limits = Limits(), **kw: Any) -> tuple[TestClient, Tables]:
     tables = Tables(folder, sync=False, limits=limits)
     kw.setdefault("stream_seconds", 0.5)
     app = create_app(tables, secret=KEY, lan=lan, hosts=("testserver",), **kw)
     return TestClient(app), tables
+
+
+@contextmanager
+def served(folder: Path, **kw: Any) -> Iterator[TestClient]:
+    """A test client of a server on ``folder`` (:func:`client_for`), its tables closed at the end
+    (as a server's stop: what a restart then finds is what it left on disk)."""
+    c, tables = client_for(folder, **kw)
+    try:
+        yield c
+    finally:
+        tables.close()
 
 
 @pytest.fixture

@@ -12,13 +12,6 @@ pytest.importorskip("starlette", reason="dehlanote serve needs the serve extra (
 from test_serve_http import client_for, do, start  # noqa: E402
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    night = tmp_path / "night"
-    night.mkdir()
-    return night
-
-
 def test_the_phone_that_entered_a_trick_is_told_another_phone_confirms_it(folder: Path) -> None:
     c, tables = client_for(folder)
     try:

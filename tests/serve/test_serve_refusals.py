@@ -34,13 +34,6 @@ HEAD = {"X-Dehlanote-Key": KEY}
 NAMES = {"A": "Asha", "B": "Bilal", "C": "Chitra", "D": "Dev"}
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    night = tmp_path / "night"
-    night.mkdir()
-    return night
-
-
 def client_for(folder: Path, limits: Limits = Limits()) -> tuple[TestClient, Tables]:
     tables = Tables(folder, sync=False, limits=limits)
     return TestClient(create_app(tables, secret=KEY, hosts=("testserver",), stream_seconds=0.5)), tables
