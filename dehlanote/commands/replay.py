@@ -245,7 +245,8 @@ def _interactive(stepper: Stepper, facts: GameFacts, symbols: bool, analyser: Op
     saved = termios.tcgetattr(fd)
     old_term = signal.getsignal(signal.SIGTERM)
     old_hup = signal.getsignal(signal.SIGHUP)
-    background = BackgroundAnalysis(stepper.deals, stepper.rules, analyser) if analyser is not None else None
+    background = (BackgroundAnalysis(stepper.deals, stepper.rules, analyser, start=stepper.deal)
+                  if analyser is not None else None)
 
     def stop(signum: int, frame: object) -> None:  # noqa: ARG001 - a signal handler's signature
         raise signal_exit(signum)

@@ -171,7 +171,7 @@ class Analyser:
             try:
                 analysis = self._solve(fact, rules, progress, partial)
                 view = deal_view(fact, rules, analysis, self.words)
-            except (KeyboardInterrupt, _Stopped):
+            except (KeyboardInterrupt, _Stopped, _Preempted):
                 raise
             except Exception as exc:  # noqa: BLE001 - a solver fault costs this deal's analysis, not the page
                 _ = self.words
@@ -227,8 +227,10 @@ class Analyser:
             best.single_dummy = True
             if partial is not None:     # the double-dummy values while the cards are judged
                 partial(deal_view(fact, rules, best, self.words))
+            shown = max(total - 1, 0)
             judge_deal(fact, rules, best, worlds=self.worlds, seed=self.seed,
-                       time_limit=time_left(self.time_limit, started))     # the deal's limit, not a second one
+                       time_limit=time_left(self.time_limit, started),     # the deal's limit, not a second one
+                       progress=None if progress is None else (lambda done, todo: progress(shown, total)))
         if progress is not None:
             progress(total, total)
         return best
@@ -242,6 +244,10 @@ class _Stopped(Exception):
     """Raised from the progress callback to stop a solve when the stepper quits."""
 
 
+class _Preempted(Exception):
+    """Raised from the progress callback when another deal is on screen: that one is solved first."""
+
+
 class BackgroundAnalysis:
     """The stepper's analysis: deals solved in a background thread, the deal on screen first,
     then the following ones, so that the keys never wait for the solver.
@@ -251,7 +257,8 @@ class BackgroundAnalysis:
     there is something new to draw. :meth:`stop` ends the thread at the next trick solved.
     """
 
-    def __init__(self, deals: "tuple[DealFact, ...] | list[DealFact]", rules: Rules, analyser: Analyser) -> None:
+    def __init__(self, deals: "tuple[DealFact, ...] | list[DealFact]", rules: Rules, analyser: Analyser,
+                 start: int = 0) -> None:
         import threading
 
         self.deals = tuple(deals)
@@ -264,7 +271,7 @@ class BackgroundAnalysis:
             view = analyser.cached(fact, rules)
             if view is not None:
                 self._views[i] = view
-        self._wanted = 0
+        self._wanted = start        # the deal the stepper opens on (--deal): solved first, not deal 1
         self._busy: Optional[int] = None
         self._done = (0, 0)
         self._started = 0.0
@@ -328,9 +335,12 @@ class BackgroundAnalysis:
             self._busy, self._done, self._started = i, (0, 0), time.monotonic()
             self.version += 1
 
-            def step(done: int, total: int) -> None:
+            def step(done: int, total: int, i: int = i) -> None:
                 if self._stop:
                     raise _Stopped
+                wanted = self._wanted
+                if wanted != i and wanted not in self._views:
+                    raise _Preempted     # the deal on screen first: this one is solved again later
                 self._done = (done, total)
                 self.version += 1
 
@@ -343,6 +353,9 @@ class BackgroundAnalysis:
                 view = self.analyser.view(self.deals[i], self.rules, step, partial)
             except _Stopped:
                 return
+            except _Preempted:
+                self._busy = None
+                continue
             with self._lock:
                 self._views[i] = view
                 self._busy = None

@@ -430,6 +430,60 @@ def test_background_analysis_solves_the_deal_shown_and_equals_the_direct_one():
         background.stop()
 
 
+class _SlowFirstDeal:
+    """An analyser whose deal 1 takes 20 s (a progress call every 10 ms), every other deal a blink."""
+
+    def __init__(self):
+        self.asked: list[int] = []
+
+    def cached(self, fact, rules):
+        return None
+
+    def view(self, fact, rules, progress=None, partial=None):
+        from dehlanote.output.analysis_view import DealView
+
+        self.asked.append(fact.number)
+        if fact.number == 1:
+            for k in range(2000):
+                progress(k, 2000)
+                time.sleep(0.01)
+        return DealView(fact.number, "", {})
+
+
+@pytest.mark.parametrize("opened", ["--deal", "a later key"])
+def test_the_deal_on_screen_is_solved_first_not_after_deal_one(opened):
+    """``replay --analyse --deal 3`` said "deal 3 waits for deal 1 to be solved" for as long as
+    deal 1 took (a minute or more): the thread always began at deal 1, and a deal stepped to
+    waited for the whole deal being solved. The deal on screen now comes first, at once."""
+    facts = games(ROOT / "samples" / "match.dpn")[0]
+    slow = _SlowFirstDeal()
+    if opened == "--deal":
+        background = BackgroundAnalysis(facts.deals, facts.rules, slow, start=2)
+    else:
+        background = BackgroundAnalysis(facts.deals, facts.rules, slow)
+        time.sleep(0.1)                             # deal 1 under way
+    try:
+        background.want(2)
+        end = time.monotonic() + 3
+        while not background.finished(2):
+            assert time.monotonic() < end, background.status(2)
+            time.sleep(0.02)
+        assert not background.finished(0)           # deal 1 is solved again later, not lost
+    finally:
+        background.stop()
+
+
+def test_a_solve_given_way_to_the_deal_on_screen_is_not_a_solver_fault():
+    from dehlanote.output import analysis_view
+
+    def elsewhere(done, total):
+        raise analysis_view._Preempted
+
+    facts = games(WORKED)[0]
+    with pytest.raises(analysis_view._Preempted):
+        Analyser(from_trick=12).view(facts.deals[0], facts.rules, elsewhere)
+
+
 def test_a_deal_without_hands_is_not_analysed_and_says_so_at_once():
     facts = replay_game(parse_string(no_hands_text())[0])
     assert not facts.errors and facts.deals[0].dealt == {}
