@@ -43,6 +43,7 @@ from typing import Any
 
 from ..deck import STRENGTH, SUITS
 from .position import PlayRules, Position, check_position, is_ten
+from .tricks import leading
 
 _csearch: ModuleType | None
 try:
@@ -67,19 +68,6 @@ def card_of(suit: int, rank: int) -> str:
 
 def parts(card: str) -> tuple[int, int]:
     return SUITS.index(card[-1]), STRENGTH[card]
-
-
-def leading(cards: list[tuple[int, int]], trump: int) -> tuple[int, int, int]:
-    """The card winning a trick so far, as (its index, suit, rank): of equal cards the first played."""
-    bk, bs, br = 0, cards[0][0], cards[0][1]
-    for j in range(1, len(cards)):
-        cs, cr = cards[j]
-        if cs == bs:
-            if cr > br:
-                bk, br = j, cr
-        elif cs == trump:
-            bk, bs, br = j, cs, cr
-    return bk, bs, br
 
 
 class OutOfTime(Exception):
@@ -228,6 +216,8 @@ class Solver:
         first_void = pos.first_void and trump < 0
 
         def test(target: int) -> int:
+            if self.nodes >= self.check_at:     # the engine checks within one call: the limits hold over many
+                self.tick()
             res, self.nodes = engine.test(masks, cards, trump, pos.leader, run, pos.centre_tens, pos.centre_tricks,
                                           pos.left, SCORE_CODE[g.score], g.immediate, target, self.nodes,
                                           -1 if self.node_limit is None else self.node_limit,

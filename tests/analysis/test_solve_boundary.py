@@ -137,6 +137,25 @@ def test_a_negative_node_limit_is_refused_and_zero_stops_at_once(compiled: bool)
     assert solver.nodes <= 4096 + 2 * 52
 
 
+@pytest.mark.parametrize("compiled", SEARCHES)
+def test_a_limit_holds_over_many_small_searches(compiled: bool) -> None:
+    """``solve --node-limit 1`` searched 123,828 card plays and ``--time-limit 0.0001`` solved the
+    worked example back to trick 5: the compiled search looked at the limits every 4,096 nodes
+    of one call only, and a deal is judged in many calls of a few hundred nodes each. The
+    limits now count over the calls, as the Python search always did."""
+    from dehlanote.analysis import OutOfTime
+    endings = [_start(STANDARD, seed, 3) for seed in range(1, 400)]
+    for nodes, seconds in ((0, None), (None, 0.0)):
+        solver = Solver(STANDARD, compiled=compiled)
+        solver.limit(nodes, seconds)
+        with pytest.raises(OutOfTime):
+            for pos in endings:
+                before = solver.nodes
+                solver.value(pos)
+                assert solver.nodes - before < 4096            # each search on its own stays under a check
+        assert solver.nodes <= 2 * 4096 + 2 * 52
+
+
 def test_a_solver_refuses_a_position_of_another_game() -> None:
     with pytest.raises(ValueError, match="this solver is for"):
         Solver(PlayRules(score="points")).value(_start())
