@@ -322,15 +322,20 @@ def judge_view(view: View, played: str, *, worlds: int = WORLDS, rng: random.Ran
     solvers = solvers or Solvers(pos.game)
     every = enumerate_worlds(view)
     exact = every is not None and len(every) <= worlds
-    chosen = every if exact and every is not None else [sample_world(view, rng) for _ in range(worlds)]
+    # drawn one at a time as solved, the clock looked at between two: a huge --worlds is bounded by
+    # the time limit, where drawing them all first filled the memory and never looked at the clock
+    chosen = iter(every) if exact and every is not None else (sample_world(view, rng) for _ in range(worlds))
     mover = pos.turn % 2
     total = pos.game.total
     values: dict[str, list[int]] = {c: [] for c in legal}
+    n = 0
     for world in chosen:
+        if solvers.deadline is not None and time.process_time() >= solvers.deadline:
+            raise OutOfTime
         got = solvers(world).card_values(world)
         for c in legal:
             values[c].append(got[c])
-    n = len(chosen)
+        n += 1
     mine = {c: [v if mover == 0 else total - v for v in vs] for c, vs in values.items()}
     means = {c: sum(vs) / n for c, vs in mine.items()}
     top = max(means.values())

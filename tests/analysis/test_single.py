@@ -292,3 +292,22 @@ def test_the_time_limit_is_the_whole_deals_not_one_for_each_of_its_two_analyses(
     clock[0] = 0.0
     a = single.analyse(fact, rules, worlds=2, from_trick=12, time_limit=None)
     assert given[-1] is None and all(p.single is not None for t in a.tricks for p in t.plays)
+
+
+def test_a_huge_number_of_worlds_is_bounded_by_the_time_limit() -> None:
+    """``solve --from-trick 9 --worlds 1000000000000 --time-limit 3`` ran past a minute and
+    filled the memory: every world was drawn before the first was solved, and the clock was
+    looked at only inside the searches. The worlds are now drawn as they are solved, the
+    clock looked at between two."""
+    import time
+
+    from dehlanote.analysis import OutOfTime
+    from dehlanote.analysis.single import Solvers
+
+    pos = random_ending(random.Random(4), PlayRules(), 10, "known")
+    view = view_of(pos, frozenset())
+    began = time.process_time()
+    with pytest.raises(OutOfTime):
+        judge_view(view, pos.legal()[0], worlds=150_000, rng=random.Random(1),
+                   solvers=Solvers(pos.game, seconds=0.05))
+    assert time.process_time() - began < 1.0
