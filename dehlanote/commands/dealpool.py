@@ -10,6 +10,7 @@ obtained before it, not with a pool waiting forever (``multiprocessing.Pool`` wa
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass
 from typing import Callable, Generic, Optional, Sequence, TypeVar
@@ -55,6 +56,9 @@ def run_deals(
                         disable=not sys.stderr.isatty())
     results: list[Result] = []
     lost = False
+    # more workers than cores only cost memory and time (solve --jobs 40 on two cores: 24
+    # processes, 2.4 s against 0.7 s with --jobs 2), as validate and db build have it
+    jobs = min(jobs, os.cpu_count() or 1)
     with progress:
         bar = progress.add_task("", total=len(items))
         if jobs > 1 and len(items) > 1:

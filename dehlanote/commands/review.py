@@ -133,7 +133,8 @@ def review_command(
                                  help="As the site was built with (html --games-per-page)."),
     from_trick: int = typer.Option(1, "--from-trick", min=1, metavar="K",
                                    help="Judge each deal from trick K on (later tricks are much faster)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Judge N deals at a time."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
+                             help="Judge N deals at a time (never more than the cores)."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
                                      help="CPU seconds a deal at most (0: no limit); the later tricks are judged "
                                           "first, so a deal stopped still counts them."),

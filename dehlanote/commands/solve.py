@@ -111,7 +111,8 @@ def solve(
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", metavar="text|json",
                                         help="text: a line per trick; json: one object (its schema ships "
                                              "with the package: dehlanote/analysis/solve.schema.json)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N", help="Solve N deals at a time."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
+                             help="Solve N deals at a time (never more than the cores)."),
     time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
                                      help="Give up on a deal after this many CPU seconds: it is reported as not "
                                           "solved in time (0: no limit)."),
