@@ -102,7 +102,11 @@ def deal_view(fact: DealFact, rules: Rules, analysis: DealAnalysis, _: Words = s
         view.tricks[t.number] = tv
     first = analysis.tricks[0].number
     if first > 1:
+        # "earlier tricks not solved in time"; any other reason is a sentence of its own
+        # ("trick 8: B's 5S is not a legal card here"), not one about the earlier tricks
         view.note = (_("analysed from trick {n}: earlier tricks {reason}").format(n=first, reason=_(analysis.reason))
+                     if analysis.reason == TIMEOUT
+                     else _("analysed from trick {n}: {reason}").format(n=first, reason=_(analysis.reason))
                      if analysis.reason else _("analysed from trick {n}").format(n=first))
     elif analysis.reason:
         view.note = _(analysis.reason)
