@@ -19,7 +19,7 @@ from ..output.render import (
     game_heading,
     game_result_text,
 )
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given
 from ..replay import DealFact, GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry, Rules
 from ..syntax import Game
@@ -47,6 +47,7 @@ from .common import (
 
 
 def annotate(
+    ctx: typer.Context,
     files: list[str] = typer.Argument(..., metavar="FILE...",
                                       help="DPN files or glob patterns; - reads standard input."),
     format: AnnotateFormat = typer.Option(AnnotateFormat.text, "--format", "-f", metavar="text|dpn",
@@ -58,7 +59,8 @@ def annotate(
                                  "card expected to lose value ? (?? by a ten or more; with --dd: lost value "
                                  "double dummy, ?? when it changed who wins the deal) in the table "
                                  "(with --format dpn: as its glyph, with an {analysis ...} comment) and say "
-                                 "what would have kept it (see dehlanote solve). Single dummy unless --dd."),
+                                 "what would have kept it (see dehlanote solve). Single dummy unless "
+                                 "--dd; --dd, --worlds and --seed imply it."),
     dd: bool = DD_OPTION,
     worlds: int = WORLDS_OPTION,
     seed: int = SEED_OPTION,
@@ -77,7 +79,7 @@ def annotate(
     Example: dehlanote annotate samples/worked-example.dpn
     """
     reg = load_registry(rules)
-    judge = _Judge(dd, worlds, seed) if analyse else None
+    judge = _Judge(dd, worlds, seed) if analyse or judgement_options_given(ctx) else None
     specs = expand(files)
     reports: list[FileReport] = []
     out = TextOut()

@@ -17,7 +17,7 @@ from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -58,6 +58,7 @@ def _sizes(specs: list[str]) -> int:
 
 
 def html_command(
+    ctx: typer.Context,
     files: Optional[list[str]] = typer.Argument(None, metavar="FILE",
                                                 help="DPN files or glob patterns; - reads standard input."),
     output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="OUT",
@@ -79,7 +80,7 @@ def html_command(
                                  "marks each card expected to lose value (judged single dummy: ? beyond the "
                                  "sampling error, ?? by a ten; with --dd double dummy) with what would have "
                                  "kept it, and shows the value under best play before each trick (see "
-                                 "dehlanote solve). A minute or more a deal."),
+                                 "dehlanote solve). A minute or more a deal. --dd, --worlds and --seed imply it."),
     analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
     dd: bool = DD_OPTION,
     worlds: int = WORLDS_OPTION,
@@ -131,7 +132,7 @@ def html_command(
         specs = once_each(specs)        # a site counts each game once, as stats and review do (their links agree)
     started = time.perf_counter()
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, words=translator(lang))
-                if analyse or analyse_from else None)
+                if analyse or analyse_from or judgement_options_given(ctx) else None)
     extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None
     if not as_site:
         spec = specs[0]

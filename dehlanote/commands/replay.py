@@ -29,7 +29,7 @@ from ..output.stepper_view import (
 )
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -61,6 +61,7 @@ def _load_game(spec: str, number: int, reg: Registry) -> GameFacts:
 
 
 def replay(
+    ctx: typer.Context,
     file: str = typer.Argument(..., metavar="FILE",
                                help="A DPN file; - reads standard input (with --plain, or when piped)."),
     game: int = typer.Option(1, "--game", "-g", min=1, metavar="N", help="Which game of the file (from 1)."),
@@ -74,7 +75,7 @@ def replay(
                                  "under best play before each trick and mark each card expected to lose value "
                                  "(judged single dummy: ? beyond the sampling error, ?? by a ten; with --dd "
                                  "double dummy) with what would have kept it (see dehlanote solve). A minute "
-                                 "or more a deal, solved while you step."),
+                                 "or more a deal, solved while you step. --dd, --worlds and --seed imply it."),
     analyse_from: Optional[int] = ANALYSE_FROM_OPTION,
     dd: bool = DD_OPTION,
     worlds: int = WORLDS_OPTION,
@@ -119,7 +120,7 @@ def replay(
     if trick is not None and not stepper.jump(trick):
         raise fail(no_trick(stepper.deals[stepper.deal], trick))
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
-                if analyse or analyse_from else None)
+                if analyse or analyse_from or judgement_options_given(ctx) else None)
     if interactive:
         _interactive(stepper, facts, symbols, analyser, source=file, reg=reg)
     else:

@@ -12,3 +12,11 @@ WORLDS_OPTION = typer.Option(WORLDS, "--worlds", min=1, metavar="N",
                              help="Single dummy: the deals sampled for each card (all of them when fewer fit).")
 SEED_OPTION = typer.Option(0, "--seed", metavar="N",
                            help="Single dummy: the seed of the sampling (same seed, same judgement).")
+
+
+
+def judgement_options_given(ctx: typer.Context) -> bool:
+    """Whether --dd, --worlds or --seed was typed: they speak of the analysis, so they ask for it
+    (``annotate --dd FILE`` analyses, as ``--analyse-from`` does; it was a plain annotate)."""
+    return any(getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
+               for name in ("dd", "worlds", "seed"))

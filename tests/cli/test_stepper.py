@@ -591,3 +591,19 @@ def test_every_card_of_every_hand_is_on_the_screen(source, size):
             # each hand shows every suit: four suit lines a seat
             assert sum(line.count(sym) for line in lines if not line.startswith("Trump")
                        for sym in "♠♥♦♣") >= 4 * len(st.snap.hands)
+
+
+@pytest.mark.parametrize("args", [["annotate", "--letters"], ["replay", "--plain", "--letters"]])
+@pytest.mark.parametrize("option", [["--dd"], ["--worlds", "4"], ["--seed", "3"]])
+def test_a_judgement_option_asks_for_the_analysis(args, option):
+    """``annotate --dd FILE`` was a plain annotate: --dd, --worlds and --seed speak of the
+    analysis only, and were dropped without a word unless --analyse was given too. They now
+    turn the analysis on, as --analyse-from does (here on a deal it cannot solve, hands
+    unknown: said at once)."""
+    text = WORKED.read_text(encoding="utf-8")
+    text = text.replace(text[text.index("hands A:"):text.index("trump D by A")], "")
+    text = text[:text.index("13 D:")]
+    out = CliRunner().invoke(app, [*args, "-", *option], input=text).output
+    assert "analysis: not analysed" in out, out[-600:]
+    plain = CliRunner().invoke(app, [*args, "-"], input=text).output
+    assert "analysis" not in plain
