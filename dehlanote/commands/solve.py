@@ -82,7 +82,9 @@ def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: 
     if a.value is None:
         out.print(f"{head}: {a.reason}; solved from trick {a.tricks[0].number}", markup=False)
     else:
+        first = a.tricks[0].number      # (--from-trick, or after the five-card phase: not the deal's start)
         out.print(f"{head}: {sides[0]} {split(g, a.value)} {sides[1]} under best play"
+                  + ("" if first == 1 else f" from trick {first}")
                   + ("" if a.solved else f" (stopped: {a.reason})"), markup=False)
     dealer = rules.seat_letters.index(fact.dealer) if fact.dealer else 0
     unit = {"tens": "ten", "points": "point", "tricks": "trick"}[g.score]

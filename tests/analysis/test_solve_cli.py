@@ -257,3 +257,31 @@ def test_jobs_are_never_more_than_the_cores(monkeypatch) -> None:
     run = dealpool.run_deals("solving", [1, 2, 3], lambda item: ("worker", item),
                              lambda item, step: ("here", item), str, jobs=40)
     assert run.results == [("here", 1), ("here", 2), ("here", 3)] and not run.lost
+
+
+def test_a_value_found_from_a_later_trick_says_from_which() -> None:
+    """``solve --from-trick 5`` headed the worked example "AC 4–0 BD under best play", while
+    the deal from its start is 3–1 under best play: the value is the one before trick 5 (the
+    tens of tricks 1 to 4 as played). It now says "from trick 5"; from the start, as before."""
+    late = run("--dd", "--from-trick", "12", str(SAMPLES / "worked-example.dpn"))
+    assert late.stdout.splitlines()[0].endswith("AC 3\u20131 BD under best play from trick 12")
+    assert "  12  AC 3\u20131" in late.stdout
+
+
+def test_annotate_says_from_which_trick_a_value_is() -> None:
+    """``annotate --analyse`` said "under best play from the start" of a first-void-five deal
+    whose analysis starts after its five-card phase (``samples/pagat-first-void-five.dpn`` deal
+    3: trick 6): the value counts the tens of tricks 1 to 5 as played. (Here a late start,
+    the same sentence.)"""
+    from dehlanote import iter_path, replay_game
+    from dehlanote.analysis.deal import analyse_deal
+    from dehlanote.analysis.commentary import analysis_text
+
+    facts = replay_game(next(iter(iter_path(SAMPLES / "worked-example.dpn"))))
+    fact = facts.deals[0]
+    late = analyse_deal(fact, facts.rules, from_trick=12)
+    assert analysis_text(fact, facts.rules, late).splitlines()[0] == \
+        "analysis: AC 3\u20131 BD under best play from trick 12"
+    whole = analyse_deal(fact, facts.rules, from_trick=1)
+    assert whole.tricks[0].number == 1
+    assert "under best play from the start" in analysis_text(fact, facts.rules, whole).splitlines()[0]
