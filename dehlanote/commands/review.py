@@ -256,7 +256,8 @@ def review_command(
                         indent=2, ensure_ascii=False) + "\n")
     else:
         out = TextOut()
-        _text(out, order, top, links, summary, how, from_trick)
+        _text(out, order, top, links, summary, how, from_trick,
+              limit="the time or node limit" if node_limit is not None else "the time limit")
     if from_cache:
         err.print(f"review: {plural(from_cache, 'deal')} of {judged} from the cache (--no-cache judges them again)",
                   markup=False)
@@ -266,11 +267,11 @@ def review_command(
 
 
 def _text(out: TextOut, order: list[PlayerReview], top: int, links: dict[tuple[str, int, int], str],
-          summary: dict[str, Any], how: str, from_trick: int) -> None:
+          summary: dict[str, Any], how: str, from_trick: int, limit: str = "the time limit") -> None:
     start = f", from trick {from_trick}" if from_trick > 1 else ""
     line = f"{plural(summary['judged'], 'deal')} judged {how}{start}"
     if summary["partial"]:
-        line += f" ({summary['partial']} not whole: stopped by the time limit, the later tricks judged)"
+        line += f" ({summary['partial']} not whole: stopped by {limit}, the later tricks judged)"
     if summary["skipped"]:
         why = ", ".join(f"{k}: {n}" for k, n in summary["skipped_why"].items())
         line += f"; {summary['skipped']} skipped ({why})"

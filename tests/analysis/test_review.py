@@ -232,3 +232,12 @@ def test_a_link_base_is_a_folder_address_the_links_can_follow(tmp_path: Path) ->
         assert refused.returncode == 2
         assert refused.stderr.strip() == (f"dehlanote: usage: --link-base {base}: give the address of the site's "
                                           f"folder, without ? or #")
+
+
+def test_a_deal_stopped_by_the_node_limit_is_not_said_stopped_by_the_time_limit(tmp_path: Path) -> None:
+    """``review --node-limit 1`` said its deal was "stopped by the time limit"."""
+    ran = run("samples/worked-example.dpn", "--dd", "--node-limit", "1", cache=tmp_path)
+    assert ran.returncode == 1, ran.stderr
+    assert "(1 not whole: stopped by the time or node limit, the later tricks judged)" in ran.stdout
+    timed = run("samples/worked-example.dpn", "--dd", "--time-limit", "0.001", cache=tmp_path)
+    assert "(1 not whole: stopped by the time limit, the later tricks judged)" in timed.stdout
