@@ -17,7 +17,7 @@ from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, typed
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -114,6 +114,7 @@ def html_command(
     if viewer:
         unused = [name for name, given in (("--site", site), ("--analyse", analyse),
                                            ("--analyse-from", analyse_from is not None), ("--dd", dd),
+                                           ("--worlds", typed(ctx, "worlds")), ("--seed", typed(ctx, "seed")),
                                            ("--rules", rules is not None)) if given]
         if unused:
             one = len(unused) == 1

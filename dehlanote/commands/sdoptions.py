@@ -18,5 +18,9 @@ SEED_OPTION = typer.Option(0, "--seed", metavar="N",
 def judgement_options_given(ctx: typer.Context) -> bool:
     """Whether --dd, --worlds or --seed was typed: they speak of the analysis, so they ask for it
     (``annotate --dd FILE`` analyses, as ``--analyse-from`` does; it was a plain annotate)."""
-    return any(getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
-               for name in ("dd", "worlds", "seed"))
+    return any(typed(ctx, name) for name in ("dd", "worlds", "seed"))
+
+
+def typed(ctx: typer.Context, name: str) -> bool:
+    """Whether the option (its parameter's name) was given on the command line, not left at its default."""
+    return getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"

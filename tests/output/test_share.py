@@ -187,6 +187,7 @@ def test_the_viewer_page_is_self_contained_with_the_replay_pages_policy(tmp_path
 @pytest.mark.parametrize("extra, named", [
     (["--site"], "--site"), (["--analyse"], "--analyse"), (["--analyse-from", "3"], "--analyse-from"),
     (["--dd"], "--dd"), (["--site", "--analyse"], "--site and --analyse"),
+    (["--worlds", "8"], "--worlds"), (["--seed", "0"], "--seed"),     # (were dropped without a word)
 ])
 def test_the_viewer_refuses_the_options_of_a_site_or_an_analysis(tmp_path, extra, named):
     """--viewer ignored --site and --analyse without a word: refused, nothing written."""
