@@ -47,6 +47,9 @@ def _split_rules(values: list[str]) -> tuple[Optional[str], list[Path]]:
     for value in values:
         if value.lower().endswith((".yaml", ".yml")):
             files.append(Path(value))
+        elif not value.strip():
+            raise fail('--rules is empty: give the rules, e.g. "pagat kots=3", or leave --rules out for '
+                       "standard (is a shell variable unset?)")
         elif text is None:
             text = value
         else:

@@ -422,7 +422,11 @@ class Registry:
     def _resolve(self, label: str) -> Rules:
         words = label.split()
         if not words:
-            words = ["standard"]
+            # an empty tag names no rules: standard is what a game with no Rules tag plays, not
+            # what a blank one was meant to say (docs/DECISIONS.md)
+            known = ", ".join(sorted(self.profiles))
+            raise DpnError("unknown-rules", f"the rules are empty: name a rule profile (known: {known}), "
+                           "or leave the Rules tag out to play standard")
         written, *opts = words
         name = self._named(self.profiles, written)
         if name is None:
@@ -553,7 +557,7 @@ def rules_from_tag(value: Optional[str], reg: Optional[Registry] = None) -> Rule
     inputs.optional(value, str, "rules_from_tag", "a Rules tag's value (a str such as 'standard trump=closed', "
                     "or None for standard)")
     inputs.registry(reg, Registry, "rules_from_tag")
-    return (reg or registry()).resolve(value or "standard")
+    return (reg or registry()).resolve("standard" if value is None else value)
 
 
 def param_names() -> list[str]:

@@ -898,6 +898,7 @@ def test_the_rules_may_still_change_after_the_first_dealer_but_not_once_the_deal
     (["--dealer", "X"], "a seat is one of"),
     (["--dealer", "E"], "E is not a seat at this 4-player table"),
     (["--rules", "nonsense"], "unknown-rules"),
+    (["--rules", ""], "--rules is empty"),
     (["--names", "Asha,Bilal"], "--names needs 4 names"),
     (["--rules", "standard", "--rules", "hukum"], "give the game's rules once"),
 ])

@@ -1028,6 +1028,23 @@ def test_defect_2_options_that_set_the_same_parameter_are_unknown_rules(label, f
     assert facts.deals == ()
 
 
+@pytest.mark.parametrize("value", ["", "   "])
+def test_an_empty_rules_tag_is_unknown_rules_not_standard(value, tmp_path):
+    # [Rules ""] was replayed as standard without a word: a blank tag names no rules
+    text = f'[Event "x"]\n[Rules "{value}"]\n[Result "*"]\n\ndeal 1 dealer D\n'
+    facts = replay(text)
+    assert [(e.code, e.line, e.column) for e in facts.errors] == [("unknown-rules", 2, 1)]
+    assert "empty" in facts.errors[0].message and "standard" in facts.errors[0].message
+    path = tmp_path / "g.dpn"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", str(path)])
+    assert result.exit_code == 1 and "unknown-rules" in result.output, result.output
+    from dehlanote.rules.profile import rules_from_tag
+    with pytest.raises(Exception, match="empty"):
+        rules_from_tag(value)
+    assert rules_from_tag(None).name == "standard"
+
+
 def test_defect_2_the_conflict_check_is_the_option_tables_data():
     reg = registry()
     assert reg.options["coat"].params == ("match_points", "streak")
