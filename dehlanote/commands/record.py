@@ -240,9 +240,15 @@ def record_command(
     if str(file) == "-":
         raise fail("record writes a file: give its name (standard input is where the lines come from)")
     if dealer is not None:
+        # with no --rules the table's seats are known later (standard's four, or a resumed game's):
+        # only a letter no table has is refused here, named as a four-player table's seats are
+        # (it listed A to F for a four-player table)
         seats = seats_for(asked_rules.seats if asked_rules is not None else 6)
         if dealer.strip().upper() not in seats:
-            raise fail(f"--dealer {shown(dealer)}: a seat is one of {', '.join(seats)}")
+            listed = ", ".join(seats)
+            if asked_rules is None:
+                listed = f"{', '.join(seats[:4])} (A to F with six players)"
+            raise fail(f"--dealer {shown(dealer)}: a seat is one of {listed}")
     interactive = sys.stdin.isatty()
     err = err_console()
     if interactive:     # refusals wrapped at words, in 80 columns at most (validate's text, shorter lines)

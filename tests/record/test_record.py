@@ -913,6 +913,19 @@ def test_a_usage_problem_is_status_2_and_creates_no_file(tmp_path, args, message
     assert not path.exists()
 
 
+def test_a_dealer_no_table_has_is_refused_naming_a_four_player_tables_seats(tmp_path):
+    # with no --rules the refusal listed "A, B, C, D, E, F" for the four-player table the names made
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    path = tmp_path / "game.dpn"
+    result = CliRunner().invoke(app, ["record", str(path), "--names", "a,b,c,d", "--dealer", "Q"], input="quit\n")
+    assert result.exit_code == 2 and not path.exists()
+    assert "a seat is one of A, B, C, D (A to F with six players)" in result.output, result.output
+    result = CliRunner().invoke(app, ["record", str(path), "--rules", "standard six-player", "--dealer", "Q"])
+    assert result.exit_code == 2 and "a seat is one of A, B, C, D, E, F" in result.output, result.output
+
+
 def test_cards_beyond_the_last_trick_of_a_deal_are_refused_with_the_whole_line():
     moves = moves_of(WORKED.read_text(encoding="utf-8"), tags=False)
     session = record(moves[:-2])                   # up to trick 12
