@@ -296,12 +296,25 @@ class Tables:
         if len(rules) > self.limits.line:
             raise Refusal("too-long", "the rules are too long")
         try:
-            resolved = self.reg.resolve(rules or "standard")
+            resolved = self.reg.resolve(rules.strip() or "standard")   # (none or blank: standard, as the form meant)
         except DpnError as exc:
             raise Refusal("unknown-rules", exc.message) from None
         seats = seats_for(resolved.seats)[: resolved.seats]
+        # a seat in any case, as record --dealer takes it ("d" was refused as wrong-dealer); a
+        # name for a seat the table does not have is refused (it was dropped without a word)
+        dealer = dealer.strip().upper() if dealer else dealer
         if dealer and dealer not in seats:
             raise Refusal("wrong-dealer", f"the dealer is one of the seats {', '.join(seats)}")
+        by_seat: dict[str, str] = {}
+        for written, name in names.items():
+            seat = written.strip().upper()
+            if seat not in seats:
+                raise Refusal("bad-request", f"names are given by seat ({', '.join(seats)}): "
+                                             f"\"{written[:10]}\" is not a seat at this table", status=400)
+            if seat in by_seat:
+                raise Refusal("bad-request", f"the name of seat {seat} is given twice", status=400)
+            by_seat[seat] = name
+        names = by_seat
         tags: list[tuple[str, str]] = []
         if event:
             tags.append(("Event", _clean_name(event, self.limits)))
