@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..analysis.judge import claim_judge
 from ..output.annotext import DealWriter
-from ..output.notes import Streamed, game_words, match_end, write_annotated
+from ..output.notes import Streamed, comment_words, game_words, match_end, write_annotated
 from ..output.render import (
     deal_table,
     error_text,
@@ -99,6 +99,7 @@ def annotate(
             reports.append(report)
             try:
                 index = 0
+                loose: list[str] = []
                 for game in records_of(spec):
                     if isinstance(game, Loose):
                         # comments in no game (a file of notes alone): data, kept as written in
@@ -107,6 +108,7 @@ def annotate(
                             dpn(("" if first else "\n") + game.text + "\n")
                             dpn.close()
                             first = False
+                        loose += game.comments
                         continue
                     index += 1
                     # deal by deal: a game of thousands of deals needs the memory of one
@@ -117,6 +119,9 @@ def annotate(
                                                symbols=symbols, analyse=judge, direct=direct)
                     report.games += 1
                     report.count += len(facts.errors)
+                    first = False
+                if index == 0 and format is AnnotateFormat.text:
+                    _no_game(out, direct, report.path, loose, first)
                     first = False
             except OSError as exc:
                 if isinstance(exc, BrokenPipeError):
@@ -196,6 +201,17 @@ def _drained(replay: GameReplay) -> GameFacts:
         if isinstance(item, GameFacts):
             return item
     raise AssertionError("a replay ends with the game's facts")
+
+
+def _no_game(out: TextOut, direct: DealWriter, path: str, comments: list[str], first: bool) -> None:
+    """A file with no game, said as such, with its comments (it printed nothing, as if lost)."""
+    _rich(direct)
+    if not first:
+        out.blank()
+    what = ", only comments:" if comments else ""
+    out.text(Text(f"{path}: no game in this file{what}", style="bold"))
+    for words in comment_words(comments):
+        out.text(Text(words))
 
 
 def _rich(direct: Optional[DealWriter]) -> None:

@@ -265,6 +265,11 @@ def _said(comments: Iterable[str]) -> str:
     return " ".join("{" + printable(" ".join(c.split())) + "}" for c in comments)
 
 
+def comment_words(comments: Iterable[str]) -> list[str]:
+    """Comments that stand in no game, one line each, as ``annotate``'s text view shows them."""
+    return [_said((c,)) for c in comments]
+
+
 def game_words(game: Game) -> list[str]:
     """The record's own comments on a game (before its tags and on them), one line each, for
     ``annotate``'s text view."""

@@ -76,6 +76,21 @@ def test_annotate_dpn_keeps_a_file_of_comments_alone(tmp_path):
     assert run("annotate", "--format", "dpn", "-", input="{note}\n").stdout == "{note}\n"
 
 
+def test_annotate_text_says_a_file_holds_no_game_and_shows_its_comments(tmp_path):
+    # printf '{note}\n' | dehlanote annotate -  printed nothing at all (exit 0)
+    result = run("annotate", "-", input=NOTES)
+    assert result.exit_code == 0
+    assert result.stdout == ("<stdin>: no game in this file, only comments:\n"
+                             "{notes for the next club evening}\n{who brings the cards}\n")
+    # as the comments of a game are shown: control characters as their pictures
+    assert run("annotate", "-", input="{\x1b[31mred\x07}").stdout.endswith("\n{\u241b[31mred\u2407}\n")
+    assert run("annotate", "-", input="").stdout == "<stdin>: no game in this file\n"
+    notes = tmp_path / "notes.dpn"
+    notes.write_text(NOTES, encoding="utf-8")
+    text = run("annotate", ONE, notes, ONE).stdout
+    assert text.count("Game 1") == 2 and f"\n\n{notes}: no game in this file, only comments:\n" in text
+
+
 # ---- the Result tag -----------------------------------------------------------------------------
 
 def _with_result(tmp_path: Path, value: str) -> Path:
