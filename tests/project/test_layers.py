@@ -33,7 +33,8 @@ PACKAGE = ROOT / "dehlanote"
 
 #: lowest first; a name stands for the module or package and everything under it
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("ground", ("dehlanote.deck", "dehlanote.errors", "dehlanote.files", "dehlanote.lockfile", "dehlanote.text",
+    ("ground", ("dehlanote.deck", "dehlanote.errors", "dehlanote.files", "dehlanote.pathfacts",
+                "dehlanote.lockfile", "dehlanote.text",
                 "dehlanote.version", "dehlanote.cache", "dehlanote.i18n", "dehlanote.workers", "dehlanote.stops",
                 "dehlanote.inputs")),
     ("syntax and rules", ("dehlanote.syntax", "dehlanote.rules")),
