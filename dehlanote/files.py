@@ -168,7 +168,7 @@ def write_target(path: PathLike, *, force: bool = False, expect: Optional[Snapsh
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        raise _failed(exc) from exc
+        raise _no_folder(exc, name) or _failed(exc) from exc
     if st is not None and (stat.S_ISDIR(st.st_mode) or stat.S_ISSOCK(st.st_mode)):
         raise OutputRefused(f"it is {kind_of(st)}")
     if st is not None and not stat.S_ISREG(st.st_mode):
@@ -572,10 +572,12 @@ class Folder:
             except FileNotFoundError:
                 why = WriteError(0, f"it is a link to {os.readlink(self.path)}, which does not exist", self.path)
             except OSError as real:
-                why = real
+                why = _no_folder(real, self.path) or real
             raise _failed(why or exc, self.path) from exc
         except OSError as exc:
-            raise _failed(exc, self.path) from exc
+            # (made here: a folder above it that cannot be made is named; opened only: the
+            # caller names the folder the user gave)
+            raise (_no_folder(exc, self.path) if create else None) or _failed(exc, self.path) from exc
 
     def __repr__(self) -> str:
         return f"Folder({self.path!r})"

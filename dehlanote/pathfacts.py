@@ -16,6 +16,8 @@ import stat
 from dataclasses import dataclass
 from typing import Optional, Union
 
+from .errors import missing_folder
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -104,14 +106,16 @@ def _read_only(st: os.stat_result, name: str, dir_fd: Optional[int]) -> bool:
 
 
 def _no_folder(exc: OSError, name: str, real: Optional[str] = None) -> Optional[WriteError]:
-    """A file that cannot be made because the folder named for it does not exist, said in words
-    with the folder as the user named it (errno 0: a sentence of ours); None for any other failure.
-    ``real``: where ``name`` leads when it is a link (its folder is the one missing)."""
+    """A file that cannot be made because the folder named for it does not exist, or is a loop of
+    symbolic links, said in words with the folder as the user named it (errno 0: a sentence of
+    ours); None for any other failure. ``real``: where ``name`` leads when it is a link (its
+    folder is the one missing)."""
     link = real is not None and os.path.islink(name)
     folder = (os.path.dirname(real) if link and real is not None else os.path.dirname(name)) or "."
-    if exc.errno != errno.ENOENT or os.path.isdir(folder):
+    if exc.errno not in (errno.ENOENT, errno.ELOOP) or os.path.isdir(folder):
         return None
-    said = f"the folder {folder} does not exist" + (f" ({name} is a link to {real})" if link else "")
+    # (a loop: the folder is named, as every command names it, not the file: "a/x.json: it is a loop")
+    said = f"the folder {folder} {missing_folder(folder)}" + (f" ({name} is a link to {real})" if link else "")
     missing = WriteError(0, said, name)
     missing.__cause__ = exc
     return missing

@@ -83,7 +83,12 @@ FOLDER_LOOP = "the folder a is a loop of symbolic links (a link that leads back 
     (("db", "build", MATCH, "-o", "a/x.duckdb"), f"dehlanote: no-folder: cannot write a/x.duckdb: {FOLDER_LOOP}"),
     (("record", "a/x.dpn", "--names", "a,b,c,d", "--dealer", "D"), f"dehlanote: cannot record into a/x.dpn: "
                                                                      f"{FOLDER_LOOP}"),
-], ids=["html", "db build", "record"])
+    # the writer's own words ("a/x.json: it is a loop ..." named the file, not the folder)
+    (("json", MATCH, "-o", "a/x.json"), f"dehlanote: cannot write a/x.json: {FOLDER_LOOP}"),
+    (("generate", "-n", "1", "-o", "a/x.dpn"), f"dehlanote: cannot write a/x.dpn: {FOLDER_LOOP}"),
+    (("html", MATCH, "--site", "-o", "a/site"), f"dehlanote: cannot write a/site: {FOLDER_LOOP} "
+                                                "(the site is not complete)"),
+], ids=["html", "db build", "record", "json", "generate", "html site"])
 def test_a_folder_that_is_a_loop_of_links_is_no_missing_folder(loop: Path, args: tuple[str, ...], said: str) -> None:
     # "the folder a does not exist", of a folder named by a loop of links
     if args[0] == "db":
