@@ -178,9 +178,9 @@ def html_command(
                                 per_page=per_page, progress=advance, extend=extend, opener=opener,
                                 lang=lang, force=force, shown=site_name, review=review)
     except OutputRefused as exc:
-        raise fail(f"will not write {_shown(exc.path or output)}: {exc} (the site is not complete)")
+        raise fail(f"will not write {_shown(exc.path or output)}: {exc}{_unfinished(exc.path, output)}")
     except WriteError as exc:
-        raise fail(f"cannot write {_shown(exc.filename or output)}: {why(exc)} (the site is not complete)")
+        raise fail(f"cannot write {_shown(exc.filename or output)}: {why(exc)}{_unfinished(exc.filename, output)}")
     _errors(err, result.files)
     _analysed(err, analyser)
     games = sum(f.games for f in result.files)
@@ -245,6 +245,16 @@ def _analysed(err: Any, analyser: Optional[Analyser]) -> None:
         if analyser.refused:
             parts.append(f"{plural(analyser.refused, 'deal')} not analysed (each deal's page says why)")
         err.print("analysis: " + "; ".join(parts), markup=False)
+
+
+def _unfinished(where: object, output: Path) -> str:
+    """What a site left by a failure is: nothing is said when the failure was the site's own
+    folder or its games folder, opened (or made) before any page is written; after that, that
+    the site is not complete (it was said of a site never begun: "-o a", a a loop of links)."""
+    if isinstance(where, (str, Path)) and os.path.normpath(where) in (os.path.normpath(output),
+                                                                       os.path.normpath(output / "games")):
+        return ""
+    return " (the site is not complete)"
 
 
 def _shown(path: object) -> str:

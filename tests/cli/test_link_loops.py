@@ -86,8 +86,7 @@ FOLDER_LOOP = "the folder a is a loop of symbolic links (a link that leads back 
     # the writer's own words ("a/x.json: it is a loop ..." named the file, not the folder)
     (("json", MATCH, "-o", "a/x.json"), f"dehlanote: cannot write a/x.json: {FOLDER_LOOP}"),
     (("generate", "-n", "1", "-o", "a/x.dpn"), f"dehlanote: cannot write a/x.dpn: {FOLDER_LOOP}"),
-    (("html", MATCH, "--site", "-o", "a/site"), f"dehlanote: cannot write a/site: {FOLDER_LOOP} "
-                                                "(the site is not complete)"),
+    (("html", MATCH, "--site", "-o", "a/site"), f"dehlanote: cannot write a/site: {FOLDER_LOOP}"),
 ], ids=["html", "db build", "record", "json", "generate", "html site"])
 def test_a_folder_that_is_a_loop_of_links_is_no_missing_folder(loop: Path, args: tuple[str, ...], said: str) -> None:
     # "the folder a does not exist", of a folder named by a loop of links
@@ -96,3 +95,16 @@ def test_a_folder_that_is_a_loop_of_links_is_no_missing_folder(loop: Path, args:
     result = run(loop, *args)
     assert result.exit_code == 2
     assert result.stderr.strip() == said
+
+
+def test_a_site_never_begun_is_not_said_to_be_incomplete(loop: Path) -> None:
+    # "-o a", a a loop of links: "... (the site is not complete)" of a site never started
+    result = run(loop, "html", MATCH, "--site", "-o", "a")
+    assert result.exit_code == 2 and result.stderr.strip() == f"dehlanote: cannot write a: {LOOP}"
+    (loop / "s").mkdir()
+    (loop / "s" / "games").symlink_to(loop)          # a link planted as the games folder
+    result = run(loop, "html", MATCH, "--site", "-o", "s")
+    assert result.exit_code == 2 and "not complete" not in result.stderr and "s/games" in result.stderr
+    (loop / "t" / "games" / "match.html").mkdir(parents=True)    # a page refused once the site is begun
+    result = run(loop, "html", MATCH, "--site", "-o", "t")
+    assert result.exit_code == 2 and result.stderr.strip().endswith("(the site is not complete)"), result.stderr
