@@ -14,6 +14,7 @@ from ..analysis.judge import claim_judge
 from ..analysis.single import over_deals
 from ..analysis.review import Decision, DealReview, Options, PlayerReview, cache_key, cached, judged_how, keep, \
     player_names, players, review_deal
+from ..errors import missing_folder
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import Step, run_deals
@@ -125,7 +126,8 @@ def review_command(
                                         help="text: a section per player; json: one object."),
     site: Optional[Path] = typer.Option(None, "--site", metavar="DIR",
                                         help="The links go to the replays of the site in DIR (built with "
-                                             "dehlanote html --site -o DIR from the same files, in the same order)."),
+                                             "dehlanote html --site -o DIR from the same files, in the same order; "
+                                             "refused when DIR lacks a page linked to)."),
     link_base: Optional[str] = typer.Option(None, "--link-base", metavar="URL",
                                             help="The links go to the site published at URL (its folder, "
                                                  "where its index.html is)."),
@@ -179,6 +181,7 @@ def review_command(
     options = Options(dd=dd, worlds=worlds, seed=seed, from_trick=from_trick, time_limit=time_limit or None,
                       node_limit=node_limit)
     if site is not None:
+        _site_folder(site)
         prefix = quote(str(site).rstrip("/") + "/games/")
     elif link_base is not None:
         if "?" in link_base or "#" in link_base:
@@ -194,6 +197,7 @@ def review_command(
     known: set[str] = set()
     skipped: Counter[str] = Counter()
     names_taken = PageNames()
+    linked: dict[str, str] = {}         # a site's page linked to -> the file it shows
     for spec in specs:
         path = display_name(spec)
         pages = GamePages(names_taken, spec, per_page)
@@ -210,6 +214,8 @@ def review_command(
                     skipped["no trick was played"] += 1
                     continue
                 link = "" if spec == STDIN else f"{prefix}{quote(page)}#game={index}&deal={fact.number}"
+                if link:
+                    linked.setdefault(page, path)
                 tasks.append(Task(path, index, fact, facts.rules, names, link))   # (no site of standard input)
     err = err_console()
     for line in errors:
@@ -221,6 +227,8 @@ def review_command(
         listed = ", ".join(everyone[:KNOWN_SHOWN]) + more if known else "none: no seat is named ([A \"name\"] tags)"
         raise fail(f"unknown-player: no game has a player called {player!r}; the players are: {listed}")
 
+    if site is not None:
+        _site_pages(site, linked)
     reviews = _judge(tasks, options, jobs, no_cache)
     if reviews is None:
         err.print("dehlanote: a worker process was lost (killed, out of memory?): run again with fewer --jobs",
@@ -300,6 +308,27 @@ def _text(out: TextOut, order: list[PlayerReview], top: int, links: dict[tuple[s
         if not worst and top:
             out.print("  no decision marked ? or ??", markup=False)
 
+
+def _site_folder(site: Path) -> None:
+    """``--site DIR``: refused (usage, exit 2) unless DIR is a folder: the links go to its pages
+    (a folder that did not exist, or a file, was taken without a word and every link led nowhere)."""
+    shown = display_name(str(site))
+    build = f"build it first with dehlanote html --site -o {shown} and the same files"
+    if not site.exists():
+        raise fail(f"usage: --site {shown}: the folder {missing_folder(str(site))}: {build}")
+    if not site.is_dir():
+        raise fail(f"usage: --site {shown}: it is a file: give the folder of the site (dehlanote html --site "
+                   "-o DIR, built from the same files)")
+
+
+def _site_pages(site: Path, linked: dict[str, str]) -> None:
+    """``--site DIR``: every replay page the links go to is in DIR (checked before any deal is
+    judged), or the site was built from other files: usage, exit 2."""
+    for page, source in linked.items():
+        if not (site / "games" / page).is_file():
+            shown = display_name(str(site))
+            raise fail(f"usage: --site {shown}: the site has no page games/{page} for {source}: build it "
+                       f"with dehlanote html --site -o {shown} and the same files, in the same order")
 
 def _judge(tasks: list[Task], options: Options, jobs: int, no_cache: bool) -> Optional[list[DealReview]]:
     """Every task's review, from the cache when kept; None when a worker process was lost."""

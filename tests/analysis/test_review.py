@@ -136,10 +136,19 @@ def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
     res = run(str(MATCH), "--dd", "--from-trick", "12", "--player", "Omar", cache=tmp_path)
     assert res.returncode == 0, res.stderr
     assert "Omar:" in res.stdout and "Ravi:" not in res.stdout and "Esha:" not in res.stdout
-    site = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--site", "out dir", "-f", "json",
+    folder = tmp_path / "out dir"
+    (folder / "games").mkdir(parents=True)
+    (folder / "games" / "match.html").write_text("(a page of the site)")
+    site = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--site", str(folder), "-f", "json",
                cache=tmp_path)
     link = json.loads(site.stdout)["players"][0]["costliest"][0]["link"]
-    assert link == "out%20dir/games/match.html#game=1&deal=3&trick=10&card=0"
+    assert link == str(folder).replace(" ", "%20") + "/games/match.html#game=1&deal=3&trick=10&card=0"
+    # a --site that is no site is refused before any deal is judged (it was taken without a word)
+    for where, said in ((tmp_path / "nonexist", "the folder does not exist"), (MATCH, "it is a file"),
+                        (tmp_path, f"the site has no page games/match.html for {MATCH}")):
+        no = run(str(MATCH), "--dd", "--from-trick", "9", "--site", str(where), cache=tmp_path)
+        assert no.returncode == 2 and f"dehlanote: usage: --site {where}: {said}" in no.stderr, no.stderr
+        assert no.stdout == ""
     base = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--link-base", "https://example.org/dpn",
                "-f", "json", cache=tmp_path)
     assert json.loads(base.stdout)["players"][0]["costliest"][0]["link"].startswith(
