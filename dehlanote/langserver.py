@@ -199,10 +199,36 @@ def _outside_comments(text: str, start: int) -> int:
     near the end of a long record took seconds)."""
     while start > 0:
         opened = text.find("{", text.rfind("}", 0, start) + 1, start)    # a comment open at start
+        while opened >= 0 and _in_tag_value(text, opened):
+            # ([Event "Smith {senior"]: no comment, and the lexing began at the tag, far back)
+            opened = text.find("{", opened + 1, start)
         if opened < 0:
             break
         start = text.rfind("\n", 0, opened) + 1
     return start
+
+
+def _in_tag_value(text: str, at: int) -> bool:
+    """Whether ``text[at]`` stands in a tag's quoted value (with its ``\\"`` escapes), read
+    from the start of its line, as the colouring reads it (a value never runs past its line)."""
+    tag = quoted = escaped = inside = False
+    for ch in text[text.rfind("\n", 0, at) + 1:at]:
+        if quoted:
+            if ch == '"' and not escaped:
+                quoted = False
+            escaped = ch == "\\" and not escaped
+        elif ch == "{" and not inside:
+            inside = True
+        elif ch == "}" and inside:
+            inside = False
+        elif not inside:
+            if ch == "[":
+                tag = True
+            elif ch == "]":
+                tag = False
+            elif ch == '"' and tag:
+                quoted, escaped = True, False
+    return quoted
 
 
 def _play_in(facts: GameFacts, line: int, column: int) -> Optional[tuple[DealFact, int]]:

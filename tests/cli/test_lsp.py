@@ -723,3 +723,26 @@ def test_formatting_comments_alone_gives_fmts_text(text, tmp_path):
     path.write_bytes(text.encode("utf-8"))
     proc = subprocess.run([sys.executable, "-m", "dehlanote", "fmt", str(path)], capture_output=True, env=ENV, cwd=ROOT)
     assert formatted(text) == proc.stdout.decode("utf-8")
+
+
+def test_a_brace_in_a_tag_value_opens_no_comment_for_hover_and_completion():
+    # [Event "Smith {senior"] was taken for a comment left open: hover and completion lexed from
+    # the tag line on (the whole game, at each keystroke) instead of from their own line or deal
+    from dehlanote.langserver import _outside_comments
+
+    head = '[Event "Smith {senior"]\n[Site "x\\"{"]\n[Rules "standard"]\n\n'
+    text = head + "deal 1 dealer D\n 1 A: AH 10H 3H 7H\n"
+    deal = text.index("deal 1")
+    assert _outside_comments(text, deal) == deal
+    assert _outside_comments(text, text.index(" 1 A:")) == text.index(" 1 A:")
+    # a real comment on a tag line, after the value, is still taken as open
+    spans = '[Event "a{b"] {a note\nthat spans}\n'
+    assert _outside_comments(spans, spans.index("that")) == 0
+    # and the lexer's reading is the same: the cards are offered from the trick's line
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    first = next(i for i, line in enumerate(lines) if line.startswith("deal 1"))
+    last = next(i for i, line in enumerate(lines) if line.startswith(" 4 D:"))
+    body = "\n".join(['[Event "Smith {senior"]'] + [x for x in lines[:first] if not x.startswith("[Event")]
+                     + lines[first:last] + [" 4 D: KC 5C "])
+    row = len(body.split("\n")) - 1
+    assert completions(body, row, len(" 4 D: KC 5C ")) == ["10C", "4C", "3C"]
