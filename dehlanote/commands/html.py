@@ -12,7 +12,7 @@ import typer
 
 from ..errors import missing_folder
 from ..batch.check import open_checked, printable
-from ..files import OutputRefused, WriteError
+from ..files import OutputRefused, WriteError, kind_of
 from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
@@ -160,7 +160,9 @@ def html_command(
                   + (f", {plural(report.errors, 'error')} flagged" if report.errors else ""), markup=False)
         raise typer.Exit(Exit.INVALID if report.errors else Exit.OK)
     if output.exists() and not output.is_dir():
-        raise fail(f"{_shown(output)} is a file: a site needs a folder (it is made if missing)")
+        # (what it is: a FIFO or a device was said to be "a file")
+        what = kind_of(os.stat(output)).replace("regular ", "")
+        raise fail(f"{_shown(output)} is {what}: a site needs a folder (it is made if missing)")
     # while deals are solved the analysis shows its own bar (one bar at a time)
     show = (progress if progress is not None else sys.stderr.isatty()) and extend is None
     total = _sizes(specs)

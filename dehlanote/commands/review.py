@@ -15,6 +15,7 @@ from ..analysis.single import over_deals
 from ..analysis.review import Decision, DealReview, Options, PlayerReview, cache_key, cached, judged_how, keep, \
     player_names, players, review_deal
 from ..errors import missing_folder
+from ..files import kind_of
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import Step, run_deals
@@ -317,8 +318,9 @@ def _site_folder(site: Path) -> None:
     if not site.exists():
         raise fail(f"usage: --site {shown}: the folder {missing_folder(str(site))}: {build}")
     if not site.is_dir():
-        raise fail(f"usage: --site {shown}: it is a file: give the folder of the site (dehlanote html --site "
-                   "-o DIR, built from the same files)")
+        what = kind_of(site.stat()).replace("regular ", "")
+        raise fail(f"usage: --site {shown}: it is {what}: give the folder of the site (dehlanote "
+                   "html --site -o DIR, built from the same files)")
 
 
 def _site_pages(site: Path, linked: dict[str, str]) -> None:

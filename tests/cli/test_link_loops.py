@@ -4,6 +4,7 @@ links, the same way by every command that takes a path: ``db query`` called it "
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -108,3 +109,16 @@ def test_a_site_never_begun_is_not_said_to_be_incomplete(loop: Path) -> None:
     (loop / "t" / "games" / "match.html").mkdir(parents=True)    # a page refused once the site is begun
     result = run(loop, "html", MATCH, "--site", "-o", "t")
     assert result.exit_code == 2 and result.stderr.strip().endswith("(the site is not complete)"), result.stderr
+
+
+def test_a_site_named_on_a_fifo_or_a_device_says_what_it_is(tmp_path: Path) -> None:
+    # "ff is a file: a site needs a folder" of a FIFO; review --site /dev/null: "it is a file"
+    os.mkfifo(tmp_path / "ff")
+    result = run(tmp_path, "html", MATCH, "--site", "-o", "ff")
+    assert result.exit_code == 2 and result.stderr.strip() == \
+        "dehlanote: ff is a FIFO: a site needs a folder (it is made if missing)"
+    (tmp_path / "f.txt").write_text("x")
+    result = run(tmp_path, "html", MATCH, "--site", "-o", "f.txt")
+    assert result.exit_code == 2 and "f.txt is a file: a site needs a folder" in result.stderr
+    result = run(tmp_path, "review", MATCH, "--site", "/dev/null")
+    assert result.exit_code == 2 and "--site /dev/null: it is a character device: give the folder" in result.stderr
