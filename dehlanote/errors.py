@@ -169,5 +169,13 @@ def is_loop(path: str) -> bool:
 
 
 def missing_folder(path: str) -> str:
-    """What a folder that cannot be found is, in words: "does not exist", or a loop of links."""
-    return "is a loop of symbolic links (a link that leads back to itself)" if is_loop(path) else "does not exist"
+    """What a folder that cannot be found is, in words: "does not exist", a loop of links, or a
+    file (it, or a folder above it: record said "the folder x.dpn does not exist" of a file)."""
+    if is_loop(path):
+        return "is a loop of symbolic links (a link that leads back to itself)"
+    above = path
+    while above and not os.path.lexists(above):
+        above = os.path.dirname(above.rstrip("/"))
+    if above and os.path.exists(above) and not os.path.isdir(above):
+        return "is a file, not a folder" if above == path else f"cannot be: {above} is a file, not a folder"
+    return "does not exist"

@@ -106,13 +106,13 @@ def _read_only(st: os.stat_result, name: str, dir_fd: Optional[int]) -> bool:
 
 
 def _no_folder(exc: OSError, name: str, real: Optional[str] = None) -> Optional[WriteError]:
-    """A file that cannot be made because the folder named for it does not exist, or is a loop of
-    symbolic links, said in words with the folder as the user named it (errno 0: a sentence of
+    """A file that cannot be made because the folder named for it does not exist, is a file, or
+    is a loop of symbolic links, said in words with the folder as the user named it (errno 0: a sentence of
     ours); None for any other failure. ``real``: where ``name`` leads when it is a link (its
     folder is the one missing)."""
     link = real is not None and os.path.islink(name)
     folder = (os.path.dirname(real) if link and real is not None else os.path.dirname(name)) or "."
-    if exc.errno not in (errno.ENOENT, errno.ELOOP) or os.path.isdir(folder):
+    if exc.errno not in (errno.ENOENT, errno.ELOOP, errno.ENOTDIR) or os.path.isdir(folder):
         return None
     # (a loop: the folder is named, as every command names it, not the file: "a/x.json: it is a loop")
     said = f"the folder {folder} {missing_folder(folder)}" + (f" ({name} is a link to {real})" if link else "")

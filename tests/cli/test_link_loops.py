@@ -122,3 +122,20 @@ def test_a_site_named_on_a_fifo_or_a_device_says_what_it_is(tmp_path: Path) -> N
     assert result.exit_code == 2 and "f.txt is a file: a site needs a folder" in result.stderr
     result = run(tmp_path, "review", MATCH, "--site", "/dev/null")
     assert result.exit_code == 2 and "--site /dev/null: it is a character device: give the folder" in result.stderr
+
+
+@pytest.mark.parametrize("args, said", [
+    (("json", MATCH, "-o", "f.txt/x.json"), "dehlanote: cannot write f.txt/x.json: the folder f.txt is a file, "
+                                             "not a folder"),
+    (("json", MATCH, "-o", "f.txt/s/x.json"), "dehlanote: cannot write f.txt/s/x.json: the folder f.txt/s cannot "
+                                               "be: f.txt is a file, not a folder"),
+    (("html", MATCH, "--site", "-o", "f.txt/s"), "dehlanote: cannot write f.txt/s: the folder f.txt is a file, "
+                                                  "not a folder"),
+    (("record", "f.txt/x.dpn", "--names", "a,b,c,d", "--dealer", "D"), "dehlanote: cannot record into f.txt/x.dpn: "
+                                                                         "the folder f.txt is a file, not a folder"),
+], ids=["json", "json deeper", "html site", "record"])
+def test_a_file_named_as_a_folder_is_said_to_be_a_file(tmp_path: Path, args: tuple[str, ...], said: str) -> None:
+    # "not a directory" (json, html, generate), and record's "the folder f.txt does not exist"
+    (tmp_path / "f.txt").write_text("x")
+    result = run(tmp_path, *args)
+    assert result.exit_code == 2 and result.stderr.strip() == said
