@@ -360,6 +360,12 @@ def test_the_form_starts_a_table_of_six_with_six_names(phone: Any, tmp_path: Pat
         phone.find_element(By.ID, "options").send_keys("streak=5")
         assert not phone.find_element(By.ID, "dealer-E").is_displayed()
         assert "on" not in phone.find_element(By.ID, "dealer-E").get_attribute("class")
+        # the option in any case, as the table reads it ("Six-Player" made a table of six
+        # from a form that showed four names and four dealers)
+        phone.find_element(By.ID, "options").clear()
+        phone.find_element(By.ID, "options").send_keys("Six-Player")
+        assert phone.find_element(By.ID, "name-E").is_displayed()
+        assert phone.find_element(By.ID, "dealer-F").is_displayed()
 
 
 def test_a_tens_count_refused_is_kept_to_put_right(phone: Any, tmp_path: Path) -> None:

@@ -271,7 +271,7 @@
     var pic = el("div");
     /* six players (the six-player option): two more names and dealers, and their own picture;
        the form had four names only, and drew four seats for a table of six */
-    function six() { return /(^|\s)six-player(\s|$)/.test(extra.value); }
+    function six() { return /(^|\s)six-player(\s|$)/i.test(extra.value); }     /* in any case, as the rules are read */
     function seatsNow() { return six() ? ["A", "B", "C", "D", "E", "F"] : ["A", "B", "C", "D"]; }
     var HINTS = {A: _("A: sits at the bottom"), B: _("B: on A's right"), C: _("C: opposite A, A's partner"),
       D: _("D: on A's left, B's partner")};
