@@ -299,7 +299,7 @@ class Tables:
             resolved = self.reg.resolve(rules.strip() or "standard")   # (none or blank: standard, as the form meant)
         except DpnError as exc:
             raise Refusal("unknown-rules", exc.message) from None
-        seats = seats_for(resolved.seats)[: resolved.seats]
+        seats = tuple(seats_for(resolved.seats)[: resolved.seats])     # (letters: "" and "AB" are in "ABCD")
         # a seat in any case, as record --dealer takes it ("d" was refused as wrong-dealer); a
         # name for a seat the table does not have is refused (it was dropped without a word)
         dealer = dealer.strip().upper() if dealer else dealer
@@ -316,8 +316,9 @@ class Tables:
             by_seat[seat] = name
         names = by_seat
         tags: list[tuple[str, str]] = []
-        if event:
-            tags.append(("Event", _clean_name(event, self.limits)))
+        event = _clean_name(event, self.limits)
+        if event:           # (blank: no Event tag, as an empty name is none; it wrote [Event ""])
+            tags.append(("Event", event))
         players = [(seat, _clean_name(names.get(seat, ""), self.limits)) for seat in seats]
         number, claim = self._claim_free()
         try:

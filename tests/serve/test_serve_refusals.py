@@ -206,15 +206,18 @@ def test_a_long_name_is_refused_not_cut(served: tuple[TestClient, Tables], folde
 def test_a_new_tables_seats_are_read_as_record_reads_them(served: tuple[TestClient, Tables], folder: Path) -> None:
     # "d" was refused as wrong-dealer (record --dealer d takes it); a name for seat Z was dropped
     c, _ = served
-    for names in ({"Z": "Zoya"}, {"E": "Esha"}, {"A": "Asha", "a": "Anil"}):
+    for names in ({"Z": "Zoya"}, {"E": "Esha"}, {"A": "Asha", "a": "Anil"}, {"": "x"}, {"AB": "x"}):
         r = c.post("/api/tables", json={"names": names, "dealer": "D"}, headers=HEAD)
         assert r.status_code == 400 and r.json()["code"] == "bad-request", (names, r.text)
         assert "seat" in r.json()["message"] and r.json()["sentence"]
     assert not list(folder.glob("table-*.dpn"))
-    st = start(c, dealer="d", names={"a": "Asha", " b ": "Bilal"})
+    r = c.post("/api/tables", json={"dealer": "AB"}, headers=HEAD)
+    assert r.status_code == 422 and r.json()["code"] == "wrong-dealer"
+    st = start(c, dealer="d", names={"a": "Asha", " b ": "Bilal"}, event="   ")
     assert st["table"] == 1
     text = on_disk(folder)
     assert "dealer D" in text and '[A "Asha"]' in text and '[B "Bilal"]' in text
+    assert "Event" not in text                       # a blank event is none ([Event ""] was written)
 
 
 def test_a_revoke_found_later_can_be_ruled_and_its_card_kept(served: tuple[TestClient, Tables], folder: Path) -> None:
