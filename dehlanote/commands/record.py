@@ -244,11 +244,11 @@ def record_command(
         # only a letter no table has is refused here, named as a four-player table's seats are
         # (it listed A to F for a four-player table)
         seats = seats_for(asked_rules.seats if asked_rules is not None else 6)
-        if dealer.strip().upper() not in seats:
+        if dealer.strip().upper() not in tuple(seats):     # (a letter: "" and "AB" are in "ABCD")
             listed = ", ".join(seats)
             if asked_rules is None:
                 listed = f"{', '.join(seats[:4])} (A to F with six players)"
-            raise fail(f"--dealer {shown(dealer)}: a seat is one of {listed}")
+            raise fail(f"--dealer {shown(dealer) or chr(34) * 2}: a seat is one of {listed}")
     interactive = sys.stdin.isatty()
     err = err_console()
     if interactive:     # refusals wrapped at words, in 80 columns at most (validate's text, shorter lines)

@@ -924,6 +924,11 @@ def test_a_dealer_no_table_has_is_refused_naming_a_four_player_tables_seats(tmp_
     assert "a seat is one of A, B, C, D (A to F with six players)" in result.output, result.output
     result = CliRunner().invoke(app, ["record", str(path), "--rules", "standard six-player", "--dealer", "Q"])
     assert result.exit_code == 2 and "a seat is one of A, B, C, D, E, F" in result.output, result.output
+    # a seat is a letter: "" and "AB" (found in "ABCD") were let through to a reader's message
+    for given, shown in (("", '""'), ("AB", "AB")):
+        result = CliRunner().invoke(app, ["record", str(path), "--names", "a,b,c,d", "--dealer", given])
+        assert result.exit_code == 2 and not path.exists()
+        assert f"--dealer {shown}: a seat is one of A, B, C, D (A to F" in result.output, result.output
 
 
 def test_cards_beyond_the_last_trick_of_a_deal_are_refused_with_the_whole_line():
