@@ -145,8 +145,8 @@ _JSON_VALUED = {"--output": "output", "-o": "output"}
 
 def _path_value(key: str, text: str) -> Any:
     """``--output``'s path, or None for one that starts with ``-`` (left to the Typer app)."""
-    if not text or text.startswith("-"):
-        return None
+    if not text or text.startswith("-") or text.endswith("/"):
+        return None             # (a folder's name, -o out/: the Typer app's parser says what it is)
     from pathlib import Path
     return Path(text)
 

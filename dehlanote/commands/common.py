@@ -13,11 +13,11 @@ import stat
 import sys
 import unicodedata
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PosixPath
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence, TypeVar
 
 from ..version import __version__
-from ..errors import DpnError
+from ..errors import DpnError, missing_folder
 from ..files import digest as file_digest
 from ..batch.check import (  # noqa: F401 (the commands take these from here)
     PARALLEL_MIN_BYTES,
@@ -428,20 +428,35 @@ def deal_span(deals: "Sequence[Any]") -> str:
     return f"deals {deals[0].number} to {deals[-1].number}" if deals else "no deal"
 
 
-def _named_path(empty: str) -> Callable[[str], Path]:
+class FolderName(PosixPath):
+    """A name written with a final ``/`` (``-o out/``): a folder's, which a ``Path`` forgets."""
+
+
+def _named_path(empty: str, *, file: bool = False) -> Callable[[str], Path]:
     """A parser of a file or folder name that refuses an empty one, saying ``empty``: an empty
-    name (``-o "$OUT"`` with the variable unset) is the current folder to the system."""
+    name (``-o "$OUT"`` with the variable unset) is the current folder to the system. A name
+    ending in ``/`` is a folder's: ``file`` (an output that is one file) refuses it unless the
+    folder exists (then the command says it is a folder), else it is a :class:`FolderName`
+    (``-o out/`` wrote a file named ``out``)."""
     def parse(text: str) -> Path:
         if not text.strip():
             raise fail(f"{empty} (is a shell variable unset?)")
+        if text.endswith("/") and not os.path.isdir(text):
+            if file:
+                folder = text.rstrip("/") or "/"
+                raise fail(f"--output {display_name(text)}: a name that ends in / is a folder's, and the folder "
+                           f"{display_name(folder)} {missing_folder(folder)}: give the file's name")
+            return FolderName(text)
         return Path(text)
     return parse
 
 
 #: a rules file's name (``--rules``, serve's ``--rules-file``)
 rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles")
-#: an ``--output`` value (the pages or the file would go to the current folder)
-output_path = _named_path("--output is empty: give a file or folder name")
+#: an ``--output`` value (the pages or the file would go to the current folder): one file
+output_path = _named_path("--output is empty: give a file or folder name", file=True)
+#: html's ``--output``: a page, a folder to put it in, or a site's folder (made if missing)
+output_place = _named_path("--output is empty: give a file or folder name")
 #: a database's name (``db query DB``: an empty one was "not-a-database: .: it is a directory")
 database_path = _named_path("the database's name is empty: give the file db build made")
 

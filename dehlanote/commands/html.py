@@ -31,7 +31,8 @@ from .common import (
     fail,
     load_registry,
     once_each,
-    output_path,
+    FolderName,
+    output_place,
     plural,
     refuse_input_output,
     why,
@@ -61,7 +62,7 @@ def html_command(
     ctx: typer.Context,
     files: Optional[list[str]] = typer.Argument(None, metavar="FILE",
                                                 help="DPN files or glob patterns; - reads standard input."),
-    output: Path = typer.Option(..., "--output", "-o", parser=output_path, metavar="OUT",
+    output: Path = typer.Option(..., "--output", "-o", parser=output_place, metavar="OUT",
                                 help="The page to write (one input), or the site's folder (several inputs "
                                      "or --site)."),
     site: bool = typer.Option(False, "--site", help="Write a folder with an index.html (statistics, charts, "
@@ -137,7 +138,8 @@ def html_command(
     extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None
     if not as_site:
         spec = specs[0]
-        target = output / f"{_stem(spec)}.html" if output.is_dir() else output
+        # (-o out/: a page in the folder out, which must exist, not a file named out)
+        target = output / f"{_stem(spec)}.html" if output.is_dir() or isinstance(output, FolderName) else output
         if not target.parent.exists():
             raise fail(f"cannot write {_shown(target)}: the folder {_shown(target.parent)} "
                        f"{missing_folder(str(target.parent))}")

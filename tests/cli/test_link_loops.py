@@ -139,3 +139,30 @@ def test_a_file_named_as_a_folder_is_said_to_be_a_file(tmp_path: Path, args: tup
     (tmp_path / "f.txt").write_text("x")
     result = run(tmp_path, *args)
     assert result.exit_code == 2 and result.stderr.strip() == said
+
+
+@pytest.mark.parametrize("args", [("json", MATCH), ("generate", "-n", "1"), ("image", MATCH, "-d", "1")],
+                         ids=["json", "generate", "image"])
+def test_an_output_named_as_a_folder_that_does_not_exist_is_refused(tmp_path: Path, args: tuple[str, ...]) -> None:
+    # -o out/ wrote a file named out (the final / was forgotten)
+    result = run(tmp_path, *args, "-o", "out/")
+    assert result.exit_code == 2 and not (tmp_path / "out").exists()
+    assert result.stderr.strip() == ("dehlanote: --output out/: a name that ends in / is a folder's, and the "
+                                     "folder out does not exist: give the file's name")
+
+
+def test_html_to_a_folders_name_writes_in_that_folder_or_says_it_is_missing(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    result = run(tmp_path, "html", MATCH, "-o", "out/")
+    assert result.exit_code == 2 and not (tmp_path / "out").exists()
+    assert result.stderr.strip() == "dehlanote: cannot write out/match.html: the folder out does not exist"
+    (tmp_path / "out").mkdir()
+    assert run(tmp_path, "html", MATCH, "-o", "out/").exit_code == 0 and (tmp_path / "out" / "match.html").is_file()
+    assert run(tmp_path, "html", MATCH, "--site", "-o", "site/").exit_code == 0      # a site's folder is made
+    assert (tmp_path / "site" / "index.html").is_file()
+    # the console script's own route for json (without Typer) says the same
+    direct = subprocess.run([sys.executable, "-m", "dehlanote", "json", MATCH, "-o", "new/"], cwd=tmp_path,
+                            capture_output=True, text=True, timeout=60)
+    assert direct.returncode == 2 and "--output new/: a name that ends in / is a folder's" in direct.stderr
+    assert not (tmp_path / "new").exists()
