@@ -50,6 +50,11 @@ def rules_command(
         out.print(rules_listing(reg))
         raise typer.Exit(Exit.OK)
     label = " ".join(name.split())
+    if not label:
+        # (it showed standard; then, the rules being empty, a sentence about a Rules tag)
+        known = ", ".join(sorted(reg.profiles))
+        raise fail(f"the profile's name is empty: give one ({known}), or none for the list "
+                   "(is a shell variable unset?)")
     first = label.split(" ")[0].partition("=")[0]
     if first not in reg.profiles and first in reg.options:
         # an option on its own: show what it does to the default profile

@@ -698,6 +698,12 @@ def test_rules_shows_an_option_on_its_own():
     assert "standard six-player" in result.output and "seats" in result.output
     bad = runner.invoke(app, ["rules", "seven-player"])
     assert bad.exit_code == 2
+    # an empty name (an unset variable) is said as such: it showed standard, then a sentence
+    # about an empty Rules tag
+    for empty in ("", "  "):
+        none = runner.invoke(app, ["rules", empty])
+        assert none.exit_code == 2 and "the profile's name is empty: give one (hukum, pagat, standard)" in \
+            none.output, none.output
 
 
 @pytest.mark.parametrize("argv", [["validate", "samples/worked-example.dpn"], ["rules", "standard"]])
