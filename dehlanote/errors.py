@@ -169,10 +169,16 @@ def is_loop(path: str) -> bool:
 
 
 def missing_folder(path: str) -> str:
-    """What a folder that cannot be found is, in words: "does not exist", a loop of links, or a
-    file (it, or a folder above it: record said "the folder x.dpn does not exist" of a file)."""
+    """What a folder that cannot be found is, in words: "does not exist", a loop of links, a link
+    that leads nowhere, or a file (it, or a folder above it: record said "the folder x.dpn does
+    not exist" of a file)."""
     if is_loop(path):
         return "is a loop of symbolic links (a link that leads back to itself)"
+    if os.path.islink(path) and not os.path.exists(path):       # (it was said not to exist)
+        try:
+            return f"is a link to {printable(os.readlink(path))}, which does not exist"
+        except OSError:
+            pass
     above = path
     while above and not os.path.lexists(above):
         above = os.path.dirname(above.rstrip("/"))

@@ -166,3 +166,14 @@ def test_html_to_a_folders_name_writes_in_that_folder_or_says_it_is_missing(tmp_
                             capture_output=True, text=True, timeout=60)
     assert direct.returncode == 2 and "--output new/: a name that ends in / is a folder's" in direct.stderr
     assert not (tmp_path / "new").exists()
+
+
+def test_a_folder_named_by_a_link_that_leads_nowhere_is_said_to_be_one(tmp_path: Path) -> None:
+    # "the folder dl does not exist", of a link to a place that does not exist
+    (tmp_path / "dl").symlink_to("gone/deeper")
+    said = "the folder dl is a link to gone/deeper, which does not exist"
+    for args, head in ((("json", MATCH, "-o", "dl/x.json"), "cannot write dl/x.json"),
+                       (("html", MATCH, "--site", "-o", "dl/s"), "cannot write dl/s"),
+                       (("record", "dl/x.dpn", "--names", "a,b,c,d"), "cannot record into dl/x.dpn")):
+        result = run(tmp_path, *args)
+        assert result.exit_code == 2 and result.stderr.strip() == f"dehlanote: {head}: {said}", result.stderr
