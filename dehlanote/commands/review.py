@@ -185,6 +185,10 @@ def review_command(
         _site_folder(site)
         prefix = quote(str(site).rstrip("/") + "/games/")
     elif link_base is not None:
+        if not link_base.strip():
+            # (the links began "/games/": the root of whatever server the report is read on)
+            raise fail("usage: --link-base is empty: give the address of the site's folder (is a shell "
+                       "variable unset?)")
         if "?" in link_base or "#" in link_base:
             # (the page and the position are added after it: "https://x.org/?a#b/games/..." led nowhere)
             raise fail(f"usage: --link-base {link_base}: give the address of the site's folder, without ? or #")

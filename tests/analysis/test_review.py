@@ -153,6 +153,9 @@ def test_player_filter_and_unknown_player(tmp_path: Path) -> None:
                "-f", "json", cache=tmp_path)
     assert json.loads(base.stdout)["players"][0]["costliest"][0]["link"].startswith(
         "https://example.org/dpn/games/match.html#game=1&deal=3&trick=10")
+    for empty in ("", " "):     # (the links began "/games/", the root of any server)
+        no = run(str(MATCH), "--dd", "--from-trick", "9", "--link-base", empty, cache=tmp_path)
+        assert no.returncode == 2 and "usage: --link-base is empty" in no.stderr and no.stdout == ""
     index = run(str(MATCH), "--dd", "--from-trick", "9", "--player", "Ravi", "--link-base",
                 "https://example.org/dpn/index.html", "-f", "json", cache=tmp_path)
     assert json.loads(index.stdout)["players"] == json.loads(base.stdout)["players"]
