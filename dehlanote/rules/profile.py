@@ -431,6 +431,10 @@ class Registry:
         name = self._named(self.profiles, written)
         if name is None:
             known = ", ".join(sorted(self.profiles))
+            if self._named(self.options, written.partition("=")[0]) is not None:
+                # ("six-player" alone: the profile comes first, as rules NAME shows it)
+                raise DpnError("unknown-rules", f'"{written}" is an option, not a rule profile: name the profile '
+                               f'first ("standard {" ".join(words)}"; known: {known})')
             raise DpnError("unknown-rules", f'"{written}" is not a known rule profile (known: {known})')
         rules = self.profiles[name]
         applied: list[tuple[str, Any]] = []

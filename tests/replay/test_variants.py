@@ -1045,6 +1045,15 @@ def test_an_empty_rules_tag_is_unknown_rules_not_standard(value, tmp_path):
     assert rules_from_tag(None).name == "standard"
 
 
+def test_an_option_written_without_its_profile_says_to_name_the_profile_first():
+    # [Rules "six-player"] said only '"six-player" is not a known rule profile'
+    facts = replay('[Rules "Six-Player kots=3"]\n[Result "*"]\n\ndeal 1 dealer D\n')
+    assert [(e.code, e.line) for e in facts.errors] == [("unknown-rules", 1)]
+    assert '"Six-Player" is an option, not a rule profile: name the profile first ("standard Six-Player kots=3"' \
+        in facts.errors[0].message
+    assert "is not a known rule profile" in replay('[Rules "sixer"]\n\ndeal 1 dealer D\n').errors[0].message
+
+
 def test_defect_2_the_conflict_check_is_the_option_tables_data():
     reg = registry()
     assert reg.options["coat"].params == ("match_points", "streak")
