@@ -17,7 +17,8 @@ from typing import Any, Optional
 import typer
 
 from ..stops import signals_clean_up
-from ..errors import why
+from ..errors import missing_folder, why
+from ..files import kind_of
 from .common import Exit, fail, load_registry, rules_path
 
 INSTALL = "pip install 'dehlanote[serve]'"
@@ -66,9 +67,16 @@ def serve_command(
             os.stat(folder)
         except FileNotFoundError:
             pass
+        except NotADirectoryError:
+            pass                    # (a file above it: said below)
         except OSError as exc:      # (a loop of links is no missing folder)
             raise fail(f"cannot serve {folder}: {why(exc)}") from None
-        raise fail(f"{folder} is not a folder: give the folder of the night's records (it must exist)")
+        name = os.fspath(folder)
+        if os.path.exists(name):        # (a file, a device: it was "not a folder", as of one missing)
+            what = kind_of(os.stat(name)).replace("regular ", "")
+            raise fail(f"{folder} is {what}, not a folder: give the folder of the night's records")
+        raise fail(f"cannot serve {folder}: the folder {missing_folder(name)}: give the folder of the night's "
+                   "records (it must exist)")
     if not 0 <= port <= 65535:
         raise fail(f"--port {port}: a port is 0 to 65535")
     if lan:

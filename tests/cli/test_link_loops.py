@@ -177,3 +177,19 @@ def test_a_folder_named_by_a_link_that_leads_nowhere_is_said_to_be_one(tmp_path:
                        (("record", "dl/x.dpn", "--names", "a,b,c,d"), "cannot record into dl/x.dpn")):
         result = run(tmp_path, *args)
         assert result.exit_code == 2 and result.stderr.strip() == f"dehlanote: {head}: {said}", result.stderr
+
+
+def test_serve_on_what_is_no_folder_says_what_it_is(tmp_path: Path) -> None:
+    # "f.txt is not a folder ... (it must exist)" of a file, as of a missing folder; "not a
+    # directory" of a folder below a file; a link leading nowhere said not to be a folder
+    pytest.importorskip("starlette")
+    (tmp_path / "f.txt").write_text("x")
+    (tmp_path / "dl").symlink_to("gone")
+    night = "give the folder of the night's records"
+    for name, said in (("f.txt", f"f.txt is a file, not a folder: {night}"),
+                       ("f.txt/x", "cannot serve f.txt/x: the folder cannot be: f.txt is a file, not a folder: "
+                                   f"{night}"),
+                       ("dl", f"cannot serve dl: the folder is a link to gone, which does not exist: {night}"),
+                       ("none", f"cannot serve none: the folder does not exist: {night}")):
+        result = run(tmp_path, "serve", name)
+        assert result.exit_code == 2 and result.stderr.strip().startswith(f"dehlanote: {said}"), result.stderr
