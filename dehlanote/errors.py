@@ -154,7 +154,14 @@ def why(exc: OSError) -> str:
         return "is a directory (give the files in it, e.g. DIR/*.dpn)"
     if isinstance(exc, PermissionError):
         return "permission denied"
+    # a folder of its path at fault is named (it was "not a directory", or "it is a loop" of the
+    # file when the loop was its folder), as the writers name it
+    folder = os.path.dirname(exc.filename) if isinstance(exc.filename, str) else ""
+    if exc.errno == errno.ENOTDIR and folder:
+        return f"the folder {printable(folder)} {missing_folder(folder)}"
     if exc.errno == errno.ELOOP and exc.strerror == os.strerror(errno.ELOOP):    # ("too many levels of ...")
+        if folder and is_loop(folder):
+            return f"the folder {printable(folder)} {missing_folder(folder)}"
         return "it is a loop of symbolic links (a link that leads back to itself, never to a file)"
     return (exc.strerror or str(exc)).lower()
 

@@ -193,3 +193,16 @@ def test_serve_on_what_is_no_folder_says_what_it_is(tmp_path: Path) -> None:
                        ("none", f"cannot serve none: the folder does not exist: {night}")):
         result = run(tmp_path, "serve", name)
         assert result.exit_code == 2 and result.stderr.strip().startswith(f"dehlanote: {said}"), result.stderr
+
+
+def test_a_file_read_through_a_folder_that_is_a_file_or_a_loop_names_the_folder(loop: Path) -> None:
+    # "cannot read f.txt/x.dpn: not a directory" and "cannot read a/x.dpn: it is a loop ..." (of
+    # the folder, said as of the file)
+    (loop / "f.txt").write_text("x")
+    for args, said in ((("validate", "f.txt/x.dpn"), "cannot read f.txt/x.dpn: the folder f.txt is a file, "
+                                                      "not a folder"),
+                       (("validate", "a/x.dpn"), f"cannot read a/x.dpn: {FOLDER_LOOP}"),
+                       (("json", MATCH, "--rules", "a/x.yaml"), "cannot read the rules file a/x.yaml: "
+                                                                 f"{FOLDER_LOOP}")):
+        result = run(loop, *args)
+        assert result.exit_code == 2 and f"dehlanote: {said}\n" in result.stderr, result.stderr
