@@ -207,7 +207,7 @@ def _write_viewer(files: Optional[list[str]], output: Path, err: Any, lang: str,
 
     if files:
         raise fail("--viewer writes the page that reads its deal from a link: give no FILE")
-    target = output / "viewer.html" if output.is_dir() else output
+    target = output / "viewer.html" if output.is_dir() or isinstance(output, FolderName) else output
     try:
         with write_target(target, force=force) as stream:
             stream.write(render_viewer(title if title is not None else "DPN deal viewer", lang=lang,

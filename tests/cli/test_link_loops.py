@@ -160,6 +160,9 @@ def test_html_to_a_folders_name_writes_in_that_folder_or_says_it_is_missing(tmp_
     (tmp_path / "out").mkdir()
     assert run(tmp_path, "html", MATCH, "-o", "out/").exit_code == 0 and (tmp_path / "out" / "match.html").is_file()
     assert run(tmp_path, "html", MATCH, "--site", "-o", "site/").exit_code == 0      # a site's folder is made
+    viewer = run(tmp_path, "html", "--viewer", "-o", "view/")                          # (a file named view)
+    assert viewer.exit_code == 2 and not (tmp_path / "view").exists()
+    assert viewer.stderr.strip() == "dehlanote: cannot write view/viewer.html: the folder view does not exist"
     assert (tmp_path / "site" / "index.html").is_file()
     # the console script's own route for json (without Typer) says the same
     direct = subprocess.run([sys.executable, "-m", "dehlanote", "json", MATCH, "-o", "new/"], cwd=tmp_path,
