@@ -432,19 +432,19 @@ class FolderName(PosixPath):
     """A name written with a final ``/`` (``-o out/``): a folder's, which a ``Path`` forgets."""
 
 
-def _named_path(empty: str, *, file: bool = False) -> Callable[[str], Path]:
+def _named_path(empty: str, *, file: Optional[str] = None) -> Callable[[str], Path]:
     """A parser of a file or folder name that refuses an empty one, saying ``empty``: an empty
     name (``-o "$OUT"`` with the variable unset) is the current folder to the system. A name
-    ending in ``/`` is a folder's: ``file`` (an output that is one file) refuses it unless the
-    folder exists (then the command says it is a folder), else it is a :class:`FolderName`
-    (``-o out/`` wrote a file named ``out``)."""
+    ending in ``/`` is a folder's: ``file`` (an output that is one file, named so in the
+    message: ``--output``) refuses it unless the folder exists (then the command says it is a
+    folder), else it is a :class:`FolderName` (``-o out/`` wrote a file named ``out``)."""
     def parse(text: str) -> Path:
         if not text.strip():
             raise fail(f"{empty} (is a shell variable unset?)")
         if text.endswith("/") and not os.path.isdir(text):
-            if file:
+            if file is not None:
                 folder = text.rstrip("/") or "/"
-                raise fail(f"--output {display_name(text)}: a name that ends in / is a folder's, and the folder "
+                raise fail(f"{file} {display_name(text)}: a name that ends in / is a folder's, and the folder "
                            f"{display_name(folder)} {missing_folder(folder)}: give the file's name")
             return FolderName(text)
         return Path(text)
@@ -454,7 +454,9 @@ def _named_path(empty: str, *, file: bool = False) -> Callable[[str], Path]:
 #: a rules file's name (``--rules``, serve's ``--rules-file``)
 rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles")
 #: an ``--output`` value (the pages or the file would go to the current folder): one file
-output_path = _named_path("--output is empty: give a file or folder name", file=True)
+output_path = _named_path("--output is empty: give a file or folder name", file="--output")
+#: the file ``record`` writes (``record out/`` made a file named ``out``; an empty name, the folder)
+record_path = _named_path("the record's name is empty: give the .dpn file to record into", file="record")
 #: html's ``--output``: a page, a folder to put it in, or a site's folder (made if missing)
 output_place = _named_path("--output is empty: give a file or folder name")
 #: a database's name (``db query DB``: an empty one was "not-a-database: .: it is a directory")

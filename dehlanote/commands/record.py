@@ -34,7 +34,7 @@ from ..record.store import (MAX_RECORD_BYTES, RecordBusy, RecordChanged, RecordF
 from ..rules.profile import Registry, Rules
 from ..deck import seats_for
 from ..text import safe_console
-from .common import Exit, err_console, fail, load_registry, out_console, why
+from .common import Exit, err_console, fail, load_registry, out_console, record_path, why
 
 QUIT_WORDS = ("quit", "exit", "q")
 
@@ -199,7 +199,7 @@ def _on_stop(signum: int, _frame: object) -> None:
 
 
 def record_command(
-    file: Path = typer.Argument(..., metavar="FILE.dpn",
+    file: Path = typer.Argument(..., metavar="FILE.dpn", parser=record_path,
                                 help="The record: created if missing; an unfinished game in it is resumed."),
     rules: list[str] = typer.Option([], "--rules", metavar='"PROFILE OPTIONS" | FILE.yaml',
                                     help='The new game\'s rules, e.g. "pagat kots=3" (default standard); '

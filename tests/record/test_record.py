@@ -931,6 +931,22 @@ def test_a_dealer_no_table_has_is_refused_naming_a_four_player_tables_seats(tmp_
         assert f"--dealer {shown}: a seat is one of A, B, C, D (A to F" in result.output, result.output
 
 
+def test_a_record_named_as_a_folder_or_not_at_all_is_refused(tmp_path):
+    # "record out/" made a file named out; "record ''" tried the current folder
+    import contextlib
+
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    with contextlib.chdir(tmp_path):
+        result = CliRunner().invoke(app, ["record", "out/", "--names", "a,b,c,d"], input="quit\n")
+        assert result.exit_code == 2 and not (tmp_path / "out").exists()
+        assert "record out/: a name that ends in / is a folder's, and the folder out does not exist" in result.output
+        result = CliRunner().invoke(app, ["record", "", "--names", "a,b,c,d"], input="quit\n")
+        assert result.exit_code == 2 and "the record's name is empty" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_cards_beyond_the_last_trick_of_a_deal_are_refused_with_the_whole_line():
     moves = moves_of(WORKED.read_text(encoding="utf-8"), tags=False)
     session = record(moves[:-2])                   # up to trick 12
