@@ -211,24 +211,9 @@ def _outside_comments(text: str, start: int) -> int:
 def _in_tag_value(text: str, at: int) -> bool:
     """Whether ``text[at]`` stands in a tag's quoted value (with its ``\\"`` escapes), read
     from the start of its line, as the colouring reads it (a value never runs past its line)."""
-    tag = quoted = escaped = inside = False
-    for ch in text[text.rfind("\n", 0, at) + 1:at]:
-        if quoted:
-            if ch == '"' and not escaped:
-                quoted = False
-            escaped = ch == "\\" and not escaped
-        elif ch == "{" and not inside:
-            inside = True
-        elif ch == "}" and inside:
-            inside = False
-        elif not inside:
-            if ch == "[":
-                tag = True
-            elif ch == "]":
-                tag = False
-            elif ch == '"' and tag:
-                quoted, escaped = True, False
-    return quoted
+    from .output.lexer import braces
+
+    return braces(text[text.rfind("\n", 0, at) + 1:at])[1]
 
 
 def _play_in(facts: GameFacts, line: int, column: int) -> Optional[tuple[DealFact, int]]:

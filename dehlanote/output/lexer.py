@@ -129,14 +129,15 @@ def colour_wanted(stream) -> bool:
     return bool(tty) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
-def _open_at(text: str) -> int:
-    """Where the last piece of ``text`` that may not be coloured yet starts: after the last
-    line end outside a comment (a comment may span pieces and lines)."""
+def braces(text: str) -> tuple[int, bool]:
+    """``text`` read for its comments as the colouring reads it: where its last line outside a
+    comment starts (after the last line end outside a comment; 0: none), and whether its end
+    stands in a tag's quoted value (``[Event "Smith {senior"]``: with its ``\\"`` escapes). In a
+    tag, and in its value, a ``{`` opens no comment (a value with one held the rest of the record
+    back, uncoloured, to its end); neither runs past its line. The language server reads a line
+    with it too, so both place comments alike."""
     cut = 0
-    inside = False
-    # in a tag, and in its value: a "{" there opens no comment (a value with one held back the
-    # rest of the record, uncoloured, to its end); neither runs past its line
-    tag = quoted = escaped = False
+    tag = quoted = escaped = inside = False
     for i, ch in enumerate(text):
         if quoted:
             if ch == '"' and not escaped:
@@ -156,7 +157,7 @@ def _open_at(text: str) -> int:
         if ch == "\n" and not inside:
             cut = i + 1
             tag = quoted = False
-    return cut
+    return cut, quoted
 
 
 #: the terminal's colours for the tokens (SGR parameters, in the terminal's own palette): red
@@ -216,7 +217,7 @@ class ColourWriter:
             self._write(text)
             return
         held = self._held + text
-        cut = _open_at(held)
+        cut = braces(held)[0]     # (the last piece that may not be coloured yet: a comment may span pieces)
         self._held = held[cut:]
         if cut:
             self._write(self._coloured(held[:cut]))
