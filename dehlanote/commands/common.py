@@ -666,6 +666,22 @@ def open_games(spec: str) -> Iterator[Game]:
     return _opened(spec, games_of)
 
 
+def games_or_say(spec: str, unreadable: list[str]) -> Iterator[Game]:
+    """The games of a file, for a command that goes on to the next file when one cannot be read
+    (solve, review: one missing file hid every other file's deals): the error is said on standard
+    error at once and ``unreadable`` gains its file (the command then ends with status 2)."""
+    try:
+        yield from games_of(spec)
+    except OSError as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        from rich.markup import escape
+        path = display_name(spec)
+        unreadable.append(path)
+        err_console().print(f"dehlanote: cannot read {escape(path)}: {escape(why(exc))}",
+                            style="red" if sys.stderr.isatty() else None)
+
+
 def open_records(spec: str) -> Iterator["Game | Loose"]:
     """The games of a file and the comments in no game (:func:`records_of`), as
     :func:`open_games` opens them."""

@@ -31,10 +31,10 @@ from .common import (
     err_console,
     expand,
     fail,
+    games_or_say,
     load_registry,
     located,
     once_each,
-    open_games,
     plural,
     wanted_player,
 )
@@ -198,6 +198,7 @@ def review_command(
     else:
         prefix = "games/"
     errors: list[str] = []
+    unreadable: list[str] = []          # files that could not be read (said at once; the others are judged)
     tasks: list[Task] = []
     known: set[str] = set()
     skipped: Counter[str] = Counter()
@@ -206,7 +207,7 @@ def review_command(
     for spec in specs:
         path = display_name(spec)
         pages = GamePages(names_taken, spec, per_page)
-        for index, game in enumerate(open_games(spec), 1):
+        for index, game in enumerate(games_or_say(spec, unreadable), 1):
             facts = replay_game(game, reg, judge=claim_judge)
             errors.extend(str(located(e, game, path)) for e in facts.errors)
             names = player_names(game, facts.rules)
@@ -274,6 +275,8 @@ def review_command(
     if from_cache:
         err.print(f"review: {plural(from_cache, 'deal')} of {judged} from the cache (--no-cache judges them again)",
                   markup=False)
+    if unreadable:
+        raise typer.Exit(Exit.USAGE)
     if errors or partial:
         raise typer.Exit(Exit.INVALID)
     raise typer.Exit(Exit.OK)

@@ -27,19 +27,21 @@ from .common import (
     err_console,
     expand,
     fail,
+    games_or_say,
     load_registry,
     located,
-    open_games,
 )
 
 Task = tuple[str, int, DealFact, Rules]
 
 
-def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str], have: list[str]) -> Iterator[Task]:
-    """Each deal to solve; ``have`` gains, per game without deal ``only``, the deals it has."""
+def _tasks(specs: list[str], reg: Any, only: int | None, errors: list[str], have: list[str],
+           unreadable: list[str]) -> Iterator[Task]:
+    """Each deal to solve; ``have`` gains, per game without deal ``only``, the deals it has, and
+    ``unreadable`` each file that could not be read (said at once: the other files are solved)."""
     for spec in specs:
         path = display_name(spec)
-        for index, game in enumerate(open_games(spec), 1):
+        for index, game in enumerate(games_or_say(spec, unreadable), 1):
             facts = replay_game(game, reg, judge=claim_judge)
             errors.extend(str(located(e, game, path)) for e in facts.errors)
             if facts.rules is None:
@@ -147,7 +149,8 @@ def solve(
     specs = expand(files)
     errors: list[str] = []
     have: list[str] = []
-    tasks = list(_tasks(specs, reg, deal, errors, have))
+    unreadable: list[str] = []
+    tasks = list(_tasks(specs, reg, deal, errors, have, unreadable))
     if deal is not None and not tasks and have:
         # a deal asked for by number that no game has: said as such (as replay --deal does), not "no deal"
         for line in errors:
@@ -177,6 +180,8 @@ def solve(
     if lost:
         err.print(f"dehlanote: a worker process was lost (killed, out of memory?) after {len(results)} of "
                   f"{len(args)} deals: the deals solved are shown; run again with fewer --jobs", markup=False)
+        raise typer.Exit(Exit.USAGE)
+    if unreadable:
         raise typer.Exit(Exit.USAGE)
     if errors or unsolved:
         raise typer.Exit(Exit.INVALID)

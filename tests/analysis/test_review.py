@@ -253,3 +253,13 @@ def test_a_deal_stopped_by_the_node_limit_is_not_said_stopped_by_the_time_limit(
     assert "(1 not whole: stopped by the time or node limit, the later tricks judged)" in ran.stdout
     timed = run("samples/worked-example.dpn", "--dd", "--time-limit", "0.001", cache=tmp_path)
     assert "(1 not whole: stopped by the time limit, the later tricks judged)" in timed.stdout
+
+
+def test_an_unreadable_file_among_others_hides_none_of_their_decisions(tmp_path):
+    # as solve: the missing file is said, the other file's deals judged, the status 2
+    ran = run(str(tmp_path / "missing.dpn"), "samples/worked-example.dpn", "--from-trick", "12", "--dd",
+              cache=tmp_path / "cache")
+    assert ran.returncode == 2, ran.stderr
+    assert "cannot read" in ran.stderr and "no such file" in ran.stderr and "Traceback" not in ran.stderr
+    assert "1 deal judged double dummy, from trick 12" in ran.stdout
+    assert "Chitra: 1 decision judged in 1 deal" in ran.stdout

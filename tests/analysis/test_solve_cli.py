@@ -285,3 +285,14 @@ def test_annotate_says_from_which_trick_a_value_is() -> None:
     whole = analyse_deal(fact, facts.rules, from_trick=1)
     assert whole.tricks[0].number == 1
     assert "under best play from the start" in analysis_text(fact, facts.rules, whole).splitlines()[0]
+
+
+def test_an_unreadable_file_among_others_hides_none_of_their_deals(tmp_path):
+    # one missing file stopped the run before any deal of the others was solved ("one mistake never
+    # hides others"); now it is said at once, the others are solved, and the status is 2
+    ran = run(str(tmp_path / "missing.dpn"), "samples/worked-example.dpn", "--from-trick", "13", "--dd")
+    assert ran.returncode == 2, ran.stderr
+    assert f"cannot read {tmp_path / 'missing.dpn'}: no such file" in ran.stderr.replace("\n", "")
+    assert "samples/worked-example.dpn, game 1, deal 1 (standard): AC 3–1 BD under best play from trick 13" \
+        in ran.stdout
+    assert "Traceback" not in ran.stderr
