@@ -19,7 +19,7 @@ from ..output.render import (
     game_heading,
     game_result_text,
 )
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused
 from ..replay import DealFact, GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry, Rules
 from ..syntax import Game
@@ -79,6 +79,7 @@ def annotate(
     Example: dehlanote annotate samples/worked-example.dpn
     """
     reg = load_registry(rules)
+    note_unused(ctx, dd)
     judge = _Judge(dd, worlds, seed) if analyse or judgement_options_given(ctx) else None
     specs = expand(files)
     reports: list[FileReport] = []

@@ -17,7 +17,7 @@ from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, typed
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused, typed
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -133,6 +133,7 @@ def html_command(
     if as_site:
         specs = once_each(specs)        # a site counts each game once, as stats and review do (their links agree)
     started = time.perf_counter()
+    note_unused(ctx, dd)
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, words=translator(lang))
                 if analyse or analyse_from or judgement_options_given(ctx) else None)
     extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None

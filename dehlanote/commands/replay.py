@@ -29,7 +29,7 @@ from ..output.stepper_view import (
 )
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -119,6 +119,7 @@ def replay(
         raise fail(f"game {game} has no deal {deal} ({deal_span(facts.deals)})")
     if trick is not None and not stepper.jump(trick):
         raise fail(no_trick(stepper.deals[stepper.deal], trick))
+    note_unused(ctx, dd)
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
                 if analyse or analyse_from or judgement_options_given(ctx) else None)
     if interactive:

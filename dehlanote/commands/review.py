@@ -19,7 +19,7 @@ from ..files import kind_of
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import Step, run_deals
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, note_unused
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -117,6 +117,7 @@ def _link(links: dict[tuple[str, int, int], str], d: Decision) -> str:
 
 
 def review_command(
+    ctx: typer.Context,
     files: list[str] = typer.Argument(..., metavar="FILE...", help="DPN files (globs allowed); - reads standard "
                                                                     "input."),
     player: Optional[str] = typer.Option(None, "--player", metavar="NAME",
@@ -177,6 +178,7 @@ def review_command(
 
     from ..output.html.site import GamePages, PageNames
 
+    note_unused(ctx, dd)
     reg = load_registry(rules)
     specs = once_each(expand(files))
     options = Options(dd=dd, worlds=worlds, seed=seed, from_trick=from_trick, time_limit=time_limit or None,

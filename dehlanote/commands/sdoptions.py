@@ -24,3 +24,13 @@ def judgement_options_given(ctx: typer.Context) -> bool:
 def typed(ctx: typer.Context, name: str) -> bool:
     """Whether the option (its parameter's name) was given on the command line, not left at its default."""
     return getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
+
+
+def note_unused(ctx: typer.Context, dd: bool) -> None:
+    """With --dd, a typed --worlds or --seed is said to be unused (the double-dummy view samples no
+    worlds): they were dropped without a word, and the user believed the judgement single dummy."""
+    given = [f"--{name}" for name in ("worlds", "seed") if typed(ctx, name)]
+    if dd and given:
+        from .common import err_console
+        err_console().print(f"dehlanote: {' and '.join(given)} not used: --dd judges double dummy, with no "
+                            "worlds sampled (leave out --dd for the single-dummy judgement)", markup=False)

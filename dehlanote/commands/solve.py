@@ -15,7 +15,7 @@ from ..analysis.single import analyse, play_advice, play_mark
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import run_deals
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, note_unused
 from .common import (
     RULES_OPTION,
     Exit,
@@ -107,6 +107,7 @@ def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: 
 
 
 def solve(
+    ctx: typer.Context,
     files: list[str] = typer.Argument(..., metavar="FILE...",
                                       help="DPN files (globs allowed); - reads standard input."),
     deal: int | None = typer.Option(None, "--deal", min=1, metavar="N", help="Only deal N of each game."),
@@ -145,6 +146,7 @@ def solve(
 
     Example: dehlanote solve samples/worked-example.dpn --from-trick 6
     """
+    note_unused(ctx, dd)
     reg = load_registry(rules)
     specs = expand(files)
     errors: list[str] = []

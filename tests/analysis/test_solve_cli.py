@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import jsonschema
+import pytest
 from typer.testing import CliRunner
 
 from dehlanote import iter_path, replay_games
@@ -296,3 +297,18 @@ def test_an_unreadable_file_among_others_hides_none_of_their_deals(tmp_path):
     assert "samples/worked-example.dpn, game 1, deal 1 (standard): AC 3–1 BD under best play from trick 13" \
         in ran.stdout
     assert "Traceback" not in ran.stderr
+
+
+@pytest.mark.parametrize("command", ["solve", "annotate", "review"])
+def test_worlds_and_seed_with_dd_are_said_to_be_unused(command, tmp_path):
+    # --dd skips the sampling, so a typed --worlds or --seed did nothing, without a word
+    extra = {"solve": ["--from-trick", "13"], "annotate": [], "review": ["--from-trick", "13"]}[command]
+    with contextlib.chdir(ROOT):
+        runner = CliRunner(env={"XDG_CACHE_HOME": str(tmp_path)})
+        plain = runner.invoke(app, [command, "samples/worked-example.dpn", "--dd", *extra])
+        both = runner.invoke(app, [command, "samples/worked-example.dpn", "--dd", "--worlds", "5", "--seed", "2",
+                                   *extra])
+    assert both.exit_code == plain.exit_code == 0, both.stderr
+    assert "--worlds and --seed not used: --dd judges double dummy" in both.stderr
+    assert "not used" not in plain.stderr
+    assert both.stdout == plain.stdout
