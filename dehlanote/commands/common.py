@@ -455,6 +455,8 @@ def _named_path(empty: str, *, file: Optional[str] = None) -> Callable[[str], Pa
 rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles")
 #: an ``--output`` value (the pages or the file would go to the current folder): one file
 output_path = _named_path("--output is empty: give a file or folder name", file="--output")
+#: the folder ``serve`` serves (``serve "$NIGHT"`` with the variable unset served the current folder)
+served_folder = _named_path("the folder's name is empty: give the folder of the night's records")
 #: the file ``record`` writes (``record out/`` made a file named ``out``; an empty name, the folder)
 record_path = _named_path("the record's name is empty: give the .dpn file to record into", file="record")
 #: html's ``--output``: a page, a folder to put it in, or a site's folder (made if missing)

@@ -19,14 +19,15 @@ import typer
 from ..stops import signals_clean_up
 from ..errors import missing_folder, why
 from ..files import kind_of
-from .common import Exit, fail, load_registry, rules_path
+from .common import Exit, fail, load_registry, rules_path, served_folder
 
 INSTALL = "pip install 'dehlanote[serve]'"
 
 
 def serve_command(
-    folder: Path = typer.Argument(Path("."), metavar="[DIR]",
-                                  help="The folder of the night's records (table-N.dpn), default the current one."),
+    folder_name: Optional[str] = typer.Argument(None, metavar="[DIR]", show_default=False,
+                                                help="The folder of the night's records (table-N.dpn), default the "
+                                                     "current one."),
     lan: bool = typer.Option(False, "--lan", help="Answer the other phones on the local network: bind this "
                              "machine's LAN address, require the printed secret in every request, print a QR code."),
     host: Optional[str] = typer.Option(None, "--host", metavar="ADDRESS",
@@ -49,6 +50,8 @@ def serve_command(
 
     Example: dehlanote serve night/ --lan
     """
+    # (typed as text: an empty name, "$NIGHT" with the variable unset, served the current folder)
+    folder = served_folder(folder_name) if folder_name is not None else Path(".")
     try:
         import starlette  # noqa: F401
         import uvicorn

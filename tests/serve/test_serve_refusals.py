@@ -494,3 +494,19 @@ def test_the_tables_own_tags_typed_again_in_another_case_are_refused(folder: Pat
         assert again.tables[1].confirm is True
     finally:
         again.close()
+
+
+def test_an_empty_folder_name_is_refused_not_taken_for_the_current_folder(tmp_path: Path) -> None:
+    # serve "$NIGHT" with the variable unset served whatever folder it was started in
+    import contextlib
+
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+
+    with contextlib.chdir(tmp_path):
+        res = CliRunner().invoke(app, ["serve", "", "--port", "99999"])    # (a wrong port: not served if it regresses)
+    assert res.exit_code == 2
+    assert "the folder's name is empty: give the folder of the night's records (is a shell variable unset?)" \
+        in res.stderr.replace("\n", " ")
+    assert not list(tmp_path.iterdir())          # nothing made in the folder it ran in
