@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Optional
 
 import typer
-from rich.markup import escape
 from rich.text import Text
 
 from ..analysis.judge import claim_judge
@@ -28,6 +27,7 @@ if TYPE_CHECKING:
     from ..analysis.deal import DealAnalysis
 
 from .common import (
+    say,
     RULES_OPTION,
     AnnotateFormat,
     DpnOut,
@@ -87,7 +87,6 @@ def annotate(
     out.fast = DIRECT
     direct = DealWriter(out.console, out.piped)
     dpn = DpnOut()              # --format dpn: in colour on a terminal
-    err = err_console()
     first = True
     if judge is not None and sys.stderr.isatty():
         def held() -> None:
@@ -129,8 +128,7 @@ def annotate(
                     raise
                 direct.flush()
                 report.unreadable = why(exc)
-                err.print(f"dehlanote: cannot read {escape(report.path)}: {escape(report.unreadable)}",
-                          style="red" if sys.stderr.isatty() else None)
+                say(f"cannot read {report.path}: {report.unreadable}")
             dpn.close()
     raise typer.Exit(exit_status(reports))
 

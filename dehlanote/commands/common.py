@@ -220,12 +220,18 @@ def err_console() -> Console:
     return safe_console(stderr=True, highlight=False, soft_wrap=True)
 
 
+def say(message: str) -> None:
+    """``dehlanote: message`` on standard error, in red on a terminal: an error the command goes on
+    after (an unreadable file among several), or the one it stops with (:func:`fail`)."""
+    from rich.markup import escape
+    err_console().print(f"dehlanote: {escape(message)}", style="red" if sys.stderr.isatty() else None)
+
+
 def fail(message: str, code: int = Exit.USAGE) -> BaseException:
     """Say ``message`` on standard error; what to raise to end the command with ``code``:
     typer's Exit under the command line, SystemExit on the console script's direct path
     (where typer is not loaded; both end the process with ``code``)."""
-    from rich.markup import escape
-    err_console().print(f"dehlanote: {escape(message)}", style="red" if sys.stderr.isatty() else None)
+    say(message)
     typer = sys.modules.get("typer")
     if typer is None:
         return SystemExit(code)
@@ -677,11 +683,9 @@ def games_or_say(spec: str, unreadable: list[str]) -> Iterator[Game]:
     except OSError as exc:
         if isinstance(exc, BrokenPipeError):
             raise
-        from rich.markup import escape
         path = display_name(spec)
         unreadable.append(path)
-        err_console().print(f"dehlanote: cannot read {escape(path)}: {escape(why(exc))}",
-                            style="red" if sys.stderr.isatty() else None)
+        say(f"cannot read {path}: {why(exc)}")
 
 
 def open_records(spec: str) -> Iterator["Game | Loose"]:
