@@ -446,11 +446,11 @@ def test_piped_setup_from_options_and_refusals_on_stderr_with_status_1(tmp_path)
     assert '[A "Asha"]' in text and " 2 A: AS QS 2S 10S" in text and '[Result "*"]' in text
 
 
-def _match(seed: int = 26) -> tuple[str, list[str]]:
-    """A whole standard match of 7 deals, to its kot."""
+def _match(seed: int = 26, deals: int = 7) -> tuple[str, list[str]]:
+    """A whole standard match, to its kot: of 7 deals (seed 26) or 3 (seed 1)."""
     rng = random.Random(seed)
     text, facts = generate_match(rng, "standard", None, bias=0.3, first_dealer="B")
-    assert len(facts["deals"]) == 7 and facts["result"]["finished"]
+    assert len(facts["deals"]) == deals and facts["result"]["finished"]
     return text, moves_of(text)
 
 
@@ -503,7 +503,9 @@ def _phases(moves: list[str]) -> list[int]:
 # the random points covered); SIGHUP and SIGINT at two random points each
 @pytest.mark.parametrize("sig, runs", [(signal.SIGKILL, 0), (signal.SIGHUP, 2), (signal.SIGINT, 2)])
 def test_interrupted_anywhere_the_file_is_valid_unfinished_and_resumes_to_the_same_record(tmp_path, sig, runs):
-    text, tricks = _match()
+    # 3 deals: every phase is in them (a later deal too), and each resumed run records less
+    # than half the 7 deals' lines (the test took 13 s)
+    text, tricks = _match(1, 3)
     moves = one_card_a_line(tricks)          # a card a line: interrupted inside tricks too
     texts = _states(moves)
     whole = texts[-1]
