@@ -30,8 +30,9 @@ def analysis_text(fact: DealFact, rules: Rules, analysis: DealAnalysis | None = 
     if a.value is not None:
         start = "the start" if a.tricks[0].number == 1 else f"trick {a.tricks[0].number}"
         lines.append(f"analysis: {sides[0]} {a.value}\u2013{g.total - a.value} {sides[1]} under best play"
-                     f" from {start}" + ("; each card judged single dummy, from what its player could see"
-                                          if a.single_dummy else ""))
+                     f" from {start}" + (f" (not analysed: {a.reason})" if a.solved and a.reason else "")
+                     + ("; each card judged single dummy, from what its player could see"
+                        if a.single_dummy else ""))
     else:
         lines.append(f"analysis: {a.reason}; tricks {a.tricks[0].number}-{a.tricks[-1].number} analysed"
                      + ("; each card judged single dummy, from what its player could see" if a.single_dummy else ""))

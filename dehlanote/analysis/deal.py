@@ -34,6 +34,34 @@ class NotAnalysable(Exception):
     """A deal whose hands or trump are not known, so it cannot be solved."""
 
 
+class IllegalCard(NotAnalysable):
+    """A card of the record that the rules do not allow where it was played (a revoke, a card
+    out of turn): its trick is not analysed, the tricks before and after it are."""
+
+    def __init__(self, trick: int, seat: str, card: str) -> None:
+        super().__init__(f"trick {trick}: {seat}'s {card} is not a legal card here")
+        self.trick = trick
+
+
+def check_legal(pos: Position, seats: str, trick: int, seat: str, card: str) -> None:
+    """Raises :class:`IllegalCard` unless ``seat`` may play ``card`` in ``pos``."""
+    if seats[pos.turn] != seat or card not in pos.legal():
+        raise IllegalCard(trick, seat, card)
+
+
+def past_fault(fact: DealFact, rules: Rules, fault: IllegalCard) -> Position | None:
+    """The position after the trick holding an illegal card, where the analysis goes on: the
+    deal as it went on is the one the replay follows (the tricks after the fault are positions
+    of it, each card in them legal or a fault of its own). None when nothing follows or the
+    position cannot be set up (the analysis then ends before the fault)."""
+    if fault.trick >= len(fact.tricks):
+        return None
+    try:
+        return position_at(fact, rules, fault.trick + 1)
+    except NotAnalysable:
+        return None
+
+
 @dataclass
 class PlayAnalysis:
     seat: str
@@ -59,7 +87,8 @@ class DealAnalysis:
     value: int | None = None   # from the first analysed position
     tricks: list[TrickAnalysis] = field(default_factory=list)
     solved: bool = True
-    reason: str = ""           # why not (not analysable, not solved in time)
+    reason: str = ""           # why not (not analysable, not solved in time), or a trick left out
+    faults: tuple[int, ...] = ()   # tricks left out for a card the rules do not allow (IllegalCard)
     nodes: int = 0
     seconds: float = 0.0
     single_dummy: bool = False # judged single dummy too (each play's ``single``; analysis.single)
@@ -191,16 +220,31 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
         # every position first (cheap, checked against the replay), then solved from the last
         # trick back: a limit then leaves the later tricks solved, and the table built on
         # them speeds up the earlier ones
+        # (a trick holding a card the rules do not allow is left out: the tricks before it are
+        # judged up to the legal position at its start, those after it from the position after it)
         line: list[tuple[Any, list[Position]]] = []
+        before_fault: set[int] = set()      # tricks followed by a fault: the value after them is solved
         for t in fact.tricks[first - 1:]:
             before = []
-            for p in t.plays:
-                if seats[pos.turn] != p.seat or p.card not in pos.legal():
-                    raise NotAnalysable(f"trick {t.number}: {p.seat}'s {p.card} is not a legal card here")
-                before.append(pos)
-                pos = pos.play(p.card)
+            try:
+                for p in t.plays:
+                    check_legal(pos, seats, t.number, p.seat, p.card)
+                    before.append(pos)
+                    pos = pos.play(p.card)
+            except IllegalCard as fault:
+                if line:
+                    before_fault.add(line[-1][0].number)
+                out.faults += (fault.trick,)
+                out.reason = "; ".join(filter(None, (out.reason, str(fault))))
+                resumed = past_fault(fact, rules, fault)
+                if resumed is None:
+                    break
+                pos = resumed
+                continue
             _check(pos, t, rules)
             line.append((t, before))
+        if not line:
+            raise NotAnalysable(out.reason or "no trick was played")
         total = len(line)
         # the cards are judged from the last one back: the value after a card is the value
         # before the next one (the best its mover could have), known when it is judged, and
@@ -210,6 +254,8 @@ def analyse_deal(fact: DealFact, rules: Rules, *, from_trick: int = 1, solver: S
         for done, (t, before) in enumerate(reversed(line)):
             if progress is not None:
                 progress(done, total)
+            if t.number in before_fault:    # the position after it (the fault's trick's start) is solved
+                known = None
             plays: list[PlayAnalysis] = []
             for p, at in reversed(list(zip(t.plays, before))):
                 after, best_value, best = solver.judge(at, p.card, known)

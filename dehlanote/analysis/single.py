@@ -48,7 +48,8 @@ from ..deck import SUITS
 from ..i18n import N_
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .deal import DealAnalysis, NotAnalysable, PlayAnalysis, advice, analyse_deal, either, glyph, start_position
+from .deal import (DealAnalysis, IllegalCard, NotAnalysable, PlayAnalysis, advice, analyse_deal, check_legal, either,
+                   glyph, past_fault, start_position)
 from .position import PlayRules, Position
 from .search import OutOfTime, Solver
 from . import WORLDS  # worlds a decision, by default (defined where the options read it)
@@ -409,21 +410,36 @@ def _line(fact: DealFact, rules: Rules) -> dict[tuple[int, int], tuple[Position,
     seats = rules.seat_letters
     first_void = rules.trump == "first-void"
     voids: set[tuple[int, str]] = set()
+    shown = False       # a void shown: under first-void, trump is set from then on
     out = {}
     for t in fact.tricks[start - 1:]:
         led = ""
-        for place, p in enumerate(t.plays):
-            if seats[pos.turn] != p.seat or p.card not in pos.legal():
-                raise NotAnalysable(f"trick {t.number}: {p.seat}'s {p.card} is not a legal card here")
-            here = pos
-            if first_void and not voids:
-                here = replace(pos, trump=None, first_void=True)    # trump still to be set by the first void
-            out[(t.number, place)] = (here, frozenset(voids), p.card)
-            if place == 0:
-                led = p.card[-1]
-            elif p.card[-1] != led:
-                voids.add((pos.turn, led))
-            pos = pos.play(p.card)
+        try:
+            for place, p in enumerate(t.plays):
+                check_legal(pos, seats, t.number, p.seat, p.card)
+                here = pos
+                if first_void and not shown:
+                    here = replace(pos, trump=None, first_void=True)    # trump still to be set by the first void
+                out[(t.number, place)] = (here, frozenset(voids), p.card)
+                if place == 0:
+                    led = p.card[-1]
+                elif p.card[-1] != led:
+                    voids.add((pos.turn, led))
+                    shown = True
+                voids.discard((pos.turn, p.card[-1]))     # (a revoker's void, belied by a later card)
+                pos = pos.play(p.card)
+        except IllegalCard as fault:
+            # the fault's trick is not judged (as the double-dummy analysis leaves it out); its
+            # cards are seen all the same: a revoker shows the void the others then believe in
+            for place, p in enumerate(t.plays):
+                out.pop((t.number, place), None)
+                if place and p.card[-1] != t.plays[0].card[-1] and p.seat in seats:
+                    voids.add((seats.index(p.seat), t.plays[0].card[-1]))
+                    shown = True
+            resumed = past_fault(fact, rules, fault)
+            if resumed is None:
+                break
+            pos = resumed
     return out
 
 

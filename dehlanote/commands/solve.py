@@ -87,7 +87,8 @@ def _text(out: TextOut, path: str, index: int, fact: DealFact, rules: Rules, a: 
         first = a.tricks[0].number      # (--from-trick, or after the five-card phase: not the deal's start)
         out.print(f"{head}: {sides[0]} {split(g, a.value)} {sides[1]} under best play"
                   + ("" if first == 1 else f" from trick {first}")
-                  + ("" if a.solved else f" (stopped: {a.reason})"), markup=False)
+                  + (f" (stopped: {a.reason})" if not a.solved else f" (not analysed: {a.reason})" if a.reason
+                     else ""), markup=False)
     dealer = rules.seat_letters.index(fact.dealer) if fact.dealer else 0
     unit = {"tens": "ten", "points": "point", "tricks": "trick"}[g.score]
     for t in a.tricks:

@@ -101,15 +101,18 @@ def deal_view(fact: DealFact, rules: Rules, analysis: DealAnalysis, _: Words = s
                 tv.marks[k] = (mark, play_advice(analysis, p, _))
         view.tricks[t.number] = tv
     first = analysis.tricks[0].number
+    # a trick left out for a card the rules do not allow: "not analysed: trick 8: B's 5S is not a
+    # legal card here" (the tricks before and after it are)
+    fault = _("not analysed: {reason}").format(reason=_(analysis.reason)) if analysis.faults else ""
     if first > 1:
         # "earlier tricks not solved in time"; any other reason is a sentence of its own
-        # ("trick 8: B's 5S is not a legal card here"), not one about the earlier tricks
         view.note = (_("analysed from trick {n}: earlier tricks {reason}").format(n=first, reason=_(analysis.reason))
                      if analysis.reason == TIMEOUT
+                     else _("analysed from trick {n}").format(n=first) + "; " + fault if fault
                      else _("analysed from trick {n}: {reason}").format(n=first, reason=_(analysis.reason))
                      if analysis.reason else _("analysed from trick {n}").format(n=first))
     elif analysis.reason:
-        view.note = _(analysis.reason)
+        view.note = fault or _(analysis.reason)
     return view
 
 
@@ -214,6 +217,8 @@ class Analyser:
                     best.solved, best.reason = False, TIMEOUT
                 break
             a = analyse_deal(fact, rules, from_trick=k, solver=solver, time_limit=left)
+            if not a.tricks and k in a.faults:
+                continue        # the last trick holds a card the rules do not allow: the tricks before it
             if not a.tricks or (not a.solved and best is not None):
                 if best is not None:       # stopped by the limit: keep the tricks solved before
                     best.solved, best.reason = False, a.reason
@@ -223,8 +228,8 @@ class Analyser:
             best = a
             if partial is not None:
                 partial(deal_view(fact, rules, a, self.words))
-            if not a.solved or a.tricks[0].number > k:    # the limit, or nothing before (five-card phase)
-                break
+            if not a.solved or (a.tricks[0].number > k and k not in a.faults):
+                break       # the limit, or nothing before (five-card phase); a fault's trick is passed over
         if best is None:
             best = analyse_deal(fact, rules, from_trick=self.from_trick, solver=solver, time_limit=self.time_limit)
         if not self.dd and best.tricks:

@@ -408,14 +408,16 @@ def test_screen_shows_the_value_and_the_card_that_lost_a_ten(size):
     assert not any("best play" in line for line in lines)
 
 
-def test_a_deal_analysed_back_to_a_revoke_says_why_in_a_sentence():
-    """The analysis of a deal with a revoke stops at the revoke's trick, and said so as
-    "analysed from trick 9: earlier tricks trick 8: B's 5S is not a legal card here": the
-    reason is a sentence of its own, not one about the earlier tricks (that wording is kept
-    for the time limit: "earlier tricks not solved in time")."""
+def test_a_deal_with_a_revoke_is_analysed_around_it_and_says_why_in_a_sentence():
+    """The analysis of a deal with a revoke leaves the revoke's trick out, analyses the tricks
+    before and after it, and says so as "analysed from trick 6; not analysed: trick 8: B's 5S is
+    not a legal card here": a sentence of its own, not one about the earlier tricks (that wording
+    is kept for the time limit: "earlier tricks not solved in time"). It once stopped there
+    ("analysed from trick 9"), while solve refused the whole deal."""
     facts = replay_game(parse_string(broken_text())[0])
     view = Analyser(from_trick=6).view(facts.deals[0], facts.rules)
-    assert view.note == "analysed from trick 9: trick 8: B's 5S is not a legal card here"
+    assert view.note == "analysed from trick 6; not analysed: trick 8: B's 5S is not a legal card here"
+    assert sorted(view.tricks) == [6, 7, *range(9, 14)]
 
 
 def test_screen_says_what_the_solver_does_until_it_is_done():
