@@ -217,8 +217,10 @@ class Analyser:
                     best.solved, best.reason = False, TIMEOUT
                 break
             a = analyse_deal(fact, rules, from_trick=k, solver=solver, time_limit=left)
-            if not a.tricks and k in a.faults:
-                continue        # the last trick holds a card the rules do not allow: the tricks before it
+            if not a.tricks and best is None and a.reason != TIMEOUT:
+                # no position to start from here (past a card the rules do not allow, after which
+                # the hands no longer fit): the tricks before it, from an earlier start
+                continue
             if not a.tricks or (not a.solved and best is not None):
                 if best is not None:       # stopped by the limit: keep the tricks solved before
                     best.solved, best.reason = False, a.reason

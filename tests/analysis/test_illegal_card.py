@@ -30,6 +30,10 @@ REVOKE = WORKED.replace("10 A: JD 4D 3S 2D", "10 A: JD 10C 3S 2D").replace("11 A
                                                                            "11 A: QD 4D 7C KD")
 # the last trick's cards of B and C swapped: neither holds the card written for it
 LAST = WORKED.replace("13 D: 6D 9H 6S 8C", "13 D: 6D 9H 8C 6S")
+# trick 10's cards of B and C swapped: after it the hands no longer fit the cards played, so no
+# position after the fault can be set up (the replays, solving from the last trick back, found
+# none and analysed nothing)
+SWAP = WORKED.replace("10 A: JD 4D 3S 2D", "10 A: JD 3S 4D 2D")
 
 
 def _deal(text: str):
@@ -75,8 +79,8 @@ def test_a_fault_in_the_last_trick_leaves_the_tricks_before_it() -> None:
     assert _judged(got) == {n: v for n, v in _judged(legal).items() if n < 13}
 
 
-@pytest.mark.parametrize("text,analysed", [(REVOKE, [8, 9, 11, 12, 13]), (LAST, [8, 9, 10, 11, 12])],
-                         ids=["revoke", "last-trick"])
+@pytest.mark.parametrize("text,analysed", [(REVOKE, [8, 9, 11, 12, 13]), (LAST, [8, 9, 10, 11, 12]),
+                                           (SWAP, [8, 9])], ids=["revoke", "last-trick", "hands-lost"])
 def test_every_surface_analyses_the_same_tricks_and_says_why(tmp_path: Path, text: str, analysed: list[int]) -> None:
     path = tmp_path / "fault.dpn"
     path.write_text(text, encoding="utf-8")
