@@ -453,3 +453,27 @@ def test_the_comments_of_the_lines_before_the_play_are_in_the_story() -> None:
     assert deal["comments"] == ["D deals five each from A, the dealer's right; A looks at them and names trump",
                                 "cards face up", "C sorts slowly", "diamonds"]
     assert not any("wins the deal" in c for c in deal["comments"])
+
+
+def test_a_file_of_comments_alone_keeps_them_on_its_page_and_in_a_site(tmp_path: Path) -> None:
+    # html of a file holding comments and no game wrote a page of no game, its comments lost
+    # (json and annotate keep them); in a site the file was in no row of the index
+    notes = tmp_path / "notes.dpn"
+    notes.write_text("{notes for the next club evening}\n\n{who brings the cards}\n", encoding="utf-8")
+    result = runner.invoke(app, ["html", str(notes), "-o", str(tmp_path / "notes.html")])
+    assert result.exit_code == 0, result.output
+    data = page_data((tmp_path / "notes.html").read_text(encoding="utf-8"))
+    assert data["games"] == []
+    assert data["comments"] == ["notes for the next club evening", "who brings the cards"]
+    # a file with games keeps its page data as it was (no comments key)
+    runner.invoke(app, ["html", str(MATCH), "-o", str(tmp_path / "match.html")])
+    assert "comments" not in page_data((tmp_path / "match.html").read_text(encoding="utf-8"))
+    empty = tmp_path / "empty.dpn"
+    empty.write_text("", encoding="utf-8")
+    result = runner.invoke(app, ["html", "--site", str(notes), str(empty), str(MATCH), "-o", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    index = (tmp_path / "site" / "index.html").read_text(encoding="utf-8")
+    assert ('No game in: <a href="games/notes.html">notes.dpn</a> (only comments); '
+            '<a href="games/empty.html">empty.dpn</a>') in index
+    site_page = page_data((tmp_path / "site" / "games" / "notes.html").read_text(encoding="utf-8"))
+    assert site_page["comments"] == data["comments"]

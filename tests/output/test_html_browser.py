@@ -553,6 +553,19 @@ def test_records_that_cannot_be_replayed_still_give_a_page(browser: Any, tmp_pat
     assert errors_logged(browser) == []
 
 
+def test_a_file_of_comments_alone_shows_them(browser: Any, tmp_path: Path) -> None:
+    # (its page said only "this record holds no game", the comments lost)
+    notes = tmp_path / "notes.dpn"
+    notes.write_text("{notes for the next club evening}\n\n{who brings \u202ethe cards}\n", encoding="utf-8")
+    site = tmp_path / "site"
+    build_site([str(notes)], site, registry())
+    open_page(browser, site / "games" / "notes.html")
+    assert text(browser, "where") == "this record holds no game, only comments:"
+    shown = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#notes .comment")]
+    assert shown == ["notes for the next club evening", "who brings \ufffdthe cards"]
+    assert errors_logged(browser) == []
+
+
 def test_closed_trump_is_secret_but_to_its_chooser(browser: Any, tmp_path: Path) -> None:
     closed = ROOT / "samples" / "hukum-closed-trump.dpn"
     facts = next(replay_games(iter_path(closed)))

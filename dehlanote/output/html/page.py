@@ -204,13 +204,15 @@ def replay_csp(live: Optional[str] = None) -> str:
 
 def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str] = None,
                   back_label: str = N_("all games"), four_colour: bool = False, lang: str = "en",
-                  live: Optional[str] = None, live_data: Optional[dict[str, Any]] = None) -> str:
+                  live: Optional[str] = None, live_data: Optional[dict[str, Any]] = None,
+                  comments: Optional[list[str]] = None) -> str:
     """The replay page for ``games`` (each from :func:`~.data.game_data`).
 
     ``back``: a relative link shown in the header (the site's index), or None, with
     ``back_label`` (an English message, translated here). ``lang``: the
     language of the page's words (a catalog of :mod:`dehlanote.i18n`). ``live``: a script
-    added to the page (the server's follower), with ``live_data`` for it.
+    added to the page (the server's follower), with ``live_data`` for it. ``comments``: those
+    of a record that holds no game (a file of notes alone), shown in place of the games.
     """
     from ...i18n import catalog, translator
     _ = translator(lang)
@@ -224,6 +226,8 @@ def render_replay(games: list[dict[str, Any]], title: str, *, back: Optional[str
     if live_data is not None:
         data["live"] = live_data
     data["words"] = catalog(lang)
+    if comments:
+        data["comments"] = list(comments)
     data["games"] = games     # last: the site cuts the page where this list is
     page = fill(template("replay.html"), {
         "CSP": html.escape(policy, quote=False), "VERSION": html.escape(__version__),

@@ -10,6 +10,7 @@ built in bounded memory.
 from __future__ import annotations
 
 import functools
+import html
 import itertools
 import pickle
 import re
@@ -28,6 +29,9 @@ from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
 from ...stats import ArchiveStats
 from ...syntax import iter_games
+from ...syntax.model import Game, Loose
+from ...syntax.parser import loose_comments, parse_chunk
+from ...syntax.reader import split_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
 from .page import (escape, html_table as _table, index_frame, name_html, render_replay, script_json, table_parts,
@@ -61,6 +65,8 @@ class PageReport:
     pages: list[str] = field(default_factory=list)
     unreadable: Optional[str] = None
     first_errors: list[DpnError] = field(default_factory=list)   # a few, to show
+    comments: list[str] = field(default_factory=list)   # a file of no game: the comments it holds
+    href: str = ""                                      # its (first) page, as the site links it
 
 
 @dataclass
@@ -68,6 +74,18 @@ class SiteReport:
     files: list[PageReport] = field(default_factory=list)
     index: Optional[str] = None
     stats: Optional[ArchiveStats] = None
+
+
+def _records(stream: IO[bytes]) -> Iterator["Game | Loose"]:
+    """The games of a binary stream as :func:`iter_games` gives them, and the comments of a
+    piece of it that holds no game (a file of notes alone) as a Loose where they stand."""
+    for chunk in split_games(stream):
+        games = parse_chunk(chunk)
+        if not games:
+            loose = loose_comments(chunk)
+            if loose is not None:
+                yield loose
+        yield from games
 
 
 def replay_games_of(stream: IO[bytes], reg: Registry) -> Iterator[GameFacts]:
@@ -177,6 +195,8 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
     held: Optional[IO[str]] = None
     names = names if names is not None else PageNames()
     page = target.name
+    report.href = f"{link_base}{quote(page)}"
+    loose: list[str] = []     # comments in no game: the page of a file with no game shows them
 
     def flush() -> None:
         nonlocal part, held, summaries
@@ -185,7 +205,8 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
         title = _title(path, summaries)
         if per_page and part > 1:
             title += f" (part {part})"
-        head, tail = _page_parts(title, back=back, four_colour=four_colour, lang=lang)
+        report.comments = loose if not report.games else []
+        head, tail = _page_parts(title, back=back, four_colour=four_colour, lang=lang, comments=report.comments)
         place = write_target(target, force=force) if folder is None else folder.write(page, force=force)
         with place as stream:
             stream.write(head)
@@ -199,7 +220,10 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
         summaries = []
 
     try:
-        for game in iter_games(stream):
+        for game in _records(stream):
+            if isinstance(game, Loose):
+                loose.extend(game.comments)
+                continue
             report.games += 1
             if per_page and len(summaries) >= per_page:
                 flush()
@@ -254,12 +278,18 @@ def _both(first: Optional[Callable[[DealFact], object]],
     return call
 
 
-def _page_parts(title: str, *, back: Optional[str], four_colour: bool, lang: str = "en") -> tuple[str, str]:
+def _page_parts(title: str, *, back: Optional[str], four_colour: bool, lang: str = "en",
+                comments: Optional[list[str]] = None) -> tuple[str, str]:
     """The replay page around its games' data: what comes before the first game's JSON,
-    and what follows the last (the page of no games, cut where its list of games is)."""
+    and what follows the last (the page of no games, cut where its list of games is).
+    ``comments``: those of a file with no game, which the page shows in place of games."""
     from ...i18n import catalog
-    empty = script_json({"format": "dehlanote-replay/1", "four": four_colour, "words": catalog(lang), "games": []})
-    page = render_replay([], title, back=back, four_colour=four_colour, lang=lang)
+    data: dict[str, Any] = {"format": "dehlanote-replay/1", "four": four_colour, "words": catalog(lang)}
+    if comments:
+        data["comments"] = comments
+    data["games"] = []
+    empty = script_json(data)
+    page = render_replay([], title, back=back, four_colour=four_colour, lang=lang, comments=comments)
     at = page.find(empty)
     if at < 0 or page.find(empty, at + 1) >= 0:
         raise AssertionError("the replay page's data block is not where it is expected")
@@ -542,5 +572,11 @@ def _games(rows: Iterable[dict[str, Any]], files: list[PageReport], pages: dict[
     if bad:
         not_read = "; ".join(f"{escape(f.path)} ({escape(f.unreadable or '')})" for f in bad)
         out.append("<p class='errors'>" + escape(_("Not read:")) + f" {not_read}</p>")
+    # a file with no game is in no row: said here, linked to its page (which shows its comments)
+    empty = [f for f in files if not f.unreadable and not f.games and f.href]
+    if empty:
+        said = "; ".join(f'<a href="{html.escape(f.href)}">{escape(f.path)}</a>'
+                         + (" (" + escape(_("only comments")) + ")" if f.comments else "") for f in empty)
+        out.append("<p class='no-game'>" + escape(_("No game in:")) + f" {said}</p>")
     out.append("</section>")
     yield "".join(out)

@@ -8,7 +8,16 @@
   var WORDS = DATA.words || {};
   function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
   if (!GAMES.length) {
-    document.getElementById("where").textContent = _("this record holds no game");
+    /* a file of notes alone: its comments are data, shown as the record's words are */
+    var notes = DATA.comments || [];
+    document.getElementById("where").textContent = notes.length ? _("this record holds no game, only comments:")
+      : _("this record holds no game");
+    notes.forEach(function (c) {
+      var p = document.createElement("p");
+      p.className = "comment";
+      p.textContent = String(c).replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "\ufffd");
+      document.getElementById("notes").appendChild(p);
+    });
     /* nothing to step through, choose or show: no control that would do nothing */
     ["controls", "story"].forEach(function (id) { document.getElementById(id).hidden = true; });
     ["deal", "view", "four"].forEach(function (id) { document.getElementById(id).parentNode.hidden = true; });
