@@ -50,6 +50,7 @@ _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
 _NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
 _REVOKE = re.compile(r"revoke\s+([A-Fa-f])\s+(?:at\s+)?(\d+)\s+(stands|penalty)", re.IGNORECASE)
+_TAG_NAME = re.compile(r"\[\s*([A-Za-z0-9_]+)")     # where a tag of a typed line starts, and its name
 _COMMENTS_ONLY = re.compile(r"(?:\{[^}]*\}\s*)+")     # a line of comments, nothing else
 
 
@@ -525,11 +526,36 @@ class Session(Undoing):
 
     # -- tags and comments ----------------------------------------------------------------------
 
+    def _tag_line(self, state: State, names: list[str]) -> int:
+        """The file line the last of the tags ``names`` (those of a typed line up to it) takes in
+        the record (its place in the canonical order of the game's tags), where a refusal of the
+        typed tag line is placed: as a card line's refusal is placed on the record line it would
+        have become, not on "line 1" of the line typed."""
+        typed = {n.lower() for n in names}
+        tags = tuple(t for t in state.tags if t.name.lower() not in typed) + tuple(Tag(n, "", 0, 0) for n in names)
+        head = self._head_lines(replace(state, tags=tags))
+        name = names[-1].lower()
+        ours = [i for i, t in enumerate(head) if t.lower().startswith(f"[{name} ")]
+        at = ours[-1] if ours else len(head) - 1
+        return self._prefix_lines() + 1 + sum(h.count("\n") + 1 for h in head[:at])
+
+    def _tag_errors(self, state: State, errors: tuple[DpnError, ...] | list[DpnError],
+                    text: str) -> tuple[DpnError, ...]:
+        """Errors of a typed tag line (placed on its line 1), each on the record line of the tag
+        it is in (the last ``[Name`` before its column; no name: after the others)."""
+        out = []
+        for e in errors:
+            names = [m.group(1) for m in _TAG_NAME.finditer(text) if m.start() < max(e.column, 1)] or ["\uffff"]
+            out.append(DpnError(e.code, e.message, self._tag_line(state, names), e.column, deal=e.deal,
+                                trick=e.trick, source_line=text, path=self.path or None))
+        return tuple(out)
+
     def _tags(self, text: str) -> Outcome:
         games = parse_string(text)
         if not games or games[0].errors or games[0].deals or not games[0].tags:
             errors = games[0].errors if games else ()
-            return Outcome(False, self._located(errors, text), reason="" if errors else "a tag is [Name \"value\"]")
+            return Outcome(False, self._tag_errors(self.state, errors, text),
+                           reason="" if errors else "a tag is [Name \"value\"]")
         state = self.state
         tags = list(state.tags)
         for tag in games[0].tags:
@@ -543,8 +569,8 @@ class Session(Undoing):
                 try:
                     rules = self.reg.resolve(tag.value)
                 except DpnError as exc:
-                    return Outcome(False, (DpnError("unknown-rules", exc.message, 1, 1,
-                                                    source_line=text, path=self.path or None),))
+                    return Outcome(False, self._tag_errors(state, (DpnError("unknown-rules", exc.message, 1,
+                                                                            tag.column),), text))
                 state = replace(state, rules=rules, match=start_match(rules))
                 if cur is not None:
                     # only the first dealer is given: set the deal up again under these rules
@@ -556,8 +582,8 @@ class Session(Undoing):
             if tag.name == "Date":
                 _, why = read_date(tag.value)
                 if why:         # (the record would have an error validate reports, and never resume)
-                    return Outcome(False, (DpnError("bad-tag", f'the Date "{tag.value[:40]}" {why}', 1, tag.column,
-                                                    source_line=text, path=self.path or None),))
+                    return Outcome(False, self._tag_errors(state, (DpnError(
+                        "bad-tag", f'the Date "{tag.value[:40]}" {why}', 1, tag.column),), text))
             # a repeat is judged ignoring case: [foo "x"] replaces [Foo "y"] (kept both, the record
             # had a tag given twice, an error that stopped it from being resumed)
             tags = [t for t in tags if t.name.lower() != tag.name.lower()] + [tag._replace(line=0, column=0)]

@@ -47,3 +47,28 @@ def test_a_tag_typed_again_in_another_case_replaces_it() -> None:
     assert '[venue "the club"]' in session.text and "Venue" not in session.text
     _valid_and_resumed(session)
     assert session.feed("undo").accepted and '[Venue "club"]' in session.text
+
+
+@pytest.mark.parametrize("bad, good", [
+    ('[Date "2026.13.01"]', '[Date "2026.11.27"]'),
+    ('[Event "Friday', '[Event "Friday"]'),
+    ('[Annotator Asha]', '[Annotator "Asha"]'),
+    ('[Site "club"] [Round one]', '[Site "club"] [Round "one"]'),
+    ('[Rules "nosuch"]', '[Rules "pagat"]'),
+])
+def test_a_refused_tag_line_is_placed_on_the_record_line_it_would_have_become(bad: str, good: str) -> None:
+    # every refused tag line was placed at FILE:1:COL (line 1 of the line typed), while a refused
+    # card or deal line is placed on the record line it would have become
+    earlier = '[Event "last week"]\n[Result "AC"]\n\ndeal 1 dealer D\n'   # (a game before: lines move down)
+    session = Session(path="game.dpn", prefix=earlier)
+    assert session.feed('[Event "club night"]').accepted
+    outcome = session.feed(bad)
+    assert not outcome.accepted and outcome.errors
+    err = outcome.errors[-1]
+    assert err.path == "game.dpn" and err.source_line == bad
+    assert bad[err.column - 1:] and err.column > 0
+    assert session.feed(good).accepted
+    last = good.split("] [")[-1].split()[0].lstrip("[")
+    lines = session.text.split("\n")
+    assert lines[err.line - 1].startswith(f"[{last} "), (err.line, session.text)
+    assert err.line > 4
