@@ -441,9 +441,10 @@ class FolderName(PosixPath):
 def _named_path(empty: str, *, file: Optional[str] = None) -> Callable[[str], Path]:
     """A parser of a file or folder name that refuses an empty one, saying ``empty``: an empty
     name (``-o "$OUT"`` with the variable unset) is the current folder to the system. A name
-    ending in ``/`` is a folder's: ``file`` (an output that is one file, named so in the
-    message: ``--output``) refuses it unless the folder exists (then the command says it is a
-    folder), else it is a :class:`FolderName` (``-o out/`` wrote a file named ``out``)."""
+    ending in ``/`` is a folder's: ``file`` (a name that must be one file's, to write or to read,
+    named so in the message: ``--output``, ``the database``) refuses it unless the folder exists
+    (then the command says it is a folder), else it is a :class:`FolderName` (``-o out/`` wrote
+    a file named ``out``)."""
     def parse(text: str) -> Path:
         if not text.strip():
             raise fail(f"{empty} (is a shell variable unset?)")
@@ -457,8 +458,9 @@ def _named_path(empty: str, *, file: Optional[str] = None) -> Callable[[str], Pa
     return parse
 
 
-#: a rules file's name (``--rules``, serve's ``--rules-file``)
-rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles")
+#: a rules file's name (``--rules``, serve's ``--rules-file``): ``r.yaml/`` read the file r.yaml
+rules_path = _named_path("the rules file's name is empty: give the .yaml file of rule profiles",
+                         file="the rules file")
 #: an ``--output`` value (the pages or the file would go to the current folder): one file
 output_path = _named_path("--output is empty: give a file or folder name", file="--output")
 #: the folder ``serve`` serves (``serve "$NIGHT"`` with the variable unset served the current folder)
@@ -467,8 +469,9 @@ served_folder = _named_path("the folder's name is empty: give the folder of the 
 record_path = _named_path("the record's name is empty: give the .dpn file to record into", file="record")
 #: html's ``--output``: a page, a folder to put it in, or a site's folder (made if missing)
 output_place = _named_path("--output is empty: give a file or folder name")
-#: a database's name (``db query DB``: an empty one was "not-a-database: .: it is a directory")
-database_path = _named_path("the database's name is empty: give the file db build made")
+#: a database's name (``db query DB``: an empty one was "not-a-database: .: it is a directory", and
+#: ``x.duckdb/`` read the file x.duckdb, a ``Path`` forgetting the final ``/``)
+database_path = _named_path("the database's name is empty: give the file db build made", file="the database")
 
 
 def refuse_input_output(output: "os.PathLike[str] | str", inputs: "Sequence[Any]") -> None:

@@ -34,7 +34,7 @@ from ..record.store import (MAX_RECORD_BYTES, RecordBusy, RecordChanged, RecordF
 from ..rules.profile import Registry, Rules
 from ..deck import seats_for
 from ..text import safe_console
-from .common import Exit, err_console, fail, load_registry, out_console, record_path, why
+from .common import Exit, err_console, fail, load_registry, out_console, record_path, rules_path, why
 
 QUIT_WORDS = ("quit", "exit", "q")
 
@@ -45,8 +45,8 @@ def _split_rules(values: list[str]) -> tuple[Optional[str], list[Path]]:
     text: Optional[str] = None
     files: list[Path] = []
     for value in values:
-        if value.lower().endswith((".yaml", ".yml")):
-            files.append(Path(value))
+        if value.rstrip("/").lower().endswith((".yaml", ".yml")):
+            files.append(rules_path(value))     # (r.yaml/ is refused as a folder's name)
         elif not value.strip():
             raise fail('--rules is empty: give the rules, e.g. "pagat kots=3", or leave --rules out for '
                        "standard (is a shell variable unset?)")

@@ -209,3 +209,26 @@ def test_a_file_read_through_a_folder_that_is_a_file_or_a_loop_names_the_folder(
                                                                  f"{FOLDER_LOOP}")):
         result = run(loop, *args)
         assert result.exit_code == 2 and f"dehlanote: {said}\n" in result.stderr, result.stderr
+
+
+def test_a_file_read_by_a_name_ending_in_a_slash_is_refused(tmp_path: Path) -> None:
+    # db query x.duckdb/ and --rules r.yaml/ read the files x.duckdb and r.yaml (the final /
+    # was forgotten), where validate x.dpn/ says the folder x.dpn is a file
+    assert run(tmp_path, "db", "build", MATCH, "-o", "x.duckdb").exit_code == 0
+    (tmp_path / "r.yaml").write_text((ROOT / "dehlanote" / "rules" / "profiles" / "pagat.yaml").read_text())
+    for args, said in [
+        (("db", "query", "x.duckdb/", "select 1"), "the database x.duckdb/: a name that ends in / is a folder's, "
+                                                   "and the folder x.duckdb is a file, not a folder"),
+        (("db", "query", "none.duckdb/", "select 1"), "the database none.duckdb/: a name that ends in / is a "
+                                                      "folder's, and the folder none.duckdb does not exist"),
+        (("validate", "--rules", "r.yaml/", MATCH), "the rules file r.yaml/: a name that ends in / is a folder's, "
+                                                    "and the folder r.yaml is a file, not a folder"),
+        (("serve", "--rules-file", "r.yaml/", "."), "the rules file r.yaml/: a name that ends in / is a folder's"),
+        (("record", "--rules", "r.yaml/", "x.dpn"), "the rules file r.yaml/: a name that ends in / is a folder's"),
+    ]:
+        result = run(tmp_path, *args)
+        assert result.exit_code == 2 and result.stderr.startswith(f"dehlanote: {said}"), (args, result.stderr)
+    assert not (tmp_path / "x.dpn").exists()
+    (tmp_path / "d.duckdb").mkdir()          # a folder's name that is one: said to be a folder
+    result = run(tmp_path, "db", "query", "d.duckdb/", "select 1")
+    assert result.exit_code == 2 and "it is a directory" in result.stderr
