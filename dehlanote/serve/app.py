@@ -296,40 +296,46 @@ def _flag(value: Any) -> bool:
     return value
 
 
+def _seat(body: dict[str, Any]) -> str:
+    """A request's seat, read as a new table's seats are: in any case, the spaces around it
+    trimmed (" a" was refused as no seat, where a table is made with the names of " a")."""
+    return _text(body.get("seat"), "").strip().upper()
+
+
 def _line(what: str, body: dict[str, Any], table: Table) -> str:
     """The DPN element a request stands for (built here from checked pieces, never pasted raw)."""
     seats = table.session.rules.seats
     from ..deck import seats_for, sides_for
     seat_letters = seats_for(seats)[:seats]
     if what == "card":
-        card = _text(body.get("card"), "").upper()
+        card = _text(body.get("card"), "").strip().upper()
         if not _CARD.match(card):
             raise Refusal("bad-card", f"{card[:5]!r} is not a card", status=422)
         return card
     if what == "trump":
-        suit = _text(body.get("suit"), "").upper()
+        suit = _text(body.get("suit"), "").strip().upper()
         if not _SUIT.match(suit):
             raise Refusal("bad-request", "trump is one of the four suits", status=400)
         return f"trump {suit}" + (" closed" if _flag(body.get("closed")) else "")
     if what in ("undo", "misdeal"):
         return what
     if what == "dealer":
-        seat = _text(body.get("seat"), "").upper()
+        seat = _seat(body)
         if seat not in seat_letters or len(seat) != 1:
             raise Refusal("wrong-dealer", "the dealer is one of the seats", status=422)
         return f"dealer {seat}"
     if what == "claim":
-        seat = _text(body.get("seat"), "").upper()
+        seat = _seat(body)
         if seat not in seat_letters or len(seat) != 1:
             raise Refusal("bad-request", "a claim is made by a seat", status=400)
         return f"claim {seat}"
     if what == "hands":
-        seat = _text(body.get("seat"), "").upper()
+        seat = _seat(body)
         cards = body.get("cards")
         if seat not in seat_letters or len(seat) != 1 or not isinstance(cards, list) \
-                or not all(isinstance(c, str) and _CARD.match(c.upper()) for c in cards):
+                or not all(isinstance(c, str) and _CARD.match(c.strip().upper()) for c in cards):
             raise Refusal("bad-request", "a hand is a seat and its cards", status=400)
-        return f"hands {seat}: " + " ".join(c.upper() for c in cards)
+        return f"hands {seat}: " + " ".join(c.strip().upper() for c in cards)
     if what == "tens":
         tens = body.get("tens")
         sides = sides_for(seats)

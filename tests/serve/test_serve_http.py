@@ -519,3 +519,19 @@ def test_a_claim_with_the_hands_known(client: TestClient, folder: Path) -> None:
     st = do(client, 1, do="claim", seat="D")      # D's side takes the last two tricks, 10C with them
     assert st["last_deal"]["tens"] == {"AC": 3, "BD": 1} and st["last_deal"]["winner"] == "AC"
     assert "claim D" in (folder / "table-1.dpn").read_text(encoding="utf-8")
+
+
+def test_a_tables_actions_read_a_seat_as_a_new_table_does(client: TestClient, folder: Path) -> None:
+    # a new table's seats are read in any case and trimmed (" d" is D), its actions' were not:
+    # {"do": "dealer", "seat": " d"} was refused as no seat (wrong-dealer), a claim by "D " too
+    r = client.post("/api/tables", json={"rules": "standard", "names": {" a ": "Asha"}}, headers=HEAD)
+    assert r.status_code == 200, r.text
+    do(client, 1, do="dealer", seat=" d ")
+    do(client, 1, do="hands", seat=" a", cards=[c + " " for c in HANDS["A"].split()])
+    do(client, 1, do="trump", suit=" d")
+    for card in ["AH", " 10h", "3H ", "7H\n"]:
+        do(client, 1, do="card", card=card)
+    text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+    assert "deal 1 dealer D" in text and "hands A: " in text and "trump D by A" in text
+    assert " 1 A: AH 10H 3H 7H" in text
+    assert do(client, 1, 400, do="claim", seat=" z")["code"] == "bad-request"
