@@ -203,11 +203,19 @@ def game_json(facts: GameFacts) -> dict[str, Any]:
     game = facts.game
     tags: dict[str, str] = {}
     tag_comments: dict[str, list[str]] = {}
+    repeated: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for tag in game.tags:
-        if tag.name not in tags:
-            tags[tag.name] = tag.value
-            if tag.comments:
-                tag_comments[tag.name] = list(tag.comments)
+        # a name given twice (judged ignoring case, as the reader's bad-tag judges it): the first
+        # value is the tag's, the repeat kept beside it (its value was dropped without a trace)
+        if tag.name.lower() in seen:
+            repeated.append({"name": tag.name, "value": tag.value, "line": tag.line, "column": tag.column,
+                             "comments": list(tag.comments)})
+            continue
+        seen.add(tag.name.lower())
+        tags[tag.name] = tag.value
+        if tag.comments:
+            tag_comments[tag.name] = list(tag.comments)
     rules = facts.rules
     seats = rules.seat_letters if rules else seats_for(4)
     players = {}
@@ -239,6 +247,7 @@ def game_json(facts: GameFacts) -> dict[str, Any]:
         "line": game.line,
         "comments": list(game.comments),
         "tag_comments": tag_comments,
+        **({"repeated_tags": repeated} if repeated else {}),
         "notes": list(facts.notes),
         "valid": not facts.errors,
     }
@@ -312,11 +321,16 @@ def game_from_json(obj: dict[str, Any]) -> Game:
     ``write_game(game_from_json(json))`` is the canonical text of the record.
     """
     tag_comments = obj.get("tag_comments") or {}
-    tags = tuple(Tag(str(k), str(v), 0, 0, tuple(tag_comments.get(k, ()))) for k, v in (obj.get("tags") or {}).items())
+    tags = [Tag(str(k), str(v), 0, 0, tuple(tag_comments.get(k, ()))) for k, v in (obj.get("tags") or {}).items()]
+    for again in obj.get("repeated_tags") or ():
+        # after the last tag of its name, as it was written (a name given twice: bad-tag)
+        name = str(again["name"])
+        at = max((i for i, t in enumerate(tags) if t.name.lower() == name.lower()), default=len(tags) - 1)
+        tags.insert(at + 1, Tag(name, str(again["value"]), *_pos(again), tuple(again.get("comments") or ())))
     valid = obj.get("valid", not obj.get("errors"))
     sides = sides_for(_seat_count(obj))
     deals = tuple(_deal_from_json(d, valid, sides) for d in obj.get("deals") or ())
-    return Game(tags, deals, int(obj.get("line") or 0), 0, tuple(obj.get("comments") or ()))
+    return Game(tuple(tags), deals, int(obj.get("line") or 0), 0, tuple(obj.get("comments") or ()))
 
 
 def _seat_count(obj: dict[str, Any]) -> int:

@@ -83,7 +83,9 @@ def _tens(deal: DealFact, side: str) -> str:
 
 
 def _game_title(facts: GameFacts) -> str:
-    tags = {t.name: t.value for t in facts.game.tags}
+    tags: dict[str, str] = {}
+    for t in facts.game.tags:
+        tags.setdefault(t.name, t.value)      # (a tag given twice: the first is the one read)
     title = tags.get("Event") or "Game"
     parts = [f"<b>{_e(title)}</b>"]
     if tags.get("Date"):

@@ -249,10 +249,9 @@ class GameFacts(NamedTuple):
 
     def __repr__(self) -> str:
         """One line (the whole fact, with its model nodes, runs to pages): see ``_repr_html_``."""
-        tags = {t.name: t.value for t in self.game.tags}
         rules = self.rules.name if self.rules is not None else None
         winner = self.result.winner if self.result is not None else None
-        return (f"GameFacts(event={tags.get('Event')!r}, rules={rules!r}, deals={len(self.deals)}, "
+        return (f"GameFacts(event={self.game.tag('Event')!r}, rules={rules!r}, deals={len(self.deals)}, "
                 f"winner={winner!r}, errors={len(self.errors)})")
 
     def _repr_html_(self) -> Optional[str]:

@@ -758,14 +758,15 @@ class WholeReader:
 
     def _game(self, tags: list[Tag], deals: list[Deal]) -> Game:
         """A tagged game (a tag given twice is an error of the game, which goes on)."""
-        seen: set[str] = set()
+        seen: dict[str, Tag] = {}
         for tag in tags:
             key = tag.name.lower()
-            if key in seen:
+            first = seen.setdefault(key, tag)
+            if first is not tag:
+                # (which value counts is said: every reader takes the first, json keeps the repeat)
                 self.errors.append(DpnError(
-                    "bad-tag", f'the tag "{tag.name}" is given twice in this game; keep one',
-                    tag.line, tag.column))
-            seen.add(key)
+                    "bad-tag", f'the tag "{tag.name}" is given twice in this game; keep one (the first, '
+                    f'"{clip(first.value, 40)}" on line {first.line}, is the one read)', tag.line, tag.column))
         # (a long game's LazyDeals stands for the tuple: see .lazy)
         return Game(tuple(tags), deals if isinstance(deals, LazyDeals) else tuple(deals), tags[0].line,
                     tags[0].column)

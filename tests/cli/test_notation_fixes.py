@@ -238,3 +238,40 @@ def test_one_card_and_one_ten_are_singular_in_messages():
     text = DEAL + " 1 A: AH 10H 3H 7H\n 2 A: AS QS 2S 5S\ntens AC 0 BD 4\n"    # A sweeps 10H
     messages = [e.message for e in replay_game(parse_string(text)[0]).errors]
     assert any(m.endswith("has taken 1 ten already, not 0") for m in messages), messages
+
+
+# ---- a tag given twice ----------------------------------------------------------------------------
+
+def test_a_tag_given_twice_is_kept_and_the_first_counts_for_validate_json_and_annotate(tmp_path):
+    # json dropped a repeated tag's value (and its comment) without a trace, kept [foo] and [Foo]
+    # both in its tags (the reader judges a repeat ignoring case), and nothing said which counted
+    dup = tmp_path / "dup.dpn"
+    dup.write_text('[Event "first"]\n[Event "second"] {the other name}\n[foo "1"]\n[Foo "2"]\n'
+                   + ONE.read_text(encoding="utf-8"), encoding="utf-8")
+    first = "first"
+    said = [f'the tag "Event" is given twice in this game; keep one (the first, "{first}" on line 1, is the one read)',
+            'the tag "Foo" is given twice in this game; keep one (the first, "1" on line 3, is the one read)']
+    validate = json.loads(run("validate", "--format", "json", dup).stdout)["files"][0]["errors"]
+    assert [(e["code"], e["message"], e["line"]) for e in validate if e["code"] == "bad-tag"] == \
+        [("bad-tag", said[0], 2), ("bad-tag", said[1], 4)]
+    doc = json.loads(run("json", dup).stdout)
+    schema = json.loads((ROOT / "dehlanote" / "output" / "dpn-json.schema.json").read_text(encoding="utf-8"))
+    jsonschema.validate(doc, schema)
+    game = doc["games"][0]
+    assert [(e["code"], e["message"], e["line"]) for e in game["errors"] if e["code"] == "bad-tag"] == \
+        [("bad-tag", said[0], 2), ("bad-tag", said[1], 4)]
+    assert game["tags"]["Event"] == first and game["tags"]["foo"] == "1" and "Foo" not in game["tags"]
+    assert game["repeated_tags"] == [
+        {"name": "Event", "value": "second", "line": 2, "column": 1, "comments": ["the other name"]},
+        {"name": "Foo", "value": "2", "line": 4, "column": 1, "comments": []}]
+    assert "repeated_tags" not in json.loads(run("json", ONE).stdout)["games"][0]
+    # the direct route of the console script writes the same
+    assert json.loads(console("json", dup).stdout) == doc
+    # json back to DPN keeps every tag, each where it was
+    from dehlanote.syntax import parse_string, write_game
+    back = parse_string(write_game(jsonout.game_from_json(game)))[0]
+    assert [(t.name, t.value) for t in back.tags] == [("Event", first), ("Event", "second"), ("Rules", "standard"),
+                                                       ("Result", "*"), ("foo", "1"), ("Foo", "2")]
+    annotate = run("annotate", dup).stdout
+    assert f"Game 1: {first}" in annotate and said[0] in annotate and said[1] in annotate
+    assert "{the other name}" in annotate
