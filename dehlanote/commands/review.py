@@ -19,7 +19,7 @@ from ..files import kind_of
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import Step, run_deals
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, note_unused
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, note_unused, seconds_limit
 from .common import (
     RULES_OPTION,
     STDIN,
@@ -139,7 +139,7 @@ def review_command(
                                    help="Judge each deal from trick K on (later tricks are much faster)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
                              help="Judge N deals at a time (never more than the cores)."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
+    time_limit: float = typer.Option(60.0, "--time-limit", parser=seconds_limit, metavar="SECONDS",
                                      help="CPU seconds a deal at most (0: no limit); the later tricks are judged "
                                           "first, so a deal stopped still counts them."),
     node_limit: Optional[int] = typer.Option(None, "--node-limit", min=1, metavar="N",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import typer
 
 from ..analysis import WORLDS
@@ -13,6 +15,22 @@ WORLDS_OPTION = typer.Option(WORLDS, "--worlds", min=1, metavar="N",
 SEED_OPTION = typer.Option(0, "--seed", metavar="N",
                            help="Single dummy: the seed of the sampling (same seed, same judgement).")
 
+
+
+def seconds_limit(text: "str | float") -> float:
+    """A ``--time-limit`` (solve, review): seconds, at least 0; 0 or ``inf`` is no limit (0 is
+    given back for both). ``nan`` was refused as "should be greater than or equal to 0", as if it
+    were a number of seconds below 0."""
+    text = str(text)        # (the default comes as a number)
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = math.nan
+    if math.isnan(value):
+        raise typer.BadParameter(f"{text.strip()[:20]!r} is not a number of seconds (e.g. 60, or 0 for no limit)")
+    if value < 0:
+        raise typer.BadParameter(f"{text.strip()[:20]} seconds: a time limit is 0 seconds or more (0: no limit)")
+    return 0.0 if math.isinf(value) else value + 0.0        # (+ 0.0: -0 is 0)
 
 
 def judgement_options_given(ctx: typer.Context) -> bool:

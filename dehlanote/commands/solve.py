@@ -15,7 +15,7 @@ from ..analysis.single import analyse, play_advice, play_mark
 from ..replay import DealFact, replay_game
 from ..rules.profile import Rules
 from .dealpool import run_deals
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, note_unused
+from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, note_unused, seconds_limit
 from .common import (
     RULES_OPTION,
     Exit,
@@ -119,7 +119,7 @@ def solve(
                                              "with the package: dehlanote/analysis/solve.schema.json)."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, metavar="N",
                              help="Solve N deals at a time (never more than the cores)."),
-    time_limit: float = typer.Option(60.0, "--time-limit", min=0.0, metavar="SECONDS",
+    time_limit: float = typer.Option(60.0, "--time-limit", parser=seconds_limit, metavar="SECONDS",
                                      help="Give up on a deal after this many CPU seconds: it is reported as not "
                                           "solved in time (0: no limit)."),
     node_limit: int | None = typer.Option(None, "--node-limit", min=1, metavar="N",

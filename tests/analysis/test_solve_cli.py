@@ -312,3 +312,29 @@ def test_worlds_and_seed_with_dd_are_said_to_be_unused(command, tmp_path):
     assert "--worlds and --seed not used: --dd judges double dummy" in both.stderr
     assert "not used" not in plain.stderr
     assert both.stdout == plain.stdout
+
+
+def test_a_time_limit_that_is_no_number_is_said_to_be_none() -> None:
+    # --time-limit nan was refused with "Input should be greater than or equal to 0", as if it
+    # were a number of seconds below 0
+    import math
+    from dehlanote.commands.sdoptions import seconds_limit
+    sample = str(SAMPLES / "worked-example.dpn")
+    for value in ("nan", "NaN", "-nan", "ten"):
+        res = run(sample, "--time-limit", value)
+        said = " ".join(res.stderr.replace("│", " ").split())
+        assert res.returncode == 2 and f"'{value}' is not a number of seconds" in said, res.stderr
+        assert "greater than" not in said
+    for value in ("-1", "-inf"):
+        said = " ".join(run(sample, "--time-limit", value).stderr.replace("│", " ").split())
+        assert "a time limit is 0 seconds or more (0: no limit)" in said
+    # inf (and 1e400, which is inf) is no limit, as 0 is; -0 is 0
+    assert [seconds_limit(v) for v in ("inf", "1e400", "-0", "0", " 2.5")] == [0.0, 0.0, 0.0, 0.0, 2.5]
+    assert math.copysign(1, seconds_limit("-0")) == 1
+    ran = run(sample, "--time-limit", "inf", "--from-trick", "12", "--format", "json")
+    assert ran.returncode == 0 and json.loads(ran.stdout)
+    # whole-number options keep typer's words: not a whole number, or below their least
+    for option in ("--node-limit", "--worlds"):
+        for value, said in (("nan", "valid integer"), ("1e400", "valid integer"), ("-0", "greater than or equal to 1")):
+            res = run(sample, option, value)
+            assert res.returncode == 2 and said in " ".join(res.stderr.replace("│", " ").split()), (option, value)
