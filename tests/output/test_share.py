@@ -153,6 +153,13 @@ def test_deal_is_counted_from_1_as_solve_and_replay_count(tmp_path):
     (["--deal", 1, "--base", "viewer.html#x"], "without a # part"),
     (["--deal", 1, "--base", ""], "--base is empty: give the viewer's address"),    # (was a bare #dpn1=...)
     (["--deal", 1, "--game", 5], "there is no game 5"),
+    # a traceback (urllib's "Invalid IPv6 URL"), and links that open nothing or carry an escape
+    (["--deal", 1, "--base", "https://[club/viewer.html"], "is not a well-formed address: its server's name"),
+    (["--deal", 1, "--base", "https://club]/viewer.html"], "is not a well-formed address: its server's name"),
+    (["--deal", 1, "--base", "https://"], "--base https:// names no server: give the whole address"),
+    (["--deal", 1, "--base", "https:viewer.html"], "--base https:viewer.html names no server"),
+    (["--deal", 1, "--base", "file:"], "--base file: names no file"),
+    (["--deal", 1, "--base", "view\x1b[2Jer.html"], "--base has a control character in it"),
 ])
 def test_what_cannot_be_shared_is_said(args, says):
     result = run("share", MATCH, *args)

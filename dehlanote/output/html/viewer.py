@@ -181,11 +181,24 @@ def check_base(base: str) -> str:
                          "(is a shell variable unset?)")
     if "#" in base:
         raise ShareError("--base is the viewer's address, without a # part")
-    scheme = urlsplit(base).scheme.lower()
-    if scheme and scheme not in ("http", "https", "file"):
-        raise ShareError(f"--base must be an http, https or file address, or a path (not {scheme}:)")
     if any(ch.isspace() for ch in base):
         raise ShareError("--base has a space in it: write it as %20")
+    if not base.isprintable():      # (an escape sequence went into the link as it was, and to the terminal)
+        raise ShareError("--base has a control character in it: give the viewer's address as it is written")
+    try:
+        parts = urlsplit(base)
+    except ValueError:      # ("https://[club/v.html": the [ of an IPv6 server never closed) was a traceback
+        raise ShareError(f"--base {base} is not a well-formed address: its server's name cannot be read (a [ or ] "
+                         "out of place?); give it as the browser shows it, e.g. https://club.example/viewer.html"
+                         ) from None
+    scheme = parts.scheme.lower()
+    if scheme and scheme not in ("http", "https", "file"):
+        raise ShareError(f"--base must be an http, https or file address, or a path (not {scheme}:)")
+    if (scheme in ("http", "https") and not parts.hostname) or (scheme == "file" and not parts.path):
+        # (https://, https:viewer.html or file: made a link that opens nothing)
+        what = "no file" if scheme == "file" else "no server"
+        raise ShareError(f"--base {base} names {what}: give the whole address, e.g. "
+                         "https://club.example/viewer.html or file:///home/me/viewer.html")
     return base
 
 
