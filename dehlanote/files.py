@@ -637,7 +637,7 @@ class Folder:
             raise OutputRefused(f"it is {kind_of(st)}: it is left as it is", shown)
         self._writable(shown)
         if st is not None and not force and _read_only(st, name, self.fd):
-            raise OutputRefused("it is read-only (--force writes it all the same)", shown)
+            raise ReadOnly("it is read-only (--force writes it all the same)", shown)
         mine = True     # False while the caller's block runs: its own errors (reading) pass as they are
         try:
             with signals_clean_up(), _temporary(self.fd, self.path, name) as (fd, tmp):

@@ -26,7 +26,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from ..errors import DpnError, missing_folder as _missing
-from ..files import OutputRefused
+from ..files import OutputRefused, ReadOnly
 from ..record import RecordError, Session
 from ..record.words import HELP_LINES, seat_picture
 from ..record.store import (MAX_RECORD_BYTES, RecordBusy, RecordChanged, RecordFile, RecordLock, RecordRefused,
@@ -340,6 +340,9 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
             raise fail(f"{path} was changed by another program while recording (an editor?): it is left as "
                        "that program saved it, and recording stops here; the last line typed is not in it. "
                        "Run the same command to go on from the file as it is now.")
+        except ReadOnly:        # (it said "--force writes it all the same": record has no --force)
+            raise fail(f"cannot write {path}: it is read-only: give it back its write permission to record "
+                       "into it (chmod u+w), or record into another file")
         except OutputRefused as exc:
             raise fail(f"cannot write {path}: {exc}")
         except OSError as exc:

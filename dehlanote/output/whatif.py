@@ -21,7 +21,7 @@ from ..analysis.search import Solver
 from ..analysis.position import PlayRules
 from ..deck import SUIT_NAMES, sort_key
 from ..errors import DpnError
-from ..files import OutputRefused, WriteError, regular_or_missing, same_file, write_file
+from ..files import OutputRefused, ReadOnly, WriteError, regular_or_missing, same_file, write_file
 from ..replay.events import TrumpRevealed, TrumpSet
 from ..replay.facts import DealFact, GameFacts, PlayFact, TrickFact
 from ..replay.table import IllegalCard, Table
@@ -367,6 +367,9 @@ class WhatIf:
             return False
         try:
             write_file(path, text)
+        except ReadOnly:        # (it said "--force writes it all the same": the stepper has no --force)
+            self.message = f"save-refused: {path}: it is read-only: save the line under another name"
+            return False
         except OutputRefused as exc:
             self.message = f"save-refused: {path}: {exc}"
             return False

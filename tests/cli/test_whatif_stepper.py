@@ -146,6 +146,18 @@ def test_save_errors_are_coded_messages(tmp_path):
     assert w.message.startswith("bad-card: ")
 
 
+def test_a_read_only_file_is_refused_without_an_option_the_stepper_has_not(tmp_path):
+    # "save-refused: x.dpn: it is read-only (--force writes it all the same)": replay has no --force
+    keys = _keys(tmp_path)
+    locked = tmp_path / "locked.dpn"
+    locked.write_text("{kept}\n", encoding="utf-8")
+    locked.chmod(0o444)
+    _press(keys, "w", "1", "s", "\x15", str(locked), "\r", "y")
+    w = keys.whatif
+    assert w.saved is None and locked.read_text(encoding="utf-8") == "{kept}\n"
+    assert w.message == f"save-refused: {locked}: it is read-only: save the line under another name"
+
+
 def test_the_record_being_replayed_is_never_saved_over(tmp_path):
     """The open record, named as it is, through a symlink or through a hard link: refused at
     once (no "overwrite it?" question that a y would answer), the record left whole."""

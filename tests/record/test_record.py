@@ -1194,3 +1194,18 @@ def test_a_ctrl_c_is_the_stop_acted_on_whatever_comes_after_it(tmp_path, second,
     assert "run the same command to resume" in said
     assert "Traceback" not in said and "race" not in said
     assert not (tmp_path / ".cc.dpn.lock").exists()
+
+
+def test_a_read_only_record_is_refused_without_an_option_record_has_not(tmp_path):
+    # "cannot write a.dpn: it is read-only (--force writes it all the same)": record has no --force
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    path = tmp_path / "a.dpn"
+    assert CliRunner().invoke(app, ["record", str(path), "--dealer", "D"], input="quit\n").exit_code == 0
+    before = path.read_text(encoding="utf-8")
+    path.chmod(0o444)
+    result = CliRunner().invoke(app, ["record", str(path)], input="trump D\n")
+    assert result.exit_code == 2 and path.read_text(encoding="utf-8") == before
+    assert "--force" not in result.output
+    assert f"cannot write {path}: it is read-only: give it back its write permission" in result.output
