@@ -322,6 +322,8 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
         if asked_rules is not None and asked_rules.label() != session.rules.label():
             raise fail(f'{path} holds an unfinished game under "{session.rules.label()}": --rules '
                        f'"{text_rules}" does not apply to it')
+        if dealer is not None and session.expect().kind != "dealer":
+            _same_dealer(session, dealer.strip().upper(), path)
         if names is not None:
             err.print(f"dehlanote: --names ignored: {escape(path)} already holds the game's players", highlight=False)
         if interactive:
@@ -447,6 +449,23 @@ def _leaving(old: dict) -> None:
 def _error_text(e: DpnError, path: str) -> Text:
     from ..output.render import error_text
     return error_text(e, path)
+
+
+def _same_dealer(session: Session, dealer: str, path: str) -> None:
+    """A resumed game's dealer is the record's: a --dealer that is another seat is refused, as a
+    --rules that is other rules is (it was dropped without a word, and the deal went on under
+    the record's dealer, not the one the player named)."""
+    state = session.state
+    seats = session.rules.seat_letters
+    if state.cur is not None and state.cur_fact is not None:
+        number, actual = state.cur_fact.number, state.cur_fact.dealer
+    elif state.match is not None and state.match.dealer is not None:
+        number, actual = len(state.done) + 1, seats[state.match.dealer]
+    else:
+        return
+    if actual is not None and actual != dealer:
+        raise fail(f"{path} holds an unfinished game whose deal {number} is dealt by {actual}: --dealer {dealer} "
+                   "does not apply to it (leave --dealer out to go on)")
 
 
 def _where(session: Session) -> str:

@@ -1209,3 +1209,21 @@ def test_a_read_only_record_is_refused_without_an_option_record_has_not(tmp_path
     assert result.exit_code == 2 and path.read_text(encoding="utf-8") == before
     assert "--force" not in result.output
     assert f"cannot write {path}: it is read-only: give it back its write permission" in result.output
+
+
+def test_a_dealer_other_than_the_resumed_games_is_refused_as_other_rules_are(tmp_path):
+    # record game.dpn --dealer B on a game whose deal 1 D deals went on without a word, the
+    # deal recorded under D, not the dealer the player named
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    path = tmp_path / "game.dpn"
+    assert CliRunner().invoke(app, ["record", str(path), "--dealer", "D"], input="trump D\n").exit_code == 0
+    before = path.read_text(encoding="utf-8")
+    result = CliRunner().invoke(app, ["record", str(path), "--dealer", "B"], input="AH\n")
+    assert result.exit_code == 2 and path.read_text(encoding="utf-8") == before
+    assert (f"{path} holds an unfinished game whose deal 1 is dealt by D: --dealer B does not apply to it"
+            in " ".join(result.output.split()))
+    # the record's own dealer, in any case, is no contradiction
+    result = CliRunner().invoke(app, ["record", str(path), "--dealer", "d"], input="AH\n")
+    assert result.exit_code == 0 and " 1 A: AH" not in path.read_text(encoding="utf-8")
