@@ -164,3 +164,15 @@ def test_a_malformed_part_beside_the_deal_is_ignored_and_the_match_s_deals_count
     shot = Path(os.environ.get("DEHLANOTE_SHOTS", tmp_path)) / f"dehlanote-viewer-bad-part-{size[0]}x{size[1]}.png"
     assert browser.save_screenshot(str(shot))
     assert severe(browser) == []
+
+
+def test_a_hindi_viewer_says_its_own_sentences_in_hindi(browser, tmp_path):
+    # the viewer's sentences ("This page shows a deal carried in its link ...", "This link does not
+    # hold a deal ...") were English on a page in Hindi, whose every other word is Hindi
+    out = tmp_path / "viewer-hi.html"
+    assert runner.invoke(app, ["html", "--viewer", "--lang", "hi", "-o", str(out)]).exit_code == 0
+    open_link(browser, out.as_uri())
+    assert browser.find_element(By.ID, "where").text.startswith("यह पेज अपने लिंक में रखी गई एक बाज़ी दिखाता है")
+    open_link(browser, out.as_uri() + "#dpn1=AAAA")
+    assert browser.find_element(By.ID, "where").text.startswith("इस लिंक में ऐसी कोई बाज़ी नहीं है")
+    assert severe(browser) == []

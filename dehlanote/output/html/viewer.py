@@ -23,6 +23,7 @@ import zlib
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
+from ...i18n import N_
 from ...replay import GameFacts
 from .data import game_data
 from .page import _sha256, render_replay, template
@@ -36,8 +37,13 @@ _VIEWER_JS = r"""/* dehlanote viewer: the deal is in the link's fragment (#dpn1=
 (function () {
   "use strict";
   var KEY = "__KEY__";
+  /* the page's words (its language's catalog, in its data): the sentences below were English on
+     a page in any language */
+  var WORDS = {};
+  try { WORDS = JSON.parse(document.getElementById("dpn-data").textContent).words || {}; } catch (err) { WORDS = {}; }
+  function _(s) { return Object.prototype.hasOwnProperty.call(WORDS, s) && WORDS[s] ? WORDS[s] : s; }
   function say(text) {
-    document.getElementById("where").textContent = text;
+    document.getElementById("where").textContent = _(text);
     document.documentElement.setAttribute("data-ready", "1");
     document.documentElement.setAttribute("data-viewer", "no-deal");
   }
@@ -110,6 +116,14 @@ __REPLAY__
   }
 }());
 """
+
+
+#: the viewer's own sentences (said by its script, in the page's language)
+_VIEWER_WORDS = (
+    N_("This page shows a deal carried in its link. Make such a link with: dehlanote share FILE --deal N"),
+    N_("This browser cannot open deal links (it has no DecompressionStream): try a recent one."),
+    N_("This link does not hold a deal that can be shown (is it whole? copy all of it)."),
+)
 
 
 class ShareError(ValueError):
