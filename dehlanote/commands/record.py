@@ -335,6 +335,9 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
             session = _new_session(session, reg, text_rules, names, interactive, out)
         except DpnError as exc:
             raise fail(f"unknown-rules: {exc.message}")
+        except _Quit:
+            out.print(f"{path}: nothing recorded (quit before the game began)", markup=False, highlight=False)
+            raise typer.Exit(Exit.OK)
     def save_file(text: str) -> None:
         try:
             store.save(text)
@@ -356,7 +359,11 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
             raise fail(f"--dealer {dealer}: " + (outcome.errors[0].message if outcome.errors else outcome.reason))
     save_file(session.text)
     if dealer is None and not resumed and interactive:
-        _ask_dealer(session, out, save_file)
+        try:
+            _ask_dealer(session, out, save_file)
+        except _Quit:
+            _farewell(session, out, path)
+            raise typer.Exit(Exit.OK)
 
     old = {s: signal.signal(s, _on_stop) for s in (signal.SIGHUP, signal.SIGTERM)}
     refused = 0
@@ -515,6 +522,11 @@ def _new_session(session: Session, reg: Registry, text_rules: Optional[str], nam
     return new
 
 
+class _Quit(Exception):
+    """A quit word typed at a setup question (it was taken for rules, names or a dealer, and
+    asked again: quit at the first question did not quit)."""
+
+
 def _ask(out: Console, prompt: str) -> str:
     while True:
         try:
@@ -523,6 +535,8 @@ def _ask(out: Console, prompt: str) -> str:
             return ""
         except UnicodeDecodeError:
             answer = "\udcff"
+        if answer.strip().lower() in QUIT_WORDS:
+            raise _Quit
         if _utf8(answer):
             return answer
         err_console().print("dehlanote: that answer is not UTF-8 text (is the terminal set to UTF-8?): "

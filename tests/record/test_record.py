@@ -1227,3 +1227,25 @@ def test_a_dealer_other_than_the_resumed_games_is_refused_as_other_rules_are(tmp
     # the record's own dealer, in any case, is no contradiction
     result = CliRunner().invoke(app, ["record", str(path), "--dealer", "d"], input="AH\n")
     assert result.exit_code == 0 and " 1 A: AH" not in path.read_text(encoding="utf-8")
+
+
+def test_quit_at_a_setup_question_quits(tmp_path):
+    # quit at the rules question was "unknown-rules: "quit" is not a known rule profile", asked
+    # again for good (the players' and the dealer's questions the same): only Ctrl-C left
+    pexpect = pytest.importorskip("pexpect")
+    for answers, made in (([], False), ([""], False), (["", "Asha, Bilal, Chitra, Dev"], True)):
+        path = tmp_path / f"q{len(answers)}.dpn"
+        child = pexpect.spawn(sys.executable, ["-m", "dehlanote", "record", str(path)], env=env(),
+                              encoding="utf-8", timeout=60, dimensions=(40, 110), cwd=str(tmp_path))
+        for question, answer in zip(("Rules", "Players"), answers):
+            child.expect(question)
+            child.sendline(answer)
+        child.expect(("Rules", "Players", "First dealer")[len(answers)])
+        child.sendline(" Quit ")
+        child.expect(r"nothing\s+recorded\s+\(quit\s+before\s+the\s+game\s+began\)" if not made
+                     else r"saved,\s+unfinished")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0 and path.exists() == made
+        if made:
+            assert '[A "Asha"]' in path.read_text(encoding="utf-8")
