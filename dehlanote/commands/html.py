@@ -211,7 +211,7 @@ def _write_viewer(files: Optional[list[str]], output: Path, err: Any, lang: str,
     target = output / "viewer.html" if output.is_dir() or isinstance(output, FolderName) else output
     try:
         with write_target(target, force=force) as stream:
-            stream.write(render_viewer(title if title is not None else "DPN deal viewer", lang=lang,
+            stream.write(render_viewer(title, lang=lang,
                                        four_colour=four_colour))
     except OutputRefused as exc:
         raise fail(f"will not write {target}: {exc}")

@@ -218,6 +218,12 @@ def test_the_viewer_takes_its_title_its_deck_and_force(tmp_path):
     assert run("html", "--viewer", "-o", out).exit_code == 2
     assert run("html", "--viewer", "--force", "-o", out).exit_code == 0
     assert "<title>DPN deal viewer</title>" in out.read_text(encoding="utf-8")
+    # in the page's language (it was English on a page in Hindi); a title given stays as given
+    hindi = tmp_path / "viewer-hi.html"
+    assert run("html", "--viewer", "--lang", "hi", "-o", hindi).exit_code == 0
+    assert "<title>DPN बाज़ी दर्शक</title>" in hindi.read_text(encoding="utf-8")
+    assert run("html", "--viewer", "--lang", "hi", "--title", "Club", "-o", hindi).exit_code == 0
+    assert "<title>Club</title>" in hindi.read_text(encoding="utf-8")
 
 
 def test_a_shared_deal_knows_the_match_s_last_deal():

@@ -118,6 +118,9 @@ __REPLAY__
 """
 
 
+#: the viewer page's title when none is given
+VIEWER_TITLE = N_("DPN deal viewer")
+
 #: the viewer's own sentences (said by its script, in the page's language)
 _VIEWER_WORDS = (
     N_("This page shows a deal carried in its link. Make such a link with: dehlanote share FILE --deal N"),
@@ -130,9 +133,13 @@ class ShareError(ValueError):
     """A link that cannot be made (no such deal) or read (not a deal link)."""
 
 
-def render_viewer(title: str = "DPN deal viewer", *, lang: str = "en", four_colour: bool = False) -> str:
+def render_viewer(title: Optional[str] = None, *, lang: str = "en", four_colour: bool = False) -> str:
     """The viewer page (no deal in it: the deal comes with the link): the replay page with
-    the viewer's script run first, the page's policy naming that script's hash."""
+    the viewer's script run first, the page's policy naming that script's hash. ``title``:
+    default "DPN deal viewer" in the page's language (it was English on a page in Hindi)."""
+    if title is None:
+        from ...i18n import translator
+        title = translator(lang)(VIEWER_TITLE)
     replay = template("replay.js")
     js = _VIEWER_JS.replace("__KEY__", KEY).replace("__REPLAY__", replay)
     page = render_replay([], title, lang=lang, four_colour=four_colour)
