@@ -477,3 +477,16 @@ def test_a_file_of_comments_alone_keeps_them_on_its_page_and_in_a_site(tmp_path:
             '<a href="games/empty.html">empty.dpn</a>') in index
     site_page = page_data((tmp_path / "site" / "games" / "notes.html").read_text(encoding="utf-8"))
     assert site_page["comments"] == data["comments"]
+
+
+def test_a_page_of_several_games_from_standard_input_is_titled_as_meant(tmp_path: Path) -> None:
+    # its title was "<stdin>" (the "DPN games" meant for standard input looked for the name "-")
+    two = WORKED.read_text(encoding="utf-8") + "\n" + MATCH.read_text(encoding="utf-8")
+    for lang, title in (("en", "DPN games"), ("hi", "DPN खेल")):
+        out = tmp_path / f"two-{lang}.html"
+        import subprocess
+        import sys
+        done = subprocess.run([sys.executable, "-m", "dehlanote", "html", "-", "--lang", lang, "-o", str(out)],
+                              input=two, capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert f"<title>{title}</title>" in out.read_text(encoding="utf-8")

@@ -145,7 +145,8 @@ class GamePages:
 def _title(path: str, summaries: list[dict[str, Any]]) -> str:
     if len(summaries) == 1:
         return str(summaries[0]["title"])
-    return Path(path).name if path != "-" else "DPN games"
+    # (standard input is named "<stdin>" here, never "-": its page was titled "<stdin>")
+    return Path(path).name if path not in ("-", "<stdin>") else _("DPN games")
 
 
 def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
