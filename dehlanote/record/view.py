@@ -67,6 +67,12 @@ class SessionView:
             message = state.cur_errors[0].message
             if "drawn" in message:
                 return Expect("drawn", None, f"deal {number}: five tricks followed: trump drawn CARD")
+            t = fact.trump
+            if t is not None and t.by is not None and t.suit is None and t.trick is not None:
+                # a trump chosen in secret and revealed by play (hukum's closed trump): its setter
+                # says the suit (the prompt said the dealer's right "names trump", before play)
+                return Expect("trump", t.by, f"deal {number}, trick {t.trick}: {t.by} reveals the trump chosen "
+                              "in secret (trump H)")
             return Expect(*self._trump_or_lead(state, number, fact.dealer or "?", True))
         trick = fact.next_trick
         leader = self._leader(state)

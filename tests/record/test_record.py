@@ -1249,3 +1249,19 @@ def test_quit_at_a_setup_question_quits(tmp_path):
         assert child.exitstatus == 0 and path.exists() == made
         if made:
             assert '[A "Asha"]' in path.read_text(encoding="utf-8")
+
+
+def test_the_prompt_at_a_secret_trumps_reveal_names_its_setter():
+    # hukum's closed trump: B chose trump in secret at trick 1 and reveals it in trick 5; the
+    # prompt said "deal 1, dealer C: D names trump", the dealer's right, who set nothing
+    text = (ROOT / "samples" / "hukum-closed-trump.dpn").read_text(encoding="utf-8")
+    tricks = [re.sub(r"\{[^}]*\}", "", line) for line in text.splitlines() if re.match(r"^ *\d+ [A-D]:", line)]
+    session = Session("hukum trump=closed")
+    assert session.feed("dealer C").accepted
+    for line in tricks[:5]:
+        assert session.feed(line).accepted
+    expect = session.expect()
+    assert expect.kind == "trump" and expect.seat == "B"
+    assert expect.text == "deal 1, trick 5: B reveals the trump chosen in secret (trump H)"
+    assert session.feed("trump S").accepted
+    assert "trump S by B at 5 closed" in session.text
