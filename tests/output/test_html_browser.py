@@ -965,3 +965,16 @@ def test_the_keys_help_opens_where_it_is_seen(browser: Any, tmp_path: Path, size
     finally:
         viewport(browser, 1280, 800)
     assert errors_logged(browser) == []
+
+
+def test_the_games_own_comments_and_its_tags_are_on_the_page(browser: Any, tmp_path: Path) -> None:
+    # a game's comments (before its tags) and those on its tags were on no page: the deal's and
+    # the cards' were shown, the worked example's note on its Annotator tag nowhere
+    record = ('{game note before the tags}\n[Event "x"] {event note}\n[Result "*"]\n\n'
+              'deal 1 dealer D {deal note}\ntrump D by A\n 1 A: AH 10H 3H 7H\n')
+    open_page(browser, page_of(tmp_path, record))
+    shown = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#game-comments .comment")]
+    assert shown == ["game note before the tags", "Event: event note"]
+    open_page(browser, page_of(tmp_path, WORKED, "worked.html"))
+    assert "Annotator: the first two tricks are the worked example" in text(browser, "game-comments")
+    assert errors_logged(browser) == []

@@ -271,7 +271,8 @@ def _head(facts: GameFacts, number: int, deals: int) -> dict[str, Any]:
     return {
         "n": number, "title": summary["title"], "summary": summary,
         "tags": [[t.name, t.value] for t in game.tags], "players": summary["players"],
-        "comments": list(game.comments), "errors": [_error(e) for e in facts.errors],
+        "comments": list(game.comments), "tag_comments": [[t.name, c] for t in game.tags for c in t.comments],
+        "errors": [_error(e) for e in facts.errors],
         "notes": list(facts.notes), "deals": [],
     }
 

@@ -727,6 +727,11 @@
     g.result.forEach(function (line) { sub.push(line); });
     $("subtitle").textContent = visible(sub.join(" \u00b7 "));
     $("title").textContent = visible(g.title);
+    /* the record's own words on the game: its comments and those on its tags (they were on no page) */
+    var said = $("game-comments");
+    said.textContent = "";
+    (g.comments || []).forEach(function (c) { said.appendChild(el("p", "comment", c)); });
+    (g.tag_comments || []).forEach(function (tc) { said.appendChild(el("p", "comment", tc[0] + ": " + tc[1])); });
     var errs = $("record-errors");
     errs.textContent = "";
     if (g.errors.length) {
