@@ -978,3 +978,16 @@ def test_the_games_own_comments_and_its_tags_are_on_the_page(browser: Any, tmp_p
     open_page(browser, page_of(tmp_path, WORKED, "worked.html"))
     assert "Annotator: the first two tricks are the worked example" in text(browser, "game-comments")
     assert errors_logged(browser) == []
+
+
+def test_the_comments_of_a_claim_and_a_tens_line_come_with_the_result(browser: Any, tmp_path: Path) -> None:
+    # the comments of the lines after the play (claim, revoke, tens) were on no page; before the
+    # deal's end they would give its result away
+    record = ('[Event "x"]\n[Result "AC"]\n\ndeal 1 dealer D\nhands A: AS KS 4S AH JH 9H 6H AD QD JD 9D QC 5C\n'
+              'trump D by A\n 1 A: AH 10H 3H 7H\nclaim A {A shows her hand}\ntens AC 4 BD 0 {counted twice}\n')
+    open_page(browser, page_of(tmp_path, record))
+    assert "A shows her hand" not in browser.find_element(By.TAG_NAME, "body").text
+    press(browser, Keys.END)
+    result = text(browser, "result")
+    assert "A shows her hand" in result and "counted twice" in result
+    assert errors_logged(browser) == []

@@ -46,7 +46,8 @@ KEYS = {
             "that place of tricks, result "
             "[sentences], complete, winner, kot, streak, next, tens {side: n}, score {side: kots} after "
             "the deal, points {side: n} after the deal (match points), claim [by, side, first trick not "
-            "played, cards, tens, sentence] when a claim ended the deal, comments, errors [error]",
+            "played, cards, tens, sentence] when a claim ended the deal, comments, ec: the comments of the "
+            "claim, revoke and tens lines (told with the result), errors [error]",
     "trick": "n: number, l: leader, o: seats in playing order, p: [[card, glyph, comment, withdrawn]], "
              "w: winner, c: [centre cards, centre tens] after the trick, x: capture [by, side, cards, tens, "
              "reason] or null, r: the winner's run, t: trump in force, s: story [[kind, sentence]], "
@@ -221,6 +222,12 @@ def _deal(d: DealFact, rules: Rules, facts: Optional[GameFacts], score: dict[str
                    *(c for h in w.hands or () for c in h.comments), *(w.trump.comments if w.trump is not None else ())]
     if said_before:
         out["comments"] = said_before
+    # ... and those of the lines after it (the claim's, the revokes', the tens line's), told with
+    # the deal's result (they were on no page)
+    said_after = [*(w.claim.comments if w.claim is not None else ()), *(c for r in w.revokes for c in r.comments),
+                  *(w.tens.comments if w.tens is not None else ())]
+    if said_after:
+        out["ec"] = said_after
     return out
 
 

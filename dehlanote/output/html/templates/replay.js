@@ -381,6 +381,7 @@
     if (atEnd && d.tricks.length) {
       res.appendChild(el("h3", "", fmt(_("Deal {n} result"), {n: d.n})));
       d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
+      (d.ec || []).forEach(function (c) { res.appendChild(el("p", "comment", c)); });
       if (d.kot) { res.appendChild(el("p", "kot", fmt(_("Kot for {side}: {why}"), {side: d.kot[0], why: KOT_WORDS[d.kot[1]] || d.kot[1]}))); }
     }
     var score = atEnd ? d.score : (pos.d > 0 ? game().deals[pos.d - 1].score : null);
@@ -601,6 +602,7 @@
     var res = el("div", "story-result");
     d.errors.forEach(function (er) { if (END_CODES[er[0]]) { res.appendChild(errorLine(er)); } });
     d.result.forEach(function (line) { res.appendChild(el("p", "", line)); });
+    (d.ec || []).forEach(function (c) { res.appendChild(el("p", "comment", c)); });
     body.appendChild(res);
     if (pos.d === game().deals.length - 1) {
       g.result.forEach(function (line) { body.appendChild(el("p", "match-result", line)); });
@@ -682,6 +684,7 @@
     });
     box.appendChild(tbl);
     d.result.forEach(function (line) { box.appendChild(el("p", "", line)); });
+    (d.ec || []).forEach(function (c) { box.appendChild(el("p", "comment", c)); });
   }
 
   /* ---- moving ---------------------------------------------------------------------------- */
