@@ -160,6 +160,9 @@ def test_deal_is_counted_from_1_as_solve_and_replay_count(tmp_path):
     (["--deal", 1, "--base", "https:viewer.html"], "--base https:viewer.html names no server"),
     (["--deal", 1, "--base", "file:"], "--base file: names no file"),
     (["--deal", 1, "--base", "view\x1b[2Jer.html"], "--base has a control character in it"),
+    # a Windows path was "not c:", a scheme's name
+    (["--deal", 1, "--base", "C:\\Users\\me\\viewer.html"], "is a Windows path: write it as an address, "
+                                                           "file:///C:/Users/me/viewer.html"),
 ])
 def test_what_cannot_be_shared_is_said(args, says):
     result = run("share", MATCH, *args)

@@ -213,6 +213,10 @@ def check_base(base: str) -> str:
                          "out of place?); give it as the browser shows it, e.g. https://club.example/viewer.html"
                          ) from None
     scheme = parts.scheme.lower()
+    if len(scheme) == 1 and scheme.isalpha():      # ("C:\\Users\\me\\viewer.html" was "not c:")
+        shown = base[2:].replace("\\", "/").lstrip("/")
+        raise ShareError(f"--base {base} is a Windows path: write it as an address, "
+                         f"file:///{base[0].upper()}:/{shown}")
     if scheme and scheme not in ("http", "https", "file"):
         raise ShareError(f"--base must be an http, https or file address, or a path (not {scheme}:)")
     if (scheme in ("http", "https") and not parts.hostname) or (scheme == "file" and not parts.path):
