@@ -338,6 +338,8 @@ def _line(what: str, body: dict[str, Any], table: Table) -> str:
         return f"hands {seat}: " + " ".join(c.strip().upper() for c in cards)
     if what == "tens":
         tens = body.get("tens")
+        if isinstance(tens, dict):      # (sides read as seats are: in any case, trimmed)
+            tens = {k.strip().upper() if isinstance(k, str) else k: v for k, v in tens.items()}
         sides = sides_for(seats)
         if not isinstance(tens, dict) or not all(isinstance(tens.get(s), int) and not isinstance(tens[s], bool)
                                                  and 0 <= tens[s] <= 12 for s in sides):

@@ -535,3 +535,17 @@ def test_a_tables_actions_read_a_seat_as_a_new_table_does(client: TestClient, fo
     assert "deal 1 dealer D" in text and "hands A: " in text and "trump D by A" in text
     assert " 1 A: AH 10H 3H 7H" in text
     assert do(client, 1, 400, do="claim", seat=" z")["code"] == "bad-request"
+
+
+def test_the_tens_are_read_by_side_as_seats_are(client: TestClient, folder: Path) -> None:
+    # {"tens": {"ac": 3, "bd": 1}} was refused ("the tens are counted side by side"): a side in
+    # lower case, or with a space, is the side, as a seat is
+    start(client)
+    do(client, 1, do="trump", suit="D")
+    sample = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    for line in sample.splitlines():
+        if re.match(r"^\s*\d+ [A-D]:", line):
+            for card in line.split(":", 1)[1].split("{")[0].split():
+                do(client, 1, do="card", card=card.rstrip("?!"))
+    st = do(client, 1, do="tens", tens={" ac": 3, "bd ": 1})
+    assert st["tens_due"] is None and "tens AC 3 BD 1" in (folder / "table-1.dpn").read_text(encoding="utf-8")
