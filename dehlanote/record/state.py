@@ -173,12 +173,28 @@ def without_marker(game: Game) -> tuple[Game, Optional[tuple[int, str]]]:
     return game._replace(deals=game.deals[:-1] + (deal,)), (found[0][0], _with_notes(found[0][1], notes))
 
 
+#: what a typed line holds as written: a tag's value in quotes, a comment in braces (to its end
+#: when never closed)
+_AS_WRITTEN = re.compile(r'"(?:[^"\\]|\\.)*"?|\{[^}]*\}?')
+
+
 def normalise(line: str) -> str:
-    """A typed line as the notation reads it: emoji selectors dropped, commas as spaces."""
-    text = line.replace("\ufe0f", "").replace("\ufe0e", "").strip()
-    if "," in text and "{" not in text:
-        text = text.replace(",", " ").strip()
-    return text
+    """A typed line as the notation reads it: emoji selectors dropped, commas as spaces, outside
+    a tag's value and a comment (``[Event "Friday club, table 3"]`` lost its comma, and a
+    comment its emoji's selector)."""
+    out: list[str] = []
+    at = 0
+    for m in _AS_WRITTEN.finditer(line):
+        out.append(_loose(line[at:m.start()]))
+        out.append(m.group())
+        at = m.end()
+    out.append(_loose(line[at:]))
+    return "".join(out).strip()
+
+
+def _loose(part: str) -> str:
+    """Words of a typed line: emoji selectors dropped, a comma a space (as the reader takes it)."""
+    return part.replace("\ufe0f", "").replace("\ufe0e", "").replace(",", " ")
 
 
 def card_of(play: str) -> str:

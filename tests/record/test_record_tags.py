@@ -72,3 +72,20 @@ def test_a_refused_tag_line_is_placed_on_the_record_line_it_would_have_become(ba
     lines = session.text.split("\n")
     assert lines[err.line - 1].startswith(f"[{last} "), (err.line, session.text)
     assert err.line > 4
+
+
+def test_a_tag_value_and_a_comment_keep_their_commas_and_emoji() -> None:
+    # [Event "Friday club, table 3"] was kept as "Friday club  table 3" (a comma is a space between
+    # cards, and every comma of a line without a comment was made one); a comment lost its emoji's
+    # selector (U+FE0F)
+    session = Session()
+    assert session.feed('[Event "Friday club, table 3"]').accepted
+    assert session.feed('[Site "Pune, India"] [A "Asha \u2764\ufe0f"]').accepted
+    assert session.feed("dealer D").accepted
+    assert session.feed("trump D").accepted
+    assert session.feed("AH,10H, 3H,7H {well played, A \u2764\ufe0f}").accepted
+    text = session.text
+    assert '[Event "Friday club, table 3"]' in text and '[Site "Pune, India"]' in text
+    assert '[A "Asha \u2764\ufe0f"]' in text
+    assert " 1 A: AH 10H 3H 7H {well played, A \u2764\ufe0f}" in text
+    _valid_and_resumed(session)
