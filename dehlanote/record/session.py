@@ -70,6 +70,9 @@ class Session(Undoing):
         tag_nodes += (Tag("Rules", resolved.label(), 0, 0),)
         self.state = State(tag_nodes, resolved, match=start_match(resolved))
         self._revoked: Optional[str] = None    # the last line refused for a revoke
+        #: a resumed file's waiting cards (its comment on the trick under way) that no longer fit
+        #: the record, and why: left out, to be said (they went without a word)
+        self.left_out: Optional[tuple[int, str, str]] = None
 
     def checkpoint(self) -> tuple[State, Optional[str], tuple[TagLine, ...]]:
         """The session as it is now, for :meth:`rollback` (its states are never changed in place)."""
@@ -117,9 +120,18 @@ class Session(Undoing):
         prefix = "\n".join(lines[: start - 1]).rstrip("\n")
         session = cls(reg=reg, prefix=prefix + "\n" if prefix else "", path=path)
         session.state = session._load(last, facts)
-        if pending is not None and session.state.cur is not None \
-                and pending[0] == session._trick_number(session.state):
-            session.feed(pending[1])   # checked as if typed again; dropped if it no longer fits
+        if pending is not None:
+            # checked as if typed again; left out (and said) when they no longer fit
+            if session.state.cur is None or pending[0] != session._trick_number(session.state):
+                where = (f"the trick under way is trick {session._trick_number(session.state)}"
+                         if session.state.cur is not None else "no deal is under way")
+                session.left_out = (pending[0], pending[1], f"{where}, not trick {pending[0]}")
+            else:
+                outcome = session.feed(pending[1])
+                if not outcome.accepted:
+                    why = (f"{outcome.errors[0].code}: {outcome.errors[0].message}" if outcome.errors
+                           else outcome.reason)
+                    session.left_out = (pending[0], pending[1], why)
         return session, True
 
     def _load(self, game: Game, facts: GameFacts) -> State:

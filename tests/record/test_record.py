@@ -1265,3 +1265,28 @@ def test_the_prompt_at_a_secret_trumps_reveal_names_its_setter():
     assert expect.text == "deal 1, trick 5: B reveals the trump chosen in secret (trump H)"
     assert session.feed("trump S").accepted
     assert "trump S by B at 5 closed" in session.text
+
+
+def test_waiting_cards_that_no_longer_fit_are_said_to_be_left_out(tmp_path):
+    # the cards of the trick under way, kept in the record's comment, were dropped without a word
+    # on resuming when they no longer fit (the file edited meanwhile): the comment went at the
+    # first save
+    from typer.testing import CliRunner
+
+    from dehlanote.cli import app
+    head = '[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H '
+    for marker, why in (("{unfinished trick 2, not yet in the record: AS AH}", "(duplicate-card: AH has already "
+                                                                               "been played in this deal"),
+                        ("{unfinished trick 5, not yet in the record: AS}", "(the trick under way is trick 2, "
+                                                                           "not trick 5)")):
+        path = tmp_path / "game.dpn"
+        path.write_text(head + marker + "\n", encoding="utf-8")
+        result = CliRunner().invoke(app, ["record", str(path)], input="quit\n")
+        said = " ".join(result.output.split())
+        assert result.exit_code == 0
+        assert f"the cards of trick {marker.split()[2].rstrip(',')} waiting in {path}'s comment" in said, said
+        assert why in said and "they are left out; type them again" in said
+    # cards that fit are taken back as ever, without a word
+    path.write_text(head + "{unfinished trick 2, not yet in the record: AS}\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["record", str(path)], input="quit\n")
+    assert "left out" not in result.output and "AS}" in path.read_text(encoding="utf-8")
