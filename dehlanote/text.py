@@ -50,6 +50,16 @@ def printable_block(text: str) -> str:
     return _LONE_CR.sub("\u240d", text) if "\r" in text else text
 
 
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def one_line_name(text: str) -> str:
+    """A name typed by someone for a record's tag (a player, an event): control characters
+    (C0, tab and line ends included, DEL, C1) become spaces, runs of spaces one, none at
+    either end. What ``record --names`` and ``serve``'s table form keep."""
+    return " ".join(_CONTROLS.sub(" ", text).split())
+
+
 def needs_care(text: str) -> bool:
     """Whether ``text`` holds anything :func:`printable_block` would change."""
     return printable_block(text) != text

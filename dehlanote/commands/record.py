@@ -33,7 +33,7 @@ from ..record.store import (MAX_RECORD_BYTES, RecordBusy, RecordChanged, RecordF
                             not_a_record)
 from ..rules.profile import Registry, Rules
 from ..deck import seats_for
-from ..text import safe_console
+from ..text import one_line_name, safe_console
 from .common import Exit, err_console, fail, load_registry, out_console, record_path, rules_path, why
 
 QUIT_WORDS = ("quit", "exit", "q")
@@ -516,7 +516,7 @@ def _new_session(session: Session, reg: Registry, text_rules: Optional[str], nam
         out.print(f"{len(seats)} names, one per seat ({', '.join(seats)}) in that order, not {count}; "
                   "or Enter for none", markup=False, style="red")
     if names and names.strip():
-        given = [n.strip() for n in names.split(",")]
+        given = [one_line_name(n) for n in names.split(",")]     # (no escape sequence in a record)
         if len(given) != len(seats):
             raise fail(f"--names needs {len(seats)} names, one per seat ({', '.join(seats)}), not {len(given)}")
         tags += [(seat, name) for seat, name in zip(seats, given) if name]

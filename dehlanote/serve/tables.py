@@ -37,6 +37,7 @@ from ..replay.table import Table as CoreTable
 from ..rules.profile import Registry, registry as default_registry
 from ..deck import seats_for
 from ..syntax import parse_string
+from ..text import one_line_name
 
 __all__ = ["core_table", "FolderBusy", "FolderLock", "Limits", "Refusal", "Table", "Tables", "folder_secret",
            "new_secret"]
@@ -637,7 +638,7 @@ def _tag(session: Session, name: str) -> str:
 def _clean_name(name: str, limits: Limits) -> str:
     """A player's or event's name as a tag value: one line, no quote, bracket or brace, bounded
     (a longer one is refused: it was cut to its first 60 characters without a word)."""
-    clean = " ".join(_NAME_CHARS.sub(" ", name).split())
+    clean = one_line_name(_NAME_CHARS.sub(" ", name))
     if len(clean) > limits.name:
         raise Refusal("too-long", f"a name has at most {limits.name} characters")
     return clean

@@ -446,6 +446,17 @@ def test_piped_setup_from_options_and_refusals_on_stderr_with_status_1(tmp_path)
     assert '[A "Asha"]' in text and " 2 A: AS QS 2S 10S" in text and '[Result "*"]' in text
 
 
+def test_names_given_on_the_command_line_keep_no_control_character(tmp_path):
+    # an escape sequence in --names went into the record as typed (serve's table form took the
+    # C0 ones out); now both keep a name as one line of text, each control character a space
+    out = tmp_path / "game.dpn"
+    done = run_record(out, ["quit"], "--dealer", "D", "--names", "a\x1b[31m,b\u0085x,c\td,\x07")
+    assert done.returncode == 0, done.stderr
+    text = out.read_text(encoding="utf-8")
+    assert '[A "a [31m"]' in text and '[B "b x"]' in text and '[C "c d"]' in text and "[D " not in text
+    assert validate(out).exit_code == 0
+
+
 def _match(seed: int = 26, deals: int = 7) -> tuple[str, list[str]]:
     """A whole standard match, to its kot: of 7 deals (seed 26) or 3 (seed 1)."""
     rng = random.Random(seed)

@@ -549,3 +549,13 @@ def test_the_tens_are_read_by_side_as_seats_are(client: TestClient, folder: Path
                 do(client, 1, do="card", card=card.rstrip("?!"))
     st = do(client, 1, do="tens", tens={" ac": 3, "bd ": 1})
     assert st["tens_due"] is None and "tens AC 3 BD 1" in (folder / "table-1.dpn").read_text(encoding="utf-8")
+
+
+def test_a_names_control_characters_of_any_kind_become_spaces(client: TestClient, folder: Path) -> None:
+    # C0 controls and DEL became spaces, the C1 ones (U+0080-U+009F: U+009B is a terminal's CSI)
+    # went into the record as typed; a record and serve now keep names alike (text.one_line_name)
+    r = client.post("/api/tables", json={"rules": "standard", "names": {"A": "As\u009b31mha", "B": "Bi\x1blal\u0085"}},
+                    headers=HEAD)
+    assert r.status_code == 200, r.text
+    text = (folder / "table-1.dpn").read_text(encoding="utf-8")
+    assert '[A "As 31mha"]' in text and '[B "Bi lal"]' in text
