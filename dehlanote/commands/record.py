@@ -330,10 +330,9 @@ def _record(file: Path, path: str, sync: bool, reg: Registry, asked_rules: Optio
             out.print(Text(f"Resuming {path}: ", style="bold").append(_where(session), style=""))
         else:
             err.print(f"dehlanote: resuming {escape(path)}: {escape(_where(session))}")
-        if session.left_out is not None:
-            number, cards, reason = session.left_out
-            err.print(f"dehlanote: the cards of trick {number} waiting in {path}'s comment ({cards}) do not fit "
-                      f"the record ({reason}): they are left out; type them again", markup=False, highlight=False)
+        note = session.left_out_note(path)
+        if note is not None:
+            err.print(f"dehlanote: {note}", markup=False, highlight=False)
     else:
         try:
             session = _new_session(session, reg, text_rules, names, interactive, out)

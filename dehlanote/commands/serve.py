@@ -136,6 +136,8 @@ def serve_command(
         for entry, reason in tables.left_alone:
             print(f"dehlanote: note: {entry} is left alone, not served: {reason}", file=sys.stderr,
                   flush=True)
+        for note in tables.notes:
+            print(f"dehlanote: note: {note}", file=sys.stderr, flush=True)
         print(f"dehlanote: serving {tables.folder} ({len(tables.tables)} table(s) found); Ctrl-C stops",
               file=sys.stderr, flush=True)
         config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", http=_deadline_h11(),

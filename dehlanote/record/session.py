@@ -74,6 +74,15 @@ class Session(Undoing):
         #: the record, and why: left out, to be said (they went without a word)
         self.left_out: Optional[tuple[int, str, str]] = None
 
+    def left_out_note(self, name: str, again: str = "type them again") -> Optional[str]:
+        """The sentence that says a resumed file's waiting cards were left out (None: none were);
+        ``name``: the file as the reader knows it."""
+        if self.left_out is None:
+            return None
+        number, cards, reason = self.left_out
+        return (f"the cards of trick {number} waiting in {name}'s comment ({cards}) do not fit the record "
+                f"({reason}): they are left out; {again}")
+
     def checkpoint(self) -> tuple[State, Optional[str], tuple[TagLine, ...]]:
         """The session as it is now, for :meth:`rollback` (its states are never changed in place)."""
         return self.state, self._revoked, self._tag_lines

@@ -169,6 +169,7 @@ class Tables:
         self.limits = limits
         self.tables: dict[int, Table] = {}
         self.left_alone: list[tuple[str, str]] = []     # records named as tables it cannot keep, and why
+        self.notes: list[str] = []      # what reading the tables left out (a record's waiting cards that no longer fit)
         self.lock = FolderLock(self.folder)
         self.lock.take()
         self.held: Optional[Folder] = None
@@ -205,6 +206,9 @@ class Tables:
                 self.left_alone.append((entry, why[0] if why else "it cannot be read"))
                 continue
             table = Table(int(m.group(1)), path, read[0], claim, sync=self.sync)
+            note = read[0].left_out_note(entry, "enter them again at the table")
+            if note is not None:
+                self.notes.append(note)
             self._take(table, *read)
             self.tables[table.number] = table
 

@@ -29,13 +29,22 @@ def _night(tmp_path: Path) -> Path:
     (night / "table-4.dpn").symlink_to(WORKED)
     (night / "table-5.dpn").mkdir()
     (night / "notes.txt").write_text("not a table")
+    # kept, but the cards waiting in its comment no longer fit (AH is in trick 1): they are left out
+    (night / "table-6.dpn").write_text('[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H '
+                                       '{unfinished trick 2, not yet in the record: AS AH}\n', encoding="utf-8")
     return night
+
+
+WAITING = ("table-6.dpn: the cards of trick 2 waiting in table-6.dpn's comment (AS AH) do not fit the record "
+           "(duplicate-card: AH has already been played in this deal")
 
 
 def test_the_records_left_alone_are_known_with_why(tmp_path: Path) -> None:
     tables = Tables(_night(tmp_path), sync=False)
     try:
-        assert sorted(tables.tables) == [2]
+        assert sorted(tables.tables) == [2, 6]
+        assert len(tables.notes) == 1 and tables.notes[0].startswith(WAITING[len("table-6.dpn: "):])
+        assert tables.notes[0].endswith("they are left out; enter them again at the table")
         assert tables.left_alone == [
             ("table-1.dpn", "its last game has errors (dehlanote validate shows them)"),
             ("table-3.dpn", "it is not UTF-8 text"), ("table-4.dpn", "it is a link"),
@@ -66,4 +75,6 @@ def test_the_server_says_which_records_it_leaves_alone(tmp_path: Path) -> None:
            "shows them)" in err
     assert "dehlanote: note: table-4.dpn is left alone, not served: it is a link" in err
     assert "notes.txt" not in err and "table-2.dpn" not in err
-    assert "(1 table(s) found)" in err
+    assert "(2 table(s) found)" in err
+    # the waiting cards were dropped without a word (the record said it, serve did not)
+    assert "dehlanote: note: " + WAITING[len("table-6.dpn: "):] in err
