@@ -49,6 +49,8 @@ __all__ = ["Session", "Outcome", "Expect", "RecordError", "INTERNAL"]
 _WORD = re.compile(r"\s*(\S+)")
 _SEAT_COLON = re.compile(r"^([A-F])\s*:")
 _NUMBERED = re.compile(r"^\d+\.?(?:\s|$)")
+#: a rank, a space, a suit that no seat is spelt as ("2 ♠", "10 h"): a card with a space in it
+_SPACED_CARD = re.compile(r"^(10|[2-9])\s+([\u2660-\u2667]\ufe0f?|[SsHh])$")
 _REVOKE = re.compile(r"revoke\s+([A-Fa-f])\s+(?:at\s+)?(\d+)\s+(stands|penalty)", re.IGNORECASE)
 _TAG_NAME = re.compile(r"\[\s*([A-Za-z0-9_]+)")     # where a tag of a typed line starts, and its name
 _COMMENTS_ONLY = re.compile(r"(?:\{[^}]*\}\s*)+")     # a line of comments, nothing else
@@ -659,8 +661,10 @@ class Session(Undoing):
             text = f"{self._trick_number(state)} {text}"     # "B: 4S 5S 7S 9S": a trick with its leader
         numbered = bool(_NUMBERED.match(text))
         if numbered and state.partial:
+            spaced = _SPACED_CARD.match(text.strip())
+            hint = (f" (a card is written without a space: {spaced.group(1)}{spaced.group(2)})" if spaced else "")
             return Outcome(False, reason=f"trick {self._trick_number(state)} is under way: type its "
-                           "remaining cards without a number")
+                           "remaining cards without a number" + hint)
         # a first parse to see how many cards the line holds
         plays, trick_head, probe = self._probe(state, text, numbered)
         if probe is not None:

@@ -1301,3 +1301,16 @@ def test_waiting_cards_that_no_longer_fit_are_said_to_be_left_out(tmp_path):
     path.write_text(head + "{unfinished trick 2, not yet in the record: AS}\n", encoding="utf-8")
     result = CliRunner().invoke(app, ["record", str(path)], input="quit\n")
     assert "left out" not in result.output and "AS}" in path.read_text(encoding="utf-8")
+
+
+def test_a_card_typed_with_a_space_is_told_how_it_is_written():
+    # "2 ♠" in a trick under way was refused as a trick number with no hint of the card meant
+    session = Session("standard")
+    for line in ["deal 1 dealer D", "trump S", "AH"]:
+        assert session.feed(line).accepted, line
+    for typed, card in (("2 ♠", "2♠"), ("10 h", "10h"), ("7 \u2665\ufe0f", "7\u2665")):
+        got = session.feed(typed)
+        assert not got.accepted and got.reason.endswith(f"(a card is written without a space: {card})"), got.reason
+    got = session.feed("2 D")           # (trick 2 led by D, maybe: no card is guessed)
+    assert not got.accepted and "without a space" not in got.reason
+    assert session.feed("2♠").accepted
