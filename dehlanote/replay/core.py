@@ -414,7 +414,7 @@ def play_card(state: DealState, play: Play, written: Optional[Trick] = None) -> 
                     deal = state.deal
                     errors.append(DpnError("missing-trump", f"{seats[seat]} reveals the secret trump in "
                                            f"trick {expected}, but the record does not say which suit: "
-                                           f"write trump S by {seats[seat]} at {expected} closed",
+                                           f"write it, e.g. trump S by {seats[seat]} at {expected} closed",
                                            (deal or play).line, (deal or play).column, deal=deal_no,
                                            trick=expected))
                 trump = hidden

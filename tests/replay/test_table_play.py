@@ -252,3 +252,11 @@ def test_a_six_player_hand_holds_each_copy_of_a_card_until_it_is_played(seed):
         held[seat][str(card)] -= 1
         held[seat] = +held[seat]
     assert all(table.hand(s) == () for s in table.seats)
+
+
+def test_the_missing_secret_suit_is_asked_for_with_an_example_not_a_guess():
+    # "write trump S by B at 5 closed" read as if the replay knew the suit was spades; the
+    # other missing-trump messages give their line as an example ("e.g. trump H by A")
+    facts = dehlanote.replay_game(dehlanote.parse_string(_closed_sample_without_its_suit())[0])
+    (error,) = [e for e in facts.errors if e.code == "missing-trump"]
+    assert error.message.endswith("does not say which suit: write it, e.g. trump S by B at 5 closed")
