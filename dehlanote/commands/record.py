@@ -253,7 +253,8 @@ def record_command(
     err = err_console()
     if interactive:     # refusals wrapped at words, in 80 columns at most (validate's text, shorter lines)
         err = safe_console(stderr=True, highlight=False, width=_width())
-    out = out_console() if interactive else safe_console(stderr=True, highlight=False)
+    # (the screen goes where the prompts go: the terminal, also with the standard output sent elsewhere)
+    out = out_console() if interactive and sys.stdout.isatty() else safe_console(stderr=True, highlight=False)
     path = shown(str(file))
     problem = not_a_record(file)     # before the lock: no lock file made beside a device
     if problem is not None:
@@ -530,10 +531,21 @@ class _Quit(Exception):
     asked again: quit at the first question did not quit)."""
 
 
+def _typed(prompt: str) -> str:
+    """A line typed at ``prompt``: on the terminal, with the line editing of ``input``; with the
+    standard output sent elsewhere (``record game.dpn > log``), the prompt goes to the standard
+    error, the terminal (it went into the log, and the player saw no question)."""
+    if sys.stdout.isatty():
+        return input(prompt)
+    sys.stderr.write(prompt)
+    sys.stderr.flush()
+    return input()
+
+
 def _ask(out: Console, prompt: str) -> str:
     while True:
         try:
-            answer = input(prompt)
+            answer = _typed(prompt)
         except EOFError:
             return ""
         except UnicodeDecodeError:
@@ -565,7 +577,7 @@ def _read(session: Session, interactive: bool) -> Optional[str]:
     if interactive:
         while True:
             try:
-                line = input(session.expect().text + "> ")
+                line = _typed(session.expect().text + "> ")
             except EOFError:
                 return None
             except UnicodeDecodeError:

@@ -216,3 +216,27 @@ def test_the_docs_python_example_of_the_store_runs(tmp_path, monkeypatch):
     exec(compile(block.group(1), "record.md", "exec"), {})
     assert (tmp_path / "friday.dpn").read_text(encoding="utf-8") == '[Result "*"]\n\ndeal 1 dealer D\n'
     assert not list(tmp_path.glob(".*"))        # the lock file went with the lock
+
+
+def test_with_the_output_sent_to_a_file_the_questions_stay_on_the_terminal(tmp_path):
+    # record game.dpn > log at a terminal: the questions and the table went into the log, the
+    # player saw nothing and the program seemed to hang; they go to the terminal (standard error)
+    pexpect = pytest.importorskip("pexpect")
+    log = tmp_path / "log"
+    command = f"{sys.executable} -m dehlanote record friday.dpn > {log}"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env(COLUMNS="80"), encoding="utf-8", timeout=60,
+                          dimensions=(24, 80), cwd=str(tmp_path))
+    child.expect(r"Rules \(profile and options\) \[standard\]: ")
+    child.sendline("")
+    child.expect(r"Players A, B, C, D")
+    child.sendline("Asha,Bilal,Chitra,Dev")
+    child.expect(r"First dealer")
+    child.sendline("D")
+    child.expect(r"deal 1, dealer D: A names trump \(trump H\)> ")
+    assert "A Asha (AC)" in child.before           # the table too
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert log.read_text(encoding="utf-8") == ""
+    assert '[A "Asha"]' in (tmp_path / "friday.dpn").read_text(encoding="utf-8")
