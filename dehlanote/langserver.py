@@ -23,6 +23,7 @@ from bisect import bisect_right
 from collections import Counter
 from typing import Any, BinaryIO, NamedTuple, Optional, cast
 
+from .analysis.judge import claim_judge
 from .deck import SUIT_SYMBOLS, SUITS, sides_for, sort_key
 from .errors import DpnError
 from .replay import DealFact, GameFacts, canonical_text, explicit, iter_replay, replay_game
@@ -107,7 +108,8 @@ def _games(text: str) -> list[Game]:
 
 
 def _replayed(text: str, reg: Registry) -> list[GameFacts]:
-    return [replay_game(g, reg) for g in _games(text)]
+    # claims judged double dummy, as validate judges them (else no unsound-claim)
+    return [replay_game(g, reg, judge=claim_judge) for g in _games(text)]
 
 
 def diagnostics(text: str, reg: Optional[Registry] = None) -> list[Diagnostic]:
@@ -157,7 +159,7 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
     reg = reg or registry()
     pieces = []
     for game in _games(text):
-        facts = replay_game(game, reg)
+        facts = replay_game(game, reg, judge=claim_judge)    # as fmt: an unsound claim is an error
         piece = canonical_text(game, facts)      # fmt's own: a game with faults kept as written
         if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
             piece = (game.source or piece).strip("\n") + "\n"

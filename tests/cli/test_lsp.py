@@ -746,3 +746,21 @@ def test_a_brace_in_a_tag_value_opens_no_comment_for_hover_and_completion():
                      + lines[first:last] + [" 4 D: KC 5C "])
     row = len(body.split("\n")) - 1
     assert completions(body, row, len(" 4 D: KC 5C ")) == ["10C", "4C", "3C"]
+
+
+def test_an_unsound_claim_is_a_diagnostic_and_its_game_is_not_formatted(tmp_path):
+    # validate judges a claim double dummy (unsound-claim); the language server replayed without
+    # the judge: no diagnostic at the claim, and formatting rewrote the faulty game as if it were
+    # sound, adding a "tens AC 4 BD 0" line of its own, where fmt writes the game as it was
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    last = next(i for i, line in enumerate(lines) if line.startswith("12 D:"))
+    text = "\n".join(x for x in lines[:last] if not x.startswith("[Result")) + "\nclaim A\n"
+    path = tmp_path / "claim.dpn"
+    path.write_bytes(text.encode("utf-8"))
+    row = last - 1
+    assert _validated(path) == [("unsound-claim", row, 0)]
+    assert [(d.code, d.line, d.start) for d in diagnostics(text)] == [("unsound-claim", row, 0)]
+    from dehlanote.langserver import formatted
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "fmt", str(path)], capture_output=True, env=ENV, cwd=ROOT)
+    assert formatted(text) == proc.stdout.decode("utf-8")
+    assert "tens AC 4" not in formatted(text)
