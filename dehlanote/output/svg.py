@@ -120,34 +120,42 @@ def _text(x: float, y: float, text: str, *, size: int = 16, weight: str = "norma
             f'font-weight="{weight}" fill="{fill}" text-anchor="{anchor}">{escape(text)}</text>')
 
 
+def _em(ch: str, bold: bool) -> float:
+    """The width of one character, in ems (see :func:`_advance`)."""
+    if unicodedata.combining(ch) or ch in "\u200d\ufe0e\ufe0f":
+        return 0.0
+    if unicodedata.east_asian_width(ch) in "WF":
+        return 1.0
+    if ch.isupper() or ch in "mwMW@%":
+        return 0.82 if bold else 0.75
+    if ch in " .,:;'|!ijlt\u00b7":
+        return 0.38 if bold else 0.34
+    return 0.68 if bold else 0.6
+
+
 def _advance(text: str, size: int, bold: bool = False) -> float:
     """The width ``text`` takes at ``size`` pixels, a generous estimate for DejaVu Sans (no font
     is at hand to measure with): wide letters (East Asian, emoji) a whole em, capitals and
     m / w 0.82 em (0.75 regular), spaces and thin marks 0.38 (0.34), other letters 0.68 (0.6);
     joiners and combining marks nothing."""
-    em = 0.0
-    for ch in text:
-        if unicodedata.combining(ch) or ch in "\u200d\ufe0e\ufe0f":
-            continue
-        if unicodedata.east_asian_width(ch) in "WF":
-            em += 1.0
-        elif ch.isupper() or ch in "mwMW@%":
-            em += 0.82 if bold else 0.75
-        elif ch in " .,:;'|!ijlt\u00b7":
-            em += 0.38 if bold else 0.34
-        else:
-            em += 0.68 if bold else 0.6
-    return em * size
+    return sum(_em(ch, bold) for ch in text) * size
 
 
 def _fit(text: str, room: float, size: int, bold: bool = False) -> str:
-    """``text``, or as much of it as fits in ``room`` pixels followed by "…"."""
+    """``text``, or as much of it as fits in ``room`` pixels followed by "…" (measured in one
+    pass: a name of 40,000 letters, measured again for each letter taken off, took 90 s)."""
     if _advance(text, size, bold) <= room:
         return text
-    cut = len(text)
-    while cut > 1 and _advance(text[:cut].rstrip() + "\u2026", size, bold) > room:
-        cut -= 1
-    return text[:cut].rstrip() + "\u2026"
+    room = room / size - _em("\u2026", bold)       # in ems, the ellipsis's own width set aside
+    cut, width, solid = 1, 0.0, 0.0                  # solid: the width without the spaces at the end
+    for i, ch in enumerate(text):
+        width += _em(ch, bold)
+        if not ch.isspace():
+            solid = width
+        if solid > room:
+            break
+        cut = i + 1
+    return text[:max(cut, 1)].rstrip() + "\u2026"
 
 
 def _hand(seat_cards: Optional[Cards], unknown: int, cx: float, top: float, limit: int) -> tuple[str, float]:

@@ -312,6 +312,28 @@ def test_image_refuses_what_it_cannot_write(tmp_path, monkeypatch):
     assert not (tmp_path / "x.png").exists()
 
 
+def test_image_of_players_with_huge_names_is_drawn_at_once(tmp_path):
+    # each name was shortened a letter at a time, measuring the whole rest again each time: a
+    # 60,000-letter name took minutes a seat (a 40,000-letter one 90 s), the picture never came
+    import subprocess
+
+    names = {"Asha": "A" * 60_000, "Bilal": "\u05d1" * 60_000, "Chitra": "Chi tra " * 8_000, "Dev": "e\u0301" * 30_000}
+    text = WORKED.read_text(encoding="utf-8")
+    for short, long in names.items():
+        text = text.replace(f'"{short}"', f'"{long}"')
+    record = tmp_path / "huge.dpn"
+    record.write_text(text, encoding="utf-8")
+    out = tmp_path / "huge.svg"
+    proc = subprocess.run([sys.executable, "-m", "dehlanote", "image", str(record), "--deal", "1", "--trick", "9",
+                           "-o", str(out)], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    root = ET.parse(out).getroot()
+    shown = {g.get("data-seat"): "".join(g.find(f"{SVG}text").itertext()) for g in root.iter(f"{SVG}g")
+             if g.get("data-seat")}
+    assert all(name.endswith("\u2026") and 5 < len(name) < 60 for name in shown.values()), shown
+    assert shown["A"].startswith("A AAA") and shown["B"].startswith("B \u05d1")
+
+
 #: characters a record may hold (validate accepts them) that XML cannot, or that reorder text
 XML_HOSTILE = ["\x01", "\x0b", "\x0c", "\x1b", "\x00", "\ufffe", "\uffff", "\u202e"]
 
