@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from .common import (RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry, no_trick,
-                     output_path, plural, refuse_input_output)
+                     output_path, plural, refuse_input_output, validate_hint)
 
 
 def image_command(
@@ -55,8 +55,11 @@ def image_command(
     reg = load_registry(rules)
     facts = load_game(file, game, reg)
     rules_used = facts.rules
+    if rules_used is None:        # (its deals were not replayed: "no deal 1 ... (no deal)" hid why)
+        raise fail(f"game {game} of {display_name(file)} cannot be replayed: its rules are not known "
+                   f"({validate_hint(file)} says why)", Exit.INVALID)
     chosen = next((d for d in facts.deals if d.number == deal), None)
-    if rules_used is None or chosen is None:
+    if chosen is None:
         raise fail(f"game {game} of {display_name(file)} has no deal {deal} that can be replayed "
                    f"({deal_span(facts.deals)})")
     snaps = snapshots(chosen, rules_used)

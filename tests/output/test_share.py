@@ -312,6 +312,19 @@ def test_image_refuses_what_it_cannot_write(tmp_path, monkeypatch):
     assert not (tmp_path / "x.png").exists()
 
 
+def test_image_of_a_game_whose_rules_are_unknown_says_so(tmp_path):
+    # it said "game 1 has no deal 1 that can be replayed (no deal)" of a game with a deal 1 in
+    # it, exit 2 (a usage error): the rules were what stopped it, as share says
+    record = tmp_path / "rules.dpn"
+    record.write_text(WORKED.read_text(encoding="utf-8").replace('[Rules "standard"]', '[Rules "nonsense"]'),
+                      encoding="utf-8")
+    out = tmp_path / "x.svg"
+    result = run("image", record, "--deal", 1, "-o", out)
+    assert result.exit_code == 1
+    assert "cannot be replayed: its rules are not known" in result.stderr and "(no deal)" not in result.stderr
+    assert not out.exists()
+
+
 def test_image_of_players_with_huge_names_is_drawn_at_once(tmp_path):
     # each name was shortened a letter at a time, measuring the whole rest again each time: a
     # 60,000-letter name took minutes a seat (a 40,000-letter one 90 s), the picture never came
