@@ -43,6 +43,8 @@ def _card(card: str, bold: bool = False) -> str:
 
 
 def _sides(deal: DealFact) -> tuple[str, str]:
+    if deal.rules is not None:       # (a six-player deal not played yet has no trick to count seats by)
+        return sides_for(deal.rules.seats)
     if deal.tricks:
         return sides_for(len(deal.tricks[0].order))
     return sides_for(max(4, len(deal.dealt)))

@@ -226,3 +226,14 @@ def test_every_seat_and_card_of_the_picture_is_inside_it(path):
             x, y = float(rect.get("x", 0)), float(rect.get("y", 0))
             assert 0 <= x and x + float(rect.get("width")) <= width, rect.attrib
             assert 0 <= y and y + float(rect.get("height")) <= height, rect.attrib
+
+
+def test_a_six_player_deal_not_played_yet_heads_its_tens_by_the_six_player_sides():
+    # the sides were counted from the first trick's players, or else taken as four seats: a
+    # six-player game whose deal had no trick yet headed its columns "tens AC" and "tens BD"
+    text = '[Rules "standard six-player"]\n[Result "*"]\n\ndeal 1 dealer F\n'
+    facts = next(replay_games(parse_string(text)))
+    for markup in (facts._repr_html_(), facts.deals[0]._repr_html_()):
+        header = parsed(markup).rows[0]
+        assert "tens ACE" in header and "tens BDF" in header, header
+        assert "tens AC" not in header
