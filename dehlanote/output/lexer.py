@@ -108,7 +108,7 @@ class DpnLexer(RegexLexer):
             (r'[^"\\\n]+', String.Double),
             (r'"', String.Double, "#pop"),
             (r"\n", Error, "#pop:2"),
-            (r"\\.", Error),
+            (r"\\.", String.Double),      # any other backslash is kept as it stands ("C:\\games")
         ],
         "tens": [
             (r"[\s\ufeff]+", Text.Whitespace),

@@ -240,3 +240,16 @@ def _doc_records() -> list[tuple[str, str]]:
 def test_every_record_of_the_docs_lexes_without_an_error_token(where, text):
     # DPN 1.2's "revoke C at 2 stands" was coloured as an error, letter by letter
     assert [v for t, v in LEXER.get_tokens(text) if t is Error] == [], where
+
+
+def test_a_backslash_kept_as_it_stands_in_a_tag_value_is_no_error():
+    # only \" and \\ are escapes; any other backslash is kept as it stands, and the record is
+    # valid: [Site "C:\games\club"] was coloured with two Error tokens, red on a terminal
+    text = '[Site "C:\\games\\club \\"A\\" \\\\"]\n[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n'
+    game = parse_string(text)[0]
+    assert not game.errors and [t.value for t in game.tags if t.name == "Site"] == ['C:\\games\\club "A" \\']
+    found = tokens(text)
+    assert [v for t, v in found if t in Error] == []
+    values = "".join(v for t, v in found if t in String.Double or t is String.Escape)
+    assert values == '"C:\\games\\club \\"A\\" \\\\""*"'
+    assert [v for t, v in found if t is String.Escape] == ['\\"', '\\"', "\\\\"]
