@@ -81,9 +81,9 @@ class DpnLexer(RegexLexer):
             (r"\[", Punctuation, "tag"),
             # "tens AC 2 BD 2": there AC is a side, elsewhere the ace of clubs
             (r"(?i:tens)" + _WORD_END, Keyword, "tens"),
-            # a trump line's suit: the word after "trump" (a card there would be "trump drawn CARD")
-            (r"(?i:(trump))([ \t]+)(" + _SUIT + r")(?![0-9A-Za-z_\ufe0f\ufe0e])",
-             bygroups(Keyword, Text.Whitespace, Name.Builtin)),
+            # a trump line's suit: the word after "trump" (a card there would be "trump drawn CARD"),
+            # past any space, line end or comment, as the reader reads it
+            (r"(?i:trump)" + _WORD_END, Keyword, "trump"),
             (_KEYWORDS, Keyword),
             (r"-(?:10|[2-9AKQJTakqjt])" + _SUIT + r"(?![0-9A-Za-z_♠♥♦♣♤♡♢♧\ufe0f\ufe0e!?])", Generic.Deleted),
             (r"((?:10|[Tt])" + _SUIT + r")" + _GLYPH + _END, bygroups(Generic.Strong, Operator)),
@@ -109,6 +109,12 @@ class DpnLexer(RegexLexer):
             (r'"', String.Double, "#pop"),
             (r"\n", Error, "#pop:2"),
             (r"\\.", String.Double),      # any other backslash is kept as it stands ("C:\\games")
+        ],
+        "trump": [
+            (r"[\s\ufeff]+", Text.Whitespace),
+            include("comments"),
+            (_SUIT + r"(?![0-9A-Za-z_\ufe0f\ufe0e])", Name.Builtin, "#pop"),
+            default("#pop"),
         ],
         "tens": [
             (r"[\s\ufeff]+", Text.Whitespace),

@@ -253,3 +253,16 @@ def test_a_backslash_kept_as_it_stands_in_a_tag_value_is_no_error():
     values = "".join(v for t, v in found if t in String.Double or t is String.Escape)
     assert values == '"C:\\games\\club \\"A\\" \\\\""*"'
     assert [v for t, v in found if t is String.Escape] == ['\\"', '\\"', "\\\\"]
+
+
+@pytest.mark.parametrize("line", ["trump\nH by A", "trump {hearts} H by A", "TRUMP\t{a}\n{b} ♡️ by A"])
+def test_a_trump_suit_after_a_line_end_or_a_comment_is_the_trump_suit(line):
+    # the reader takes the suit past any space, line end or comment; the lexer took it only
+    # after spaces on the same line, so these valid records showed their suit as an Error token
+    text = f'[Result "*"]\n\ndeal 1 dealer D\n{line}\n 1 A: AH 10H 3H 7H\n'
+    game = parse_string(text)[0]
+    assert not game.errors and game.deals[0].trump.suit.value == "H"
+    found = tokens(text)
+    assert [v for t, v in found if t in Error] == []
+    assert [v for t, v in found if t is Name.Builtin] == [line.split()[-3]]
+    assert sorted(_positions(text)) == _model_cards(text)
