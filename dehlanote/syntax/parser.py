@@ -214,10 +214,15 @@ class _Parser:
                 if deal_span[0] is not None:
                     tokens.append(deal_span[0])
             if "{" in text:     # comments outside the tokens: as Lark's lexer gives them
+                # looked for between the tokens only: a "{" in a tag's value matched on to the
+                # "}" of the comment after it, and that comment was lost; and with thousands of
+                # them in a value, each matched on to the end of the text (quadratic)
                 where = self._at_each(text)
-                for c in _COMMENT_TOKENS(text):
-                    if not any(at <= c.start() < end for at, end in tokens):
+                gap = 0
+                for at, end in sorted(tokens) + [(len(text), len(text))]:
+                    for c in _COMMENT_TOKENS(text, gap, at):
                         b.whole_comments.append((*where(c.start()), comment_text(c.group())))
+                    gap = end
             if deal_span is None:
                 at, end = tokens[0]
                 tags, deals = b._game_whole(text[at:end], *self._at(text, at))
