@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Optional
 
 from pygments.lexer import RegexLexer, bygroups, default, include
 from pygments.token import (
@@ -135,16 +135,19 @@ def colour_wanted(stream) -> bool:
     return bool(tty) and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
-def braces(text: str) -> tuple[int, bool]:
+def braces(text: str, opens: Optional[list[tuple[int, bool]]] = None) -> tuple[int, bool]:
     """``text`` read for its comments as the colouring reads it: where its last line outside a
     comment starts (after the last line end outside a comment; 0: none), and whether its end
     stands in a tag's quoted value (``[Event "Smith {senior"]``: with its ``\\"`` escapes). In a
     tag, and in its value, a ``{`` opens no comment (a value with one held the rest of the record
     back, uncoloured, to its end); neither runs past its line. The language server reads a line
-    with it too, so both place comments alike."""
+    with it too, so both place comments alike: ``opens``, when given, gets each ``{`` of the text
+    with whether it stands in a tag's quoted value (all of a line's in one reading)."""
     cut = 0
     tag = quoted = escaped = inside = False
     for i, ch in enumerate(text):
+        if ch == "{" and opens is not None:
+            opens.append((i, quoted))
         if quoted:
             if ch == '"' and not escaped:
                 quoted = False

@@ -764,3 +764,23 @@ def test_an_unsound_claim_is_a_diagnostic_and_its_game_is_not_formatted(tmp_path
     proc = subprocess.run([sys.executable, "-m", "dehlanote", "fmt", str(path)], capture_output=True, env=ENV, cwd=ROOT)
     assert formatted(text) == proc.stdout.decode("utf-8")
     assert "tens AC 4" not in formatted(text)
+
+
+def test_a_tag_value_of_many_braces_is_read_once_for_hover_and_completion():
+    # each { of a tag's value had its line read again from the start to tell that it stands in
+    # the value: a value of 16,000 braces took 6 s a hover or a keystroke's completion, the
+    # server answering nothing else meanwhile
+    import time
+
+    from dehlanote.langserver import _outside_comments
+
+    head = '[Event "' + "{" * 30_000 + '"] [Site "a{b"] {a real comment\nover two lines}\n[Result "*"]\n\n'
+    text = head + "deal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n 2 A: "
+    began = time.monotonic()
+    assert _outside_comments(text, text.index("deal 1")) == text.index("deal 1")
+    assert _outside_comments(text, text.index("over two")) == 0         # the real comment is open there
+    assert time.monotonic() - began < 5
+    lines = text.split("\n")
+    assert hover(text, len(lines) - 2, 7).startswith("**A plays A♥**")
+    assert len(completions(text, len(lines) - 1, len(lines[-1]))) == 48
+    assert time.monotonic() - began < 10
