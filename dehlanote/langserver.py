@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import Counter
+from itertools import islice
 from typing import Any, BinaryIO, NamedTuple, Optional, cast
 
 from .analysis.judge import claim_judge
@@ -46,6 +47,10 @@ _OPEN_SPLIT = re.compile(r"[\s|]*\|\s*$")
 _DEAL_LINES = re.compile(r"^[ \t\ufeff]*(?i:deal)(?![0-9A-Za-z_])", re.M)
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _NEWLINE = re.compile(r"\n")
+#: tokens lexed at most for a hover (from its line's start) or a completion (from its deal's):
+#: a record within the reader's limits has far fewer (a deal of 256 tricks of 64 cards, 35,000),
+#: and a line or a deal of megabytes took 20 to 30 s a keystroke, the server answering nothing else
+_LEX_LIMIT = 100_000
 
 
 class Diagnostic(NamedTuple):
@@ -183,7 +188,8 @@ def _card_at(text: str, line: int, units: int) -> Optional[tuple[int, int, str]]
     if offset is None:
         return None
     begin = _outside_comments(text, text.rfind("\n", 0, offset) + 1)
-    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text[begin:]):
+    tokens = DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(text[begin:])
+    for start, token, value in islice(tokens, _LEX_LIMIT):        # (a card further on: no hover)
         start += begin
         if start > offset:
             break
@@ -326,7 +332,10 @@ def _where(prefix: str) -> tuple[str, int]:
     # any comment: a game of thousands of deals is not lexed whole at each keystroke
     lines = list(_DEAL_LINES.finditer(prefix))
     begin = _outside_comments(prefix, lines[-1].start() if lines else 0)
-    for start, token, value in DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(prefix[begin:]):
+    for n, (start, token, value) in enumerate(DpnLexer(stripnl=False, ensurenl=False).get_tokens_unprocessed(
+            prefix[begin:])):
+        if n == _LEX_LIMIT:           # a deal longer than the reader reads: no card to offer in it
+            return "", -1
         start += begin
         if token in Text.Whitespace or token in Comment:
             continue

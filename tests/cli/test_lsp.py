@@ -784,3 +784,21 @@ def test_a_tag_value_of_many_braces_is_read_once_for_hover_and_completion():
     assert hover(text, len(lines) - 2, 7).startswith("**A plays A♥**")
     assert len(completions(text, len(lines) - 1, len(lines[-1]))) == 48
     assert time.monotonic() - began < 10
+
+
+def test_a_line_of_megabytes_is_not_lexed_whole_at_each_keystroke():
+    # hover lexed from its line's start and completion from its deal's, to the cursor, however
+    # far: at the end of a 10 MB line of cards they took 18 s and 29 s (and the server, busy,
+    # answered nothing else). A deal within the reader's limits has far fewer tokens than are
+    # lexed now; past them nothing is offered, as the reader reads no further
+    import time
+
+    from dehlanote.langserver import _LEX_LIMIT
+
+    line = " 1 A: " + "AH " * 1_500_000
+    text = '[Result "*"]\n\ndeal 1 dealer D\ntrump D by A\n' + line
+    began = time.monotonic()
+    assert completions(text, 4, len(line)) == []
+    assert hover(text, 4, len(line) - 2) is None
+    assert time.monotonic() - began < 8
+    assert _LEX_LIMIT > 256 * 64 * 2 + 10_000        # a deal of 256 tricks of 64 cards is lexed whole
