@@ -141,14 +141,20 @@ def _advance(text: str, size: int, bold: bool = False) -> float:
     return sum(_em(ch, bold) for ch in text) * size
 
 
+#: characters of a text drawn at most: marks and joiners take no room, and a name of a million
+#: accents (all of them "fitting") was drawn whole, 2 MB of SVG and 20 s of cairo for its PNG
+_LONGEST = 200
+
+
 def _fit(text: str, room: float, size: int, bold: bool = False) -> str:
-    """``text``, or as much of it as fits in ``room`` pixels followed by "…" (measured in one
-    pass: a name of 40,000 letters, measured again for each letter taken off, took 90 s)."""
-    if _advance(text, size, bold) <= room:
+    """``text``, or as much of it as fits in ``room`` pixels (and in :data:`_LONGEST`
+    characters) followed by "…" (measured in one pass: a name of 40,000 letters, measured
+    again for each letter taken off, took 90 s)."""
+    if len(text) <= _LONGEST and _advance(text, size, bold) <= room:
         return text
     room = room / size - _em("\u2026", bold)       # in ems, the ellipsis's own width set aside
     cut, width, solid = 1, 0.0, 0.0                  # solid: the width without the spaces at the end
-    for i, ch in enumerate(text):
+    for i, ch in enumerate(text[:_LONGEST]):
         width += _em(ch, bold)
         if not ch.isspace():
             solid = width

@@ -347,6 +347,24 @@ def test_image_of_players_with_huge_names_is_drawn_at_once(tmp_path):
     assert shown["A"].startswith("A AAA") and shown["B"].startswith("B \u05d1")
 
 
+def test_image_of_a_name_of_a_million_accents_draws_a_few(tmp_path):
+    # accents and joiners take no room, so a name of a million of them "fitted" its seat and
+    # was drawn whole: 2 MB of SVG, and 20 s of cairo for the PNG
+    text = WORKED.read_text(encoding="utf-8").replace('"Asha"', '"A' + "\u0301" * 1_000_000 + '"')
+    text = text.replace('"Bilal"', '"B' + "\u200d" * 1_000_000 + 'x"')
+    record = tmp_path / "accents.dpn"
+    record.write_text(text, encoding="utf-8")
+    out = tmp_path / "accents.svg"
+    result = run("image", record, "--deal", 1, "--trick", 3, "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert out.stat().st_size < 100_000
+    root = ET.parse(out).getroot()
+    shown = {g.get("data-seat"): "".join(g.find(f"{SVG}text").itertext()) for g in root.iter(f"{SVG}g")
+             if g.get("data-seat")}
+    assert shown["A"].startswith("A A\u0301\u0301") and shown["A"].endswith("\u2026") and len(shown["A"]) < 300
+    assert shown["B"].startswith("B B\u200d") and shown["B"].endswith("\u2026") and len(shown["B"]) < 300
+
+
 #: characters a record may hold (validate accepts them) that XML cannot, or that reorder text
 XML_HOSTILE = ["\x01", "\x0b", "\x0c", "\x1b", "\x00", "\ufffe", "\uffff", "\u202e"]
 
