@@ -27,7 +27,7 @@ from typing import Any, BinaryIO, NamedTuple, Optional, cast
 from .analysis.judge import claim_judge
 from .deck import SUIT_SYMBOLS, SUITS, sides_for, sort_key
 from .errors import DpnError
-from .replay import DealFact, GameFacts, canonical_text, explicit, iter_replay, replay_game
+from .replay import DealFact, GameFacts, as_written, canonical_text, explicit, iter_replay, replay_game
 from .rules.profile import Registry, registry
 from .syntax import parse_string
 from .syntax.cards import card_of
@@ -167,7 +167,7 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
         facts = replay_game(game, reg, judge=claim_judge)    # as fmt: an unsound claim is an error
         piece = canonical_text(game, facts)      # fmt's own: a game with faults kept as written
         if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
-            piece = (game.source or piece).strip("\n") + "\n"
+            piece = as_written(game.source or piece)
         pieces.append(piece)
     if not pieces and text.strip():
         # comments alone, in no game: data, kept as written, as fmt keeps them (without the

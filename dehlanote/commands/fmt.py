@@ -15,7 +15,7 @@ from rich.markup import escape
 from ..analysis.judge import claim_judge
 from ..batch.check import records_of
 from ..files import OutputRefused, named_spool, snapshot
-from ..replay import explicit, replay_game
+from ..replay import as_written, explicit, replay_game
 from ..syntax.writer import reads_back
 from ..rules.profile import Registry
 from ..syntax.model import Loose
@@ -79,7 +79,7 @@ def _canonical_pieces(spec: str, reg: Registry, report: FileReport) -> Iterator[
         text = canonical_text(game, facts)
         if not facts.errors and not game.errors and not reads_back(explicit(facts), text):
             lost.append(report.games)
-            text = (game.source or text).strip("\n") + "\n"
+            text = as_written(game.source or text)
         yield ("" if first else "\n") + text
         first = False
     if lost:

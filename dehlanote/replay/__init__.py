@@ -23,13 +23,13 @@ from .facts import (
     TrickFact,
     TrumpFact,
 )
-from .game import GameReplay, canonical_text, explicit, iter_replay, replay_game, replay_games
+from .game import GameReplay, as_written, canonical_text, explicit, iter_replay, replay_game, replay_games
 from .table import Card, IllegalCard, Table  # (its loading gives DealFact.table its Table)
 
 __all__ = [
     "Card", "IllegalCard", "Table",
     "Capture", "ClaimFact", "DealFact", "DealState", "GameFacts", "GameReplay", "Kot", "MatchState", "PlayFact",
-    "ResultFact", "Streak", "TrickFact", "TrumpFact", "canonical_text", "claim_deal", "explicit", "finish_deal",
-    "iter_replay",
+    "ResultFact", "Streak", "TrickFact", "TrumpFact", "as_written", "canonical_text", "claim_deal", "explicit",
+    "finish_deal", "iter_replay",
     "play_trick", "play_tricks", "replay_deal", "replay_game", "replay_games", "start_deal", "start_match",
 ]

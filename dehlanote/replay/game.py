@@ -456,9 +456,18 @@ def canonical_text(game: Game, facts: GameFacts) -> str:
     cards after it are in no game at all)."""
     from ..syntax import write_game
     if game.errors:
-        text = game.source if game.source is not None else write_game(game)
-        return text.strip("\n") + "\n"
+        return as_written(game.source) if game.source is not None else write_game(game).strip("\n") + "\n"
     return write_game(explicit(facts))
+
+
+def as_written(source: str) -> str:
+    """A game's kept text (``Game.source``) as it is written out again: without the blank
+    lines around it, ended by a line end. The source of a game that starts in the middle of a
+    line is padded with spaces to its column (so that its errors' lines show as in the file),
+    and the game before it ends with the spaces before it: those are the file's layout, not
+    the game's, and written out they came back as a new line of spaces before the game, one
+    more at each ``fmt`` (and the padding in place of what stood before it on its line)."""
+    return source.rstrip(" \t").strip("\n").lstrip(" \t") + "\n"
 
 
 def explicit(facts: GameFacts) -> Game:

@@ -603,3 +603,30 @@ def test_fmt_and_the_editors_formatting_keep_every_word_of_a_game_with_faults(tm
     again = tmp_path / "again.dpn"
     again.write_text(result.stdout, encoding="utf-8")
     assert runner.invoke(app, ["fmt", str(again)]).stdout == result.stdout      # idempotent
+
+
+#: games that start in the middle of a line, after a game with faults
+MID_LINE = {
+    "a stray [ after a hand's seat": "deal 1 dealer D\nhands A: AS\n      D:[ 4S 6H\n1 B: 10C\n",
+    "a tag after the last trick": "deal 1 dealer D\n 1 A: AH 10H 3H ZZ      [Event \"x\"]\ndeal 1 dealer D\n 1 A: ZZ\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(MID_LINE))
+def test_fmt_writes_a_game_that_starts_mid_line_without_the_padding_to_its_column(tmp_path, name):
+    # the kept text of a game that starts in the middle of a line is padded with spaces to its
+    # column (for its errors' lines), and the game before it ends with the spaces before it:
+    # fmt wrote both out, so the game came out indented by the width of what stood before it,
+    # after a line of spaces, and each fmt added a blank line and a line of spaces more
+    from dehlanote.langserver import formatted
+    text = MID_LINE[name]
+    path = tmp_path / "mid.dpn"
+    path.write_text(text, encoding="utf-8")
+    once = runner.invoke(app, ["fmt", str(path)]).stdout
+    assert "".join(once.split()) == "".join(text.split())                      # every character kept
+    assert not [line for line in once.split("\n") if line and not line.strip()]  # no line of spaces
+    assert "\n[" in once and "  [" not in once
+    again = tmp_path / "again.dpn"
+    again.write_text(once, encoding="utf-8")
+    assert runner.invoke(app, ["fmt", str(again)]).stdout == once              # idempotent
+    assert formatted(text) == once and formatted(once) == once
