@@ -495,6 +495,10 @@ def no_trick(deal: Any, trick: int) -> str:
     """The message for a trick number a deal has not: ``deal 1 has no trick 14 (tricks 1 to
     13)``; the tricks counted are those the replay could follow."""
     numbers = [t.number for t in deal.tricks]
+    if any(t.number == trick for t in getattr(deal, "unreplayed", ())):
+        # (it said "deal 1 has no trick 3 (tricks 1 to 13)" of a trick 3 written with 3 cards)
+        return (f"deal {deal.number} has a trick {trick} written, but it could not be replayed "
+                "(validate says why)")
     if not numbers:
         return f"deal {deal.number} has no trick played"
     return f"deal {deal.number} has no trick {trick} (tricks {numbers[0]} to {numbers[-1]})"

@@ -325,6 +325,22 @@ def test_image_of_a_game_whose_rules_are_unknown_says_so(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.parametrize("command", ["image", "share"])
+def test_a_trick_written_but_not_replayed_is_said_to_be_so(tmp_path, command):
+    # trick 3 written with three cards is not replayed: "deal 1 has no trick 3 (tricks 1 to
+    # 13)" said the record had no trick 3, and a trick 3 between tricks 1 and 13 at that
+    record = tmp_path / "short.dpn"
+    record.write_text(WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S"),
+                      encoding="utf-8")
+    extra = ["-o", tmp_path / "x.svg"] if command == "image" else []
+    result = run(command, record, "--deal", 1, "--trick", 3, *extra)
+    assert result.exit_code == 2
+    assert "deal 1 has a trick 3 written, but it could not be replayed (validate says why)" in result.stderr
+    assert "has no trick 3" not in result.stderr
+    assert "deal 1 has no trick 14 (tricks 1 to 13)" in run(command, record, "--deal", 1, "--trick", 14,
+                                                             *extra).stderr
+
+
 def test_image_of_players_with_huge_names_is_drawn_at_once(tmp_path):
     # each name was shortened a letter at a time, measuring the whole rest again each time: a
     # 60,000-letter name took minutes a seat (a 40,000-letter one 90 s), the picture never came
