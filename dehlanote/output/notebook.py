@@ -13,11 +13,11 @@ them, so the replay layer does not load this module to replay.
 
 from __future__ import annotations
 
-import html
 from typing import Optional
 
 from ..deck import SUIT_SYMBOLS, sides_for
 from ..replay.facts import DISPLAY, DealFact, GameFacts, TrickFact
+from .html.page import escape, name_html
 from .notes import deal_heading
 
 __all__ = ["deal_html", "deal_repr", "game_html", "game_repr"]
@@ -30,7 +30,9 @@ _STYLE = ("<style>.dehlanote-facts table{border-collapse:collapse;font-size:90%}
 
 
 def _e(text: object) -> str:
-    return html.escape(str(text), quote=True)
+    """Record text escaped as the pages escape it: its bidirectional controls shown as U+FFFD
+    (a U+202E in a name reversed the rest of its line)."""
+    return escape(str(text), quote=True)
 
 
 def _card(card: str, bold: bool = False) -> str:
@@ -89,12 +91,12 @@ def _game_title(facts: GameFacts) -> str:
     for t in facts.game.tags:
         tags.setdefault(t.name, t.value)      # (a tag given twice: the first is the one read)
     title = tags.get("Event") or "Game"
-    parts = [f"<b>{_e(title)}</b>"]
+    parts = [f"<b>{name_html(title)}</b>"]           # (each name isolated: one right to left moves no other)
     if tags.get("Date"):
         parts.append(_e(tags["Date"]))
     if facts.rules is not None:
         parts.append(f"rules {_e(facts.rules.name)}")
-    players = [f"{_e(seat)} {_e(tags[seat])}" for seat in "ABCDEF" if tags.get(seat)]
+    players = [f"{_e(seat)} {name_html(tags[seat])}" for seat in "ABCDEF" if tags.get(seat)]
     if players:
         parts.append(", ".join(players))
     return " · ".join(parts)

@@ -237,3 +237,18 @@ def test_a_six_player_deal_not_played_yet_heads_its_tens_by_the_six_player_sides
         header = parsed(markup).rows[0]
         assert "tens ACE" in header and "tens BDF" in header, header
         assert "tens AC" not in header
+
+
+def test_names_and_the_event_cannot_reorder_the_notebook_view():
+    # the notebook's HTML escaped markup but kept bidirectional controls, which the pages show
+    # as U+FFFD: a U+202E in a player's name reversed the rest of the game's heading line, and a
+    # right-to-left name, not isolated, could carry the names after it along
+    text = (ROOT / "samples" / "worked-example.dpn").read_text(encoding="utf-8")
+    text = text.replace('"Asha"', '"\u202eAsha"').replace('"Bilal"', '"\u0622\u0634\u0627 2"')
+    text = text.replace("Worked example", "Club <i>night</i> \u2067")
+    facts = next(replay_games(parse_string(text)))
+    markup = facts._repr_html_()
+    assert not any(c in markup for c in "\u202e\u2067")
+    assert "<bdi>\ufffdAsha</bdi>" in markup and "<bdi>\u0622\u0634\u0627 2</bdi>" in markup
+    assert "<b><bdi>Club &lt;i&gt;night&lt;/i&gt; \ufffd</bdi></b>" in markup
+    parsed(markup)                                                   # well nested
