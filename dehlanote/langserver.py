@@ -169,7 +169,7 @@ def formatted(text: str, reg: Optional[Registry] = None) -> str:
         if not facts.errors and not game.errors and not reads_back(explicit(facts), piece):
             piece = as_written(game.source or piece)
         pieces.append(piece)
-    if not pieces and text.strip():
+    if not pieces and text.removeprefix("\ufeff").strip():      # (a byte-order mark alone is no text)
         # comments alone, in no game: data, kept as written, as fmt keeps them (without the
         # blank lines around them, ended by a line end: fmt's text, which the editor's was not)
         return text.removeprefix("\ufeff").strip("\n") + "\n"

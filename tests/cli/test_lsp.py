@@ -714,8 +714,10 @@ def test_hover_says_one_ten_not_one_tens():
     assert "AC 1 ten (8 cards: 10♥) · BD 0 tens (0 cards)" in said, said
 
 
-@pytest.mark.parametrize("text", ["\n\n{a}\n\n", "{a}", "  {a}  \n", "{a}\r\n\r\n{b}", "\ufeff{a}\n"])
+@pytest.mark.parametrize("text", ["\n\n{a}\n\n", "{a}", "  {a}  \n", "{a}\r\n\r\n{b}", "\ufeff{a}\n", "\ufeff",
+                                  "\ufeff\n\n"])
 def test_formatting_comments_alone_gives_fmts_text(text, tmp_path):
+    # (a byte-order mark alone, which fmt writes as nothing, was formatted as a line end)
     # "Formatting: the document as dehlanote fmt writes it": comments alone were given back as
     # the editor had them ("\n\n{a}\n\n", "{a}" without its line end) where fmt trims and ends them
     from dehlanote.langserver import formatted
