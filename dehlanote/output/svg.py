@@ -275,8 +275,9 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
         out.append(_text(24, 35, "no trump yet", size=17, weight="bold"))
     out.append(_text(24, 62, f"centre: {centre_count} card{'s' if centre_count != 1 else ''}"
                      + (", tens in it:" if centre_tens else ""), size=16))
-    for k, ten in enumerate(centre_tens):
-        out.append(_card(ten, 24 + k * 34, 72, 30, 44))
+    step = min(34.0, (300 - 30) / (len(centre_tens) - 1)) if len(centre_tens) > 1 else 34.0
+    for k, ten in enumerate(centre_tens):          # (fanned to end before the top seat's box)
+        out.append(_card(ten, 24 + k * step, 72, 30, 44))
     out.append(_text(24, 140 if centre_tens else 88, f"{to_play} to play" if to_play else "the deal is over",
                      size=16, weight="bold", fill="#ffd54a" if to_play else "#ffffff"))
     out.append("</g>")
@@ -293,8 +294,11 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
                          size=16, weight="bold", fill=_INK))
         out.append(_text(x + 14, felt + 60, f"{len(taken)} ten{'s' if len(taken) != 1 else ''}"
                          + ("" if taken else ": no tens"), size=14, fill=_INK))
-        for k, ten in enumerate(taken[:12]):
-            out.append(_card(ten, x + 250 + k * 34, felt + 17, 30, 44))
+        # the tens fanned to fit the box (a side of six players may take all twelve: they ran
+        # off the picture), each its suit in sight
+        step = min(34.0, (half - 260 - 30) / (len(taken) - 1)) if len(taken) > 1 else 34.0
+        for k, ten in enumerate(taken):
+            out.append(_card(ten, x + 250 + k * step, felt + 17, 30, 44))
         out.append("</g>")
     out.append("</svg>")
     return "".join(out)

@@ -252,3 +252,29 @@ def test_names_and_the_event_cannot_reorder_the_notebook_view():
     assert "<bdi>\ufffdAsha</bdi>" in markup and "<bdi>\u0622\u0634\u0627 2</bdi>" in markup
     assert "<b><bdi>Club &lt;i&gt;night&lt;/i&gt; \ufffd</bdi></b>" in markup
     parsed(markup)                                                   # well nested
+
+
+@pytest.mark.parametrize("seats", ["ABCD", "ABCDEF"])
+def test_every_ten_of_a_pile_or_of_the_centre_is_drawn_in_its_place(seats):
+    # a pile's tens were drawn 34 pixels apart from the box's middle on: with six players a side
+    # may take all twelve, and the seventh on ran over into the other side's box or off the
+    # picture (and a centre of ten tens or more into the top seat's box)
+    from dehlanote.output.svg import WIDTH
+
+    tens = tuple(f"10{s}" for s in "SHDC") * (3 if len(seats) == 6 else 1)
+    sides = ("ACE", "BDF") if len(seats) == 6 else ("AC", "BD")
+    for side in sides:
+        svg = table_svg(seats, {s: () for s in seats}, (), tens, {side: 52 * 3}, {side: tens}, None, "H")
+        root = ET.fromstring(svg)
+        pile = root.find(f".//{SVG}g[@data-side='{side}']")
+        box = pile.find(f"{SVG}rect")
+        left, right = float(box.get("x")), float(box.get("x")) + float(box.get("width"))
+        cards = [g.find(f"{SVG}rect") for g in pile.iter(f"{SVG}g") if g.get("data-card")]
+        assert len(cards) == len(tens)
+        assert all(left <= float(c.get("x")) and float(c.get("x")) + float(c.get("width")) <= right <= WIDTH
+                   for c in cards), side
+        xs = [float(c.get("x")) for c in cards]
+        assert min(b - a for a, b in zip(xs, xs[1:])) >= 15          # each one's suit in sight
+        centre = [g for g in root.find(f".//{SVG}g[@class='info']").iter(f"{SVG}g") if g.get("data-card")]
+        assert len(centre) == len(tens)
+        assert all(float(g.find(f"{SVG}rect").get("x")) + 30 <= 330 for g in centre)
