@@ -273,7 +273,8 @@ def hover(text: str, line: int, units: int, reg: Optional[Registry] = None) -> O
         deal, played = where
         rules = facts.rules
         assert rules is not None
-        snap = snapshots(deal, rules)[played]
+        shots = snapshots(deal, rules)
+        snap = shots[played]
         t = snap.trick
         assert t is not None
         seat = snap.shown[-1].seat
@@ -288,6 +289,12 @@ def hover(text: str, line: int, units: int, reg: Optional[Registry] = None) -> O
             lines.append(won)
             later = [x for x in deal.tricks if x.number > t.number]
             turn = f"{later[0].leader} leads next" if later else "the deal is over"
+            if deal.claim is not None and played == len(shots) - 1:
+                # the position shown is the deal's end, the claim's cards taken: say so (the
+                # piles grew by cards no trick had moved, and the centre emptied, unexplained)
+                claim = deal.claim
+                lines.append(f"then {claim.by} claims the rest: {claim.side} takes {claim.cards} cards"
+                             + (f" with {_cards(claim.tens)}" if claim.tens else ""))
         else:
             lines.append("the trick so far: " + ", ".join(f"{p.seat} {_cards([p.card])}" for p in snap.shown))
             turn = f"{t.order[len(snap.shown)]} to play"

@@ -804,3 +804,20 @@ def test_a_line_of_megabytes_is_not_lexed_whole_at_each_keystroke():
     assert hover(text, 4, len(line) - 2) is None
     assert time.monotonic() - began < 8
     assert _LEX_LIMIT > 256 * 64 * 2 + 10_000        # a deal of 256 tricks of 64 cards is lexed whole
+
+
+def test_hover_on_the_last_card_before_a_claim_says_the_claim_took_the_rest():
+    # the position after the last card of a claimed deal is the deal's end, the claim's cards
+    # taken: the hover said "D wins the trick ... centre 0 cards ... BD 1 ten (24 cards: 10♣)",
+    # 16 cards and a ten moved by no trick, with no word of the claim
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    last = next(i for i, line in enumerate(lines) if line.startswith("12 D:"))
+    text = "\n".join(x for x in lines[:last] if not x.startswith("[Result")) + "\nclaim D\n"
+    assert diagnostics(text) == []
+    lines = text.split("\n")
+    row = next(i for i, line in enumerate(lines) if line.startswith("11 A:"))
+    said = hover(text, row, lines[row].index("KD"))
+    assert "D wins the trick  \nthen D claims the rest: BD takes 16 cards with 10♣  \n" in said
+    assert "BD 1 ten (24 cards: 10♣)" in said and said.endswith("**the deal is over**")
+    before = hover(text, row, lines[row].index("7C"))            # a card before it: no claim yet
+    assert "claims" not in before and "BD 0 tens (8 cards)" in before
