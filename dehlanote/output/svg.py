@@ -188,7 +188,7 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
               to_play: Optional[str], trump: Optional[str], *, names: Optional[Mapping[str, str]] = None,
               dealer: Optional[str] = None, title: Optional[str] = None,
               unknown: Optional[Mapping[str, int]] = None, centre_tens: Optional[Cards] = None,
-              winner: Optional[str] = None) -> str:
+              winner: Optional[str] = None, over: str = "the deal is over") -> str:
     """The position as an SVG document.
 
     ``seats``: the seat letters ("ABCD"); ``hands``: each seat's cards still held (None, or a
@@ -198,7 +198,7 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
     in ``centre`` when it holds cards); ``piles``: cards captured per side; ``tens``: the tens
     each side captured; ``to_play``: whose turn (None: the deal is over); ``trump``: the suit
     in force (None: none yet, or secret); ``winner``: the seat winning the trick shown, when
-    it is complete.
+    it is complete; ``over``: what is said when no one is to play.
     """
     n = len(seats)
     layout = seat_layout(n)
@@ -278,7 +278,7 @@ def table_svg(seats: str, hands: Optional[Mapping[str, Optional[Cards]]], curren
     step = min(34.0, (300 - 30) / (len(centre_tens) - 1)) if len(centre_tens) > 1 else 34.0
     for k, ten in enumerate(centre_tens):          # (fanned to end before the top seat's box)
         out.append(_card(ten, 24 + k * step, 72, 30, 44))
-    out.append(_text(24, 140 if centre_tens else 88, f"{to_play} to play" if to_play else "the deal is over",
+    out.append(_text(24, 140 if centre_tens else 88, f"{to_play} to play" if to_play else _fit(over, 320, 16, True),
                      size=16, weight="bold", fill="#ffd54a" if to_play else "#ffffff"))
     out.append("</g>")
     # the captured piles
@@ -308,6 +308,7 @@ def snapshot_svg(snap: Snapshot, seats: str, *, names: Optional[Mapping[str, str
                  title: Optional[str] = None) -> str:
     """The table of a replayed deal after ``snap.played`` cards, as :func:`table_svg` draws it."""
     deal = snap.deal
+    over = "the deal is over"
     if snap.trick is not None and snap.shown and not snap.complete:
         order = snap.trick.order
         to_play: Optional[str] = order[len(snap.shown)]
@@ -315,6 +316,10 @@ def snapshot_svg(snap: Snapshot, seats: str, *, names: Optional[Mapping[str, str
         number = snap.trick.number
         later = [t for t in deal.tricks if t.number > number]
         to_play = later[0].leader if later else (None if deal.complete else snap.trick.winner)
+        if not later and deal.claim is not None:
+            # the last position holds the claim's cards in its piles (as the stepper's does):
+            # "the deal is over" left the cards still in hand counted twice, unexplained
+            over = f"{deal.claim.by} claimed the rest"
     else:
         to_play = deal.tricks[0].leader if deal.tricks else None
     hands: dict[str, Optional[Cards]] = {}
@@ -325,7 +330,7 @@ def snapshot_svg(snap: Snapshot, seats: str, *, names: Optional[Mapping[str, str
     return table_svg(seats, hands, tuple((p.seat, p.card) for p in snap.shown), snap.centre_cards,
                      snap.piles, snap.pile_tens, to_play, snap.trump, names=names, dealer=deal.dealer, title=title,
                      unknown=unknown, centre_tens=snap.centre_tens,
-                     winner=snap.trick.winner if snap.trick is not None and snap.complete else None)
+                     winner=snap.trick.winner if snap.trick is not None and snap.complete else None, over=over)
 
 
 def position_svg(table: Any) -> str:

@@ -341,6 +341,27 @@ def test_a_trick_written_but_not_replayed_is_said_to_be_so(tmp_path, command):
                                                              *extra).stderr
 
 
+def test_image_of_the_end_of_a_claimed_deal_says_the_claim_took_the_rest(tmp_path):
+    # the last position of a claimed deal holds the claim's cards in the piles (as the stepper's
+    # does) while the hands still show them: "the deal is over" left 60 cards on the picture,
+    # 8 of them counted twice, with no word of the claim
+    lines = WORKED.read_text(encoding="utf-8").split("\n")
+    last = next(i for i, line in enumerate(lines) if line.startswith("12 D:"))
+    record = tmp_path / "claimed.dpn"
+    record.write_text("\n".join(x for x in lines[:last] if not x.startswith("[Result")) + "\nclaim D\n",
+                      encoding="utf-8")
+    out = tmp_path / "end.svg"
+    assert run("image", record, "--deal", 1, "--trick", 11, "-o", out).exit_code == 0
+    texts = " ".join("".join(t.itertext()) for t in ET.parse(out).getroot().iter(f"{SVG}text"))
+    assert "D claimed the rest" in texts and "the deal is over" not in texts
+    assert "BD captured 24 cards" in texts
+    assert run("image", record, "--deal", 1, "--trick", 10, "-o", out).exit_code == 0      # before: no claim
+    texts = " ".join("".join(t.itertext()) for t in ET.parse(out).getroot().iter(f"{SVG}text"))
+    assert "claimed" not in texts and "A to play" in texts
+    assert run("image", WORKED, "--deal", 1, "--trick", 13, "-o", out).exit_code == 0     # no claim at all
+    assert "the deal is over" in " ".join("".join(t.itertext()) for t in ET.parse(out).getroot().iter(f"{SVG}text"))
+
+
 def test_image_of_players_with_huge_names_is_drawn_at_once(tmp_path):
     # each name was shortened a letter at a time, measuring the whole rest again each time: a
     # 60,000-letter name took minutes a seat (a 40,000-letter one 90 s), the picture never came
