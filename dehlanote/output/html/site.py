@@ -149,6 +149,12 @@ def _title(path: str, summaries: list[dict[str, Any]]) -> str:
     return Path(path).name if path not in ("-", "<stdin>") else _("DPN games")
 
 
+def _quoted(page: str) -> str:
+    """A page's name in a link: a name that is not UTF-8 (a file's, read with surrogate escapes)
+    as its own bytes, %-escaped."""
+    return quote(page, errors="surrogateescape")
+
+
 def write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, four_colour: bool = False,
                stats: Optional[ArchiveStats] = None, back: Optional[str] = None,
                on_game: Optional[Callable[[], None]] = None, per_page: int = 0,
@@ -196,7 +202,7 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
     held: Optional[IO[str]] = None
     names = names if names is not None else PageNames()
     page = target.name
-    report.href = f"{link_base}{quote(page)}"
+    report.href = f"{link_base}{_quoted(page)}"
     loose: list[str] = []     # comments in no game: the page of a file with no game shows them
 
     def flush() -> None:
@@ -238,7 +244,7 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
             entry = None
             if book is not None:
                 entry = book.game(game, replay.rules, source or path, report.games,
-                                  f"{link_base}{quote(page)}#game={report.games}",
+                                  f"{link_base}{_quoted(page)}#game={report.games}",
                                   game.tag("Event") or f"{Path(path).name} game {report.games}")
             on_deal: Optional[Callable[[DealFact], object]] = count.deal if count is not None else None
             if entry is not None:
@@ -259,7 +265,7 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
             if rows is not None:
                 row = dict(summary)
                 row["file"] = path
-                row["href"] = f"{link_base}{quote(page)}#game={report.games}"
+                row["href"] = f"{link_base}{_quoted(page)}#game={report.games}"
                 rows.append(row)
             if on_game is not None:
                 on_game()
