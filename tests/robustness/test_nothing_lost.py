@@ -590,19 +590,25 @@ FAULTY = {
 }
 
 
+def _fmt_twice(tmp_path, text: str):
+    """``fmt`` of ``text`` (its result), and ``fmt`` of what that wrote (its standard output)."""
+    path = tmp_path / "first.dpn"
+    path.write_text(text, encoding="utf-8")
+    result = runner.invoke(app, ["fmt", str(path)])
+    again = tmp_path / "again.dpn"
+    again.write_text(result.stdout, encoding="utf-8")
+    return result, runner.invoke(app, ["fmt", str(again)]).stdout
+
+
 @pytest.mark.parametrize("name", sorted(FAULTY))
 def test_fmt_and_the_editors_formatting_keep_every_word_of_a_game_with_faults(tmp_path, name):
     from dehlanote.langserver import formatted
     text = FAULTY[name]
-    path = tmp_path / "faulty.dpn"
-    path.write_text(text, encoding="utf-8")
-    result = runner.invoke(app, ["fmt", str(path)])
+    result, again = _fmt_twice(tmp_path, text)
     assert result.exit_code == 1 and "written as they are" in result.stderr
     assert result.stdout.split() == text.split()
     assert formatted(text).split() == text.split()
-    again = tmp_path / "again.dpn"
-    again.write_text(result.stdout, encoding="utf-8")
-    assert runner.invoke(app, ["fmt", str(again)]).stdout == result.stdout      # idempotent
+    assert again == result.stdout      # idempotent
 
 
 #: games that start in the middle of a line, after a game with faults
@@ -620,13 +626,10 @@ def test_fmt_writes_a_game_that_starts_mid_line_without_the_padding_to_its_colum
     # after a line of spaces, and each fmt added a blank line and a line of spaces more
     from dehlanote.langserver import formatted
     text = MID_LINE[name]
-    path = tmp_path / "mid.dpn"
-    path.write_text(text, encoding="utf-8")
-    once = runner.invoke(app, ["fmt", str(path)]).stdout
+    result, again = _fmt_twice(tmp_path, text)
+    once = result.stdout
     assert "".join(once.split()) == "".join(text.split())                      # every character kept
     assert not [line for line in once.split("\n") if line and not line.strip()]  # no line of spaces
     assert "\n[" in once and "  [" not in once
-    again = tmp_path / "again.dpn"
-    again.write_text(once, encoding="utf-8")
-    assert runner.invoke(app, ["fmt", str(again)]).stdout == once              # idempotent
+    assert again == once              # idempotent
     assert formatted(text) == once and formatted(once) == once
