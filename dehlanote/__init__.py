@@ -38,6 +38,12 @@ _EXPORTS = {
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
 
+#: the modules of the notebook views of the facts and of a table, loaded when a front end first
+#: asks for a view (the replay layer draws nothing itself and imports nothing above it: it reads
+#: these names here, the package being the one place that knows every layer; see
+#: dehlanote.replay.facts.drawer)
+DISPLAY_MODULES = ("dehlanote.output.notebook", "dehlanote.output.svg")
+
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)

@@ -156,7 +156,7 @@ class DealFact(NamedTuple):
 
     def _repr_html_(self) -> Optional[str]:
         """Jupyter's view: one row a trick, as the notebook display draws it (see :data:`DISPLAY`)."""
-        draw = DISPLAY.get("deal")
+        draw = drawer("deal")
         return draw(self) if draw is not None else None
 
     @property
@@ -256,7 +256,7 @@ class GameFacts(NamedTuple):
 
     def _repr_html_(self) -> Optional[str]:
         """Jupyter's view: one row a deal, as the notebook display draws it (see :data:`DISPLAY`)."""
-        draw = DISPLAY.get("game")
+        draw = drawer("game")
         return draw(self) if draw is not None else None
 
 
@@ -265,6 +265,26 @@ class GameFacts(NamedTuple):
 #: (:mod:`dehlanote.output.notebook`, :mod:`dehlanote.output.svg`), as the public API loads it;
 #: the facts know nothing of drawing
 DISPLAY: dict[str, Callable[[Any], str]] = {}
+
+
+def drawer(kind: str) -> Optional[Callable[[Any], str]]:
+    """The function that draws ``kind`` (``game``, ``deal``, ``table``); None when there is none.
+
+    The modules that fill :data:`DISPLAY` in are loaded the first time a view is asked for and
+    none is there, by the names the package gives (``dehlanote.DISPLAY_MODULES``, read from the
+    package already loaded: the replay layer imports nothing above it). A notebook that imported
+    only ``dehlanote.syntax`` and ``dehlanote.replay`` got no view at all: ``_repr_html_`` gave
+    None until something had loaded the output layer."""
+    if kind not in DISPLAY:
+        import importlib
+        import sys
+        package = sys.modules.get(__name__.split(".")[0])
+        for name in getattr(package, "DISPLAY_MODULES", ()):
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                pass
+    return DISPLAY.get(kind)
 
 #: what ``DealFact.table`` calls: :meth:`dehlanote.replay.table.Table.from_deal`, put here by
 #: that module as it loads (the replay package loads it), so the facts import nothing above them

@@ -25,7 +25,7 @@ from ..syntax.model import CardRef, Deal, Game, Hand, Play, Tag, Trick, Trump, W
 from .core import SHIFT, DealState, Problem, check_card, legal_cards, play_card, skip_trick, to_play
 from .engine import MatchState, finish_deal, start_deal, start_match
 from .events import deal_events
-from .facts import DISPLAY, TABLES, DealFact, TrickFact
+from .facts import TABLES, DealFact, TrickFact, drawer
 from .game import match_result, result_value
 from .methods import trump_method
 
@@ -507,7 +507,7 @@ class Table:
     def _repr_svg_(self) -> Optional[str]:
         """The table drawn as SVG, as the replay page draws it (for Jupyter: the notebook
         display, :data:`dehlanote.replay.facts.DISPLAY`, which the output layer fills in)."""
-        draw = DISPLAY.get("table")
+        draw = drawer("table")
         return draw(self) if draw is not None else None
 
 

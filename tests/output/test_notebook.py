@@ -278,3 +278,20 @@ def test_every_ten_of_a_pile_or_of_the_centre_is_drawn_in_its_place(seats):
         centre = [g for g in root.find(f".//{SVG}g[@class='info']").iter(f"{SVG}g") if g.get("data-card")]
         assert len(centre) == len(tens)
         assert all(float(g.find(f"{SVG}rect").get("x")) + 30 <= 330 for g in centre)
+
+
+def test_the_views_come_whatever_was_imported_first():
+    # a notebook that imported only the reader and the replay got no view at all: _repr_html_ and
+    # _repr_svg_ gave None until something had loaded the output layer (dehlanote.api, say)
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[2]
+    script = ("from dehlanote.syntax import parse_string\nfrom dehlanote.replay import replay_game\n"
+              "import sys\nassert 'dehlanote.output.notebook' not in sys.modules\n"
+              "f = replay_game(parse_string(open(sys.argv[1], encoding='utf-8').read())[0])\n"
+              "print(f._repr_html_()[:5], f.deals[0]._repr_html_()[:5], f.deals[0].table(trick=2)._repr_svg_()[:4])\n")
+    done = subprocess.run([sys.executable, "-c", script, str(root / "samples" / "worked-example.dpn")],
+                          capture_output=True, text=True, timeout=120, env={**__import__("os").environ,
+                                                                            "PYTHONPATH": str(root)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["<styl", "<styl", "<svg"], done.stdout     # (a view starts with its style)
