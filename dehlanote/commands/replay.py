@@ -117,7 +117,10 @@ def replay(
     stepper = Stepper.of(facts)
     if deal is not None and not stepper.goto(deal):
         raise fail(f"game {game} has no deal {deal} ({deal_span(facts.deals)})")
-    if trick is not None and not stepper.jump(trick):
+    if trick is not None and (not stepper.jump(trick)
+                              or trick not in {t.number for t in stepper.deals[stepper.deal].tricks}):
+        # (a trick written with the wrong number of cards is counted and not replayed: asked for,
+        # it printed the deal's heading alone, with no word, and the status of success)
         raise fail(no_trick(stepper.deals[stepper.deal], trick))
     note_unused(ctx, dd)
     analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)

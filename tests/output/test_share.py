@@ -325,14 +325,15 @@ def test_image_of_a_game_whose_rules_are_unknown_says_so(tmp_path):
     assert not out.exists()
 
 
-@pytest.mark.parametrize("command", ["image", "share"])
+@pytest.mark.parametrize("command", ["image", "share", "replay"])
 def test_a_trick_written_but_not_replayed_is_said_to_be_so(tmp_path, command):
+    # (replay --plain --trick 3 printed the deal's heading alone, without a word)
     # trick 3 written with three cards is not replayed: "deal 1 has no trick 3 (tricks 1 to
     # 13)" said the record had no trick 3, and a trick 3 between tricks 1 and 13 at that
     record = tmp_path / "short.dpn"
     record.write_text(WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S 7S 9S", " 3 A: 4S 5S 7S"),
                       encoding="utf-8")
-    extra = ["-o", tmp_path / "x.svg"] if command == "image" else []
+    extra = ["-o", tmp_path / "x.svg"] if command == "image" else ["--plain"] if command == "replay" else []
     result = run(command, record, "--deal", 1, "--trick", 3, *extra)
     assert result.exit_code == 2
     assert "deal 1 has a trick 3 written, but it could not be replayed (validate says why)" in result.stderr
