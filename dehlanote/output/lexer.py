@@ -74,6 +74,9 @@ class DpnLexer(RegexLexer):
         "comments": [
             (r"\{(?:deal \d+ )?analysis\b[^}]*\}", Comment.Special),
             (r"\{[^}]*\}", Comment.Multiline),
+            # a comment never closed runs to the end, as the reader reads it: one token (each "{" of
+            # "{{{{..." looked for its "}" to the end of the text again, in quadratic time)
+            (r"\{[^}]*\Z", Error),
         ],
         "root": [
             (r"[\s\ufeff]+", Text.Whitespace),

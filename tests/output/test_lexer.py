@@ -266,3 +266,12 @@ def test_a_trump_suit_after_a_line_end_or_a_comment_is_the_trump_suit(line):
     assert [v for t, v in found if t in Error] == []
     assert [v for t, v in found if t is Name.Builtin] == [line.split()[-3]]
     assert sorted(_positions(text)) == _model_cards(text)
+
+
+def test_a_comment_never_closed_is_one_error_to_the_end():
+    # as the reader reads it (the comment runs on to the end); each "{" of 40,000 unclosed ones
+    # looked for its "}" to the end of the text again (0.7 s, growing with the square)
+    tokens = [(t, v) for t, v in DpnLexer().get_tokens("deal 1 {abc\ntrump S")]
+    assert tokens[-1] == (Error, "{abc\ntrump S\n")
+    many = list(DpnLexer().get_tokens("{" * 200_000))
+    assert many == [(Error, "{" * 200_000 + "\n")]
