@@ -511,6 +511,16 @@ def serve(reg: Optional[Registry] = None) -> int:
         its traceback."""
 
         def structure_message(self, data: dict[str, Any]) -> Any:
+            msg_id = data.get("id")
+            if "jsonrpc" in data and "method" in data and "id" in data and msg_id is not None and (
+                    isinstance(msg_id, bool) or not isinstance(msg_id, (int, float, str))):
+                # an id that is no string nor number (an object, a list, true): pygls answered it and
+                # then failed to match its answer to it, a traceback in the log. JSON-RPC answers an
+                # invalid request with id null.
+                _log("a request refused: its id is not a string or a number")
+                self._send_response(None, error=types.ResponseError(  # type: ignore[arg-type]
+                    code=JsonRpcInvalidRequest.CODE, message="a request's id is a string or a number"))
+                return None
             if "jsonrpc" in data and not isinstance(data.get("method", ""), str):    # pygls: a TypeError
                 if "id" in data:
                     self.refuse(data["id"], JsonRpcInvalidRequest.CODE, "the method is not a string")

@@ -6,6 +6,7 @@ independent path: ``validate --format json``, the replayed facts, ``dehlanote fm
 from __future__ import annotations
 
 import json
+import re
 import os
 import queue
 import subprocess
@@ -821,3 +822,24 @@ def test_hover_on_the_last_card_before_a_claim_says_the_claim_took_the_rest():
     assert "BD 1 ten (24 cards: 10♣)" in said and said.endswith("**the deal is over**")
     before = hover(text, row, lines[row].index("7C"))            # a card before it: no claim yet
     assert "claims" not in before and "BD 0 tens (8 cards)" in before
+
+
+def test_a_request_whose_id_is_no_string_nor_number_is_refused_without_a_traceback():
+    # an object or a list as a request's id: pygls answered, then could not match the answer to
+    # its request (a dict is unhashable) and wrote a traceback to the log; JSON-RPC refuses such a
+    # request as invalid, with id null, and the server goes on
+    hover = {"textDocument": {"uri": "untitled:x.dpn"}, "position": {"line": 0, "character": 0}}
+    messages = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}},
+                {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+                {"jsonrpc": "2.0", "id": {"a": 1}, "method": "textDocument/hover", "params": hover},
+                {"jsonrpc": "2.0", "id": [1], "method": "shutdown"},
+                {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
+    data = b"".join(_framed(m) for m in messages)
+    done = subprocess.run([sys.executable, "-m", "dehlanote", "lsp"], input=data, capture_output=True,
+                          timeout=60, env=ENV, cwd=ROOT)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    answers = [json.loads(body) for body in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout)
+               if body]
+    refused = [a for a in answers if "error" in a]
+    assert [(a["error"]["code"], a.get("id")) for a in refused] == [(-32600, None), (-32600, None)]
+    assert {"id": 2, "jsonrpc": "2.0", "result": None} in answers            # and it went on to shut down
