@@ -457,7 +457,20 @@ def canonical_text(game: Game, facts: GameFacts) -> str:
     from ..syntax import write_game
     if game.errors:
         return as_written(game.source) if game.source is not None else write_game(game).strip("\n") + "\n"
-    return write_game(explicit(facts))
+    text = write_game(explicit(facts))
+    if facts.errors and game.source is not None and not _starts_a_game(text):
+        # a game the replay found faults in is laid out again, as written otherwise: but its
+        # start may be what made it a game of its own ("deal 1 AS QS 2S 10S" after a broken
+        # trick line is read as a deal with no number and trick 1; written "deal" and " 1 AS
+        # ...", it no longer starts a game, and fmt made two games one)
+        return as_written(game.source)
+    return text
+
+
+def _starts_a_game(text: str) -> bool:
+    """Whether ``text``, written after another game, is read as a game of its own."""
+    from ..syntax.reader import split_games
+    return len(list(split_games("deal 1 dealer A\n\n" + text))) == 2
 
 
 def as_written(source: str) -> str:

@@ -633,3 +633,19 @@ def test_fmt_writes_a_game_that_starts_mid_line_without_the_padding_to_its_colum
     assert "\n[" in once and "  [" not in once
     assert again == once              # idempotent
     assert formatted(text) == once and formatted(once) == once
+
+
+def test_fmt_keeps_a_game_that_starts_glued_to_a_broken_trick_line_a_game(tmp_path):
+    # "deal 1 AS QS 2S 10S" after a trick line broken off ("2 A:") starts a game (the reader cuts
+    # there), and is read as a deal with no number and trick 1; laid out again it was written
+    # "deal" then " 1 AS ...", which starts no game: fmt made the two games one
+    from dehlanote.langserver import formatted
+    from dehlanote.syntax.reader import split_games
+    text = ('[Event "x"]\n\ndeal 1 dealer D\ntrump D by A\n 1 A: AH 10H 3H 7H\n 2 A:deal 1 AS QS 2S 10S\n'
+            ' 3 A: 4S 5S 7S 9S\n')
+    assert len(list(split_games(text))) == 2
+    path = tmp_path / "glued.dpn"
+    path.write_text(text, encoding="utf-8")
+    out = runner.invoke(app, ["fmt", str(path)]).stdout
+    assert len(list(split_games(out))) == 2 and "deal 1 AS QS 2S 10S" in out
+    assert len(list(split_games(formatted(text)))) == 2
