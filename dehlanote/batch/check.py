@@ -23,7 +23,7 @@ from ..replay.quick import quick_chunk
 from ..rules.profile import Registry
 from ..syntax import Game
 from ..syntax.model import Loose
-from ..syntax.parser import loose_comments, parse_chunk
+from ..syntax.parser import parse_chunk, records
 from ..syntax.reader import Chunk, split_games
 from .locate import located
 
@@ -152,13 +152,7 @@ def records_of(spec: str) -> Iterator["Game | Loose"]:
     """The games of a file as :func:`games_of` gives them, and the comments of a piece of it
     that holds comments and no game (a file of notes alone) as a Loose where they stand:
     what converts a file keeps them (``games_of`` drops them)."""
-    for chunk in chunks_of(spec):
-        games = parse_chunk(chunk, keep_source=True)
-        if not games:
-            loose = loose_comments(chunk)
-            if loose is not None:
-                yield loose
-        yield from games
+    return records(chunks_of(spec), keep_source=True)
 
 
 def chunks_of(spec: str, on_bytes: Optional[Callable[[int], None]] = None) -> Iterator[Chunk]:

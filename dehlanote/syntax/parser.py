@@ -49,7 +49,7 @@ import gc
 import re
 import threading
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Union
@@ -72,7 +72,7 @@ from .reader import GAME_WHOLE_AT, TAG, Chunk, Source, split_games, stray_tags
 from .whole import MAX_CARDS, MAX_HANDS, MAX_TRICKS
 
 __all__ = ["MAX_CARDS", "MAX_ERRORS", "MAX_HANDS", "MAX_TRICKS", "iter_games", "iter_path", "loose_comments",
-           "parse_chunk",
+           "parse_chunk", "records",
            "parse_path", "parse_string", "paused_gc", "read_whole", "warm_up", "whole_span"]
 
 _UNESCAPE = re.compile(r'\\(["\\])')
@@ -494,6 +494,19 @@ def loose_comments(chunk: Chunk) -> Optional[Loose]:
     line = chunk.line + before.count("\n")
     column = start - before.rfind("\n") if "\n" in before else chunk.column + start
     return Loose(tuple(comment_text(m.group()) for m in found), chunk.text.strip("\n"), line, column)
+
+
+def records(chunks: Iterable[Chunk], *, keep_source: bool = False) -> Iterator["Game | Loose"]:
+    """The games of the reader's chunks, and the comments of a chunk that holds no game (a file
+    of notes alone) as a Loose where they stand: what a tool that keeps every comment reads
+    (:func:`iter_games` drops them)."""
+    for chunk in chunks:
+        games = parse_chunk(chunk, keep_source=keep_source)
+        if not games:
+            loose = loose_comments(chunk)
+            if loose is not None:
+                yield loose
+        yield from games
 
 
 #: characters of a line kept after an error's column when the reader gives it its line

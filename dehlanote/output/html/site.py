@@ -29,8 +29,8 @@ from ...replay import DealFact, GameFacts, iter_replay, replay_game
 from ...rules.profile import Registry, Rules
 from ...stats import ArchiveStats
 from ...syntax import iter_games
-from ...syntax.model import Game, Loose
-from ...syntax.parser import loose_comments, parse_chunk
+from ...syntax.model import Loose
+from ...syntax.parser import records
 from ...syntax.reader import split_games
 from .charts import PATTERNS, Bar, bar_chart
 from .data import game_summary, write_game_data
@@ -74,18 +74,6 @@ class SiteReport:
     files: list[PageReport] = field(default_factory=list)
     index: Optional[str] = None
     stats: Optional[ArchiveStats] = None
-
-
-def _records(stream: IO[bytes]) -> Iterator["Game | Loose"]:
-    """The games of a binary stream as :func:`iter_games` gives them, and the comments of a
-    piece of it that holds no game (a file of notes alone) as a Loose where they stand."""
-    for chunk in split_games(stream):
-        games = parse_chunk(chunk)
-        if not games:
-            loose = loose_comments(chunk)
-            if loose is not None:
-                yield loose
-        yield from games
 
 
 def replay_games_of(stream: IO[bytes], reg: Registry) -> Iterator[GameFacts]:
@@ -227,7 +215,7 @@ def _write_page(stream: IO[bytes], path: str, target: Path, reg: Registry, *, fo
         summaries = []
 
     try:
-        for game in _records(stream):
+        for game in records(split_games(stream)):
             if isinstance(game, Loose):
                 loose.extend(game.comments)
                 continue
