@@ -103,16 +103,19 @@ def deal_view(fact: DealFact, rules: Rules, analysis: DealAnalysis, _: Words = s
     first = analysis.tricks[0].number
     # a trick left out for a card the rules do not allow: "not analysed: trick 8: B's 5S is not a
     # legal card here" (the tricks before and after it are)
-    fault = _("not analysed: {reason}").format(reason=_(analysis.reason)) if analysis.faults else ""
-    if first > 1:
-        # "earlier tricks not solved in time"; any other reason is a sentence of its own
-        view.note = (_("analysed from trick {n}: earlier tricks {reason}").format(n=first, reason=_(analysis.reason))
-                     if analysis.reason == TIMEOUT
-                     else _("analysed from trick {n}").format(n=first) + "; " + fault if fault
-                     else _("analysed from trick {n}: {reason}").format(n=first, reason=_(analysis.reason))
-                     if analysis.reason else _("analysed from trick {n}").format(n=first))
-    elif analysis.reason:
-        view.note = fault or _(analysis.reason)
+    reason = _(analysis.reason) if analysis.reason else ""     # (gettext of "" is the catalog's header)
+    fault = _("not analysed: {reason}").format(reason=reason) if analysis.faults else ""
+    start = _("analysed from trick {n}").format(n=first)
+    if first == 1:
+        view.note = fault or reason
+    elif analysis.reason == TIMEOUT:    # "earlier tricks not solved in time"
+        view.note = _("analysed from trick {n}: earlier tricks {reason}").format(n=first, reason=reason)
+    elif fault:
+        view.note = start + "; " + fault
+    elif analysis.reason:               # any other reason is a sentence of its own
+        view.note = _("analysed from trick {n}: {reason}").format(n=first, reason=reason)
+    else:
+        view.note = start
     return view
 
 
