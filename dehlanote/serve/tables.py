@@ -45,7 +45,7 @@ __all__ = ["core_table", "FolderBusy", "FolderLock", "Limits", "Refusal", "Table
 _NAME = re.compile(r"^table-([1-9][0-9]{0,8})\.dpn$")
 OWNER = "dehlanote serve"     # who holds a served record, as a recorder refused on it is told
 _CARD = re.compile(r"^(?:[AKQJ98765432]|10)[SHDC]$")
-_NAME_CHARS = re.compile(r"[\x00-\x1f\x7f\"\\\]\[{}]")
+_NAME_CHARS = re.compile(r"[\"\\\]\[{}]")     # (control characters: text.one_line_name)
 #: the comment a tens line entered at a table carries: the players counted the deal's tens (kept in
 #: the record, so that a restart of the server does not ask them again; the record's writer puts
 #: a tens line in every finished deal, checked or not)
