@@ -123,26 +123,30 @@ class Solver:
 
     def judge(self, pos: Position, played: str, guess: int | None = None) -> tuple[int, int, tuple[str, ...]]:
         """The value after ``played``, the best value the mover could have had, and the cards
-        that give it. Cheaper than every card's value: a card is only tested against the
-        best so far (first at it: a worse card is told in one test), and valued exactly only
-        when better. ``guess``: a likely value after ``played`` (see :meth:`value`)."""
+        that give it. Cheaper than every card's value: the value after ``played`` bounds the
+        position's value on the mover's side, so the position is valued from it (one test when
+        ``played`` was best); then every other card is told equal to the best or worse in one
+        test. ``guess``: a likely value after ``played`` (see :meth:`value`)."""
         self._check(pos)
         if played not in pos.legal():
             raise ValueError(f"{played} is not a legal card here")
         groups = pos.groups()
-        sign = 1 if pos.turn % 2 == 0 else -1
+        mover_side0 = pos.turn % 2 == 0
         after = self.value(pos.play(played), guess)
-        best, best_cards = after, [c for g in groups if played in g for c in g]
+        base = pos.score()[0]
+        if mover_side0:
+            best = base + self._gain(pos, after + 1 - base, lo=after - base)
+        else:
+            best = base + self._gain(pos, after - base, hi=after - base)
+        best_cards: list[str] = []
         for group in groups:
             if played in group:
+                if after == best:
+                    best_cards.extend(group)
                 continue
             nxt = pos.play(group[0])
-            g = self._test(nxt, best)   # fail-soft: below best, at least best, or more
-            if g == best:
-                g = max(self._test(nxt, best + 1), best)
-            if (g - best) * sign > 0:
-                best, best_cards = self.value(nxt, g), list(group)
-            elif g == best:
+            # the mover's side reaches best with this card (side 0: at least best; side 1: at most)
+            if (self._test(nxt, best) >= best if mover_side0 else self._test(nxt, best + 1) <= best):
                 best_cards.extend(group)
         order = {c: i for i, c in enumerate(pos.legal())}
         return after, best, tuple(sorted(best_cards, key=order.__getitem__))
@@ -227,9 +231,11 @@ class Solver:
             return res
         return test
 
-    def _gain(self, pos: Position, guess: int | None = None) -> int:
+    def _gain(self, pos: Position, guess: int | None = None, *, lo: int = 0, hi: int | None = None) -> int:
+        """Side 0's gain from ``pos`` under best play; ``lo`` and ``hi``: bounds already known."""
         run = self._setup(pos)
-        lo, hi, steer = 0, self._upper, 0 if guess is None else 2
+        steer = 0 if guess is None else 2
+        hi = self._upper if hi is None else min(hi, self._upper)
         while lo < hi:
             mid = (lo + hi + 1) // 2 if not steer else min(max(guess or 0, lo + 1), hi)
             g = run(mid)
