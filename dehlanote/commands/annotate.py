@@ -18,7 +18,7 @@ from ..output.render import (
     game_heading,
     game_result_text,
 )
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused
+from .sdoptions import ANALYSIS_TIME_OPTION, DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused
 from ..replay import DealFact, GameFacts, GameReplay, iter_replay
 from ..rules.profile import Registry, Rules
 from ..syntax import Game
@@ -64,6 +64,7 @@ def annotate(
     dd: bool = DD_OPTION,
     worlds: int = WORLDS_OPTION,
     seed: int = SEED_OPTION,
+    time_limit: float = ANALYSIS_TIME_OPTION,
 ) -> None:
     """Show each deal trick by trick.
 
@@ -80,7 +81,7 @@ def annotate(
     """
     reg = load_registry(rules)
     note_unused(ctx, dd)
-    judge = _Judge(dd, worlds, seed) if analyse or judgement_options_given(ctx) else None
+    judge = _Judge(dd, worlds, seed, time_limit or None) if analyse or judgement_options_given(ctx) else None
     specs = expand(files)
     reports: list[FileReport] = []
     out = TextOut()
@@ -141,15 +142,15 @@ DIRECT = True
 class _Judge:
     """``--analyse``: each deal solved, and judged single dummy unless ``dd``."""
 
-    def __init__(self, dd: bool, worlds: int, seed: int) -> None:
-        self.dd, self.worlds, self.seed = dd, worlds, seed
+    def __init__(self, dd: bool, worlds: int, seed: int, time_limit: Optional[float]) -> None:
+        """``time_limit``: CPU seconds a deal at most (None: no limit)."""
+        self.dd, self.worlds, self.seed, self.time_limit = dd, worlds, seed, time_limit
         #: on a terminal, what is written before a deal is solved (the tables held so far), so
         #: that the line saying which deal is being solved stands below them (None: no line)
         self.flush: Optional[Callable[[], None]] = None
 
     def solve(self, fact: DealFact, rules: Rules) -> DealAnalysis:
         # (the solver imported only for --analyse: a quicker start for the rest)
-        from ..analysis import commentary
         from ..analysis.single import analyse as analyse_single
         progress: Optional[Callable[[int, int], None]] = None
         if self.flush is not None:
@@ -165,7 +166,7 @@ class _Judge:
             progress(0, 0)
         try:
             return analyse_single(fact, rules, dd=self.dd, worlds=self.worlds, seed=self.seed,
-                                  time_limit=commentary.DEAL_SECONDS, progress=progress)
+                                  time_limit=self.time_limit, progress=progress)
         finally:
             if progress is not None:
                 sys.stderr.write("\r\x1b[K")

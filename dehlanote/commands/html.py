@@ -17,7 +17,8 @@ from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
 from ..rules.profile import Rules
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused, typed
+from .sdoptions import (ANALYSIS_TIME_OPTION, DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given,
+                        note_unused, typed)
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -86,6 +87,7 @@ def html_command(
     dd: bool = DD_OPTION,
     worlds: int = WORLDS_OPTION,
     seed: int = SEED_OPTION,
+    time_limit: float = ANALYSIS_TIME_OPTION,
     viewer: bool = typer.Option(False, "--viewer", help="Write the viewer page instead (no FILE): it shows the "
                                                           "deal carried in its link (see dehlanote share)."),
     rules: Optional[Path] = RULES_OPTION,
@@ -116,6 +118,7 @@ def html_command(
         unused = [name for name, given in (("--site", site), ("--analyse", analyse),
                                            ("--analyse-from", analyse_from is not None), ("--dd", dd),
                                            ("--worlds", typed(ctx, "worlds")), ("--seed", typed(ctx, "seed")),
+                                           ("--time-limit", typed(ctx, "time_limit")),
                                            ("--rules", rules is not None)) if given]
         if unused:
             one = len(unused) == 1
@@ -134,7 +137,8 @@ def html_command(
         specs = once_each(specs)        # a site counts each game once, as stats and review do (their links agree)
     started = time.perf_counter()
     note_unused(ctx, dd)
-    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, words=translator(lang))
+    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, words=translator(lang),
+                         time_limit=time_limit or None)
                 if analyse or analyse_from or judgement_options_given(ctx) else None)
     extend = _analysis(analyser, progress if progress is not None else sys.stderr.isatty()) if analyser else None
     if not as_site:

@@ -29,7 +29,7 @@ from ..output.stepper_view import (
 )
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .sdoptions import DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused
+from .sdoptions import ANALYSIS_TIME_OPTION, DD_OPTION, SEED_OPTION, WORLDS_OPTION, judgement_options_given, note_unused
 from .common import (
     ANALYSE_FROM_OPTION,
     RULES_OPTION,
@@ -80,6 +80,7 @@ def replay(
     dd: bool = DD_OPTION,
     worlds: int = WORLDS_OPTION,
     seed: int = SEED_OPTION,
+    time_limit: float = ANALYSIS_TIME_OPTION,
     rules: Optional[Path] = RULES_OPTION,
 ) -> None:
     """Step through a game in the terminal, card by card.
@@ -123,7 +124,7 @@ def replay(
         # it printed the deal's heading alone, with no word, and the status of success)
         raise fail(no_trick(stepper.deals[stepper.deal], trick))
     note_unused(ctx, dd)
-    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed)
+    analyser = (Analyser(from_trick=analyse_from or 1, dd=dd, worlds=worlds, seed=seed, time_limit=time_limit or None)
                 if analyse or analyse_from or judgement_options_given(ctx) else None)
     if interactive:
         _interactive(stepper, facts, symbols, analyser, source=file, reg=reg)

@@ -18,9 +18,9 @@ SEED_OPTION = typer.Option(0, "--seed", metavar="N",
 
 
 def seconds_limit(text: "str | float") -> float:
-    """A ``--time-limit`` (solve, review): seconds, at least 0; 0 or ``inf`` is no limit (0 is
-    given back for both). ``nan`` was refused as "should be greater than or equal to 0", as if it
-    were a number of seconds below 0."""
+    """A ``--time-limit`` (solve, review, and the analysis of annotate, replay and html): seconds, at
+    least 0; 0 or ``inf`` is no limit (0 is given back for both). ``nan`` was refused as "should be
+    greater than or equal to 0", as if it were a number of seconds below 0."""
     text = str(text)        # (the default comes as a number)
     try:
         value = float(text.strip())
@@ -33,10 +33,17 @@ def seconds_limit(text: "str | float") -> float:
     return 0.0 if math.isinf(value) else value + 0.0        # (+ 0.0: -0 is 0)
 
 
+#: annotate, replay and html: the analysis's time a deal (solve and review say it in their own words)
+ANALYSIS_TIME_OPTION = typer.Option(60.0, "--time-limit", parser=seconds_limit, metavar="SECONDS",
+                                    help="The analysis: CPU seconds a deal at most (0: no limit). The later "
+                                         "tricks are solved first, so a deal stopped by the limit still shows "
+                                         "them. It implies --analyse.")
+
+
 def judgement_options_given(ctx: typer.Context) -> bool:
-    """Whether --dd, --worlds or --seed was typed: they speak of the analysis, so they ask for it
-    (``annotate --dd FILE`` analyses, as ``--analyse-from`` does; it was a plain annotate)."""
-    return any(typed(ctx, name) for name in ("dd", "worlds", "seed"))
+    """Whether --dd, --worlds, --seed or --time-limit was typed: they speak of the analysis, so they
+    ask for it (``annotate --dd FILE`` analyses, as ``--analyse-from`` does; it was a plain annotate)."""
+    return any(typed(ctx, name) for name in ("dd", "worlds", "seed", "time_limit"))
 
 
 def typed(ctx: typer.Context, name: str) -> bool:

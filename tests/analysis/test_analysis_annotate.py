@@ -21,18 +21,20 @@ import ptyread  # noqa: E402  (tests/ptyread.py: a pseudo terminal read one way 
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = str(ROOT / "samples" / "hukum-closed-trump.dpn")
-#: a deal's limit as the command has it (the tests below mostly take a shorter one)
-DEAL_SECONDS = analysis_annotate.DEAL_SECONDS
+
+
+#: a few CPU seconds a deal: the later tricks (solved first) are enough to check the marks
+QUICK = ["--time-limit", "0.3"]
 
 
 @pytest.fixture(autouse=True)
 def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    # a few CPU seconds a deal: the later tricks (solved first) are enough to check the marks
+    # (the same for the analysis called directly, commentary.analysed)
     monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", 0.3)
 
 
 def test_dpn_gets_glyphs_and_comments_and_stays_valid() -> None:
-    res = CliRunner().invoke(app, ["annotate", "--analyse", "--dd", "--format", "dpn", SAMPLE])
+    res = CliRunner().invoke(app, ["annotate", "--analyse", "--dd", *QUICK, "--format", "dpn", SAMPLE])
     assert res.exit_code == 0, res.output
     text = res.stdout
     # deal 4, trick 10: C's JH let BD take the last ten (found by solve too)
@@ -60,18 +62,18 @@ def test_an_existing_glyph_is_kept() -> None:
 
 
 def test_text_shows_the_analysis_under_the_game() -> None:
-    res = CliRunner().invoke(app, ["annotate", "--analyse", "--dd", SAMPLE])
+    res = CliRunner().invoke(app, ["annotate", "--analyse", "--dd", *QUICK, SAMPLE])
     assert res.exit_code == 0, res.output
     assert "trick 10: C JH?? C should have played 10H: AC 1\u20133 instead of 0\u20134" in res.stdout
 
 
-def test_by_default_the_cards_are_judged_single_dummy(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_by_default_the_cards_are_judged_single_dummy() -> None:
     """Without --dd each card is judged over the deals its player could not tell apart: every mark
     under the game is the single-dummy judgement's (as solve's single_dummy gives it)."""
     # half a CPU second a deal and a part (double then single dummy): the last tricks of each of
     # the four deals, judged from the end back, with five cards marked (1.0 marked seven, at twice the time)
-    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", 0.5)
-    res = CliRunner().invoke(app, ["annotate", "--analyse", "--worlds", "8", "--seed", "3", SAMPLE])
+    res = CliRunner().invoke(app, ["annotate", "--analyse", "--worlds", "8", "--seed", "3", "--time-limit", "0.5",
+                                   SAMPLE])
     assert res.exit_code == 0, res.output
     notes = [line for line in res.stdout.splitlines() if line.startswith("note: deal ")]
     assert notes and all("each card judged single dummy" in line for line in notes)
@@ -115,9 +117,7 @@ def _annotate_with_stderr_on_a_terminal(args: list[str], out: Path) -> bytes:
     return got
 
 
-def test_on_a_terminal_a_line_says_which_deal_is_being_solved_and_is_wiped(tmp_path: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", DEAL_SECONDS)     # as in the command run below
+def test_on_a_terminal_a_line_says_which_deal_is_being_solved_and_is_wiped(tmp_path: Path) -> None:
     args = ["--analyse", "--dd", str(ROOT / "samples" / "worked-example.dpn")]
     shown = _annotate_with_stderr_on_a_terminal(args, tmp_path / "out.txt").decode("utf-8")
     # from 0/0 to 13/13 (the tricks solved, the last first), rewritten in place, then wiped

@@ -15,7 +15,6 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 from typer.testing import CliRunner
 
-from dehlanote.analysis import commentary as analysis_annotate
 from dehlanote.cli import app
 from dehlanote.rules.profile import registry
 from dehlanote.syntax import parse_string
@@ -93,9 +92,8 @@ def test_rules_follows_columns_when_it_is_set(monkeypatch):
 
 # ---- annotate --analyse ---------------------------------------------------------------------------
 
-@pytest.fixture
-def quick(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analysis_annotate, "DEAL_SECONDS", 20.0)
+#: 20 CPU seconds a deal (the worked example is solved whole in about 2)
+QUICK = ("--time-limit", "20")
 
 
 _ROW = re.compile(r"^\s+(\d+)\s+[A-D]\s+(.+?)\s{2,}[A-D]\s")
@@ -103,8 +101,8 @@ _UNDER = re.compile(r"^  trick (\d+): ([A-D]) (\w+?)(\?\??) ")
 _SUIT = {"♠": "S", "♥": "H", "♦": "D", "♣": "C"}
 
 
-def test_annotate_analyse_marks_in_the_table_the_cards_the_analysis_names(quick):
-    out = run("annotate", "--analyse", "--dd", WORKED).stdout
+def test_annotate_analyse_marks_in_the_table_the_cards_the_analysis_names():
+    out = run("annotate", "--analyse", "--dd", *QUICK, WORKED).stdout
     under = {(int(m[1]), m[3], m[4]) for m in map(_UNDER.match, out.splitlines()) if m}
     assert len(under) >= 3
     marked = set()
@@ -123,9 +121,9 @@ def test_annotate_analyse_marks_in_the_table_the_cards_the_analysis_names(quick)
                               if _ROW.match(line))                    # no analysis, no marks
 
 
-def test_annotate_dpn_tells_the_analysis_marks_from_the_authors_glyphs(quick):
+def test_annotate_dpn_tells_the_analysis_marks_from_the_authors_glyphs():
     text = WORKED.read_text(encoding="utf-8").replace(" 3 A: 4S 5S", " 3 A: 4S! 5S")
-    out = run("annotate", "--analyse", "--dd", "--format", "dpn", "-", input=text).stdout
+    out = run("annotate", "--analyse", "--dd", *QUICK, "--format", "dpn", "-", input=text).stdout
     games = list(parse_string(out))
     assert not any(g.errors for g in games)
     plays = {(t.number, p.card): p for d in games[0].deals for t in d.tricks for p in t.plays}
