@@ -547,6 +547,16 @@ def serve(reg: Optional[Registry] = None) -> int:
         def handle_message(self, message: Any) -> None:
             if message is None:              # a request refused as it was read
                 return
+            if isinstance(message, list):
+                # a JSON-RPC batch (an array of messages): not part of LSP, so none of it is acted
+                # on, and one error with id null says so (JSON-RPC's answer to a batch it cannot
+                # take); it was dropped without a word, and the editor waited for its answers
+                _log(f"a batch of {len(message)} messages refused")
+                self._send_response(None, error=types.ResponseError(  # type: ignore[arg-type]
+                    code=JsonRpcInvalidRequest.CODE,
+                    message="a batch (a JSON array of messages) is not part of the language server protocol: "
+                            "send each message on its own"))
+                return
             version, msg_id, method = (message.get(k) if isinstance(message, dict) else getattr(message, k, None)
                                        for k in ("jsonrpc", "id", "method"))
             request = msg_id is not None and method is not None

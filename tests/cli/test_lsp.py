@@ -843,3 +843,29 @@ def test_a_request_whose_id_is_no_string_nor_number_is_refused_without_a_traceba
     refused = [a for a in answers if "error" in a]
     assert [(a["error"]["code"], a.get("id")) for a in refused] == [(-32600, None), (-32600, None)]
     assert {"id": 2, "jsonrpc": "2.0", "result": None} in answers            # and it went on to shut down
+
+
+def test_a_batch_of_messages_is_refused_with_one_error_and_the_server_goes_on():
+    # a JSON-RPC batch (an array) is not part of LSP: it was dropped without a word, and a client
+    # that sent one waited for answers forever. One error with id null says so; nothing in the
+    # batch is acted on (its shutdown does not shut the server down), and the next message is
+    # answered as usual.
+    batch = json.dumps([{"jsonrpc": "2.0", "id": 7, "method": "shutdown"},
+                        {"jsonrpc": "2.0", "method": "exit"}]).encode("utf-8")
+    empty = b"[]"
+    messages = [_framed({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+                _framed({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+                b"Content-Length: %d\r\n\r\n" % len(batch) + batch,
+                b"Content-Length: %d\r\n\r\n" % len(empty) + empty,
+                _framed({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+                _framed({"jsonrpc": "2.0", "method": "exit"})]
+    done = subprocess.run([sys.executable, "-m", "dehlanote", "lsp"], input=b"".join(messages), capture_output=True,
+                          timeout=60, env=ENV, cwd=ROOT)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    answers = [json.loads(body) for body in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout)
+               if body]
+    refused = [a for a in answers if "error" in a]
+    assert [(a["error"]["code"], a.get("id")) for a in refused] == [(-32600, None), (-32600, None)]
+    assert "batch" in refused[0]["error"]["message"]
+    assert not any(a.get("id") == 7 for a in answers)                      # the batch's request not acted on
+    assert {"id": 2, "jsonrpc": "2.0", "result": None} in answers            # the next request answered
