@@ -373,6 +373,16 @@ def _framed(message: Any) -> bytes:
     return b"Content-Length: %d\r\n\r\n" % len(body) + body
 
 
+def _answers(data: bytes) -> list[dict[str, Any]]:
+    """What a fresh server answers to ``data`` (framed messages, ending with shutdown and exit),
+    in order; the server must exit with status 0 and log no traceback."""
+    done = subprocess.run([sys.executable, "-m", "dehlanote", "lsp"], input=data, capture_output=True,
+                          timeout=60, env=ENV, cwd=ROOT)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
+    return [json.loads(body) for body in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout)
+            if body]
+
+
 MISFRAMED = {"not-a-number": b"Content-Length: abc\r\n\r\n{}", "negative": b"Content-Length: -5\r\n\r\n{}",
              "no-length": b"Content-Type: application/json\r\n\r\n{}", "zero": b"Content-Length: 0\r\n\r\n",
              "overflow": b"Content-Length: 99999999999999999999\r\n\r\n",
@@ -834,12 +844,7 @@ def test_a_request_whose_id_is_no_string_nor_number_is_refused_without_a_traceba
                 {"jsonrpc": "2.0", "id": {"a": 1}, "method": "textDocument/hover", "params": hover},
                 {"jsonrpc": "2.0", "id": [1], "method": "shutdown"},
                 {"jsonrpc": "2.0", "id": 2, "method": "shutdown"}, {"jsonrpc": "2.0", "method": "exit"}]
-    data = b"".join(_framed(m) for m in messages)
-    done = subprocess.run([sys.executable, "-m", "dehlanote", "lsp"], input=data, capture_output=True,
-                          timeout=60, env=ENV, cwd=ROOT)
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
-    answers = [json.loads(body) for body in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout)
-               if body]
+    answers = _answers(b"".join(_framed(m) for m in messages))
     refused = [a for a in answers if "error" in a]
     assert [(a["error"]["code"], a.get("id")) for a in refused] == [(-32600, None), (-32600, None)]
     assert {"id": 2, "jsonrpc": "2.0", "result": None} in answers            # and it went on to shut down
@@ -859,11 +864,7 @@ def test_a_batch_of_messages_is_refused_with_one_error_and_the_server_goes_on():
                 b"Content-Length: %d\r\n\r\n" % len(empty) + empty,
                 _framed({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
                 _framed({"jsonrpc": "2.0", "method": "exit"})]
-    done = subprocess.run([sys.executable, "-m", "dehlanote", "lsp"], input=b"".join(messages), capture_output=True,
-                          timeout=60, env=ENV, cwd=ROOT)
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr[-2000:]
-    answers = [json.loads(body) for body in re.split(rb"Content-Length: \d+\r\n(?:[^\r\n]+\r\n)*\r\n", done.stdout)
-               if body]
+    answers = _answers(b"".join(messages))
     refused = [a for a in answers if "error" in a]
     assert [(a["error"]["code"], a.get("id")) for a in refused] == [(-32600, None), (-32600, None)]
     assert "batch" in refused[0]["error"]["message"]
