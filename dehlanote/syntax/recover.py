@@ -282,7 +282,11 @@ def recover(chunk: Chunk, error: DpnError, fine: Any) -> tuple[tuple[list[Game],
         if not 0 <= at < len(text):
             break
         best: tuple[int, str, DpnError | None, Diagnosis | None, Any] | None = None
-        for edited, lines in _edits(text, at, row):
+        edits = _edits(text, at, row)
+        # no try can score more than reading to the end with the fewest lines touched: a try that
+        # does is kept at once (the first of equals is kept anyway), the rest left unread
+        most = last_line - min((lines for _, lines in edits), default=0)
+        for edited, lines in edits:
             outcome: tuple[Any, ...]
             spent += len(edited)
             if spent > budget:
@@ -297,6 +301,8 @@ def recover(chunk: Chunk, error: DpnError, fine: Any) -> tuple[tuple[list[Game],
                 score, outcome = last_line - lines, (None, None, read)
             if best is None or score > best[0]:
                 best = (score, edited, *outcome)
+                if score >= most:
+                    break
         if best is None:
             break
         _, text, next_error, row, read = best
