@@ -198,6 +198,9 @@ def main() -> None:
         except ImportError:
             ap.error("--anchor needs the endplay package (DDS for Python): pip install endplay")
     names = args.profiles.split(",")
+    unknown = [n for n in names if n not in PROFILES]
+    if unknown:
+        ap.error(f"no profile {', '.join(map(repr, unknown))} here: --profiles takes {', '.join(PROFILES)}")
     results: dict[tuple[str, int], list] = {}
     if args.from_log:
         with open(args.from_log, encoding="utf-8") as f:
