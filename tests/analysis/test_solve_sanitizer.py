@@ -164,7 +164,9 @@ def test_the_compiled_search_is_clean_under_address_and_undefined_sanitizers(tmp
         pytest.skip("no C compiler or Python headers here: the compiled search cannot be built")
     src = Path(search.__file__).with_name("_csearch.c")
     so = tmp_path / "_csearch_sanitized.so"
-    build = subprocess.run([cc, "-shared", "-fPIC", "-O1", "-g", "-fno-omit-frame-pointer",
+    # -O0: every load and store is kept for the sanitizers to check (an optimiser may drop some), and
+    # the build takes 1 s against 4 s at -O1 (the whole test 3.9 against 6.6 s)
+    build = subprocess.run([cc, "-shared", "-fPIC", "-O0", "-g", "-fno-omit-frame-pointer",
                             "-fsanitize=address,undefined", "-fno-sanitize-recover=all", f"-I{include}",
                             "-DCSEARCH_PLAIN_ALLOC",   # the tables from malloc: ASan guards their ends
                             str(src), "-o", str(so)], capture_output=True, text=True)
