@@ -56,6 +56,9 @@ SCORE_CODE = {"tens": 0, "points": 1, "tricks": 2}
 TEN = 8
 HINTS = [None] + [(s, r) for s in range(4) for r in range(16)]   # a lead packed as suit * 16 + rank + 1
 CHECK_EVERY = 4096
+# A node limit past this is no limit in practice (tens of thousands of years of card plays) and stays within
+# the compiled search's 64-bit count: a larger one is taken as this one
+NODES_MOST = 1 << 62
 NO_RANKS: tuple[int, ...] = ()
 OTHERS = ((1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2))
 ONES = int("01" * 13, 2)
@@ -175,7 +178,7 @@ class Solver:
         if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))
                                     or not seconds >= 0):
             raise ValueError(f"the time limit must be a number of seconds of 0 or more, or None, not {seconds!r}")
-        self.node_limit = None if nodes is None else self.nodes + nodes
+        self.node_limit = None if nodes is None else min(self.nodes + nodes, NODES_MOST)
         self.deadline = None if seconds is None else time.process_time() + seconds
         self.check_at = self.nodes + CHECK_EVERY if nodes is not None or seconds is not None else 1 << 62
 

@@ -255,6 +255,14 @@ def test_a_deal_stopped_by_the_node_limit_is_not_said_stopped_by_the_time_limit(
     assert "(1 not whole: stopped by the time limit, the later tricks judged)" in timed.stdout
 
 
+def test_a_node_limit_past_the_search_counts_reach_is_judged_as_no_limit(tmp_path: Path) -> None:
+    # 2**63 and more overflowed the compiled search's 64-bit count: a traceback and status 1
+    ran = run("samples/worked-example.dpn", "--dd", "--from-trick", "12", "--node-limit", str(10**30),
+              cache=tmp_path)
+    assert ran.returncode == 0, ran.stderr
+    assert "Traceback" not in ran.stderr and "1 decision judged in 1 deal" in ran.stdout
+
+
 def test_an_unreadable_file_among_others_hides_none_of_their_decisions(tmp_path):
     # as solve: the missing file is said, the other file's deals judged, the status 2
     ran = run(str(tmp_path / "missing.dpn"), "samples/worked-example.dpn", "--from-trick", "12", "--dd",

@@ -121,6 +121,18 @@ def test_a_node_limit_reports_not_solved_in_time() -> None:
     assert deal["solved"] is False and deal["reason"] == "not solved in time"
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_node_limit_past_the_search_counts_reach_is_no_limit_and_no_traceback(jobs: str) -> None:
+    # 2**63 and more overflowed the compiled search's 64-bit count: a traceback and status 1
+    res = run("--node-limit", str(2**63), "--jobs", jobs, "--dd", "--from-trick", "12", "--format", "json",
+              str(SAMPLES / "worked-example.dpn"))
+    assert res.returncode == 0, res.stderr
+    assert "Traceback" not in res.stderr
+    deal = json.loads(res.stdout)["deals"][0]
+    plain = run("--dd", "--from-trick", "12", "--format", "json", str(SAMPLES / "worked-example.dpn"))
+    assert deal["solved"] is True and deal["tricks"] == json.loads(plain.stdout)["deals"][0]["tricks"]
+
+
 def test_jobs_give_the_same_answer() -> None:
     one = run("--format", "json", "--from-trick", "11", str(SAMPLES / "pagat-session.dpn"))
     two = run("--format", "json", "--from-trick", "11", "--jobs", "2", str(SAMPLES / "pagat-session.dpn"))
