@@ -41,13 +41,15 @@ import stat
 import sys
 import tempfile
 from contextlib import contextmanager, suppress
-from typing import IO, Any, BinaryIO, Callable, Iterator, Optional, TextIO, Union, cast
+from contextvars import ContextVar
+from typing import IO, Any, BinaryIO, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 
-from .pathfacts import (OutputRefused, PathLike, ReadOnly, Snapshot, WriteError, _descriptor, _failed, _no_folder,
-                        _read_only, changed_since, digest, foreign_log, kind_of, same_file, snapshot)
+from .pathfacts import (InputKept, OutputRefused, PathLike, ReadOnly, Snapshot, WriteError, _descriptor, _failed,
+                        _no_folder, _read_only, changed_since, digest, foreign_log, kind_of, same_file, snapshot)
 from .stops import signals_clean_up, stops_held
 
-__all__ = ["OutputRefused", "ReadOnly", "WriteError", "Snapshot", "snapshot", "changed_since", "write_target",
+__all__ = ["OutputRefused", "ReadOnly", "InputKept", "inputs_kept", "WriteError", "Snapshot", "snapshot",
+           "changed_since", "write_target",
            "write_file", "append_file", "Folder", "drain", "spool", "record_spool", "named_spool", "temporary_beside",
            "kind_of", "silence", "open_lock", "make_folder", "build_beside", "database_target", "same_file",
            "regular_or_missing", "private_folder", "digest", "foreign_log"]
@@ -548,6 +550,33 @@ def _check_name(name: str) -> None:
         raise OutputRefused(f"{name!r} is not a file name")
 
 
+#: the files the command reads (device, inode) while :func:`inputs_kept` runs
+_INPUTS: ContextVar[frozenset[tuple[int, int]]] = ContextVar("dehlanote_inputs", default=frozenset())
+
+
+@contextmanager
+def inputs_kept(paths: Iterable[PathLike]) -> Iterator[None]:
+    """While the block runs, a :class:`Folder` write that would replace one of these files (the
+    same file under any name: a hard link too) is refused with :class:`InputKept`: a command
+    that writes many files whose names come from the records (a site) must not replace a record
+    it reads. Paths that cannot be read, and ``-``, are skipped."""
+    keys = set()
+    for path in paths:
+        if os.fspath(path) == "-":
+            continue
+        try:
+            st = os.stat(path)
+        except (OSError, ValueError):
+            continue
+        if stat.S_ISREG(st.st_mode):
+            keys.add((st.st_dev, st.st_ino))
+    token = _INPUTS.set(_INPUTS.get() | frozenset(keys))
+    try:
+        yield
+    finally:
+        _INPUTS.reset(token)
+
+
 class Folder:
     """A folder opened once, by its descriptor; files and sub-folders in it are written by
     name relative to it, so a link planted in it is never followed (a site's folder).
@@ -635,6 +664,8 @@ class Folder:
             st = None       # the link itself is replaced; what it points at is not touched
         if st is not None and not stat.S_ISREG(st.st_mode):
             raise OutputRefused(f"it is {kind_of(st)}: it is left as it is", shown)
+        if st is not None and (st.st_dev, st.st_ino) in _INPUTS.get():
+            raise InputKept("it is an input of this command: writing it would lose the record", shown)
         self._writable(shown)
         if st is not None and not force and _read_only(st, name, self.fd):
             raise ReadOnly("it is read-only (--force writes it all the same)", shown)

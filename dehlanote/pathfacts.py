@@ -34,6 +34,11 @@ class ReadOnly(OutputRefused):
     """The file is read-only (its owner took its write permission away): refused unless forced."""
 
 
+class InputKept(OutputRefused):
+    """The file is one the command reads (see :func:`dehlanote.files.inputs_kept`): writing it
+    would lose the record."""
+
+
 class WriteError(OSError):
     """Writing the output failed (the disk is full, the file system is read-only ...); the
     target is as it was and no temporary file is left."""

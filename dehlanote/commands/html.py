@@ -12,7 +12,7 @@ import typer
 
 from ..errors import missing_folder
 from ..batch.check import open_checked, printable
-from ..files import OutputRefused, WriteError, kind_of
+from ..files import InputKept, OutputRefused, WriteError, inputs_kept, kind_of
 from ..output.analysis_view import Analyser
 from ..output.html.site import PER_PAGE, Extend, PageReport, build_site, write_page
 from ..replay import DealFact
@@ -182,10 +182,14 @@ def html_command(
         extend = _reviewed(extend, reviewer)
         opener, review = reviewer.opener, reviewer.write
     try:
-        with _bar(total, show) as advance:
+        # a page whose name is a record read (an input in the site's folder) is refused, not replaced
+        with _bar(total, show) as advance, inputs_kept([*specs, *([rules] if rules else [])]):
             result = build_site(specs, output, reg, title=printable(title or "DPN games"), four_colour=four_colour,
                                 per_page=per_page, progress=advance, extend=extend, opener=opener,
                                 lang=lang, force=force, shown=site_name, review=review)
+    except InputKept as exc:
+        raise fail(f"output-is-input: {_shown(exc.path or output)} is an input of this command: writing it would "
+                   f"lose the record; give another output folder{_unfinished(exc.path, output)}")
     except OutputRefused as exc:
         raise fail(f"will not write {_shown(exc.path or output)}: {exc}{_unfinished(exc.path, output)}")
     except WriteError as exc:

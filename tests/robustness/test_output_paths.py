@@ -329,3 +329,23 @@ def test_writing_the_terminal_standard_input_reads_is_no_input_output(tmp_path):
     assert same_file(tmp_path / "missing", [tmp_path / "missing"]) is None
     (tmp_path / "a").write_text("x")
     assert same_file(tmp_path / "a", ["nothing-here", tmp_path / "a"]) == str(tmp_path / "a")
+
+
+@pytest.mark.parametrize("where", ["index.html", "games/keep.html", "players/asha.html"])
+def test_a_record_where_the_site_writes_a_page_is_refused_not_replaced(tmp_path, where):
+    """`html --site site/index.html -o site` replaced the record with the site's index, and
+    a record at a game's or a player's page name with that page (status 0): only ``-o`` itself
+    was checked against the inputs. Every page the site writes is checked now."""
+    record = tmp_path / "site" / where
+    record.parent.mkdir(parents=True)
+    record.write_bytes(WORKED.read_bytes())
+    before = record.read_bytes()
+    result = run("html", "--site", str(record.relative_to(tmp_path)), "-o", "site", cwd=tmp_path)
+    assert result.returncode == 2, result.stderr
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"dehlanote: output-is-input: site/{where} is an input of this command: "), line
+    assert record.read_bytes() == before
+    # a copy of the record elsewhere makes the same site with no complaint
+    copy = tmp_path / "keep.dpn"
+    copy.write_bytes(before)
+    assert run("html", "--site", "keep.dpn", "-o", "other", cwd=tmp_path).returncode == 0
