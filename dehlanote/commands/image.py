@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from .common import (RULES_OPTION, Exit, deal_span, display_name, err_console, fail, load_registry, no_trick,
-                     output_path, plural, refuse_input_output, validate_hint)
+                     output_path, plural, refuse_input_output)
 
 
 def image_command(
@@ -40,7 +40,7 @@ def image_command(
     from ..output.stepper import snapshots
     from ..output.svg import snapshot_svg
     from ..deck import seats_for
-    from .share import load_game
+    from .share import load_game, not_replayable
 
     kind = output.suffix.lower()
     if kind not in (".svg", ".png"):
@@ -56,8 +56,7 @@ def image_command(
     facts = load_game(file, game, reg)
     rules_used = facts.rules
     if rules_used is None:        # (its deals were not replayed: "no deal 1 ... (no deal)" hid why)
-        raise fail(f"game {game} of {display_name(file)} cannot be replayed: its rules are not known "
-                   f"({validate_hint(file)} says why)", Exit.INVALID)
+        raise fail(not_replayable(file, game, facts), Exit.INVALID)
     chosen = next((d for d in facts.deals if d.number == deal), None)
     if chosen is None:
         raise fail(f"game {game} of {display_name(file)} has no deal {deal} that can be replayed "

@@ -23,6 +23,19 @@ def load_game(spec: str, number: int, reg: Registry) -> GameFacts:
     raise fail(f"{display_name(spec)} has {plural(count, 'game')}: there is no game {number}")
 
 
+def not_replayable(spec: str, number: int, facts: GameFacts) -> str:
+    """Why game ``number`` of ``spec`` cannot be replayed (its rules were not found): the first
+    of its errors, where it is (a mistake in its tags said "its rules are not known" when its
+    Rules tag was right), and the command that lists them all."""
+    first = facts.errors[0] if facts.errors else None
+    if first is None or first.line is None:
+        why = "its rules are not known"
+    else:
+        why = f"{display_name(spec)}:{first.line}:{first.column}: {first.code}: {first.message}"
+    more = "lists every error" if len(facts.errors) > 1 else "says more"
+    return f"game {number} of {display_name(spec)} cannot be replayed: {why} ({validate_hint(spec)} {more})"
+
+
 def share_command(
     file: str = typer.Argument(..., metavar="FILE", help="A DPN file; - reads standard input."),
     deal: int = typer.Option(..., "--deal", "-d", min=1, metavar="N", help="The deal to share: its place in the "
@@ -58,8 +71,7 @@ def share_command(
     reg = load_registry(rules)
     facts = load_game(file, game, reg)
     if facts.rules is None:
-        raise fail(f"game {game} of {display_name(file)} cannot be replayed: its rules are not known",
-                   Exit.INVALID)
+        raise fail(not_replayable(file, game, facts), Exit.INVALID)
     try:
         with speaking(lang):        # the story's sentences, made into the link, in that language
             url = link(facts, deal, base=base, trick=trick, number=game)

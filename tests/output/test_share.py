@@ -321,7 +321,23 @@ def test_image_of_a_game_whose_rules_are_unknown_says_so(tmp_path):
     out = tmp_path / "x.svg"
     result = run("image", record, "--deal", 1, "-o", out)
     assert result.exit_code == 1
-    assert "cannot be replayed: its rules are not known" in result.stderr and "(no deal)" not in result.stderr
+    assert (f"cannot be replayed: {record}:8:1: unknown-rules: \"nonsense\" is not a known rule profile"
+            in " ".join(result.stderr.split())) and "(no deal)" not in result.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("command", ["image", "share"])
+def test_a_game_whose_header_has_a_mistake_says_the_mistake_and_where(tmp_path, command):
+    # a word in the tags and no deal after: both said "its rules are not known" of a game whose
+    # Rules tag was right, where validate says the mistake and its line
+    record = tmp_path / "junk.dpn"
+    record.write_text('[Event "x"]\n[Rules "standard"]\nfoo bar\n', encoding="utf-8")
+    out = tmp_path / "x.svg"
+    result = run(command, record, "--deal", 1, *(["-o", out] if command == "image" else []))
+    assert result.exit_code == 1, result.stderr
+    said = " ".join(result.stderr.split())
+    assert said == (f"dehlanote: game 1 of {record} cannot be replayed: {record}:3:1: syntax: expected 'deal' or "
+                    f"a tag, found \"foo\" (dehlanote validate {record} says more)"), said
     assert not out.exists()
 
 
