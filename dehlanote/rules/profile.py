@@ -468,9 +468,16 @@ class Registry:
             kind = PARAMS[spec.param].kind
             value: Any = raw
             if kind is int:
-                if not (raw.isascii() and raw.isdigit()) or len(raw) > 6:   # int("²") fails
+                if not (raw.isascii() and raw.isdigit()):   # int("²") fails
                     raise DpnError("unknown-rules", f'{key} needs a whole number, not "{raw[:20]}"')
-                value = int(raw)
+                digits = raw.lstrip("0") or "0"
+                if len(digits) > 6:
+                    # a whole number all the same (it was said not to be one): past every range, and
+                    # not made into an int (a line of digits could be megabytes long)
+                    shown = digits if len(digits) <= 20 else f"{digits[:20]}... ({len(digits)} digits)"
+                    raise DpnError("unknown-rules", _fail(key, f"{key} must be from "
+                                                          f"{PARAMS[spec.param].allowed_text()}, not {shown}").message)
+                value = int(digits)
             elif spec.choices:
                 value = next((c for c in spec.choices if str(c).lower() == raw.lower()), raw)
             if spec.choices and value not in spec.choices:

@@ -159,3 +159,23 @@ def test_old_json_without_parameters_takes_the_sides_from_its_tens(tmp_path):
     del doc["rules"]["params"]
     back = write_game(game_from_json(doc))
     assert not replay_game(parse_string(back)[0], reg).errors
+
+
+@pytest.mark.parametrize("written, said", [
+    ("1000000", "not 1000000"), ("999999999", "not 999999999"), ("0001001", "not 1001"),
+    ("9" * 5000, "not " + "9" * 20 + "... (5000 digits)")])
+def test_a_whole_number_past_its_range_is_said_to_be_out_of_range(written, said):
+    # seven digits or more were said not to be a whole number ("kots needs a whole number, not
+    # "1000000"") where six say the range
+    with pytest.raises(DpnError) as err:
+        default_registry().resolve(f"pagat kots={written}")
+    assert err.value.code == "unknown-rules"
+    assert err.value.message == f"kots: kots must be from 0 to 1000, {said}", err.value.message
+    assert default_registry().resolve("pagat kots=0000000000003").kots == 3
+
+
+def test_a_rules_option_that_is_no_whole_number_is_still_said_to_be_none():
+    for written in ("1e6", "-3", "3.0", "\u00b2", "x"):
+        with pytest.raises(DpnError) as err:
+            default_registry().resolve(f"pagat kots={written}")
+        assert "kots needs a whole number" in err.value.message, (written, err.value.message)
