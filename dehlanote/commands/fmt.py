@@ -160,11 +160,14 @@ def fmt(
     dpn.close()
     readable = [r for r in reports if r.unreadable is None]
     if check:
+        # a file with errors is not canonical, and --write leaves it untouched: it is said apart
+        # (above, and counted below), never "would reformat" (the count said 0 files would be)
+        erred = {r.path for r in reports if r.count}
         for path in changed:
-            out.print(f"would reformat {path}", markup=False)
-        # a file with errors is not canonical (fmt leaves its games as they are): never counted so
+            if path not in erred:
+                out.print(f"would reformat {path}", markup=False)
         with_errors = sum(1 for r in readable if r.count)
-        n = len([p for p in changed if not any(r.path == p and r.count for r in reports)])
+        n = len([p for p in changed if p not in erred])
         canonical = len(readable) - n - with_errors
         out.print((f"{plural(n, 'file')} would be reformatted, {canonical} already canonical"
                    if n or with_errors else f"{plural(len(readable), 'file')} already canonical")

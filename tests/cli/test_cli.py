@@ -339,6 +339,19 @@ def test_fmt_check_never_counts_a_file_with_errors_as_canonical(tmp_path):
     assert "1 file with errors (not canonical)" in result.stdout
 
 
+def test_fmt_check_says_no_would_reformat_of_a_file_with_errors(tmp_path):
+    # a file with errors whose good games are not canonical was said "would reformat x.dpn", and
+    # then "0 files would be reformatted, ... 1 file with errors" (--write leaves it untouched)
+    mixed = tmp_path / "mixed.dpn"
+    mixed.write_text(broken(tmp_path).read_text(encoding="utf-8") + "\n" + LOOSE.read_text(encoding="utf-8"),
+                     encoding="utf-8")
+    result = run("fmt", "--check", mixed, LOOSE)
+    assert result.exit_code == 1
+    assert f"would reformat {mixed}" not in result.stdout and f"would reformat {LOOSE}" in result.stdout
+    assert "1 file would be reformatted, 0 already canonical, 1 file with errors (not canonical)" in result.stdout
+    assert f"{mixed}: 2 errors, so it is not canonical DPN" in " ".join(result.stderr.split())
+
+
 def test_fmt_check_standard_input():
     assert run("fmt", "--check", "-", input=LOOSE.read_bytes()).exit_code == 1
     canonical = run("fmt", LOOSE).stdout
