@@ -238,6 +238,12 @@ def fail(message: str, code: int = Exit.USAGE) -> BaseException:
     return typer.Exit(code)
 
 
+def lang_code(value: str) -> str:
+    """``--lang``'s value as the catalogs name it: a language tag is the same in any case (BCP 47),
+    so ``HI`` is ``hi`` (it was "no catalog for the language 'HI'")."""
+    return value.lower()
+
+
 def check_lang(lang: str) -> None:
     """A usage error unless the pages can speak ``lang`` (``html --lang``, ``share --lang``)."""
     from ..i18n import LanguageUnavailable, catalog

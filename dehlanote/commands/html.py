@@ -24,6 +24,7 @@ from .common import (
     RULES_OPTION,
     STDIN,
     check_lang,
+    lang_code,
     Exit,
     analysis_progress,
     display_name,
@@ -91,7 +92,8 @@ def html_command(
     viewer: bool = typer.Option(False, "--viewer", help="Write the viewer page instead (no FILE): it shows the "
                                                           "deal carried in its link (see dehlanote share)."),
     rules: Optional[Path] = RULES_OPTION,
-    lang: str = typer.Option("en", "--lang", metavar="LANG", help="The pages' language: en, or hi (Hindi)."),
+    lang: str = typer.Option("en", "--lang", metavar="LANG", parser=lang_code,
+                             help="The pages' language: en, or hi (Hindi)."),
     force: bool = typer.Option(False, "--force", help="Write over read-only pages too."),
 ) -> None:
     """Write self-contained HTML replay pages.

@@ -19,7 +19,7 @@ import typer
 from ..stops import signals_clean_up
 from ..errors import missing_folder, why
 from ..files import kind_of
-from .common import Exit, fail, load_registry, rules_path, served_folder
+from .common import Exit, fail, lang_code, load_registry, rules_path, served_folder
 
 INSTALL = "pip install 'dehlanote[serve]'"
 
@@ -33,7 +33,7 @@ def serve_command(
     host: Optional[str] = typer.Option(None, "--host", metavar="ADDRESS",
                                        help="The address to bind (default 127.0.0.1, or the LAN address with --lan)."),
     port: int = typer.Option(8000, "--port", metavar="N", help="The port (0: any free one)."),
-    lang: Optional[str] = typer.Option(None, "--lang", metavar="LANG",
+    lang: Optional[str] = typer.Option(None, "--lang", metavar="LANG", parser=lang_code,
                                        help="The pages' language (en, hi); default: each browser's own."),
     rules_file: Optional[Path] = typer.Option(None, "--rules-file", metavar="FILE.yaml", parser=rules_path,
                                               help="Extra rule profiles, as on every command."),

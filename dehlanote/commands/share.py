@@ -9,8 +9,8 @@ import typer
 
 from ..replay import GameFacts, replay_game
 from ..rules.profile import Registry
-from .common import (RULES_OPTION, Exit, check_lang, display_name, err_console, fail, load_registry, no_trick,
-                     open_games, plural, validate_hint)
+from .common import (RULES_OPTION, Exit, check_lang, display_name, err_console, fail, lang_code, load_registry,
+                     no_trick, open_games, plural, validate_hint)
 
 
 def load_game(spec: str, number: int, reg: Registry) -> GameFacts:
@@ -48,7 +48,7 @@ def share_command(
     base: str = typer.Option("viewer.html", "--base", metavar="URL",
                              help="The viewer page's address (written by dehlanote html --viewer), e.g. "
                                   "https://club.example/viewer.html or file:///home/me/viewer.html."),
-    lang: str = typer.Option("en", "--lang", metavar="LANG",
+    lang: str = typer.Option("en", "--lang", metavar="LANG", parser=lang_code,
                              help="The language of the deal's story in the link: en, or hi (Hindi). The viewer's "
                                   "own words are the language it was written in (html --viewer --lang)."),
     rules: Optional[Path] = RULES_OPTION,

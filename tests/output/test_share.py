@@ -66,6 +66,10 @@ def test_the_story_in_the_link_speaks_the_language_asked():
     assert "D sweeps 40 cards (two in a row): 10D 10C" in str(english["deals"])
     refused = run("share", MATCH, "--deal", 3, "--lang", "xx")
     assert refused.exit_code == 2 and "--lang xx: no catalog for the language 'xx'" in refused.stderr
+    # a language tag in any case is that language (BCP 47): --lang HI was "no catalog for 'HI'"
+    upper = run("share", MATCH, "--deal", 3, "--lang", "HI")
+    assert upper.exit_code == 0, upper.stderr
+    assert decode(upper.stdout.strip())["deals"] == carried["deals"]
 
 
 def test_the_link_opens_at_a_trick_and_defaults_to_a_viewer_beside_it():
@@ -460,3 +464,11 @@ def test_a_failure_of_cairosvg_is_one_coded_line(tmp_path, monkeypatch):
     assert result.stderr.strip() == ("dehlanote: image-failed: cairosvg could not draw the PNG (ValueError: the "
                                      "drawing broke); nothing was written (an .svg may still be written)")
     assert not out.exists()
+
+
+def test_html_takes_its_language_in_any_case(tmp_path):
+    # (--lang Hi was "no catalog for the language 'Hi'")
+    out = tmp_path / "page.html"
+    result = run("html", WORKED, "--lang", "Hi", "-o", out)
+    assert result.exit_code == 0, result.stderr
+    assert '<html lang="hi">' in out.read_text(encoding="utf-8")
