@@ -83,13 +83,16 @@ def read(name: str) -> bytes | None:
 
 
 def write(name: str, data: bytes) -> bool:
-    """Keep ``data`` as cache file ``name`` (through the safe writer); False when it could not be."""
+    """Keep ``data`` as cache file ``name`` (through the safe writer, relative to the folder: a
+    link planted at ``name`` is replaced, never written through, as :func:`read` never follows
+    one); False when it could not be."""
     where = folder()
     if where is None:
         return False
-    from .files import OutputRefused, write_file
+    from .files import Folder, OutputRefused
     try:
-        write_file(os.path.join(where, name), data, sync=False)
+        with Folder(where) as kept:
+            kept.write_file(name, data, sync=False, mode=0o600)
     except (OSError, OutputRefused):
         return False
     return True

@@ -135,3 +135,24 @@ def test_the_tables_are_kept_privately_and_read_back(tmp_path: Path) -> None:
     _plant(folder, marker, 0o644)
     _read_bad_record(tmp_path, home)
     assert marker.exists()
+
+
+def test_a_link_planted_in_the_cache_folder_is_replaced_not_written_through(tmp_path: Path, monkeypatch) -> None:
+    # the cache read refused links but its write followed one: a link planted at a cache file's
+    # name (the review's judgements, the parser tables) had the file it points at overwritten
+    from dehlanote import cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
+    cache.folder.cache_clear()
+    try:
+        where = cache.folder()
+        assert where is not None
+        victim = tmp_path / "victim.txt"
+        victim.write_text("mine", encoding="utf-8")
+        os.symlink(victim, os.path.join(where, "review-x.json"))
+        assert cache.write("review-x.json", b"{}")
+        assert victim.read_text(encoding="utf-8") == "mine"
+        kept = Path(where, "review-x.json")
+        assert not kept.is_symlink() and kept.read_bytes() == b"{}" and kept.stat().st_mode & 0o777 == 0o600
+        assert cache.read("review-x.json") == b"{}"
+    finally:
+        cache.folder.cache_clear()
