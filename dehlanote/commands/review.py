@@ -174,7 +174,7 @@ def review_command(
 
     def is_wanted(name: str) -> bool:
         return name.casefold() == wanted
-    from urllib.parse import quote
+    from urllib.parse import quote, urlsplit
 
     from ..output.html.site import GamePages, PageNames
 
@@ -194,6 +194,15 @@ def review_command(
         if "?" in link_base or "#" in link_base:
             # (the page and the position are added after it: "https://x.org/?a#b/games/..." led nowhere)
             raise fail(f"usage: --link-base {link_base}: give the address of the site's folder, without ? or #")
+        try:
+            scheme = urlsplit(link_base).scheme.lower()
+        except ValueError:      # (a [ of a server's address never closed)
+            raise fail(f"usage: --link-base {link_base} is not a well-formed address: give it as the browser "
+                       "shows it, e.g. https://club.example/dpn/ (the site's folder)") from None
+        if scheme and scheme not in ("http", "https", "file") and not (len(scheme) == 1 and scheme.isalpha()):
+            # (as share --base: a javascript: or data: address went into every link)
+            raise fail(f"usage: --link-base {link_base}: give an http, https or file address, or a path "
+                       f"(not {scheme}:)")
         base = link_base[:-len("index.html")] if link_base.endswith("/index.html") else link_base
         base = quote(base, safe="/:@%~!$&'()*+,;=")      # (a space in it: %20, as a browser needs)
         prefix = base + ("" if base.endswith("/") else "/") + "games/"

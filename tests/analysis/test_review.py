@@ -255,6 +255,21 @@ def test_a_deal_stopped_by_the_node_limit_is_not_said_stopped_by_the_time_limit(
     assert "(1 not whole: stopped by the time limit, the later tricks judged)" in timed.stdout
 
 
+def test_a_link_base_that_is_no_web_or_file_address_is_refused(tmp_path: Path) -> None:
+    # share --base refused javascript: and data: addresses; review --link-base put them in every link
+    for base, scheme in (("javascript:alert(1)", "javascript"), ("data:text/html,x", "data"),
+                         ("JavaScript:void(0)", "javascript")):
+        refused = run(str(MATCH), "--dd", "--from-trick", "12", "--link-base", base, cache=tmp_path)
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.strip() == (f"dehlanote: usage: --link-base {base}: give an http, https or file "
+                                          f"address, or a path (not {scheme}:)")
+    for base in ("file:///home/me/site", "site/", "https://example.org/dpn"):
+        kept = run(str(MATCH), "--dd", "--from-trick", "11", "--link-base", base, "-f", "json", cache=tmp_path)
+        assert kept.returncode == 0, kept.stderr
+        link = json.loads(kept.stdout)["players"][0]["costliest"][0]["link"]
+        assert link.startswith(base.rstrip("/") + "/games/match.html#game=1&deal="), link
+
+
 def test_a_node_limit_past_the_search_counts_reach_is_judged_as_no_limit(tmp_path: Path) -> None:
     # 2**63 and more overflowed the compiled search's 64-bit count: a traceback and status 1
     ran = run("samples/worked-example.dpn", "--dd", "--from-trick", "12", "--node-limit", str(10**30),
