@@ -314,6 +314,12 @@ class Registry:
         if not isinstance(name, str) or not name or " " in name or "=" in name:
             raise _fail(origin, "'name' must be one word")
         origin = f"{origin.split(': profile')[0]}: profile {name}"
+        known = self._named(self.profiles, name)
+        if known is not None:
+            # (a club's "standard" silently changed what every game without a Rules tag plays; names
+            # are the same in any case, so "Standard" would have been a second one Rules tags cannot tell)
+            raise _fail(origin, f'a profile named "{known}" is known already: give yours a name of its own '
+                                f"(with base: {known} to start from its rules)")
         base_name = item.get("base")
         if base_name is not None:
             if not isinstance(base_name, str) or base_name not in self.profiles:

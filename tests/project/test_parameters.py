@@ -179,3 +179,22 @@ def test_a_rules_option_that_is_no_whole_number_is_still_said_to_be_none():
         with pytest.raises(DpnError) as err:
             default_registry().resolve(f"pagat kots={written}")
         assert "kots needs a whole number" in err.value.message, (written, err.value.message)
+
+
+@pytest.mark.parametrize("name", ["standard", "Pagat", "HUKUM"])
+def test_a_profile_file_cannot_take_the_name_of_a_known_profile(tmp_path, name):
+    # a club's file "name: standard" silently replaced the package's standard (streak 3 where a
+    # game with no Rules tag plays 7); profile names are the same in any case
+    club = tmp_path / "club.yaml"
+    club.write_text(f"name: {name}\nbase: standard\nparams:\n  streak: 3\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["rules", "--rules", str(club), "standard"])
+    assert result.exit_code == 2
+    known = name.lower()
+    assert f'profile {name}: a profile named "{known}" is known already: give yours a name of its own ' \
+           f"(with base: {known} to start from its rules)" in " ".join(result.stderr.split())
+    club.write_text("name: club\nbase: standard\nparams:\n  streak: 3\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["rules", "--rules", str(club), "club"])
+    assert result.exit_code == 0 and default_registry().resolve("standard").streak == 7
+    twice = "profiles:\n  - name: club\n  - name: CLUB\n"
+    with pytest.raises(DpnError, match='a profile named "club" is known already'):
+        Registry().load_text(twice, "two.yaml")
