@@ -295,7 +295,8 @@ def open_lock(path: PathLike, mode: int = 0o600) -> int:
     ``flock`` needs no more: it would otherwise block everyone else for good.
 
     Raises:
-        OutputRefused: the path is a symlink or not a regular file.
+        OutputRefused: the path is a symlink, not a regular file, or a file with other names
+            (hard links).
         WriteError: it cannot be opened or made.
     """
     name = os.fspath(path)
@@ -313,6 +314,11 @@ def open_lock(path: PathLike, mode: int = 0o600) -> int:
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
         raise OutputRefused(f"it is {kind_of(st)}, not a regular file", name)
+    if st.st_nlink > 1:
+        # a lock file is never linked: a hard link planted at its name would have the other file
+        # emptied and written over (note_lock) and its mode changed
+        os.close(fd)
+        raise OutputRefused("it is a hard link to another file: it is left as it is", name)
     if st.st_uid == os.geteuid() and stat.S_IMODE(st.st_mode) != mode:
         with suppress(OSError):
             os.fchmod(fd, mode)
