@@ -18,6 +18,7 @@ extra) over standard input and output.
 
 from __future__ import annotations
 
+import math
 import re
 from bisect import bisect_right
 from collections import Counter
@@ -513,10 +514,12 @@ def serve(reg: Optional[Registry] = None) -> int:
         def structure_message(self, data: dict[str, Any]) -> Any:
             msg_id = data.get("id")
             if "jsonrpc" in data and "method" in data and "id" in data and msg_id is not None and (
-                    isinstance(msg_id, bool) or not isinstance(msg_id, (int, float, str))):
+                    isinstance(msg_id, bool) or not isinstance(msg_id, (int, float, str))
+                    or (isinstance(msg_id, float) and not math.isfinite(msg_id))):
                 # an id that is no string nor number (an object, a list, true): pygls answered it and
                 # then failed to match its answer to it, a traceback in the log. JSON-RPC answers an
-                # invalid request with id null.
+                # invalid request with id null. (NaN and Infinity, which Python's JSON reads, cannot
+                # be written back in JSON: no number either.)
                 _log("a request refused: its id is not a string or a number")
                 self._send_response(None, error=types.ResponseError(  # type: ignore[arg-type]
                     code=JsonRpcInvalidRequest.CODE, message="a request's id is a string or a number"))
@@ -567,6 +570,11 @@ def serve(reg: Optional[Registry] = None) -> int:
                     _log(f"not a JSON-RPC 2.0 message, ignored (a {type(message).__name__})")
             elif request and self._shutdown and method != "exit":
                 self.refuse(msg_id, JsonRpcInvalidRequest.CODE, "the server is shut down")
+            elif request and method == "initialize" and self._workspace is not None:
+                # LSP allows initialize once: a second one made a new workspace, and every open
+                # document was dropped without a word (hover answered null, formatting nothing)
+                self.refuse(msg_id, JsonRpcInvalidRequest.CODE, "the server is initialized already: initialize "
+                                                                "is sent once")
             elif self._workspace is None and method not in ("initialize", "exit"):     # pygls: a RuntimeError
                 if request:
                     self.refuse(msg_id, JsonRpcServerNotInitialized.CODE, "the server is not initialized yet")
@@ -579,8 +587,8 @@ def serve(reg: Optional[Registry] = None) -> int:
 
         def refuse(self, msg_id: Any, code: int, message: str) -> None:
             _log(f"request {str(msg_id)[:20]} refused: {message}")
-            if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool):   # else no id to answer
-                self._send_response(msg_id, error=types.ResponseError(code=code, message=message))
+            if isinstance(msg_id, (int, float, str)) and not isinstance(msg_id, bool):   # else no id to answer
+                self._send_response(msg_id, error=types.ResponseError(code=code, message=message))  # type: ignore[arg-type]
 
         @lsp_method(types.INITIALIZE)
         def lsp_initialize(self, params: types.InitializeParams) -> Any:
@@ -686,6 +694,11 @@ def serve(reg: Optional[Registry] = None) -> int:
         end = types.Position(line=len(lines) - 1, character=_utf16(lines[-1]))
         return [types.TextEdit(range=types.Range(start=types.Position(line=0, character=0), end=end), new_text=new)]
 
+    # a request whose params do not read is said in one line by Protocol.structure_message (and
+    # answered -32602); pygls also logged it with Python's whole traceback, in the editor's log
+    import logging
+    logging.getLogger("pygls.protocol.json_rpc").addFilter(
+        lambda record: not str(record.msg).startswith("Unable to deserialize message"))
     server.start_io(stdin=cast(BinaryIO, Frames(sys.stdin.buffer)))     # pygls reads what Frames passes on
     return 0 if server.protocol._shutdown else 1      # (pygls itself swallows its exit status)
 

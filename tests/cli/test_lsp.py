@@ -870,3 +870,41 @@ def test_a_batch_of_messages_is_refused_with_one_error_and_the_server_goes_on():
     assert "batch" in refused[0]["error"]["message"]
     assert not any(a.get("id") == 7 for a in answers)                      # the batch's request not acted on
     assert {"id": 2, "jsonrpc": "2.0", "result": None} in answers            # the next request answered
+
+
+def test_a_second_initialize_is_refused_and_the_open_documents_are_kept():
+    # LSP allows initialize once: a second was answered as the first and made a new workspace, so
+    # every open document was dropped without a word (hover then answered null)
+    uri = "file:///tmp/again.dpn"
+    hover = {"textDocument": {"uri": uri}, "position": {"line": 20, "character": 6}}
+    messages = [_framed({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+                _framed({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+                _framed({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
+                    "uri": uri, "languageId": "dpn", "version": 1, "text": WORKED.read_text(encoding="utf-8")}}}),
+                _framed({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": hover}),
+                _framed({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"capabilities": {}}}),
+                _framed({"jsonrpc": "2.0", "id": 4, "method": "textDocument/hover", "params": hover}),
+                _framed({"jsonrpc": "2.0", "id": 5, "method": "shutdown"}),
+                _framed({"jsonrpc": "2.0", "method": "exit"})]
+    answers = {a.get("id"): a for a in _answers(b"".join(messages)) if "id" in a}
+    assert answers[3] == {"jsonrpc": "2.0", "id": 3, "error": {
+        "code": -32600, "message": "the server is initialized already: initialize is sent once"}}
+    assert answers[2]["result"]["contents"]["value"].startswith("**D plays K")
+    assert answers[4]["result"] == answers[2]["result"]
+
+
+def test_a_request_with_a_fractional_id_is_answered_even_when_refused():
+    # a refusal answered only whole-number and string ids: id 1.5 with no params got nothing at
+    # all, where id 4 got -32602 and a valid request with id 3.5 its answer. NaN (which Python's
+    # JSON reads) cannot be written back: such an id is an invalid request, answered with id null
+    messages = [_framed({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+                _framed({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+                _framed({"jsonrpc": "2.0", "id": 1.5, "method": "textDocument/hover"}),
+                b'Content-Length: 51\r\n\r\n{"jsonrpc": "2.0", "id": NaN, "method": "shutdown"}',
+                _framed({"jsonrpc": "2.0", "id": 2, "method": "shutdown"}),
+                _framed({"jsonrpc": "2.0", "method": "exit"})]
+    answers = _answers(b"".join(messages))
+    assert {"jsonrpc": "2.0", "id": 1.5, "error": {
+        "code": -32602, "message": "invalid params for textDocument/hover"}} in answers
+    assert [a["error"]["code"] for a in answers if "error" in a and a.get("id") is None] == [-32600]
+    assert {"jsonrpc": "2.0", "id": 2, "result": None} in answers
