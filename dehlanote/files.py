@@ -466,12 +466,45 @@ def named_spool(suffix: str = "") -> Iterator[tuple[BinaryIO, str]]:
 def private_folder(prefix: str = "dehlanote-") -> Iterator[str]:
     """A new folder of this user's only (mode 0700, a new name in the temporary folder), removed
     with what is in it when the block ends: for the files another library writes on its own
-    (DuckDB's spill files), out of any folder another user can write to."""
-    folder = tempfile.mkdtemp(prefix=prefix)
+    (DuckDB's spill files), out of any folder another user can write to.
+
+    A process stopped by SIGTERM or SIGKILL (``timeout``, ``kill``) ends without its clean-up,
+    and its folder stayed for good: the name holds the process's id (``PREFIX1234-…``), and
+    the folders of this user's with this prefix whose process is gone are removed first."""
+    base = tempfile.gettempdir()
+    _sweep(base, prefix)
+    folder = tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=base)
     try:
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _sweep(base: str, prefix: str) -> None:
+    """Remove the folders :func:`private_folder` made in ``base`` for processes that are gone:
+    only real folders (not links) of this user's."""
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(prefix):].split("-", 1)[0]
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid), 0)
+            continue                    # the process is running (its folder is in use)
+        except ProcessLookupError:
+            pass
+        except (OSError, OverflowError):
+            continue                    # another user's process, or no such number: left alone
+        path = os.path.join(base, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def silence(fd: int) -> None:
