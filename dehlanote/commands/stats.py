@@ -84,12 +84,15 @@ def stats_command(
                     continue
                 # deal by deal: a game of thousands of deals is counted in the memory of one
                 replay = iter_replay(game, reg, claim_judge)
-                seat = record.seat_of(game, replay.rules)
-                if wanted is not None and seat is None:
+                # every seat the name sits at: two seats of one name are two players, each counted
+                # (the totals did; the seats and the games listed named the first seat only)
+                seats = record.seats_of(game, replay.rules)
+                if wanted is not None and not seats:
                     continue
                 count = stats.game(game, replay.rules, name, number)
-                side = side_of(seat, replay.rules.seats if replay.rules is not None else 4) if seat else None
-                complete = won = 0
+                table = replay.rules.seats if replay.rules is not None else 4
+                won = {side_of(seat, table): 0 for seat in seats}
+                complete = 0
                 facts: Optional[GameFacts] = None
                 for item in replay:
                     if isinstance(item, GameFacts):
@@ -98,11 +101,12 @@ def stats_command(
                     count.deal(item)
                     if item.complete:
                         complete += 1
-                        won += item.winner == side
+                        if item.winner in won:
+                            won[item.winner] += 1
                 assert facts is not None       # (a replay ends with the game's facts)
                 count.end(facts)
-                if seat is not None:
-                    record.add(facts, seat, name, number, (complete, won))
+                for seat in seats:
+                    record.add(facts, seat, name, number, (complete, won[side_of(seat, table)]))
         except OSError as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
@@ -147,21 +151,24 @@ class PlayerRecord:
         self.known: set[str] = set()
         self.unknown_rules = 0      # the player's games not counted: their rules are unknown
 
-    def seat_of(self, game: Any, rules: Optional[Rules]) -> Optional[str]:
-        """The wanted player's seat in ``game``: a seat of its table (a tag ``E`` of a game of four
-        names no one), or of any table when its rules are unknown."""
+    def seats_of(self, game: Any, rules: Optional[Rules]) -> list[str]:
+        """The wanted player's seats in ``game``, in the tags' order (a name written at two seats
+        sits at both): seats of its table (a tag ``E`` of a game of four names no one), or of any
+        table when its rules are unknown."""
         if self.wanted is None:
-            return None
+            return []
         seats = rules.seat_letters if rules is not None else "ABCDEF"
+        found: list[str] = []
         for tag in game.tags:
             # the name as every count knows it (player_name: composed, and "?" is no one's name)
             name = player_name(game, tag.name) if len(tag.name) == 1 and tag.name in seats else None
             if name:
                 if name.casefold() == self.wanted:
-                    return tag.name
-                if len(self.known) <= KNOWN_SHOWN:
+                    if tag.name not in found:
+                        found.append(tag.name)
+                elif len(self.known) <= KNOWN_SHOWN:
                     self.known.add(name)
-        return None
+        return found
 
     def known_names(self) -> str:
         """The names the seat tags gave (the first few, when there are many)."""

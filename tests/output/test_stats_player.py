@@ -183,3 +183,22 @@ def test_a_player_asked_for_outside_the_dates_is_not_said_to_be_in_no_named_game
     assert result.stderr.strip() == ("dehlanote: unknown-player: no game of those dates has a player called 'Asha'; "
                                       "the players are: none in those dates (the one game read is of other dates, "
                                       "or undated)")
+
+
+def test_a_name_at_several_seats_of_one_game_is_listed_at_each(tmp_path: Path) -> None:
+    # two seats of one name are two players, each counted: the totals counted every seat (games
+    # 3, deals 6), but the seats and the games listed named the first seat only
+    text, _ = generate_match(random.Random(5), "standard", None, Style(), max_deals=3)
+    for seat in "ABD":
+        text = re.sub(rf'^\[{seat} "[^"]*"\]', f'[{seat} "Asha"]', text, count=1, flags=re.M)
+    path = tmp_path / "same.dpn"
+    path.write_text(text, encoding="utf-8")
+    code, s = stats(str(path), "--player", "Asha")
+    assert code == 0, s
+    p = s["player"]
+    (facts,) = replay_games(parse_path(path))
+    complete = [d for d in facts.deals if d.complete]
+    listed = [(g["seat"], g["deals"], g["deals_won"]) for g in p["games_list"]]
+    assert listed == [(seat, len(complete), sum(d.winner == side_of(seat, 4) for d in complete)) for seat in "ABD"]
+    assert p["seats"] == {"A": 1, "B": 1, "D": 1}
+    assert (p["games"], p["deals"], p["deals_won"]) == (3, sum(g[1] for g in listed), sum(g[2] for g in listed))
