@@ -58,12 +58,30 @@ def fit_parts(parts: Sequence[str], width: int, sep: str = " · ", keep_last: in
     return sep.join(out + tail)
 
 
+#: the most of one word a message on screen shows (a file name typed at the save prompt can be
+#: hundreds of characters: "save-refused: NAME: why" then left no room for the why)
+LONG_WORD = 40
+
+
+def _long_words_cut(text: str) -> str:
+    """``text`` with each word longer than :data:`LONG_WORD` shown as its end after an ellipsis
+    (a file name's end is the part that tells it)."""
+    return " ".join(w if len(w) <= LONG_WORD else "\u2026" + w[-(LONG_WORD - 1):] for w in text.split(" "))
+
+
 def _words_fitting(text: str, width: int) -> str:
-    """The first words of ``text`` that fit in ``width`` cells ("" if not even one)."""
+    """The first words of ``text`` that fit in ``width`` cells; a word too long for the room
+    left is cut, with an ellipsis (a long name after the code left nothing but the code)."""
     out = ""
     for word in text.split():
         candidate = f"{out} {word}".strip()
         if Text(candidate).cell_len > width:
+            room = width - Text(out).cell_len - (1 if out else 0) - 1
+            if room >= 4:
+                cut = word
+                while cut and Text(cut).cell_len > room:
+                    cut = cut[:-1]
+                out = f"{out} {cut}\u2026".strip()
             break
         out = candidate
     return out
@@ -660,7 +678,7 @@ def whatif_notes(whatif: "WhatIf", symbols: bool) -> list[Text]:
             line.append(f"  … {more} more: c types a card", style="dim")
         out.append(line)
     if whatif.message:
-        out.append(Text(whatif.message, style="yellow"))
+        out.append(Text(_long_words_cut(whatif.message), style="yellow"))
     return out
 
 
@@ -679,7 +697,7 @@ def whatif_keys_line(whatif: "WhatIf", width: int) -> Text:
     elif whatif.problem:
         # the problem first (its code and the words that fit: the notes hold it whole), the keys after
         hints = fit_parts(key_hints(WHATIF_KEYS)[-3:], max(0, width // 3), keep_last=2)
-        said = _words_fitting(whatif.problem, max(10, width - Text(hints).cell_len - 3))
+        said = _words_fitting(_long_words_cut(whatif.problem), max(10, width - Text(hints).cell_len - 3))
         status.append(said, style="bold red")
         status.append(" · " + hints, style="dim")
     else:

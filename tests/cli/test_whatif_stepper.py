@@ -277,6 +277,20 @@ def test_the_what_if_screen_fits(tmp_path, size):
         assert any(key.does[:30] in line for line in lines), key.does
 
 
+def test_a_save_refused_for_a_long_name_says_why_on_screen(tmp_path):
+    # a 304-character name: the key line showed only "save-refused:" and the notes "… 1 more note
+    # here" over empty lines, so the reason was nowhere on an 80x24 screen
+    keys = _keys(tmp_path)
+    long = "a" * 300 + ".dpn"
+    _press(keys, "w", "1", "s", "\x15", long, "\r")
+    assert keys.whatif.message == f"save-refused: {long}: File name too long"     # the message itself whole
+    lines = _render(keys, ScreenSize(80, 24))
+    assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
+    shown = "save-refused: \u2026" + "a" * 34 + ".dpn: File name too long"     # (the word ends at its colon)
+    assert any(line.strip() == shown for line in lines[:-1]), lines
+    assert lines[-1].startswith("save-refused: \u2026aaaa") and lines[-1].endswith("q quit"), lines[-1]
+
+
 # ---- the real program in a pseudo-terminal ------------------------------------------------------
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
