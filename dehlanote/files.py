@@ -45,7 +45,8 @@ from contextvars import ContextVar
 from typing import IO, Any, BinaryIO, Callable, Iterable, Iterator, Optional, TextIO, Union, cast
 
 from .pathfacts import (InputKept, OutputRefused, PathLike, ReadOnly, Snapshot, WriteError, _descriptor, _failed,
-                        _no_folder, _read_only, changed_since, digest, foreign_log, kind_of, same_file, snapshot)
+                        _no_folder, _read_only, changed_since, digest, foreign_log, inode_key, kind_of, same_file,
+                        snapshot)
 from .stops import signals_clean_up, stops_held
 
 __all__ = ["OutputRefused", "ReadOnly", "InputKept", "inputs_kept", "WriteError", "Snapshot", "snapshot",
@@ -598,17 +599,8 @@ def inputs_kept(paths: Iterable[PathLike]) -> Iterator[None]:
     """While the block runs, a :class:`Folder` write that would replace one of these files (the
     same file under any name: a hard link too) is refused with :class:`InputKept`: a command
     that writes many files whose names come from the records (a site) must not replace a record
-    it reads. Paths that cannot be read, and ``-``, are skipped."""
-    keys = set()
-    for path in paths:
-        if os.fspath(path) == "-":
-            continue
-        try:
-            st = os.stat(path)
-        except (OSError, ValueError):
-            continue
-        if stat.S_ISREG(st.st_mode):
-            keys.add((st.st_dev, st.st_ino))
+    it reads (each as :func:`same_file` tells it: paths that cannot be read are skipped)."""
+    keys = {key for key in map(inode_key, paths) if key is not None}
     token = _INPUTS.set(_INPUTS.get() | frozenset(keys))
     try:
         yield

@@ -166,21 +166,25 @@ def same_file(path: PathLike, inputs: "list[PathLike]") -> Optional[str]:
     the inputs is standard input, when it reads a file. Only a regular file counts: writing a
     device or a FIFO that is also read (``/dev/stdout`` on the terminal standard input reads)
     destroys nothing. A path that does not exist, or cannot be looked at, is no input."""
-    try:
-        st = os.stat(path)
-    except (OSError, ValueError):
-        return None
-    if not stat.S_ISREG(st.st_mode):
+    key = inode_key(path, dash_reads=False)     # (an output named - is a file of that name)
+    if key is None:
         return None
     for spec in inputs:
-        name = os.fspath(spec)
-        try:
-            other = os.fstat(0) if name == "-" else os.stat(name)
-        except (OSError, ValueError):
-            continue
-        if stat.S_ISREG(other.st_mode) and (other.st_dev, other.st_ino) == (st.st_dev, st.st_ino):
-            return name
+        if inode_key(spec) == key:
+            return os.fspath(spec)
     return None
+
+
+def inode_key(spec: PathLike, *, dash_reads: bool = True) -> Optional[tuple[int, int]]:
+    """The device and inode of the regular file ``spec`` names (links followed; ``-``: standard
+    input, when it reads one, unless not ``dash_reads``), or None (no such file, one that cannot
+    be looked at, or not a regular file): what tells one file under any of its names."""
+    name = os.fspath(spec)
+    try:
+        st = os.fstat(0) if name == "-" and dash_reads else os.stat(name)
+    except (OSError, ValueError):
+        return None
+    return (st.st_dev, st.st_ino) if stat.S_ISREG(st.st_mode) else None
 
 
 def foreign_log(path: PathLike) -> Optional[str]:
